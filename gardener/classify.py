@@ -1,0 +1,199 @@
+"""Classify and key daily-note entries by the rules (DESIGN 2.1, steps 1 and 2).
+
+Kind: the explicit kind first, then the heading the entry sits under, then cue
+phrases; an entry with none of these is transient. Key: the explicit
+``**key**``, else the most specific rules.md pattern, else a topic, else a
+short ``Label: value`` prefix; an entry with none of these stays unkeyed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .config import Config
+from .model import Entry
+
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_CONTRAST = re.compile(
+    r"\s*[,;(]?\s*\b(?:not|instead of|rather than|no longer)\b.*$", re.IGNORECASE
+)
+_LABEL = re.compile(r"^([^:.!?`]{1,60}?)\s*:\s+(\S.*)$")
+_NEGATED = re.compile(
+    r"\b(?:from|not|no longer|instead of|rather than|drop(?:ped)?|replac(?:e|ed|ing)|over|away from|ditch(?:ed)?|off)\s+(?:\S+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Classified:
+    """What an entry is: its kind, whether it is durable, and what it is about."""
+
+    kind: str | None  # resolved kind; None for plain transient chatter
+    durable: bool
+    correction: bool  # states that an earlier value was wrong
+    key: str | None  # None: unkeyed, can be added but never replaces anything
+    value: str
+    keyed_by: str  # "explicit", "pattern", "topic", "label" or "none"
+
+
+def _has(text: str, phrase: str) -> int:
+    """Position of ``phrase`` as whole words in ``text`` (casefolded), or -1."""
+    m = re.search(rf"(?<!\w){re.escape(phrase.casefold())}(?!\w)", text)
+    return m.start() if m else -1
+
+
+def _first_cue(text: str, cues: tuple[str, ...]) -> int:
+    positions = [p for p in (_has(text, c) for c in cues) if p >= 0]
+    return min(positions) if positions else -1
+
+
+def _heading_kind(heading: str | None, config: Config) -> str | None:
+    if not heading:
+        return None
+    low = heading.casefold()
+    for kind, words in config.headings.items():
+        if any(_has(low, w) >= 0 for w in words):
+            return kind
+    return None
+
+
+def _cue_kind(low: str, config: Config) -> str | None:
+    best: tuple[int, str] | None = None
+    for kind, cues in config.kind_cues.items():
+        at = _first_cue(low, cues)
+        if at >= 0 and (best is None or at < best[0]):
+            best = (at, kind)
+    return best[1] if best else None
+
+
+def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
+    """(kind, correction) for an entry, by explicit kind, heading, then cues."""
+    low = entry.value.casefold()
+    if entry.kind == "correction":
+        return _cue_kind(low, config), True
+    if entry.kind:
+        return entry.kind, False
+    if entry.checkbox:
+        return "todo", False
+    if _first_cue(low, config.correction_cues) == 0 or low.startswith("correction"):
+        return _cue_kind(low, config), True
+    by_heading = _heading_kind(entry.heading, config)
+    if by_heading:
+        return by_heading, False
+    durable_at = _first_cue(low, config.durable_cues)
+    transient_at = _first_cue(low, config.transient_cues)
+    if durable_at >= 0 and (transient_at < 0 or durable_at < transient_at):
+        return _cue_kind(low, config) or "fact", False
+    if transient_at >= 0:
+        return "state", False
+    return None, False
+
+
+@lru_cache(maxsize=256)
+def _compile(template: str) -> tuple[re.Pattern[str], int]:
+    """A rules.md template as a regex, and its specificity (literal characters)."""
+    pieces = re.split(r"(\{(?:subject|value|key)\})", template.strip().rstrip("."))
+    regex = ""
+    literal = 0
+    for piece in pieces:
+        if piece in ("{subject}", "{key}"):
+            regex += f"(?P<{piece[1:-1]}>.+?)"
+        elif piece == "{value}":
+            regex += "(?P<value>.+?)"
+        elif piece:
+            literal += len(piece.strip())
+            regex += r"\s+".join(re.escape(word) for word in piece.split(" ")).replace(
+                r"\s+\s+", r"\s+"
+            )
+    start = "^" if template.lstrip().startswith("{") else r"(?:^|(?<=\W))"
+    return re.compile(
+        start + regex + r"\s*[.!]?\s*$", re.IGNORECASE | re.DOTALL
+    ), literal
+
+
+def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
+    """(key, value) from the most specific matching pattern, or None.
+
+    ``{subject}`` gives the key ``subject / attribute``; ``{key}`` names the key
+    itself; a template with neither gives the attribute as key.
+    """
+    best: tuple[int, str, str] | None = None
+    for attribute, templates in config.patterns.items():
+        for template in templates:
+            regex, literal = _compile(template)
+            m = regex.search(text)
+            if not m or (best and best[0] >= literal):
+                continue
+            groups = m.groupdict()
+            value = groups["value"].strip().rstrip(".")
+            if groups.get("key"):
+                key = _ARTICLE.sub("", groups["key"].strip())
+            elif groups.get("subject"):
+                key = f"{_ARTICLE.sub('', groups['subject'].strip())} / {attribute}"
+            else:
+                key = attribute
+            if value and key:
+                best = (literal, key, value)
+    return (best[1], best[2]) if best else None
+
+
+def match_topic(text: str, config: Config) -> tuple[str, str] | None:
+    """(topic, the topic word as written) for the word the entry chooses, or None.
+
+    A word that follows "from", "not", "instead of", "replaced" ... is the one
+    being left, so it is passed over when another word of the topic is named.
+    """
+    for topic, words in config.topics.items():
+        hits: list[tuple[int, str]] = []
+        for word in words:
+            for m in re.finditer(
+                rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE
+            ):
+                hits.append((m.start(), m.group(0)))
+        if not hits:
+            continue
+        hits.sort()
+        chosen = [h for h in hits if not _NEGATED.search(text[: h[0]])] or hits
+        return topic, chosen[0][1]
+    return None
+
+
+def classify(entry: Entry, config: Config) -> Classified:
+    """Kind, durability and key of one entry under ``config``'s rules."""
+    kind, correction = resolve_kind(entry, config)
+    durable = correction or (kind in config.durable_kinds)
+    value = entry.value
+    if correction:
+        value = re.sub(
+            r"^(?:correction|actually|update)\s*[:,-]?\s*",
+            "",
+            value,
+            flags=re.IGNORECASE,
+        )
+        value = _CONTRAST.sub("", value).strip() or value
+    if entry.key:
+        return Classified(kind, durable, correction, entry.key, value, "explicit")
+    if not durable:
+        return Classified(kind, durable, correction, None, value, "none")
+    found = match_pattern(value, config)
+    if found:
+        key, keyed_value = found
+        if correction:
+            keyed_value = _CONTRAST.sub("", keyed_value).strip() or keyed_value
+        return Classified(kind, durable, correction, key, keyed_value, "pattern")
+    topic = match_topic(value, config)
+    if topic:
+        return Classified(kind, durable, correction, topic[0], topic[1], "topic")
+    lm = _LABEL.match(value)
+    if lm and len(lm.group(1).split()) <= 6 and "http" not in lm.group(1).casefold():
+        return Classified(
+            kind,
+            durable,
+            correction,
+            lm.group(1).strip("* "),
+            lm.group(2).strip(),
+            "label",
+        )
+    return Classified(kind, durable, correction, None, value, "none")

@@ -1,0 +1,305 @@
+"""The ``gardener`` command: a thin click layer over ``gardener.Workspace``."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .errors import GardenerError
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_PROBLEMS = 4
+
+
+def _emit(data: object) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def handle_errors(func: F) -> F:
+    """Map the gardener's errors to one line on stderr and their exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except GardenerError as exc:
+            click.echo(f"gardener: {exc.location_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            click.echo(
+                f"gardener: {exc.filename or ''}: {exc.strerror or exc}", err=True
+            )
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def json_option(func: F) -> F:
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print one JSON document on stdout."
+    )(func)
+
+
+def _workspace(ctx: click.Context) -> Any:
+    from .garden import Workspace
+
+    root = Path(ctx.obj["workspace"])
+    if not (root / ".git").exists():
+        raise GardenerError(
+            f"{root} is not a gardener workspace; create one with: gardener init {root}"
+        )
+    return Workspace(root)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--workspace",
+    "-w",
+    envvar="GARDENER_WORKSPACE",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="The workspace folder (env GARDENER_WORKSPACE).",
+)
+@click.version_option(package_name="memory-gardener")
+@click.pass_context
+def main(ctx: click.Context, workspace: str) -> None:
+    """A plain-Markdown memory for AI agents that forgets on purpose.
+
+    Set GARDENER_NOW (ISO 8601) to fix the clock for tests and replays.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["workspace"] = workspace
+
+
+@main.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@json_option
+@click.pass_context
+@handle_errors
+def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
+    """Create a workspace in DIRECTORY, or adopt the memory files already there."""
+    from .garden import Workspace
+
+    _, result = Workspace.init(Path(directory or ctx.obj["workspace"]))
+    if as_json:
+        _emit(result.as_dict())
+        return
+    verb = "adopted" if result.adopted else "created"
+    click.echo(
+        f"{verb} workspace {result.root}"
+        + (f" (commit {result.commit[:8]})" if result.commit else "")
+    )
+    for r in result.redacted:
+        click.echo(
+            f"redacted {r.rule} in {r.path}:{r.line} (original kept in .gardener/quarantine.jsonl, never committed)"
+        )
+
+
+@main.command()
+@click.argument("text")
+@click.option(
+    "--kind",
+    help="identity, preference, decision, fact, event, state, todo or correction.",
+)
+@click.option(
+    "--key",
+    help="What the entry is about; two entries with one key are two values of one fact.",
+)
+@click.option("--source", help="Where the fact comes from.")
+@click.option("--by", help="Who writes it (agent or person); the commit's author.")
+@click.option(
+    "--expires", metavar="YYYY-MM-DD", help="The day the entry stops being true."
+)
+@click.option(
+    "--date",
+    "day",
+    metavar="YYYY-MM-DD",
+    help="The note's day (default: today in the rules' timezone).",
+)
+@click.option("--time", metavar="HH:MM", help="When it became true (default: now).")
+@json_option
+@click.pass_context
+@handle_errors
+def note(ctx: click.Context, text: str, as_json: bool, **options: str | None) -> None:
+    """Append TEXT as one entry to today's daily note, and commit it."""
+    result = _workspace(ctx).note(text, **options)
+    if as_json:
+        _emit(result.as_dict())
+    else:
+        click.echo(f"{result.path}: {result.line}")
+
+
+@main.command()
+@click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
+@click.option(
+    "--force", is_flag=True, help="Allow removing more current entries than max_loss."
+)
+@json_option
+@click.pass_context
+@handle_errors
+def promote(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None:
+    """Promote durable entries of the daily notes into MEMORY.md."""
+    result = _workspace(ctx).promote(dry_run=dry_run, force=force)
+    data = result.as_dict()
+    if as_json:
+        _emit(data)
+        return
+    for d in result.plan.decisions:
+        what = f"{d.key}: {d.value}" if d.key else d.value
+        click.echo(
+            f"{d.action:9} {what}  ({d.path}:{d.line}{'; ' + d.reason if d.reason else ''})"
+        )
+    summary = ", ".join(
+        f"{len(data[k])} {k}"
+        for k in ("added", "superseded", "updated", "rejected", "held")
+    )  # type: ignore[arg-type]
+    tail = (
+        " (dry run: nothing written)"
+        if dry_run
+        else (f"; commit {result.commit[:8]}" if result.commit else "; no change")
+    )
+    click.echo(summary + tail)
+    if result.plan.over_budget:
+        click.echo(
+            f"warning: MEMORY.md is {result.plan.over_budget} characters over its budget (memory_budget_chars in rules.md)",
+            err=True,
+        )
+
+
+@main.command()
+@click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
+@click.option(
+    "--force", is_flag=True, help="Allow removing more current entries than max_loss."
+)
+@json_option
+@click.pass_context
+@handle_errors
+def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None:
+    """Drop old superseded entries and expired ones; delete daily notes past their TTL."""
+    result = _workspace(ctx).prune(dry_run=dry_run, force=force)
+    data = result.as_dict()
+    if as_json:
+        _emit(data)
+        return
+    for path in data["removed_notes"]:  # type: ignore[attr-defined]
+        click.echo(f"delete    {path}")
+    for kept in data["kept_notes"]:  # type: ignore[attr-defined]
+        click.echo(f"keep      {kept['path']}: {kept['reason']}")
+    tail = (
+        " (dry run: nothing written)"
+        if dry_run
+        else (f"; commit {result.commit[:8]}" if result.commit else "")
+    )
+    click.echo(
+        f"{data['superseded_removed']} superseded removed, {data['expired_removed']} expired, {data['notes_removed']} notes removed{tail}"
+    )
+
+
+@main.command()
+@click.argument("query", required=False)
+@click.option("--key", help="Look one fact up exactly (case- and space-insensitive).")
+@click.option(
+    "--as-of",
+    "as_of",
+    metavar="DATE",
+    help="What was valid then: YYYY-MM-DD (that whole day) or YYYY-MM-DDTHH:MM.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
+@json_option
+@click.pass_context
+@handle_errors
+def recall(
+    ctx: click.Context,
+    query: str | None,
+    key: str | None,
+    as_of: str | None,
+    limit: int,
+    as_json: bool,
+) -> None:
+    """Rank current memory and live notes for QUERY (BM25, then recency)."""
+    if not query and not key and not as_of:
+        raise click.UsageError("give a QUERY, --key KEY or --as-of DATE")
+    hits = _workspace(ctx).recall(query, key=key, as_of_time=as_of, limit=limit)
+    if as_json:
+        _emit({"results": [h.as_dict() for h in hits]})
+        return
+    if not hits:
+        click.echo("nothing found")
+    for h in hits:
+        valid = f"since {h.since}" + (f" until {h.until}" if h.until else "")
+        click.echo(f"[{h.status}] {h.text}  ({valid}; {h.path}:{h.line})")
+
+
+@main.command()
+@click.argument("key")
+@json_option
+@click.pass_context
+@handle_errors
+def why(ctx: click.Context, key: str, as_json: bool) -> None:
+    """Print a belief's whole history: each value, its validity, source note and commit."""
+    records = _workspace(ctx).why(key)
+    if as_json:
+        _emit({"key": key, "history": [r.as_dict() for r in records]})
+        return
+    if not records:
+        raise GardenerError(
+            f"no entry has the key {key!r}; list keys with: gardener recall {key!r}"
+        )
+    for r in records:
+        h = r.hit
+        valid = f"{h.since or '?'} .. {h.until or 'now'}"
+        source = _fact_from(h)
+        commit = f" commit {r.commit[:8]}" if r.commit else ""
+        click.echo(f"{valid:36} {h.status:10} {h.value}  (from {source};{commit})")
+
+
+def _fact_from(hit: Any) -> str:
+    return str(hit.path if hit.status == "note" else f"{hit.path}:{hit.line}")
+
+
+@main.command()
+@json_option
+@click.pass_context
+@handle_errors
+def check(ctx: click.Context, as_json: bool) -> None:
+    """Report parse problems, conflicting values, secrets and an over-budget MEMORY.md."""
+    problems = _workspace(ctx).check()
+    if as_json:
+        _emit({"problems": [p.as_dict() for p in problems]})
+    else:
+        for p in problems:
+            where = f"{p.path}:{p.line}" if p.line else p.path
+            click.echo(f"{where}: {p.kind}: {p.message}")
+        click.echo(f"{len(problems)} problem(s)" if problems else "no problems")
+    if problems:
+        sys.exit(EXIT_PROBLEMS)
+
+
+@main.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@json_option
+@handle_errors
+def demo(directory: str | None, as_json: bool) -> None:
+    """Replay the example agent's six weeks of notes in a scratch workspace."""
+    from .demo import replay
+
+    root, reports = replay(
+        Path(directory) if directory else None,
+        None if as_json else lambda r: click.echo(r.line()),
+    )
+    if as_json:
+        _emit({"workspace": str(root), "days": [dict(r.__dict__) for r in reports]})
+        return
+    click.echo("")
+    click.echo(f"workspace: {root}")
+    click.echo("look next at:")
+    click.echo(f"  cat {root}/MEMORY.md")
+    click.echo(f"  git -C {root} log -p MEMORY.md")
+    click.echo(f"  gardener -w {root} why database")

@@ -1,0 +1,187 @@
+"""Settings from rules.md front matter, over the defaults of the shipped rules.md.
+
+rules.md is read with YAML's BaseLoader, so every scalar arrives as a string;
+numbers are converted here, with an error naming the file and line when one
+is not a number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import ConfigError
+from .notes import load_front_matter, split_front_matter
+
+_HERE = Path(__file__).resolve().parent
+
+
+def packaged(name: str) -> Path:
+    """A file shipped with the gardener (``rules.md``, ``memory``).
+
+    In a wheel they live in ``gardener/examples/``; in a source checkout they are
+    the repository's top-level files.
+    """
+    inside = _HERE / "examples" / name
+    return inside if inside.exists() else _HERE.parent / name
+
+
+@dataclass(frozen=True)
+class Config:
+    """What rules.md says. Days are whole days; times are local to ``timezone``."""
+
+    timezone: str = "UTC"  # IANA name
+    memory_file: str = "MEMORY.md"
+    notes_dir: str = "memory"
+    note_ttl_days: int = 30
+    superseded_retention_days: int = 90
+    memory_budget_chars: int = 12000
+    max_loss: float = 0.25  # share of current entries one pass may remove
+    durable_kinds: tuple[str, ...] = ("identity", "preference", "decision", "fact")
+    durable_cues: tuple[str, ...] = ()
+    transient_cues: tuple[str, ...] = ()
+    correction_cues: tuple[str, ...] = ()
+    kind_cues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    headings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    multi_valued: tuple[str, ...] = ()
+    never_store: tuple[tuple[str, str], ...] = ()  # (name, regex)
+    allow: tuple[str, ...] = ()  # regexes
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+_INTS = ("note_ttl_days", "superseded_retention_days", "memory_budget_chars")
+_STRS = ("timezone", "memory_file", "notes_dir")
+_LISTS = (
+    "durable_kinds",
+    "durable_cues",
+    "transient_cues",
+    "correction_cues",
+    "multi_valued",
+    "allow",
+)
+_MAPS = ("kind_cues", "headings", "topics", "patterns")
+
+
+def _line_of(text: str, name: str) -> int | None:
+    m = re.search(rf"^{re.escape(name)}\s*:", text, re.MULTILINE)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list):
+        return tuple(str(v) for v in value if isinstance(v, str) and v.strip())
+    raise TypeError("expected a string or a list of strings")
+
+
+def parse_rules(
+    text: str, path: str = "rules.md", base: Config | None = None
+) -> Config:
+    """Settings from rules.md text, each missing one taken from ``base``.
+
+    Raises ConfigError (file and line) for a number that is not one, an
+    unknown timezone, a list or mapping of the wrong shape, or a bad regex.
+    """
+    base = base or Config()
+    yaml_text, _ = split_front_matter(text)
+    data = load_front_matter(yaml_text) if yaml_text is not None else {}
+    if data is None:
+        raise ConfigError("front matter is not valid YAML", path, 1)
+    values: dict[str, object] = {}
+    for name, raw in data.items():
+        where = _line_of(text, name)
+        try:
+            if name in _INTS:
+                values[name] = int(str(raw))
+                if values[name] < 0:  # type: ignore[operator]
+                    raise ValueError
+            elif name == "max_loss":
+                values[name] = float(str(raw))
+            elif name in _STRS:
+                if not isinstance(raw, str) or not raw.strip():
+                    raise TypeError("expected a string")
+                values[name] = raw.strip()
+            elif name in _LISTS:
+                values[name] = tuple(s.strip() for s in _strings(raw))
+            elif name in _MAPS:
+                if raw in ("", None):
+                    values[name] = {}
+                    continue
+                if not isinstance(raw, dict):
+                    raise TypeError("expected a mapping of name: list")
+                values[name] = {
+                    str(k).strip(): tuple(s.strip() for s in _strings(v))
+                    for k, v in raw.items()
+                }
+            elif name == "never_store":
+                if raw in ("", None):
+                    continue
+                if not isinstance(raw, dict):
+                    raise TypeError("expected a mapping of name: regex")
+                pairs = tuple((str(k), str(v)) for k, v in raw.items())
+                for _, pattern in pairs:
+                    re.compile(pattern)
+                values[name] = pairs
+        except (TypeError, ValueError, re.error) as exc:
+            detail = str(exc) or "expected a non-negative number"
+            raise ConfigError(
+                f"setting {name!r}: {detail} (got {raw!r})", path, where
+            ) from exc
+    for pattern in values.get("allow", ()):  # type: ignore[attr-defined]
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(
+                f"allow pattern {pattern!r}: {exc}", path, _line_of(text, "allow")
+            ) from exc
+    fields = {name: getattr(base, name) for name in Config.__dataclass_fields__}
+    fields.update(values)
+    config = Config(**fields)  # type: ignore[arg-type]
+    try:
+        config.zone
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(
+            f"unknown timezone {config.timezone!r}; use an IANA name such as Europe/Berlin",
+            path,
+            _line_of(text, "timezone"),
+        ) from exc
+    return config
+
+
+_DEFAULT: Config | None = None
+
+
+def default_config() -> Config:
+    """The settings of the shipped rules.md (read once per process)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        source = packaged("rules.md")
+        _DEFAULT = (
+            parse_rules(source.read_text(encoding="utf-8-sig"), str(source))
+            if source.exists()
+            else Config()
+        )
+    return _DEFAULT
+
+
+def load(root: Path) -> Config:
+    """The workspace's settings: its rules.md over the shipped defaults."""
+    rules = root / "rules.md"
+    if not rules.exists():
+        return default_config()
+    try:
+        text = rules.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError("rules.md is not UTF-8 text", "rules.md") from exc
+    return parse_rules(text, "rules.md", default_config())

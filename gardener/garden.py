@@ -1,0 +1,646 @@
+"""The gardener's verbs as a Python API: ``Workspace(root).promote()`` and friends.
+
+Each verb reads the files, asks a pure planner what to do, writes atomically
+under the workspace lock, and makes one commit. Verbs return result values and
+never print; the CLI and other adapters decide how to show them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+from . import config as configuration
+from . import redact
+from .check import memory_problems, secret_problems, sort_problems
+from .config import Config
+from .errors import GardenerError, LossBudgetError, ParseError, RefusedError
+from .guard import STATE_DIR, Redaction, ensure_state_dir, redact_files
+from .memoryfile import NEW_FILE, parse_memory
+from .model import Memory, Note, Problem
+from .notes import parse_note, render_entry
+from .promote import Decision, PromotionPlan, plan_promotion
+from .prune import PrunePlan, loss_allowed, lost_current, plan_prune
+from .recall import Hit, as_of, history, lookup, recall
+from .validtime import format_instant, local_now
+from .workspace import (
+    append_entry,
+    atomic_write,
+    note_date,
+    note_files,
+    read_text,
+    workspace_lock,
+)
+
+LEDGER = f"{STATE_DIR}/ledger"
+GITATTRIBUTES_LINE = "memory/*.md merge=union"
+
+
+@dataclass(frozen=True)
+class NoteResult:
+    path: str  # workspace-relative
+    line: str  # the entry as written
+    commit: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class PromoteResult:
+    plan: PromotionPlan
+    commit: str | None
+    dry_run: bool
+    redacted: tuple[Redaction, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        p = self.plan
+        return {
+            "added": p.keys("add") + p.keys("history"),
+            "superseded": p.keys("supersede"),
+            "updated": p.keys("update"),
+            "rejected": p.keys("reject"),
+            "held": p.keys("held"),
+            "refused": [
+                f"{d.path}:{d.line}" for d in p.decisions if d.action == "refused"
+            ],
+            "history": p.keys("history"),
+            "decisions": [d.as_dict() for d in p.decisions],
+            "over_budget": p.over_budget,
+            "redacted": [r.__dict__ for r in self.redacted],
+            "dry_run": self.dry_run,
+            "commit": self.commit,
+        }
+
+
+@dataclass(frozen=True)
+class PruneResult:
+    plan: PrunePlan
+    commit: str | None
+    dry_run: bool
+
+    def as_dict(self) -> dict[str, object]:
+        p = self.plan
+        return {
+            "superseded_removed": len(p.superseded_removed),
+            "expired_removed": len(p.expired),
+            "notes_removed": len(p.notes_removed),
+            "removed_notes": list(p.notes_removed),
+            "kept_notes": [{"path": path, "reason": why} for path, why in p.notes_kept],
+            "dry_run": self.dry_run,
+            "commit": self.commit,
+        }
+
+
+@dataclass(frozen=True)
+class InitResult:
+    root: str
+    adopted: bool  # the folder already held memory files
+    created: tuple[str, ...]
+    redacted: tuple[Redaction, ...]
+    commit: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {**self.__dict__, "redacted": [r.__dict__ for r in self.redacted]}
+
+
+@dataclass(frozen=True)
+class WhyRecord:
+    hit: Hit
+    commit: str | None  # the commit that wrote this value into MEMORY.md
+    commit_time: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            **self.hit.as_dict(),
+            "commit": self.commit,
+            "commit_time": self.commit_time,
+        }
+
+
+@dataclass
+class Workspace:
+    """A gardener workspace: a folder that is the root of a git repository.
+
+    ``now`` fixes the clock (naive local time in the rules' timezone); by
+    default the env ``GARDENER_NOW`` (ISO 8601) or the real clock is used.
+    """
+
+    root: Path
+    now_override: str | None = None
+    _config: Config | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.root = Path(self.root).resolve()
+
+    # -- reading ---------------------------------------------------------------
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            self._config = configuration.load(self.root)
+        return self._config
+
+    def now(self) -> datetime:
+        """Local wall-clock time in the workspace timezone (naive)."""
+        override = self.now_override or os.environ.get("GARDENER_NOW")
+        try:
+            return local_now(self.config.zone, override)
+        except ValueError as exc:
+            raise GardenerError(
+                f"GARDENER_NOW={override!r} is not an ISO 8601 date-time"
+            ) from exc
+
+    @property
+    def memory_path(self) -> Path:
+        return self.root / self.config.memory_file
+
+    def read_memory(self) -> Memory:
+        """MEMORY.md parsed; a new empty one if the file does not exist."""
+        if not self.memory_path.exists():
+            return parse_memory(NEW_FILE, self.config.memory_file)
+        return parse_memory(read_text(self.memory_path), self.config.memory_file)
+
+    def read_notes(self, since: date | None = None) -> tuple[list[Note], list[Problem]]:
+        """Every daily note (from ``since`` on, if given), and the files that could not be read."""
+        notes: list[Note] = []
+        problems: list[Problem] = []
+        for path in note_files(self.root, self.config.notes_dir):
+            day = note_date(path.name)
+            if day is None or (since is not None and day < since):
+                continue
+            rel = path.relative_to(self.root).as_posix()
+            try:
+                text = read_text(path)
+            except ParseError as exc:
+                problems.append(Problem("parse", rel, exc.line, exc.message))
+                continue
+            note = parse_note(rel, day, text)
+            notes.append(note)
+            problems.extend(note.problems)
+        return notes, problems
+
+    def read_ledger(self) -> frozenset[str]:
+        path = self.root / LEDGER
+        if not path.exists():
+            return frozenset()
+        return frozenset(line for line in read_text(path).splitlines() if "\t" in line)
+
+    def _write_ledger(self, ledger: frozenset[str]) -> bool:
+        """Write the ledger if it changed; True if it did."""
+        if ledger == self.read_ledger():
+            return False
+        ensure_state_dir(self.root)
+        atomic_write(
+            self.root / LEDGER, "".join(f"{line}\n" for line in sorted(ledger))
+        )
+        return True
+
+    # -- git -------------------------------------------------------------------
+    @contextmanager
+    def _repo(self) -> Iterator[object]:
+        from .git import Repo
+
+        repo = Repo.open(self.root)
+        try:
+            yield repo
+        finally:
+            repo.close()
+
+    def _owned_paths(self) -> list[str]:
+        return [self.config.memory_file, self.config.notes_dir, "rules.md"]
+
+    def _record_outside_changes(
+        self, repo: object
+    ) -> tuple[str | None, list[Redaction]]:
+        """Commit what people and agents changed without the gardener, secrets redacted first."""
+        from .git import Repo, identity_for
+
+        assert isinstance(repo, Repo)
+        changed = repo.changed(self._owned_paths())
+        changed = [
+            p
+            for p in changed
+            if p == self.config.memory_file
+            or p == "rules.md"
+            or note_date(Path(p).name)
+        ]
+        if not changed:
+            return None, []
+        redacted = redact_files(self.root, changed, self.config, self.now())
+        agents = set()
+        for path in changed:
+            if (
+                path.startswith(self.config.notes_dir + "/")
+                and (self.root / path).exists()
+            ):
+                day = note_date(Path(path).name)
+                if day is not None:
+                    with _ignored(ParseError):
+                        agent = parse_note(
+                            path, day, read_text(self.root / path)
+                        ).front.get("agent")
+                        agents.add(agent if isinstance(agent, str) else None)
+        author = identity_for(agents.pop() if len(agents) == 1 else None)
+        lines = [f"- {p}" for p in changed]
+        lines += [f"- redacted {r.rule} in {r.path}:{r.line}" for r in redacted]
+        message = (
+            "record: changes made outside the gardener\n\n"
+            + "\n".join(lines)
+            + "\n\nGardener-Action: record\n"
+        )
+        return repo.commit(changed, message, author), redacted
+
+    # -- verbs -----------------------------------------------------------------
+    def note(
+        self,
+        text: str,
+        *,
+        kind: str | None = None,
+        key: str | None = None,
+        source: str | None = None,
+        by: str | None = None,
+        expires: str | None = None,
+        day: str | None = None,
+        time: str | None = None,
+    ) -> NoteResult:
+        """Append one entry to a daily note (today's by default) and commit it.
+
+        Raises RefusedError (exit 3) if a never-store rule matches; nothing is
+        written then. Raises GardenerError for a bad kind, date or time.
+        """
+        now = self.now()
+        when = _parse_day(day) if day else now.date()
+        clock = time if time is not None else now.strftime("%H:%M")
+        if clock and not _is_clock(clock):
+            raise GardenerError(f"--time {clock!r} is not HH:MM")
+        if expires is not None:
+            _parse_day(expires)
+        try:
+            line = render_entry(
+                text,
+                time=clock,
+                kind=kind,
+                key=key,
+                source=source,
+                by=by,
+                expires=expires,
+            )
+        except ValueError as exc:
+            raise GardenerError(str(exc)) from exc
+        found = redact.find(line, self.config.never_store, self.config.allow)
+        if found:
+            rules = ", ".join(sorted({f.rule for f in found}))
+            raise RefusedError(
+                f"refused by never-store rule: {rules}; nothing was written (write the fact without the secret)"
+            )
+        rel = f"{self.config.notes_dir}/{when.isoformat()}.md"
+        from .git import identity_for
+
+        with workspace_lock(self.root), self._repo() as repo:
+            target = self.root / rel
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                append_entry(target, f"# {when.isoformat()}")
+                append_entry(target, "")
+            append_entry(target, line)
+            redact_files(self.root, [rel], self.config, now)
+            message = (
+                f"note: {_short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
+            )
+            sha = repo.commit([rel], message, identity_for(by))  # type: ignore[attr-defined]
+        return NoteResult(rel, line, sha)
+
+    def promote(self, dry_run: bool = False, force: bool = False) -> PromoteResult:
+        """Promote durable entries of the daily notes into MEMORY.md (DESIGN 2.1).
+
+        One commit for the pass, none when nothing changed. Raises
+        LossBudgetError if current entries would be lost beyond ``max_loss``
+        and ``force`` is not set.
+        """
+        with workspace_lock(self.root), self._repo() as repo:
+            redacted: list[Redaction] = []
+            if not dry_run:
+                _, redacted = self._record_outside_changes(repo)
+            memory = self.read_memory()
+            notes, _ = self.read_notes()
+            plan = plan_promotion(
+                notes, memory, self.config, self.now(), self.read_ledger()
+            )
+            self._check_loss(memory, plan.facts, force)
+            if dry_run:
+                return PromoteResult(plan, None, True, tuple(redacted))
+            if plan.changed:
+                atomic_write(self.memory_path, plan.text)
+            self._write_ledger(plan.ledger)
+            sha = None
+            if plan.changed:
+                # the ledger rides along with the next MEMORY.md change, so a pass
+                # that only reviewed chatter makes no commit
+                paths = [self.config.memory_file, LEDGER]
+                sha = repo.commit(paths, _promote_message(plan), None)  # type: ignore[attr-defined]
+            return PromoteResult(plan, sha, False, tuple(redacted))
+
+    def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
+        """Delete old superseded entries, expire entries, delete aged-out notes (DESIGN 2.2)."""
+        with workspace_lock(self.root), self._repo() as repo:
+            if not dry_run:
+                self._record_outside_changes(repo)
+            now = self.now()
+            memory = self.read_memory()
+            notes, _ = self.read_notes()
+            cutoff = now.date() - timedelta(days=self.config.note_ttl_days)
+            first: dict[str, date | None] = {}
+            for note in notes:
+                if note.day < cutoff:
+                    stamp = repo.first_commit_time(note.path)  # type: ignore[attr-defined]
+                    first[note.path] = (
+                        stamp.astimezone(self.config.zone).date() if stamp else None
+                    )
+            plan = plan_prune(
+                memory, notes, self.config, now, self.read_ledger(), first
+            )
+            self._check_loss(memory, plan.facts, force)
+            if dry_run:
+                return PruneResult(plan, None, True)
+            paths: list[str] = []
+            if plan.changed:
+                atomic_write(self.memory_path, plan.text)
+                paths.append(self.config.memory_file)
+            for rel in plan.notes_removed:
+                (self.root / rel).unlink()
+                paths.append(rel)
+            if self._write_ledger(plan.ledger) or paths:
+                paths.append(LEDGER)
+            sha = repo.commit(paths, _prune_message(plan), None) if paths else None  # type: ignore[attr-defined]
+            return PruneResult(plan, sha, False)
+
+    def _check_loss(self, memory: Memory, after: Sequence[object], force: bool) -> None:
+        today = format_instant(self.now())
+        from .promote import is_current
+
+        current = [f for f in memory.facts if is_current(f, today)]
+        lost = lost_current(current, after, today)  # type: ignore[arg-type]
+        if (
+            lost
+            and not force
+            and not loss_allowed(len(lost), len(current), self.config.max_loss)
+        ):
+            names = ", ".join(f.key or f.value[:30] for f in lost[:10])
+            raise LossBudgetError(
+                f"this pass would remove {len(lost)} of {len(current)} current entries ({names}), over max_loss={self.config.max_loss}; rerun with --force if that is intended"
+            )
+
+    def recall(
+        self,
+        query: str | None = None,
+        *,
+        key: str | None = None,
+        as_of_time: str | None = None,
+        limit: int | None = 10,
+    ) -> list[Hit]:
+        """Ranked current facts and live note entries; or one key; or what held at a time.
+
+        Raises GardenerError for a malformed ``as_of_time``.
+        """
+        memory = self.read_memory()
+        file = self.config.memory_file
+        if as_of_time:
+            try:
+                hits = as_of(as_of_time, memory.facts, file, key=key, query=query)
+            except ValueError as exc:
+                raise GardenerError(
+                    f"--as-of {as_of_time!r} is not YYYY-MM-DD or YYYY-MM-DDTHH:MM"
+                ) from exc
+            return hits[:limit] if limit else hits
+        now = self.now()
+        if key is not None:
+            hits = lookup(key, memory.facts, now, file)
+            if query:
+                hits = [h for h in hits if query.casefold() in h.text.casefold()]
+            return hits[:limit] if limit else hits
+        live_from = now.date() - timedelta(days=self.config.note_ttl_days)
+        notes, _ = self.read_notes(since=live_from)
+        entries = [e for n in notes for e in n.entries]
+        return recall(query or "", memory.facts, entries, now, file, limit)
+
+    def why(self, key: str) -> list[WhyRecord]:
+        """Every value ``key`` has had, with validity, source note and commit."""
+        memory = self.read_memory()
+        hits = history(key, memory.facts, self.config.memory_file)
+        records = []
+        with self._repo() as repo:
+            for hit in hits:
+                commits = (
+                    repo.commits_adding("{#" + hit.id, self.config.memory_file)
+                    if hit.id
+                    else []
+                )  # type: ignore[attr-defined]
+                first = commits[0] if commits else None
+                records.append(
+                    WhyRecord(
+                        hit,
+                        first.sha if first else None,
+                        first.time.isoformat() if first else None,
+                    )
+                )
+        return records
+
+    def check(self) -> list[Problem]:
+        """Problems in the workspace: parse errors, conflicts, secrets, size budget."""
+        problems: list[Problem] = []
+        try:
+            config = self.config
+        except GardenerError as exc:
+            return [Problem("parse", exc.path or "rules.md", exc.line, exc.message)]
+        notes, note_problems = self.read_notes()
+        problems += note_problems
+        for note in notes:
+            problems += secret_problems(
+                note.path, read_text(self.root / note.path), config
+            )
+        if self.memory_path.exists():
+            text = read_text(self.memory_path)
+            problems += secret_problems(config.memory_file, text, config)
+            try:
+                problems += memory_problems(
+                    parse_memory(text, config.memory_file),
+                    config,
+                    self.now(),
+                    config.memory_file,
+                )
+            except ParseError as exc:
+                problems.append(
+                    Problem("parse", config.memory_file, exc.line, exc.message)
+                )
+        return sort_problems(problems)
+
+    # -- creating --------------------------------------------------------------
+    @classmethod
+    def init(
+        cls, root: Path, now_override: str | None = None
+    ) -> tuple[Workspace, InitResult]:
+        """Create a workspace in ``root``, or adopt the memory files already there.
+
+        Nothing that exists is changed, except secrets, which are redacted
+        (originals kept in ``.gardener/quarantine.jsonl``, never committed).
+        The first commit records the adopted state.
+        """
+        from .git import Repo
+
+        root = Path(root)
+        root.mkdir(parents=True, exist_ok=True)
+        ws = cls(root, now_override)
+        adopted = (ws.root / "MEMORY.md").exists() or (ws.root / "memory").is_dir()
+        created: list[str] = []
+        repo = Repo.init(ws.root)
+        try:
+            with workspace_lock(ws.root):
+                if not (ws.root / "rules.md").exists():
+                    atomic_write(
+                        ws.root / "rules.md",
+                        read_text(configuration.packaged("rules.md")),
+                    )
+                    created.append("rules.md")
+                ws._config = None
+                config = ws.config
+                if not ws.memory_path.exists():
+                    atomic_write(ws.memory_path, NEW_FILE)
+                    created.append(config.memory_file)
+                notes_dir = ws.root / config.notes_dir
+                if not notes_dir.exists():
+                    notes_dir.mkdir(parents=True)
+                attributes = ws.root / ".gitattributes"
+                line = f"{config.notes_dir}/*.md merge=union"
+                if not attributes.exists():
+                    atomic_write(
+                        attributes,
+                        "# daily notes are append-only: merge them by keeping both sides\n"
+                        + line
+                        + "\n",
+                    )
+                    created.append(".gitattributes")
+                ensure_state_dir(ws.root)
+                paths = [
+                    config.memory_file,
+                    "rules.md",
+                    ".gitattributes",
+                    f"{STATE_DIR}/.gitignore",
+                ]
+                paths += [
+                    p.relative_to(ws.root).as_posix()
+                    for p in note_files(ws.root, config.notes_dir)
+                ]
+                redacted = redact_files(ws.root, paths, config, ws.now())
+                what = (
+                    "adopt existing memory files"
+                    if adopted
+                    else "create a memory workspace"
+                )
+                body = "\n".join(
+                    f"- redacted {r.rule} in {r.path}:{r.line}" for r in redacted
+                )
+                message = f"init: {what}\n\n{body + chr(10) + chr(10) if body else ''}Gardener-Action: init\n"
+                sha = repo.commit(paths, message, None)
+        finally:
+            repo.close()
+        return ws, InitResult(
+            str(ws.root), adopted, tuple(created), tuple(redacted), sha
+        )
+
+
+class _ignored:
+    """``with _ignored(E):`` skips a block that raises E (contextlib.suppress, typed)."""
+
+    def __init__(self, *errors: type[BaseException]):
+        self.errors = errors
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
+        return isinstance(exc, self.errors)
+
+
+def _parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise GardenerError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+
+
+def _is_clock(text: str) -> bool:
+    parts = text.split(":")
+    return (
+        len(parts) == 2
+        and all(p.isdigit() for p in parts)
+        and int(parts[0]) < 24
+        and int(parts[1]) < 60
+        and len(parts[1]) == 2
+    )
+
+
+def _short(text: str, width: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= width else one[: width - 1] + "…"
+
+
+def _describe(d: Decision) -> str:
+    what = f"{d.key}: {d.value}" if d.key else d.value
+    return f"- {_short(what, 70)} ({d.path}:{d.line})"
+
+
+def _promote_message(plan: PromotionPlan) -> str:
+    groups = [
+        ("added", "add"),
+        ("back-filled", "history"),
+        ("superseded", "supersede"),
+        ("updated", "update"),
+        ("rejected", "reject"),
+        ("held", "held"),
+    ]
+    counts = ", ".join(
+        f"{len(plan.keys(a))} {label}" for label, a in groups if plan.keys(a)
+    )
+    lines = [f"promote: {counts or 'no change'}", ""]
+    for label, action in groups:
+        chosen = [d for d in plan.decisions if d.action == action]
+        if chosen:
+            lines.append(f"{label.capitalize()}:")
+            lines += [_describe(d) for d in chosen]
+            lines.append("")
+    keys = sorted(
+        {
+            d.key
+            for d in plan.decisions
+            if d.key and d.action in ("add", "history", "supersede", "update")
+        }
+    )
+    lines.append("Gardener-Action: promote")
+    if keys:
+        lines.append("Gardener-Keys: " + "; ".join(keys))
+    return "\n".join(lines) + "\n"
+
+
+def _prune_message(plan: PrunePlan) -> str:
+    lines = [
+        f"prune: {len(plan.superseded_removed)} superseded, {len(plan.expired)} expired, {len(plan.notes_removed)} notes",
+        "",
+    ]
+    lines += [
+        f"- removed superseded {f.key or f.value}: {f.value} (until {f.until})"
+        for f in plan.superseded_removed
+    ]
+    lines += [
+        f"- expired {f.key or f.value}: {f.value} (expires {f.get('expires')})"
+        for f in plan.expired
+    ]
+    lines += [
+        f"- deleted {p} (older than the TTL, all durable entries promoted)"
+        for p in plan.notes_removed
+    ]
+    lines += ["", "Gardener-Action: prune"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,103 @@
+"""Keep secrets out of git: redact files on disk before anything commits them.
+
+Content that reached disk without the CLI (an agent writing the file itself,
+an adopted workspace) is checked here. Each secret value becomes
+``[REDACTED:<rule>]`` and the original line goes to a git-ignored, owner-only
+quarantine file, so nothing is lost and nothing reaches git history.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from . import redact
+from .config import Config
+from .workspace import atomic_write, read_text
+
+STATE_DIR = ".gardener"
+QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
+_IGNORE = (
+    "# never committed: secrets taken out of memory files\nquarantine.jsonl\n*.lock\n"
+)
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """One secret taken out of a file (the secret itself is only in quarantine)."""
+
+    path: str
+    line: int
+    rule: str
+
+
+def ensure_state_dir(root: Path) -> None:
+    """Create ``.gardener/`` with the .gitignore that keeps quarantine out of git."""
+    folder = root / STATE_DIR
+    folder.mkdir(exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        atomic_write(ignore, _IGNORE)
+
+
+def _quarantine(
+    root: Path, path: str, text: str, found: Iterable[redact.Finding], now: datetime
+) -> None:
+    ensure_state_dir(root)
+    lines = text.split("\n")
+    records = [
+        json.dumps(
+            {
+                "time": now.isoformat(timespec="seconds"),
+                "path": path,
+                "line": f.line,
+                "rule": f.rule,
+                "original": lines[f.line - 1],
+            },
+            ensure_ascii=False,
+        )
+        for f in found
+    ]
+    target = root / QUARANTINE
+    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, ("\n".join(records) + "\n").encode("utf-8", "surrogateescape"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.chmod(target, 0o600)
+
+
+def redact_files(
+    root: Path, paths: Iterable[str], config: Config, now: datetime
+) -> list[Redaction]:
+    """Redact never-store content in the given workspace files, in place.
+
+    Args:
+        root: the workspace root.
+        paths: workspace-relative posix paths; missing files are skipped.
+        config: never_store and allow patterns come from rules.md.
+        now: local time, recorded in the quarantine.
+    Returns one Redaction per secret removed. Unreadable files are skipped
+    (``check`` reports them).
+    """
+    done: list[Redaction] = []
+    for path in paths:
+        target = root / path
+        if not target.is_file():
+            continue
+        try:
+            text = read_text(target)
+        except Exception:  # noqa: BLE001 - reported by check, never fatal here
+            continue
+        clean, found = redact.redact(text, config.never_store, config.allow)
+        if not found:
+            continue
+        _quarantine(root, path, text, found, now)
+        atomic_write(target, clean)
+        done.extend(Redaction(path, f.line, f.rule) for f in found)
+    return done

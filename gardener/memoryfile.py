@@ -1,0 +1,230 @@
+"""Parse and render MEMORY.md: the managed block between the gardener's markers.
+
+Only the block is ever rewritten, canonically: one fact a line, sections in a
+fixed order, facts sorted stably inside a section, attributes in a fixed order.
+Everything outside the block is kept byte for byte, and so is the newline style.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .errors import ParseError
+from .model import (
+    ATTRIBUTE_ORDER,
+    SECTION_OF_KIND,
+    SUPERSEDED,
+    Fact,
+    Memory,
+    normalize_key,
+    normalize_value,
+)
+
+BEGIN = "<!-- gardener:begin (managed: edit entries freely, the gardener keeps your changes) -->"
+END = "<!-- gardener:end -->"
+_BEGIN = re.compile(r"^\s*<!--\s*gardener:begin\b.*-->\s*$")
+_END = re.compile(r"^\s*<!--\s*gardener:end\b.*-->\s*$")
+_SECTION = re.compile(r"^##\s+(.+?)\s*#*\s*$")
+_ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
+_ATTRS = re.compile(
+    r"\s*\{(#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+))((?:\s+(?:#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+)))*)\s*\}$"
+)
+_ATTR = re.compile(
+    r"#(?P<id>[^\s{}\"]+)|(?P<name>[\w-]+)=(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<bare>[^\s{}\"]+))"
+)
+_KEYED = re.compile(r"^\*\*(?P<key>.+?)\*\*\s*:\s*(?P<value>.*)$")
+_SECTION_ORDER = [*SECTION_OF_KIND.values()]
+NEW_FILE = "# Memory\n\n" + BEGIN + "\n" + END + "\n"
+
+
+def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
+    """``#id name=value name="quoted value"`` -> (id, {name: value})."""
+    ident: str | None = None
+    attrs: dict[str, str] = {}
+    for m in _ATTR.finditer(text):
+        if m.group("id"):
+            ident = m.group("id")
+        elif m.group("quoted") is not None:
+            attrs[m.group("name")] = re.sub(r"\\(.)", r"\1", m.group("quoted"))
+        else:
+            attrs[m.group("name")] = m.group("bare")
+    return ident, attrs
+
+
+def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
+    """One block line -> a Fact, or None if the line is not a list item.
+
+    A line without attributes, without a key or without strike-through is still
+    a valid fact: people edit this file by hand.
+    """
+    m = _ITEM.match(line)
+    if not m:
+        return None
+    body = m.group(1)
+    ident: str | None = None
+    attrs: dict[str, str] = {}
+    am = _ATTRS.search(body)
+    if am:
+        ident, attrs = parse_attributes(body[am.start() :])
+        body = body[: am.start()].rstrip()
+    struck = len(body) >= 4 and body.startswith("~~") and body.endswith("~~")
+    if struck:
+        body = body[2:-2]
+    km = _KEYED.match(body)
+    key, value = (
+        (km.group("key").strip(), km.group("value").strip())
+        if km
+        else (None, body.strip())
+    )
+    return Fact(
+        value=value,
+        key=key or None,
+        id=ident,
+        section=section,
+        attrs=attrs,
+        struck=struck,
+        line=lineno,
+    )
+
+
+def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
+    """Split MEMORY.md text into head, block facts and tail.
+
+    Raises ParseError (with the line) for a begin marker without an end marker,
+    or a second block: the gardener then refuses to rewrite the file.
+    """
+    first = text.find("\n")
+    newline = "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+    # split on \n only: splitlines() would also break on \x0c, \u2028 ...
+    lines = [part for part in re.split(r"(?<=\n)", text) if part]
+    begin_at = end_at = None
+    for number, raw in enumerate(lines):
+        content = raw.rstrip("\r\n")
+        if _BEGIN.match(content):
+            if begin_at is not None:
+                raise ParseError(
+                    "a second gardener:begin marker; keep one managed block",
+                    path,
+                    number + 1,
+                )
+            begin_at = number
+        elif _END.match(content) and begin_at is not None and end_at is None:
+            end_at = number
+    if begin_at is None:
+        return Memory(head=text, newline=newline, text=text)
+    if end_at is None:
+        raise ParseError(
+            f"gardener:begin has no matching '{END}' line; add it after the managed entries",
+            path,
+            begin_at + 1,
+        )
+    facts: list[Fact] = []
+    stray: list[tuple[str, str]] = []
+    section = "Facts"
+    for number in range(begin_at + 1, end_at):
+        content = lines[number].rstrip("\r\n")
+        if not content.strip():
+            continue
+        sm = _SECTION.match(content)
+        if sm:
+            section = sm.group(1)
+            continue
+        if content[:1] in (" ", "\t") and facts and facts[-1].section == section:
+            last = facts[-1]
+            facts[-1] = Fact(**{**last.__dict__, "tail": (*last.tail, content)})
+            continue
+        fact = parse_fact(content, section, number + 1)
+        if fact is None:
+            stray.append((section, content))
+        else:
+            facts.append(fact)
+    return Memory(
+        head="".join(lines[:begin_at]),
+        facts=tuple(facts),
+        stray=tuple(stray),
+        tail="".join(lines[end_at + 1 :]),
+        begin=lines[begin_at].rstrip("\r\n"),
+        end=lines[end_at].rstrip("\r\n"),
+        newline=newline,
+        text=text,
+    )
+
+
+def _quote(value: str) -> str:
+    if value and not re.search(r"[\s{}\"\\]", value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_fact(fact: Fact) -> str:
+    """A fact as its one canonical line (without newline)."""
+    body = f"**{fact.key}**: {fact.value}" if fact.key else fact.value
+    if fact.struck:
+        body = f"~~{body}~~"
+    parts = [f"#{fact.id}"] if fact.id else []
+    names = [n for n in ATTRIBUTE_ORDER if n in fact.attrs]
+    names += [n for n in fact.attrs if n not in ATTRIBUTE_ORDER]
+    parts += [f"{name}={_quote(fact.attrs[name])}" for name in names]
+    return f"- {body} {{{' '.join(parts)}}}" if parts else f"- {body}"
+
+
+def sort_key(fact: Fact) -> tuple[str, str, str]:
+    """Stable order inside a section: by key (or value), then valid time, then id."""
+    label = normalize_key(fact.key) if fact.key else normalize_value(fact.value)
+    return (label, fact.since or "", fact.id or "")
+
+
+def section_order(facts: Iterable[Fact], stray: Iterable[tuple[str, str]]) -> list[str]:
+    """Known sections first in their fixed order, then others as found, Superseded last."""
+    seen: list[str] = []
+    for title in [f.section for f in facts] + [s for s, _ in stray]:
+        if title not in seen:
+            seen.append(title)
+    known = {t.casefold() for t in [*_SECTION_ORDER, SUPERSEDED]}
+    ordered = [t for t in _SECTION_ORDER if t in seen]
+    ordered += [t for t in seen if t.casefold() not in known]
+    ordered += [t for t in seen if t.casefold() == SUPERSEDED.casefold()]
+    return ordered
+
+
+def render_block(
+    facts: Iterable[Fact], stray: Iterable[tuple[str, str]] = (), newline: str = "\n"
+) -> list[str]:
+    """The lines between the markers (without newlines), canonical."""
+    facts = list(facts)
+    stray = list(stray)
+    out: list[str] = []
+    for title in section_order(facts, stray):
+        if out:
+            out.append("")
+        out.append(f"## {title}")
+        members = sorted((f for f in facts if f.section == title), key=sort_key)
+        for fact in members:
+            out.append(render_fact(fact))
+            out.extend(fact.tail)
+        out.extend(line for s, line in stray if s == title)
+    return out
+
+
+def render_memory(memory: Memory, facts: Iterable[Fact] | None = None) -> str:
+    """MEMORY.md text with the block rendered from ``facts`` (default: memory's own).
+
+    A file without a block gets one appended at its end.
+    """
+    chosen = memory.facts if facts is None else tuple(facts)
+    nl = memory.newline
+    block = [
+        memory.begin or BEGIN,
+        *render_block(chosen, memory.stray, nl),
+        memory.end or END,
+    ]
+    body = nl.join(block) + nl
+    if memory.has_block:
+        return memory.head + body + memory.tail
+    head = memory.head
+    if head and not head.endswith("\n"):
+        head += nl
+    if head.strip():
+        head += nl
+    return head + body

@@ -1,0 +1,210 @@
+"""The gardener's values: daily-note entries, MEMORY.md facts, and how keys compare.
+
+Everything here is a frozen dataclass or a pure function; parsing and rendering
+live in ``notes.py`` (daily notes) and ``memoryfile.py`` (MEMORY.md).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+KINDS = (
+    "identity",
+    "preference",
+    "decision",
+    "fact",
+    "event",
+    "state",
+    "todo",
+    "correction",
+)
+KIND_ALIASES = {"pref": "preference", "now": "state"}
+
+# MEMORY.md sections, in the order they are rendered; the kind each one holds.
+SECTION_OF_KIND = {
+    "identity": "Identity",
+    "preference": "Preferences",
+    "decision": "Decisions",
+    "fact": "Facts",
+    "event": "Events",
+}
+KIND_OF_SECTION = {title.casefold(): kind for kind, title in SECTION_OF_KIND.items()}
+SUPERSEDED = "Superseded"
+
+# Fact attributes in the order they are rendered; anything else follows, as found.
+ATTRIBUTE_ORDER = (
+    "since",
+    "until",
+    "expires",
+    "source",
+    "from",
+    "by",
+    "supersedes",
+    "superseded-by",
+    "reason",
+    "kind",
+)
+
+
+def canonical_kind(word: str | None) -> str | None:
+    """``pref`` -> ``preference``, ``now`` -> ``state``; None for an unknown word."""
+    if word is None:
+        return None
+    low = word.strip().casefold()
+    low = KIND_ALIASES.get(low, low)
+    return low if low in KINDS else None
+
+
+def normalize_key(key: str) -> str:
+    """Compare keys case-, space- and Unicode-insensitively (NFKC, casefold).
+
+    ``Tier 2 renewal/List  Price`` and ``tier 2 renewal / list price`` are one key.
+    """
+    text = unicodedata.normalize("NFKC", key).casefold()
+    text = re.sub(r"\s*/\s*", " / ", text)
+    return " ".join(text.split())
+
+
+_PUNCT = re.compile(r"[^\w\s$€£¥%+#.-]|(?<!\d)[.-]|[.-](?!\d)", re.UNICODE)
+
+
+def normalize_value(value: str) -> str:
+    """Compare values ignoring case, space, punctuation and Unicode form (NFKC).
+
+    Digits keep their inner ``.``/``-`` so ``v1.2`` and ``v12`` stay different.
+    """
+    text = unicodedata.normalize("NFKC", value).casefold()
+    text = text.replace("*", "").replace("`", "")
+    text = _PUNCT.sub(" ", text)
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a file, reported by ``check`` and skipped by the passes."""
+
+    kind: str  # "parse", "conflict", "secret", "budget", "reference", "instruction"
+    path: str  # workspace-relative posix path
+    line: int | None  # 1-based, None when the problem is the whole file
+    message: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One top-level list item of a daily note, with its nested items."""
+
+    path: str  # workspace-relative posix path of the note
+    line: int  # 1-based line of the item's first line
+    day: date  # the note's date, from its file name
+    text: str  # the item's first line after the list marker, as written
+    value: str  # text without time, kind, key, source, by and expires
+    time: str | None = None  # "HH:MM", local time in the workspace timezone
+    kind: str | None = None  # explicit kind (canonical), or None
+    key: str | None = None  # explicit **key**, as written
+    source: str | None = None
+    by: str | None = None  # who wrote it: (by: X), else the note's `agent`
+    expires: str | None = None  # "YYYY-MM-DD"
+    heading: str | None = None  # the nearest heading above, without '#'
+    nested: tuple[str, ...] = ()  # nested lines, as written (indent kept)
+    checkbox: bool = False  # written as a task list item: "- [ ] ..."
+
+
+@dataclass(frozen=True)
+class Note:
+    """A parsed daily note: its front matter (strings only) and entries."""
+
+    path: str
+    day: date
+    front: Mapping[str, object]  # YAML read with BaseLoader: scalars stay strings
+    entries: tuple[Entry, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One entry line of MEMORY.md's managed block.
+
+    ``attrs`` maps attribute names (``since``, ``until``, ``from`` ...) to strings;
+    ``section`` is the heading it sits under. Valid times are local wall-clock
+    strings (see ``validtime``).
+    """
+
+    value: str
+    key: str | None = None
+    id: str | None = None
+    section: str = "Facts"
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    struck: bool = False  # rendered as ~~...~~ (superseded entries)
+    line: int = 0  # 1-based line in MEMORY.md, 0 for a fact not yet written
+    tail: tuple[str, ...] = ()  # indented lines under it, kept as written
+
+    def get(self, name: str) -> str | None:
+        return self.attrs.get(name)
+
+    @property
+    def since(self) -> str | None:
+        return self.attrs.get("since")
+
+    @property
+    def until(self) -> str | None:
+        return self.attrs.get("until")
+
+    @property
+    def kind(self) -> str | None:
+        """The kind this fact holds: from its section, or its ``kind`` attribute."""
+        return KIND_OF_SECTION.get(self.section.casefold()) or canonical_kind(
+            self.attrs.get("kind")
+        )
+
+    @property
+    def superseded(self) -> bool:
+        return self.section.casefold() == SUPERSEDED.casefold()
+
+    @property
+    def norm_key(self) -> str | None:
+        return normalize_key(self.key) if self.key else None
+
+    def with_attrs(self, **changes: str | None) -> Fact:
+        """A copy with attributes set (``None`` removes one); ``_`` in names is ``-``."""
+        attrs = dict(self.attrs)
+        for name, value in changes.items():
+            name = name.replace("_", "-")
+            if value is None:
+                attrs.pop(name, None)
+            else:
+                attrs[name] = value
+        return replace(self, attrs=attrs)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """MEMORY.md split into the text the gardener never touches and its block.
+
+    ``head`` and ``tail`` are kept byte for byte. Without a managed block,
+    ``head`` holds the whole file and ``begin`` is None.
+    """
+
+    head: str
+    facts: tuple[Fact, ...] = ()
+    stray: tuple[tuple[str, str], ...] = ()  # (section, raw line) in the block, kept
+    tail: str = ""
+    begin: str | None = None  # the begin marker line as written
+    end: str | None = None  # the end marker line as written
+    newline: str = "\n"
+    text: str = ""  # the file as read
+
+    @property
+    def has_block(self) -> bool:
+        return self.begin is not None

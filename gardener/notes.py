@@ -1,0 +1,221 @@
+"""Parse daily notes (``memory/YYYY-MM-DD.md``) into entries, and render new ones.
+
+A daily note is the firehose: whatever agents and people wrote. Each top-level
+list item is one entry; its nested items belong to it; headings give context.
+Parsing never fails on odd text: what can't be read is reported as a Problem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date
+
+from .model import KIND_ALIASES, KINDS, Entry, Note, Problem, canonical_kind
+
+_KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_TOP_ITEM = re.compile(r"^ {0,1}(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
+_CHECKBOX = re.compile(r"^\[([ xX])\]\s+(.*)$")
+_TIME = re.compile(
+    r"^(?:\*\*)?([01]?\d|2[0-3]):([0-5]\d)(?:\*\*)?(?:\s*[-–—:]\s*|\s+)(.*)$"
+)
+_KIND = re.compile(rf"^(?:\*\*)?({_KIND_WORDS})(?:\*\*)?\s*:\s+(.*)$", re.IGNORECASE)
+_KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*:\s*(.*)$|^\*\*([^*]+?):\*\*\s*(.*)$")
+_TRAILER = re.compile(r"\s*\((source|by|expires):\s*([^()]*?)\s*\)\s*$", re.IGNORECASE)
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
+
+
+def split_front_matter(text: str) -> tuple[str | None, int]:
+    """Return (yaml_text or None, number of lines the front matter takes).
+
+    Front matter is a first line ``---`` and a closing ``---`` (or ``...``) line.
+    """
+    body = text[1:] if text.startswith("\ufeff") else text
+    lines = body.split("\n")
+    if not lines or lines[0].rstrip("\r").strip() != "---":
+        return None, 0
+    for number in range(1, len(lines)):
+        if _FRONT_END.match(lines[number].rstrip("\r")):
+            return "\n".join(x.rstrip("\r") for x in lines[1:number]), number + 1
+    return None, 0
+
+
+def load_front_matter(yaml_text: str) -> Mapping[str, object] | None:
+    """YAML front matter read with BaseLoader (no value changes type); None if not YAML."""
+    import yaml
+    from frontmatter.default_handlers import YAMLHandler
+
+    try:
+        data = YAMLHandler().load(yaml_text, Loader=yaml.BaseLoader)
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def parse_note(path: str, day: date, text: str) -> Note:
+    """Parse one daily note's text into entries.
+
+    Args:
+        path: workspace-relative posix path, for entries and problems.
+        day: the note's date (from its file name).
+        text: the decoded file, BOM and CRLF allowed.
+    Returns a Note; a front matter block that is not YAML is reported, and the
+    file is then read as if it had none (a body may start with a ``---`` rule).
+    """
+    front: Mapping[str, object] = {}
+    problems: list[Problem] = []
+    yaml_text, skip = split_front_matter(text)
+    if yaml_text is not None:
+        loaded = load_front_matter(yaml_text)
+        if loaded is None:
+            skip = 0
+        else:
+            front = loaded
+    agent = front.get("agent") or front.get("by")
+    agent = agent if isinstance(agent, str) and agent.strip() else None
+    lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
+    entries: list[Entry] = []
+    headings: dict[int, str] = {}
+    fence: str | None = None
+    current: dict[str, object] | None = None
+
+    def flush() -> None:
+        nonlocal current
+        if current is not None:
+            entries.append(_entry(path, day, agent, current))
+            current = None
+
+    for index in range(skip, len(lines)):
+        raw = lines[index].rstrip("\r")
+        fm = _FENCE.match(raw)
+        if fence is not None:
+            if fm and fm.group(1) == fence:
+                fence = None
+            if current is not None:
+                current["nested"].append(raw)  # type: ignore[attr-defined]
+            continue
+        if fm:
+            fence = fm.group(1)
+            if current is not None and raw[:1] in (" ", "\t"):
+                current["nested"].append(raw)  # type: ignore[attr-defined]
+            else:
+                flush()
+            continue
+        hm = _HEADING.match(raw)
+        if hm:
+            flush()
+            level = len(hm.group(1))
+            headings = {lv: t for lv, t in headings.items() if lv < level}
+            headings[level] = hm.group(2)
+            continue
+        im = _TOP_ITEM.match(raw)
+        if im:
+            flush()
+            deepest = headings[max(headings)] if headings else None
+            current = {
+                "line": index + 1,
+                "text": im.group(1).strip(),
+                "heading": deepest,
+                "nested": [],
+            }
+            continue
+        if current is not None and raw.strip() and raw[:1] in (" ", "\t"):
+            current["nested"].append(raw)
+            continue
+        if current is not None and not raw.strip():
+            continue  # a blank line inside a list: nested items may follow
+        flush()
+    flush()
+    return Note(
+        path=path,
+        day=day,
+        front=front,
+        entries=tuple(entries),
+        problems=tuple(problems),
+    )
+
+
+def _entry(
+    path: str, day: date, agent: str | None, item: Mapping[str, object]
+) -> Entry:
+    text = str(item["text"])
+    nested = tuple(item["nested"])  # type: ignore[call-overload]
+    heading = item["heading"]
+    rest = text
+    checkbox = False
+    cm = _CHECKBOX.match(rest)
+    if cm:
+        checkbox, rest = True, cm.group(2)
+    time = kind = key = None
+    tm = _TIME.match(rest)
+    if tm:
+        time, rest = f"{int(tm.group(1)):02d}:{tm.group(2)}", tm.group(3)
+    km = _KIND.match(rest)
+    if km:
+        kind, rest = canonical_kind(km.group(1)), km.group(2)
+    trailers: dict[str, str] = {}
+    while True:
+        mm = _TRAILER.search(rest)
+        if not mm or mm.group(1).lower() in trailers:
+            break
+        trailers[mm.group(1).lower()] = mm.group(2)
+        rest = rest[: mm.start()]
+    keym = _KEY.match(rest)
+    if keym:
+        key = (keym.group(1) or keym.group(3)).strip()
+        rest = keym.group(2) if keym.group(1) else keym.group(4)
+    expires = trailers.get("expires")
+    if expires is not None and not _DATE.match(expires):
+        expires = None
+    return Entry(
+        path=path,
+        line=int(item["line"]),  # type: ignore[call-overload]
+        day=day,
+        text=text,
+        value=rest.strip(),
+        time=time,
+        kind=kind,
+        key=key or None,
+        source=trailers.get("source") or None,
+        by=trailers.get("by") or agent,
+        expires=expires,
+        heading=str(heading) if heading else None,
+        nested=nested,
+        checkbox=checkbox,
+    )
+
+
+def render_entry(
+    value: str,
+    *,
+    time: str | None = None,
+    kind: str | None = None,
+    key: str | None = None,
+    source: str | None = None,
+    by: str | None = None,
+    expires: str | None = None,
+) -> str:
+    """One entry line (without newline): ``- HH:MM kind: **key**: value (source: S) ...``.
+
+    Raises ValueError if ``value`` spans lines or ``kind`` is unknown.
+    """
+    if "\n" in value or "\r" in value:
+        raise ValueError("an entry is one line: put each fact in its own note")
+    parts = ["-"]
+    if time:
+        parts.append(time)
+    if kind:
+        canon = canonical_kind(kind)
+        if canon is None:
+            raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+        parts.append(f"{canon}:")
+    if key:
+        parts.append(f"**{key.strip()}**:")
+    parts.append(value.strip())
+    for name, given in (("source", source), ("by", by), ("expires", expires)):
+        if given:
+            parts.append(f"({name}: {given})")
+    return " ".join(parts)

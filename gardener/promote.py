@@ -1,0 +1,365 @@
+"""Plan a promotion pass: daily-note entries in, MEMORY.md's new facts out (pure).
+
+Implements the decision table of DESIGN 2.1. The values of one key form a
+timeline ordered by valid time (``since``); each value holds until the next
+one's ``since``; a corrected value is not on the timeline. Entries are taken in
+valid-time order, never in the order files happen to be read, so "latest wins"
+means latest *true*, not latest *read*.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from . import redact
+from .classify import Classified, classify
+from .config import Config
+from .memoryfile import render_memory
+from .model import (
+    SECTION_OF_KIND,
+    SUPERSEDED,
+    Entry,
+    Fact,
+    Memory,
+    Note,
+    normalize_key,
+    normalize_value,
+)
+from .validtime import format_instant, parse_instant, stamp
+
+NEAR_DUPLICATE = 92  # rapidfuzz token_sort_ratio at or above this is "the same"
+
+# Memory is loaded into every future prompt: hold what reads like an order to the model.
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts?|rules)"
+    r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b"
+    r"|\byou\s+are\s+now\s+(?:a|an|in)\b"
+    r"|\bsystem\s+prompt\s*:",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the pass did with one entry."""
+
+    action: str  # "add", "reject", "update", "history", "supersede", "held", "refused"
+    key: str | None
+    value: str
+    path: str
+    line: int
+    fact: str | None = None  # id of the fact written (or the one it duplicates)
+    replaced: str | None = None  # id of the fact it superseded or corrected
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class PromotionPlan:
+    """The pass's outcome: the block's facts after it, and why."""
+
+    facts: tuple[Fact, ...]
+    decisions: tuple[Decision, ...]
+    ledger: frozenset[str]  # fingerprints of every entry now processed
+    text: str  # MEMORY.md after the pass
+    changed: bool  # MEMORY.md's text differs
+    over_budget: int  # characters over the size budget, 0 if within
+
+    def keys(self, action: str) -> list[str]:
+        return [d.key or d.value for d in self.decisions if d.action == action]
+
+
+def fingerprint(entry: Entry) -> str:
+    """``path<TAB>digest`` naming an entry by its note and its text, stable under appends."""
+    body = "\n".join([entry.text, *entry.nested])
+    return f"{entry.path}\t{hashlib.sha1(body.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
+
+
+def entry_since(entry: Entry) -> str:
+    return stamp(entry.day, entry.time)
+
+
+def new_id(
+    key: str | None, value: str, since: str, origin: str, taken: set[str]
+) -> str:
+    """A short, deterministic id (``m`` + hex), lengthened until it is unique."""
+    digest = hashlib.sha1(
+        f"{normalize_key(key or '')}\0{value}\0{since}\0{origin}".encode()
+    ).hexdigest()
+    for size in range(5, 41):
+        ident = "m" + digest[:size]
+        if ident not in taken:
+            return ident
+    raise AssertionError("sha1 collision")  # pragma: no cover
+
+
+def _same(a: str, b: str) -> bool:
+    na, nb = normalize_value(a), normalize_value(b)
+    if na == nb:
+        return True
+    if min(len(na), len(nb)) < 12:  # short values differ by a word: "box2" vs "box7"
+        return False
+    from rapidfuzz import fuzz
+
+    return fuzz.token_sort_ratio(na, nb) >= NEAR_DUPLICATE
+
+
+def is_current(fact: Fact, today: str) -> bool:
+    """Current: outside Superseded, and neither ``until`` nor ``expires`` has passed."""
+    if fact.superseded:
+        return False
+    until = fact.get("until")
+    expires = fact.get("expires")
+    if until and _before(until, today):
+        return False
+    return not (expires and _before(expires, today))
+
+
+def _before(when: str, today: str) -> bool:
+    try:
+        return parse_instant(when) <= parse_instant(today)
+    except ValueError:
+        return False
+
+
+def multi_valued(key: str, config: Config) -> bool:
+    attribute = normalize_key(key).split(" / ")[-1]
+    return attribute in {normalize_key(a) for a in config.multi_valued}
+
+
+def _timeline(facts: Sequence[Fact], nk: str) -> list[Fact]:
+    """The values of a key in valid-time order, corrected ones left out."""
+    line = [
+        f
+        for f in facts
+        if f.norm_key == nk and f.get("reason") != "corrected" and f.since
+    ]
+    return sorted(line, key=lambda f: parse_instant(f.since or "1970-01-01"))
+
+
+class _Pass:
+    """Mutable state of one pass; only ``plan_promotion`` uses it."""
+
+    def __init__(self, memory: Memory, config: Config, today: str):
+        self.facts: list[Fact] = list(memory.facts)
+        self.config = config
+        self.today = today
+        self.taken = {f.id for f in self.facts if f.id}
+        self.decisions: list[Decision] = []
+
+    def _decide(
+        self, action: str, entry: Entry, c: Classified, **more: str | None
+    ) -> None:
+        self.decisions.append(
+            Decision(action, c.key, c.value, entry.path, entry.line, **more)
+        )  # type: ignore[arg-type]
+
+    def _replace(self, old: Fact, new: Fact) -> None:
+        self.facts[self.facts.index(old)] = new
+
+    def _make(self, entry: Entry, c: Classified, since: str, section: str) -> Fact:
+        ident = new_id(c.key, c.value, since, entry.path, self.taken)
+        self.taken.add(ident)
+        attrs = {
+            "since": since,
+            "expires": entry.expires,
+            "source": entry.source,
+            "from": entry.path,
+            "by": entry.by,
+        }
+        return Fact(
+            value=c.value,
+            key=c.key,
+            id=ident,
+            section=section,
+            attrs={k: v for k, v in attrs.items() if v},
+        )
+
+    def _retire(self, old: Fact, **attrs: str | None) -> Fact:
+        """``old`` moved to Superseded, keeping its kind as an attribute."""
+        moved = old.with_attrs(kind=old.kind, **attrs)
+        return replace(moved, section=SUPERSEDED, struck=True)
+
+    def reconcile(self, entry: Entry, c: Classified) -> None:
+        since = entry_since(entry)
+        section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
+        current = [f for f in self.facts if is_current(f, self.today)]
+        if c.key is None:
+            dup = next((f for f in current if _same(f.value, c.value)), None)
+            if dup:
+                self._decide(
+                    "reject",
+                    entry,
+                    c,
+                    fact=dup.id,
+                    reason="near-duplicate of a current entry",
+                )
+                return
+            fact = self._make(entry, c, since, section)
+            self.facts.append(fact)
+            self._decide("add", entry, c, fact=fact.id, reason="unkeyed")
+            return
+        nk = normalize_key(c.key)
+        mine = [f for f in current if f.norm_key == nk]
+        same = next((f for f in mine if _same(f.value, c.value)), None)
+        if same:
+            self._decide(
+                "reject",
+                entry,
+                c,
+                fact=same.id,
+                reason="same value as the current entry",
+            )
+            return
+        if not mine:
+            fact = self._make(entry, c, since, section)
+            self.facts.append(fact)
+            self._decide("add", entry, c, fact=fact.id)
+            return
+        if (
+            c.kind == "event"
+            or any(f.kind == "event" for f in mine)
+            or multi_valued(c.key, self.config)
+        ):
+            fact = self._make(entry, c, since, section if c.kind else mine[0].section)
+            self.facts.append(fact)
+            self._decide(
+                "add",
+                entry,
+                c,
+                fact=fact.id,
+                reason="events and multi-valued attributes add",
+            )
+            return
+        old = max(mine, key=lambda f: parse_instant(f.since or "1970-01-01"))
+        if c.correction:
+            fact = self._make(entry, c, old.since or since, old.section)
+            fact = fact.with_attrs(supersedes=old.id)
+            self._replace(
+                old,
+                self._retire(
+                    old, until=since, superseded_by=fact.id, reason="corrected"
+                ),
+            )
+            self.facts.append(fact)
+            self._decide(
+                "update", entry, c, fact=fact.id, replaced=old.id, reason="corrected"
+            )
+            return
+        if old.since and parse_instant(since) < parse_instant(old.since):
+            self._backfill(entry, c, since, nk)
+            return
+        fact = self._make(
+            entry, c, since, section if c.kind else old.section
+        ).with_attrs(supersedes=old.id)
+        self._replace(old, self._retire(old, until=since, superseded_by=fact.id))
+        self.facts.append(fact)
+        self._decide("supersede", entry, c, fact=fact.id, replaced=old.id)
+
+    def _backfill(self, entry: Entry, c: Classified, since: str, nk: str) -> None:
+        """An older value arrives late: it joins the history, the current value stays."""
+        line = _timeline(self.facts, nk)
+        at = parse_instant(since)
+        later = next(f for f in line if parse_instant(f.since or since) > at)
+        earlier = [f for f in line if parse_instant(f.since or since) <= at]
+        prev = earlier[-1] if earlier else None
+        for neighbour in (later, prev):
+            if neighbour is not None and _same(neighbour.value, c.value):
+                self._decide(
+                    "reject",
+                    entry,
+                    c,
+                    fact=neighbour.id,
+                    reason="back-fill repeats a neighbouring value",
+                )
+                return
+        fact = self._make(entry, c, since, SUPERSEDED)
+        kind = c.kind or later.kind
+        fact = replace(fact, struck=True).with_attrs(
+            until=later.since, superseded_by=later.id, kind=kind
+        )
+        if prev is not None:
+            self._replace(prev, prev.with_attrs(until=since, superseded_by=fact.id))
+            fact = fact.with_attrs(supersedes=prev.id)
+        self.facts.append(fact)
+        self._decide(
+            "history", entry, c, fact=fact.id, replaced=later.id, reason="back-filled"
+        )
+
+
+def plan_promotion(
+    notes: Iterable[Note],
+    memory: Memory,
+    config: Config,
+    now: datetime,
+    ledger: frozenset[str] = frozenset(),
+) -> PromotionPlan:
+    """Plan one promotion pass.
+
+    Args:
+        notes: parsed daily notes (any order).
+        memory: MEMORY.md as parsed now.
+        config: the workspace's rules.
+        now: local wall-clock time in the workspace timezone.
+        ledger: fingerprints (see ``fingerprint``) of entries already processed;
+            they are skipped, so a pass twice changes nothing and hand edits to
+            MEMORY.md are never undone.
+    Returns the plan; nothing is written.
+    """
+    today = format_instant(now)
+    work = _Pass(memory, config, today)
+    seen = set(ledger)
+    entries = sorted(
+        (e for n in notes for e in n.entries),
+        key=lambda e: (parse_instant(entry_since(e)), e.path, e.line),
+    )
+    for entry in entries:
+        mark = fingerprint(entry)
+        if mark in seen:
+            continue
+        c = classify(entry, config)
+        if not c.durable:
+            seen.add(mark)
+            continue
+        text = "\n".join([entry.text, *entry.nested])
+        found = redact.find(text, config.never_store, config.allow)
+        if found:
+            rules = ", ".join(sorted({f.rule for f in found}))
+            work.decisions.append(
+                Decision(
+                    "refused",
+                    c.key,
+                    "",
+                    entry.path,
+                    entry.line,
+                    reason=f"never-store: {rules}",
+                )
+            )
+            continue
+        if _INSTRUCTION.search(text):
+            work.decisions.append(
+                Decision(
+                    "held",
+                    c.key,
+                    c.value,
+                    entry.path,
+                    entry.line,
+                    reason="reads like an instruction to the model",
+                )
+            )
+            continue
+        work.reconcile(entry, c)
+        seen.add(mark)
+    facts = tuple(work.facts)
+    changed_facts = facts != memory.facts
+    text = render_memory(memory, facts) if changed_facts else memory.text
+    over = max(0, len(text) - config.memory_budget_chars)
+    return PromotionPlan(
+        facts, tuple(work.decisions), frozenset(seen), text, text != memory.text, over
+    )

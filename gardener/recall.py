@@ -1,0 +1,205 @@
+"""Recall (DESIGN 2.4): rank current facts and live note entries (pure).
+
+Ranking is BM25 (SQLite FTS5, in memory, standard library) and then recency.
+Superseded, corrected, retired and expired entries never answer a plain
+query; ``as_of`` answers with what was valid at a time instead.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from .model import Entry, Fact, normalize_key
+from .promote import entry_since, is_current
+from .validtime import day_span, format_instant, parse_instant
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One recall result (the JSON shape of DESIGN 5)."""
+
+    key: str | None
+    value: str
+    text: str
+    kind: str | None
+    since: str | None
+    until: str | None
+    status: str  # "current", "note" or, for as-of and why, "superseded"/"corrected"/"retired"
+    score: float
+    path: str
+    line: int
+    id: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def fact_hit(
+    fact: Fact, memory_file: str, score: float = 0.0, status: str | None = None
+) -> Hit:
+    """A MEMORY.md fact as a Hit."""
+    label = f"{fact.key}: {fact.value}" if fact.key else fact.value
+    if status is None:
+        reason = fact.get("reason")
+        status = (
+            reason
+            if reason in ("corrected", "retired", "expired")
+            else ("superseded" if fact.superseded else "current")
+        )
+    return Hit(
+        fact.key,
+        fact.value,
+        label,
+        fact.kind,
+        fact.since,
+        fact.get("until"),
+        status,
+        score,
+        memory_file,
+        fact.line,
+        fact.id,
+    )
+
+
+def entry_hit(entry: Entry, score: float = 0.0) -> Hit:
+    """A daily-note entry as a Hit."""
+    text = " ".join([entry.text, *(n.strip() for n in entry.nested)])
+    return Hit(
+        entry.key,
+        entry.value,
+        text,
+        entry.kind,
+        entry_since(entry),
+        None,
+        "note",
+        score,
+        entry.path,
+        entry.line,
+    )
+
+
+def _match_expression(query: str) -> str | None:
+    words = _WORD.findall(query)
+    return (
+        " OR ".join('"' + w.replace('"', '""') + '"' for w in words) if words else None
+    )
+
+
+def rank(query: str, hits: Sequence[Hit]) -> list[Hit]:
+    """``hits`` matching any word of ``query``, best BM25 first, then newest first."""
+    expression = _match_expression(query)
+    if expression is None:
+        return []
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(
+            "CREATE VIRTUAL TABLE doc USING fts5(body, tokenize='unicode61 remove_diacritics 2')"
+        )
+        db.executemany(
+            "INSERT INTO doc(rowid, body) VALUES (?, ?)",
+            ((i, h.text) for i, h in enumerate(hits)),
+        )
+        rows = db.execute(
+            "SELECT rowid, -bm25(doc) FROM doc WHERE doc MATCH ?", (expression,)
+        ).fetchall()
+    finally:
+        db.close()
+    scored = [(round(score, 6), hits[rowid]) for rowid, score in rows]
+    scored.sort(key=lambda p: (-p[0], _recency(p[1])))
+    return [Hit(**{**h.__dict__, "score": s}) for s, h in scored]
+
+
+def _recency(hit: Hit) -> float:
+    try:
+        return -parse_instant(hit.since or "1970-01-01").timestamp()
+    except ValueError:
+        return 0.0
+
+
+def recall(
+    query: str,
+    facts: Iterable[Fact],
+    entries: Iterable[Entry],
+    now: datetime,
+    memory_file: str = "MEMORY.md",
+    limit: int | None = 10,
+) -> list[Hit]:
+    """Rank current facts and live note entries for ``query``.
+
+    ``entries`` are the live notes' entries (the caller applies the TTL).
+    """
+    today = format_instant(now)
+    pool = [fact_hit(f, memory_file) for f in facts if is_current(f, today)]
+    pool += [entry_hit(e) for e in entries]
+    ranked = rank(query, pool)
+    return ranked[:limit] if limit else ranked
+
+
+def valid_at(fact: Fact, start: datetime, end: datetime) -> bool:
+    """True if the fact's validity ``[since, min(until, expires))`` meets ``[start, end]``.
+
+    ``end == start`` asks about one instant. Corrected values were never valid.
+    """
+    if fact.get("reason") == "corrected" or not fact.since:
+        return False
+    try:
+        since = parse_instant(fact.since)
+        ends = [parse_instant(v) for v in (fact.get("until"), fact.get("expires")) if v]
+    except ValueError:
+        return False
+    stop = min(ends) if ends else None
+    if end == start:
+        return since <= start and (stop is None or start < stop)
+    return since < end and (stop is None or start < stop)
+
+
+def as_of(
+    when: str,
+    facts: Iterable[Fact],
+    memory_file: str = "MEMORY.md",
+    key: str | None = None,
+    query: str | None = None,
+) -> list[Hit]:
+    """Facts valid at ``when`` (a date means that whole day), newest first.
+
+    Raises ValueError if ``when`` is not a date or date-time.
+    """
+    start, end = day_span(when)
+    chosen = [f for f in facts if valid_at(f, start, end)]
+    if key is not None:
+        nk = normalize_key(key)
+        chosen = [f for f in chosen if f.norm_key == nk]
+    hits = [fact_hit(f, memory_file) for f in chosen]
+    if query:
+        return rank(query, hits)
+    return sorted(hits, key=_recency)
+
+
+def lookup(
+    key: str, facts: Iterable[Fact], now: datetime, memory_file: str = "MEMORY.md"
+) -> list[Hit]:
+    """The current value(s) of one key, compared as keys are (case, space, Unicode)."""
+    nk = normalize_key(key)
+    today = format_instant(now)
+    return [
+        fact_hit(f, memory_file)
+        for f in facts
+        if f.norm_key == nk and is_current(f, today)
+    ]
+
+
+def history(
+    key: str, facts: Iterable[Fact], memory_file: str = "MEMORY.md"
+) -> list[Hit]:
+    """Every value a key has had, oldest first (for ``why``)."""
+    nk = normalize_key(key)
+    return sorted(
+        (fact_hit(f, memory_file) for f in facts if f.norm_key == nk),
+        key=lambda h: -_recency(h),
+    )

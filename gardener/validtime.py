@@ -1,0 +1,73 @@
+"""Valid time: the instants at which a value became true (``since``) or stopped (``until``).
+
+Valid times are written as local wall-clock strings in the workspace's timezone
+(rules.md ``timezone``): ``YYYY-MM-DD`` (the start of that day) or
+``YYYY-MM-DDTHH:MM``. Strings keep MEMORY.md readable and diffs one line long;
+these helpers turn them into naive ``datetime`` values for comparison.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta, tzinfo
+
+_STAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
+
+
+def parse_instant(text: str) -> datetime:
+    """Parse ``YYYY-MM-DD`` or ``YYYY-MM-DDTHH:MM[:SS]`` into a naive local datetime.
+
+    Raises ValueError if ``text`` has neither shape or names no real day.
+    """
+    m = _STAMP.match(text.strip())
+    if not m:
+        raise ValueError(f"not a date or date-time: {text!r}")
+    y, mo, d, hh, mm, ss = m.groups()
+    return datetime(int(y), int(mo), int(d), int(hh or 0), int(mm or 0), int(ss or 0))
+
+
+def is_instant(text: str) -> bool:
+    """True if ``text`` parses as a valid-time string."""
+    try:
+        parse_instant(text)
+    except ValueError:
+        return False
+    return True
+
+
+def format_instant(moment: datetime) -> str:
+    """Render a naive local datetime: a bare date at midnight, else ``...THH:MM``."""
+    if moment.hour == 0 and moment.minute == 0:
+        return moment.strftime("%Y-%m-%d")
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def stamp(day: date, time: str | None = None) -> str:
+    """The valid-time string for a note's ``day`` and optional ``HH:MM`` time."""
+    if time:
+        hh, mm = time.split(":")
+        return f"{day.isoformat()}T{int(hh):02d}:{mm}"
+    return day.isoformat()
+
+
+def day_span(text: str) -> tuple[datetime, datetime]:
+    """The half-open span an as-of query covers: a bare date means that whole day."""
+    start = parse_instant(text)
+    if "T" in text or " " in text.strip():
+        return start, start
+    return start, start + timedelta(days=1)
+
+
+def local_now(zone: tzinfo, override: str | None = None) -> datetime:
+    """Now, as a naive wall-clock datetime in ``zone``.
+
+    ``override`` is an ISO 8601 string (env ``GARDENER_NOW``); a naive one is read
+    as wall-clock time in ``zone``, one with an offset is converted to ``zone``.
+    Raises ValueError for a malformed override.
+    """
+    if override:
+        moment = datetime.fromisoformat(override.strip().replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            return moment.replace(microsecond=0)
+        return moment.astimezone(zone).replace(tzinfo=None, microsecond=0)
+    return datetime.now(zone).replace(tzinfo=None, microsecond=0)
