@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import config as configuration
 from . import redact
@@ -35,6 +36,9 @@ from .workspace import (
     read_text,
     workspace_lock,
 )
+
+if TYPE_CHECKING:
+    from .git import Identity, Repo
 
 LEDGER = f"{STATE_DIR}/ledger"
 GITATTRIBUTES_LINE = "memory/*.md merge=union"
@@ -201,7 +205,7 @@ class Workspace:
 
     # -- git -------------------------------------------------------------------
     @contextmanager
-    def _repo(self) -> Iterator[object]:
+    def _repo(self) -> Iterator[Repo]:
         from .git import Repo
 
         repo = Repo.open(self.root)
@@ -213,13 +217,22 @@ class Workspace:
     def _owned_paths(self) -> list[str]:
         return [self.config.memory_file, self.config.notes_dir, "rules.md"]
 
-    def _record_outside_changes(
-        self, repo: object
-    ) -> tuple[str | None, list[Redaction]]:
-        """Commit what people and agents changed without the gardener, secrets redacted first."""
-        from .git import Repo, identity_for
+    def _commit(
+        self,
+        repo: Repo,
+        paths: Sequence[str],
+        message: str,
+        author: Identity | None = None,
+    ) -> str | None:
+        """Commit ``paths``; with a fixed clock (GARDENER_NOW), dated at that time."""
+        override = self.now_override or os.environ.get("GARDENER_NOW")
+        when = self.now().replace(tzinfo=self.config.zone) if override else None
+        return repo.commit(paths, message, author, date=when)
 
-        assert isinstance(repo, Repo)
+    def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
+        """Commit what people and agents changed without the gardener, secrets redacted first."""
+        from .git import identity_for
+
         changed = repo.changed(self._owned_paths())
         changed = [
             p
@@ -252,7 +265,7 @@ class Workspace:
             + "\n".join(lines)
             + "\n\nGardener-Action: record\n"
         )
-        return repo.commit(changed, message, author), redacted
+        return self._commit(repo, changed, message, author), redacted
 
     # -- verbs -----------------------------------------------------------------
     def note(
@@ -311,7 +324,7 @@ class Workspace:
             message = (
                 f"note: {_short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
             )
-            sha = repo.commit([rel], message, identity_for(by))  # type: ignore[attr-defined]
+            sha = self._commit(repo, [rel], message, identity_for(by))
         return NoteResult(rel, line, sha)
 
     def promote(self, dry_run: bool = False, force: bool = False) -> PromoteResult:
@@ -341,7 +354,7 @@ class Workspace:
                 # the ledger rides along with the next MEMORY.md change, so a pass
                 # that only reviewed chatter makes no commit
                 paths = [self.config.memory_file, LEDGER]
-                sha = repo.commit(paths, _promote_message(plan), None)  # type: ignore[attr-defined]
+                sha = self._commit(repo, paths, _promote_message(plan))
             return PromoteResult(plan, sha, False, tuple(redacted))
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
@@ -356,7 +369,7 @@ class Workspace:
             first: dict[str, date | None] = {}
             for note in notes:
                 if note.day < cutoff:
-                    stamp = repo.first_commit_time(note.path)  # type: ignore[attr-defined]
+                    stamp = repo.first_commit_time(note.path)
                     first[note.path] = (
                         stamp.astimezone(self.config.zone).date() if stamp else None
                     )
@@ -375,7 +388,7 @@ class Workspace:
                 paths.append(rel)
             if self._write_ledger(plan.ledger) or paths:
                 paths.append(LEDGER)
-            sha = repo.commit(paths, _prune_message(plan), None) if paths else None  # type: ignore[attr-defined]
+            sha = self._commit(repo, paths, _prune_message(plan)) if paths else None
             return PruneResult(plan, sha, False)
 
     def _check_loss(self, memory: Memory, after: Sequence[object], force: bool) -> None:
@@ -438,7 +451,7 @@ class Workspace:
                     repo.commits_adding("{#" + hit.id, self.config.memory_file)
                     if hit.id
                     else []
-                )  # type: ignore[attr-defined]
+                )
                 first = commits[0] if commits else None
                 records.append(
                     WhyRecord(
@@ -544,7 +557,7 @@ class Workspace:
                     f"- redacted {r.rule} in {r.path}:{r.line}" for r in redacted
                 )
                 message = f"init: {what}\n\n{body + chr(10) + chr(10) if body else ''}Gardener-Action: init\n"
-                sha = repo.commit(paths, message, None)
+                sha = ws._commit(repo, paths, message)
         finally:
             repo.close()
         return ws, InitResult(

@@ -105,6 +105,10 @@ def _same(a: str, b: str) -> bool:
         return True
     if min(len(na), len(nb)) < 12:  # short values differ by a word: "box2" vs "box7"
         return False
+    if re.findall(r"\d+", na) != re.findall(
+        r"\d+", nb
+    ):  # v0.1 vs v0.2, $4,200 vs $3,600
+        return False
     from rapidfuzz import fuzz
 
     return fuzz.token_sort_ratio(na, nb) >= NEAR_DUPLICATE

@@ -1,0 +1,440 @@
+"""Git access: commits of explicit paths as a fixed identity, and history reads.
+
+The only module that imports GitPython (lazily, so importing this module is cheap).
+Every command runs with explicit paths, literal pathspecs, hooks off and an
+identity that never depends on the machine's git config. Paths are
+workspace-relative POSIX strings; file names keep their exact bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import tempfile
+import time
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from hashlib import sha1
+from itertools import chain, repeat
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, BinaryIO, cast
+
+from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+
+if TYPE_CHECKING:
+    from git import Git
+
+_AGENT_DOMAIN = "agents.memory-gardener.invalid"
+# Options for every command: exact file-name bytes, UTF-8 messages, no hooks
+# (a prepare-commit-msg or commit-msg hook would rewrite our messages).
+_OPTIONS = (
+    "--literal-pathspecs",  # a "*" or "[x]" in a file name is just that
+    "-c", "core.quotepath=false",
+    "-c", "core.precomposeunicode=false",
+    "-c", "i18n.commitEncoding=utf-8",
+    "-c", "i18n.logOutputEncoding=utf-8",
+    "-c", f"core.hooksPath={os.devnull}",
+    "-c", "log.showSignature=false",
+)  # fmt: skip
+_BUSY_LOCK = re.compile(r"Unable to create '([^']+\.lock)': File exists")
+_LOG_FORMAT = "--format=%H%x1f%an%x1f%at%x1f%s"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A git author or committer."""
+
+    name: str
+    email: str
+
+
+GARDENER = Identity("memory-gardener", "gardener@memory-gardener.invalid")
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    """One commit, as history reads return it."""
+
+    sha: str  # full hex object id
+    author: str  # author name
+    time: datetime  # author time, UTC-aware
+    subject: str  # first line of the message, trailing blanks trimmed (git's %s)
+
+
+def identity_for(by: str | None) -> Identity:
+    """The author for content written by agent ``by``; ``None`` or blank -> GARDENER.
+
+    The name is ``by`` without characters git refuses; the email is a slug of it at
+    ``agents.memory-gardener.invalid`` (``Pricing Team`` -> ``pricing-team@...``).
+    """
+    name = " ".join(re.sub(r"[<>\x00-\x1f\x7f]", " ", by or "").split())
+    if not name.strip(".,:;\"'\\ "):
+        return GARDENER
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
+    if not slug:  # nothing ASCII left (CJK names): a stable short hash instead
+        slug = "agent-" + sha1(name.encode()).hexdigest()[:8]
+    return Identity(name, f"{slug}@{_AGENT_DOMAIN}")
+
+
+class Repo:
+    """A git work tree whose top folder is ``root``. Use ``open`` or ``init``.
+
+    ``lock_timeout`` is how long (seconds) a busy ``.git/index.lock`` is waited for.
+    """
+
+    def __init__(self, root: Path, git_dir: Path, lock_timeout: float = 10.0) -> None:
+        from git import Git
+
+        self.root = root
+        self.lock_timeout = lock_timeout
+        self._git_dir = git_dir
+        self._git: Git = Git(root)
+
+    @classmethod
+    def open(cls, root: Path, *, lock_timeout: float = 10.0) -> Repo:
+        """Open the work tree whose top is ``root``.
+
+        Raises NotAWorkspaceError if ``root`` is not the top of a git work tree.
+        """
+        root = Path(root).absolute()
+        git_dir = _git_dir_of(root)
+        hint = f"run `gardener init {shlex.quote(str(root))}` to make one"
+        if git_dir is None:
+            raise NotAWorkspaceError(f"{root} is not a git work tree's top; {hint}")
+        repo = cls(root, git_dir, lock_timeout)
+        try:
+            top = _text(repo._run("rev-parse", "--show-toplevel")[1]).strip()
+        except GardenerError as e:  # not a repository, or one git refuses
+            raise NotAWorkspaceError(f"{root}: {e.message}; {hint}") from None
+        if Path(top).resolve() != root.resolve():
+            raise NotAWorkspaceError(f"{root} is not a git work tree's top; {hint}")
+        return repo
+
+    @classmethod
+    def init(cls, root: Path, *, lock_timeout: float = 10.0) -> Repo:
+        """Open ``root``, or first ``git init`` it (branch ``main``, folder created)."""
+        root = Path(root).absolute()
+        try:
+            return cls.open(root, lock_timeout=lock_timeout)
+        except NotAWorkspaceError:
+            pass
+        root.mkdir(parents=True, exist_ok=True)
+        cls(root, root / ".git")._run("init", "--quiet", "--initial-branch=main")
+        return cls.open(root, lock_timeout=lock_timeout)
+
+    def close(self) -> None:
+        """Release GitPython's cached child processes."""
+        self._git.clear_cache()
+
+    def __enter__(self) -> Repo:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def has_commits(self) -> bool:
+        """True once HEAD points at a commit."""
+        status, _ = self._run(
+            "rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1)
+        )
+        return status == 0
+
+    def commit(
+        self,
+        paths: Sequence[str],
+        message: str,
+        author: Identity | None = None,
+        *,
+        date: datetime | None = None,
+    ) -> str | None:
+        """Commit exactly ``paths`` (added, modified or deleted files, or folders).
+
+        Other staged or unstaged changes stay out of the commit and stay staged.
+        Untracked ignored paths are skipped. ``message`` is stored verbatim (git
+        adds a final newline if it lacks one). The author is ``author`` or
+        GARDENER, the committer always GARDENER; ``date`` (naive = local time)
+        sets both dates, else now. Hooks do not run; commits are not signed.
+
+        Returns the new commit's sha, or None when the paths hold no change.
+        Raises LockError when ``index.lock`` stays busy for ``lock_timeout``
+        seconds, GardenerError when git fails (with the command and its stderr).
+        """
+        rels = _relative_paths(paths)
+        has_head = self.has_commits()
+        targets = self._stage(rels, has_head) if rels else []
+        if not targets:
+            return None
+        if has_head:
+            args = ["diff", "--cached", "--quiet", "--no-renames", "HEAD", "--"]
+            if self._run(*args, *targets, ok=(0, 1))[0] == 0:
+                return None
+        elif not self._ls("ls-files", "-z", "--cached", "--", *targets):
+            return None
+        env = _identity_env("AUTHOR", author or GARDENER)
+        env |= _identity_env("COMMITTER", GARDENER)
+        if date is not None:
+            moment = date if date.tzinfo else date.astimezone()
+            stamp = f"@{int(moment.timestamp())} {moment.strftime('%z')}"
+            env |= {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(_bytes(message))
+            self._run(
+                "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
+                "--cleanup=verbatim", "--untracked-files=no", "--file=-", "--", *targets,
+                index=True, env=env, stdin=cast(BinaryIO, stdin),
+            )  # fmt: skip
+        _, out = self._run("rev-parse", "--verify", "HEAD")
+        return _text(out).strip()
+
+    def changed(self, paths: Sequence[str]) -> list[str]:
+        """Files under ``paths`` that differ from HEAD or are untracked (not ignored).
+
+        Returns sorted workspace-relative POSIX paths: each is one of ``paths`` or
+        a file inside one of them that is a folder. Used to detect hand edits.
+        """
+        rels = _relative_paths(paths)
+        if not rels:
+            return []
+        _, out = self._run(
+            "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
+            "--untracked-files=all", "--ignored=no", "--", *rels,
+        )  # fmt: skip
+        return sorted({record[3:] for record in _split_z(out)})
+
+    def committed_text(self, path: str) -> str | None:
+        """The file's text at HEAD (UTF-8, bad bytes kept as surrogates); None if untracked."""
+        (rel,) = _relative_paths([path])
+        if not self.has_commits():
+            return None
+        _, out = self._run("ls-tree", "-z", "HEAD", "--", rel)
+        for record in _split_z(out):
+            meta, _, name = record.partition("\t")
+            _mode, kind, sha = meta.split(" ")
+            if name == rel and kind == "blob":
+                _, blob = self._run("cat-file", "blob", sha)
+                return blob.decode("utf-8", "surrogateescape")
+        return None
+
+    def first_commit_time(self, path: str) -> datetime | None:
+        """Author time (UTC-aware) of the first commit that added ``path``; None if none."""
+        (rel,) = _relative_paths([path])
+        if not self.has_commits():
+            return None
+        _, out = self._run(
+            "log", "--reverse", "--diff-filter=A", "--format=%at", "--", rel
+        )
+        stamps = _text(out).split()
+        return datetime.fromtimestamp(int(stamps[0]), UTC) if stamps else None
+
+    def commits_adding(self, needle: str, path: str) -> list[CommitInfo]:
+        """Commits whose change to ``path`` alters how often the literal ``needle``
+        occurs in it (``git log -S``): additions and removals, oldest first."""
+        (rel,) = _relative_paths([path])
+        if not needle or not self.has_commits():
+            return []
+        return self._log("--reverse", "--no-textconv", f"-S{needle}", "--", rel)
+
+    def log(
+        self, path: str | None = None, limit: int | None = None
+    ) -> list[CommitInfo]:
+        """Commits (newest first) of HEAD, or only those that touch ``path``.
+
+        ``limit`` caps the count; an empty repository gives [].
+        """
+        if not self.has_commits():
+            return []
+        args = [] if limit is None else [f"--max-count={limit}"]
+        if path is not None:
+            args += ["--", *_relative_paths([path])]
+        return self._log(*args)
+
+    # -- internals ---------------------------------------------------------------
+
+    def _log(self, *args: str) -> list[CommitInfo]:
+        _, out = self._run("log", "-z", _LOG_FORMAT, *args)
+        commits = []
+        for record in _split_z(out):
+            sha, author, stamp, subject = record.split("\x1f", 3)
+            when = datetime.fromtimestamp(int(stamp), UTC)
+            commits.append(CommitInfo(sha, author, when, subject))
+        return commits
+
+    def _stage(self, rels: list[str], has_head: bool) -> list[str]:
+        """``git add`` those of ``rels`` that can be; returns the paths to commit.
+
+        Untracked ignored paths are left out; deleted ones stay in (if tracked).
+        """
+        ignored = self._ls(
+            "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+            "--directory", "--", *rels,
+        )  # fmt: skip
+        indexed = self._ls("ls-files", "-z", "--cached", "--", *rels)
+        addable = [
+            p
+            for p in rels
+            if not any(_under(p, i) for i in ignored)
+            and (os.path.lexists(self.root / p) or any(_under(i, p) for i in indexed))
+        ]
+        if addable:
+            self._run("add", "--all", "--", *addable, index=True)
+        in_head: list[str] = []
+        if has_head:
+            in_head = self._ls(
+                "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *rels
+            )
+        return [p for p in rels if p in addable or any(_under(h, p) for h in in_head)]
+
+    def _ls(self, *args: str) -> list[str]:
+        return _split_z(self._run(*args)[1])
+
+    def _run(
+        self,
+        *args: str,
+        ok: tuple[int, ...] = (0,),
+        index: bool = False,
+        env: Mapping[str, str] | None = None,
+        stdin: BinaryIO | None = None,
+    ) -> tuple[int, bytes]:
+        """Run one git command in ``root``; returns (exit status, stdout bytes).
+
+        ``index`` marks commands that take ``index.lock``: they wait for a busy
+        lock and retry. Exit statuses outside ``ok`` raise GardenerError.
+        """
+        from git import Git
+        from git.exc import GitCommandNotFound
+
+        argv = [str(Git.GIT_PYTHON_GIT_EXECUTABLE or "git"), *_OPTIONS, *args]
+        full_env = self._location_env() | dict(env or {})
+        deadline = time.monotonic() + self.lock_timeout
+        delays = chain((0.02, 0.05, 0.1, 0.2), repeat(0.5))  # seconds
+        while True:
+            if index:
+                self._wait_for(self._git_dir / "index.lock", deadline, delays)
+            if stdin is not None:
+                stdin.seek(0)
+            try:
+                status, out, err = self._git.execute(
+                    argv, with_extended_output=True, with_exceptions=False,
+                    stdout_as_string=False, strip_newline_in_stdout=False,
+                    env=full_env, istream=stdin,
+                )  # fmt: skip
+            except GitCommandNotFound as e:
+                raise GardenerError(f"git is not installed or not on PATH ({e})") from e
+            if status in ok:
+                return status, out
+            busy = _BUSY_LOCK.search(err)
+            if busy is None:
+                command = shlex.join(["git", *args])
+                raise GardenerError(
+                    f"`{command}` failed (exit {status}): {err.strip()}"
+                )
+            self._wait_for(Path(busy.group(1)), deadline, delays)
+
+    def _wait_for(self, lock: Path, deadline: float, delays: Iterator[float]) -> None:
+        """Sleep with backoff while ``lock`` exists; LockError past ``deadline``."""
+        while os.path.lexists(lock):
+            if time.monotonic() >= deadline:
+                raise _lock_error(lock, self.root, self.lock_timeout)
+            time.sleep(next(delays))
+
+    def _location_env(self) -> dict[str, str]:
+        # Inherited from a hook or a wrapper, these would point git at another
+        # repository or index; GitPython can only add variables, so pin them.
+        pinned = {
+            "GIT_DIR": str(self._git_dir),
+            "GIT_WORK_TREE": str(self.root),
+            "GIT_INDEX_FILE": str(self._git_dir / "index"),
+        }
+        return {key: value for key, value in pinned.items() if key in os.environ}
+
+
+def _git_dir_of(root: Path) -> Path | None:
+    """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
+    dot_git = root / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    if dot_git.is_file():
+        first = dot_git.read_text("utf-8", "replace").partition("\n")[0]
+        if first.startswith("gitdir:"):
+            return (root / first.removeprefix("gitdir:").strip()).resolve()
+    return None
+
+
+def _lock_error(lock: Path, root: Path, waited: float) -> LockError:
+    holders = _lock_holders(lock, root)
+    if holders:
+        return LockError(
+            f"{lock} is held by process {', '.join(map(str, holders))} after "
+            f"{waited:g} s; wait for it to finish, then run the command again"
+        )
+    return LockError(
+        f"{lock} is still there after {waited:g} s and no process holds it: a git "
+        f"command probably crashed. If no git command is running, remove it with "
+        f"`rm {shlex.quote(str(lock))}` and run the command again"
+    )
+
+
+def _lock_holders(lock: Path, root: Path) -> list[int]:
+    """Pids of processes with ``lock`` open or of git running in ``root`` (Linux).
+
+    git may close a lock file and keep it (``git commit`` while the editor is
+    open), so a git process working in the repository counts as a holder.
+    """
+    target = os.path.realpath(lock)
+    top = os.path.realpath(root)
+    holders = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            cwd = os.path.realpath(entry / "cwd")
+            in_repo = cwd == top or cwd.startswith(top + os.sep)
+            if in_repo and (entry / "comm").read_text().startswith("git"):
+                holders.append(int(entry.name))
+                continue
+            if any(os.readlink(fd) == target for fd in (entry / "fd").iterdir()):
+                holders.append(int(entry.name))
+        except OSError:  # the process ended, or is not ours to inspect
+            continue
+    return sorted(holders)
+
+
+def _identity_env(role: str, who: Identity) -> dict[str, str]:
+    return {f"GIT_{role}_NAME": who.name, f"GIT_{role}_EMAIL": who.email}
+
+
+def _relative_paths(paths: Sequence[str]) -> list[str]:
+    """Check and normalize workspace-relative POSIX paths (order kept, no repeats)."""
+    if isinstance(paths, str):
+        raise TypeError("paths must be a sequence of paths, not one str")
+    result: list[str] = []
+    for path in paths:
+        pure = PurePosixPath(path)
+        if not path or pure.is_absolute() or ".." in pure.parts:
+            raise GardenerError(f"not a workspace-relative POSIX path: {path!r}")
+        rel = pure.as_posix()
+        if rel == ".":
+            raise GardenerError("refusing to use the whole workspace as a path")
+        if rel not in result:
+            result.append(rel)
+    return result
+
+
+def _under(path: str, folder: str) -> bool:
+    """True if ``path`` is ``folder`` itself or lies inside it."""
+    folder = folder.rstrip("/")
+    return path == folder or path.startswith(folder + "/")
+
+
+def _split_z(out: bytes) -> list[str]:
+    return [_text(part) for part in out.split(b"\0") if part]
+
+
+def _bytes(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape")
+
+
+def _text(out: bytes) -> str:
+    return out.decode("utf-8", "surrogateescape")

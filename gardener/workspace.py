@@ -1,0 +1,311 @@
+"""Files of a workspace: note names, UTF-8 reads, atomic writes, locked appends.
+
+No git here: the only thing this module knows about git is that a workspace's
+top folder holds ``.git`` (where the workspace lock lives).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from datetime import date
+from pathlib import Path
+
+from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
+
+# memory/YYYY-MM-DD.md, and the -slug, -HHMM and _slug forms agents also write.
+NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_][^/]*)?\.md$", re.ASCII)
+LOCK_FILE = "gardener.lock"  # inside the workspace's .git folder
+
+_CHUNK = 1 << 16
+_held = threading.local()  # this thread's workspace locks: {lock path: depth}
+
+
+def note_date(name: str) -> date | None:
+    """The date in a note's file name; None if not a note name or not a real day."""
+    m = NOTE_NAME.fullmatch(name)
+    if m is None:
+        return None
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:  # 2026-02-30, month 13, year 0
+        return None
+
+
+def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:
+    """The note files directly in ``root/notes_dir``, sorted by (date, name).
+
+    Sub-folders (``archive/``) and other files are left out, and so is a symlink
+    that points outside ``root``. Returns [] if the folder does not exist.
+    """
+    folder = Path(root) / notes_dir
+    if not inside(root, folder) or not folder.is_dir():
+        return []
+    found: list[tuple[date, str, Path]] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            day = note_date(entry.name)
+            path = folder / entry.name
+            if day is None or (entry.is_symlink() and not inside(root, path)):
+                continue
+            if entry.is_file():
+                found.append((day, entry.name, path))
+    return [path for _, _, path in sorted(found)]
+
+
+def read_text(path: Path) -> str:
+    """The file decoded as UTF-8, byte for byte (a BOM stays as ``'\\ufeff'``, CRLF stays).
+
+    Raises ParseError (naming the file and the line of the first bad byte) if
+    the file is not UTF-8, FileNotFoundError if it is missing, GardenerError if
+    it cannot be read.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        raise ParseError(
+            f"not valid UTF-8 (byte 0x{data[e.start]:02x} at column "
+            f"{e.start - line_start + 1}); re-save the file as UTF-8",
+            path=str(path),
+            line=data.count(b"\n", 0, e.start) + 1,
+        ) from None
+
+
+def atomic_write(path: Path, text: str, *, root: Path | None = None) -> None:
+    """Replace the file's content with ``text`` (UTF-8) so readers see old or new, never half.
+
+    Writes a temp file in the same folder, fsyncs it, ``os.replace``s it and
+    fsyncs the folder; the file's permission bits are kept, missing folders are
+    made. A symlink inside the workspace is written through. ``root`` is the
+    workspace; by default the nearest folder above ``path`` holding ``.git``
+    (else ``path``'s own folder). Text from ``committed_text`` (surrogates for
+    bad bytes) is written back as the original bytes.
+
+    Raises GardenerError if ``path`` resolves outside the workspace or the
+    write fails; the old file is then untouched and no temp file is left.
+    """
+    path = Path(path).absolute()
+    top = _workspace_of(path) if root is None else Path(root)
+    if not inside(top, path):
+        how = "is a symlink pointing" if path.is_symlink() else "resolves"
+        raise GardenerError(f"refusing to write {path}: it {how} outside {top}")
+    target = path.resolve()
+    data = text.encode("utf-8", "surrogateescape")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = _create_temp(target)
+        try:
+            with suppress(FileNotFoundError):
+                os.fchmod(fd, os.stat(target).st_mode & 0o7777)
+            _write_all(fd, data)
+            os.fsync(fd)
+            os.close(fd)
+            fd = -1
+            os.replace(temp, target)
+        except BaseException:
+            if fd >= 0:
+                os.close(fd)
+            with suppress(OSError):
+                os.unlink(temp)
+            raise
+        _fsync_dir(target.parent)
+    except OSError as e:
+        raise GardenerError(f"could not write {path}: {e.strerror or e}") from e
+
+
+def append_entry(path: Path, line: str, *, root: Path | None = None) -> None:
+    """Append one line (an entry) to a note, atomically, under the file's flock.
+
+    One ``os.write`` on an ``O_APPEND`` descriptor, so concurrent appenders never
+    interleave. A missing final newline is added first; the line ending is the
+    file's own (CRLF if its first line ends CRLF, else LF); a trailing newline
+    on ``line`` is dropped. Missing file and folders are created. ``root`` as in
+    ``atomic_write``. Raises GardenerError if ``path`` resolves outside the
+    workspace or the write fails.
+    """
+    path = Path(path).absolute()
+    top = _workspace_of(path) if root is None else Path(root)
+    if not inside(top, path):
+        raise GardenerError(f"refusing to append to {path}: it resolves outside {top}")
+    body = line.replace("\r\n", "\n").removesuffix("\n")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        created = not path.exists()
+        while True:
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+            fd = os.open(path, flags, 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                # An atomic_write may have replaced the file while we waited:
+                # then append to the new file, not to the orphaned old one.
+                if _is_current(fd, path):
+                    _append_locked(fd, body)
+                    break
+            finally:
+                os.close(fd)  # also releases the flock
+        if created:
+            _fsync_dir(path.parent)
+    except OSError as e:
+        raise GardenerError(f"could not append to {path}: {e.strerror or e}") from e
+
+
+@contextmanager
+def workspace_lock(root: Path, timeout: float = 30.0) -> Iterator[None]:
+    """Hold the workspace's exclusive lock (flock of ``.git/gardener.lock``).
+
+    Waits up to ``timeout`` seconds. Re-entrant within one thread; other
+    threads and processes are excluded. The lock file holds the owner's pid
+    (informational: the kernel drops the lock when its owner exits).
+    Raises LockError after ``timeout``, NotAWorkspaceError without ``.git``.
+    """
+    lock_path = _lock_path(Path(root))
+    key = os.path.realpath(lock_path)
+    held: dict[str, int] = _held.__dict__.setdefault("depth", {})
+    if held.get(key):
+        held[key] += 1
+        try:
+            yield
+        finally:
+            held[key] -= 1
+        return
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        _acquire(fd, lock_path, timeout)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        held[key] = 1
+        try:
+            yield
+        finally:
+            del held[key]
+    finally:
+        os.close(fd)  # also releases the flock
+
+
+def inside(root: Path, path: Path) -> bool:
+    """True if ``path`` (relative paths are taken from ``root``) resolves inside ``root``.
+
+    Symlinks are followed, in ``root`` as in ``path``; ``root`` itself counts.
+    """
+    try:
+        top = Path(root).resolve()
+        return (Path(root) / path).resolve().is_relative_to(top)
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
+
+
+def _workspace_of(path: Path) -> Path:
+    """The nearest folder above ``path`` that holds ``.git``, else its own folder."""
+    for folder in path.parents:
+        if os.path.lexists(folder / ".git"):
+            return folder
+    return path.parent
+
+
+def _lock_path(root: Path) -> Path:
+    dot_git = root / ".git"
+    if dot_git.is_file():  # a linked worktree or submodule: "gitdir: <path>"
+        first = dot_git.read_text("utf-8", "replace").partition("\n")[0]
+        if first.startswith("gitdir:"):
+            dot_git = root / first.removeprefix("gitdir:").strip()
+    if not dot_git.is_dir():
+        raise NotAWorkspaceError(
+            f"{root} is not a workspace (no .git folder); run `gardener init {root}`"
+        )
+    return dot_git / LOCK_FILE
+
+
+def _acquire(fd: int, lock_path: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    delay = 0.01
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                raise LockError(
+                    f"another gardener process (pid {owner or 'unknown'}) holds "
+                    f"{lock_path}; waited {timeout:g} s. Run the command again when "
+                    f"it finishes (the lock is released when that process exits)"
+                ) from None
+            time.sleep(min(delay, max(deadline - time.monotonic(), 0)))
+            delay = min(delay * 2, 0.2)
+
+
+def _create_temp(target: Path) -> tuple[int, Path]:
+    """Create a new hidden temp file next to ``target`` (mode 0666 less the umask)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    while True:
+        temp = target.with_name(f".{target.name[:150]}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(temp, flags, 0o666), temp
+        except FileExistsError:
+            continue
+
+
+def _append_locked(fd: int, body: str) -> None:
+    size = os.fstat(fd).st_size
+    newline, prefix = b"\n", b""
+    if size:
+        newline = _newline_of(fd)
+        last = os.pread(fd, 1, size - 1)
+        if last != b"\n":
+            prefix = b"\n" if last == b"\r" and newline == b"\r\n" else newline
+    encoded = body.encode("utf-8", "surrogateescape").replace(b"\n", newline)
+    _write_all(fd, prefix + encoded + newline)
+    os.fsync(fd)
+
+
+def _newline_of(fd: int) -> bytes:
+    """CRLF if the file's first line ends with CRLF, else LF."""
+    offset, previous = 0, b""
+    while chunk := os.pread(fd, _CHUNK, offset):
+        at = chunk.find(b"\n")
+        if at >= 0:
+            before = chunk[at - 1 : at] if at else previous
+            return b"\r\n" if before == b"\r" else b"\n"
+        offset, previous = offset + len(chunk), chunk[-1:]
+    return b"\n"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    # One write does it on a local file; the loop only covers a short write.
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _is_current(fd: int, path: Path) -> bool:
+    try:
+        on_disk = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (on_disk.st_dev, on_disk.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:  # not supported here; the data itself is already synced
+        return
+    try:
+        with suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)

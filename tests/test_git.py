@@ -1,0 +1,435 @@
+"""Tests for gardener.git: real repositories in tmp_path, no identity configured."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+import unicodedata
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+from gardener.git import GARDENER, Identity, Repo, identity_for
+
+USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
+
+
+@pytest.fixture(autouse=True)
+def no_git_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine where git knows nobody: empty HOME, no global or system config."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("EMAIL", "")
+    for name in ["AUTHOR", "COMMITTER"]:
+        for part in ["NAME", "EMAIL", "DATE"]:
+            monkeypatch.delenv(f"GIT_{name}_{part}", raising=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Iterator[Repo]:
+    with Repo.init(tmp_path / "ws") as r:
+        yield r
+
+
+def git(root: Path, *args: str, input: bytes | None = None) -> bytes:
+    """Plain git, as a user would run it (with a user identity where needed)."""
+    done = subprocess.run(
+        ["git", *USER, *args], cwd=root, capture_output=True, check=True, input=input
+    )
+    return done.stdout
+
+
+def write(repo: Repo, rel: str, text: str) -> None:
+    path = repo.root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode())
+
+
+def head_files(repo: Repo) -> list[bytes]:
+    out = git(repo.root, "ls-tree", "-r", "-z", "--name-only", "HEAD")
+    return sorted(p for p in out.split(b"\0") if p)
+
+
+def fmt(repo: Repo, spec: str, rev: str = "HEAD") -> str:
+    return git(repo.root, "log", "-1", f"--format={spec}", rev).decode().strip()
+
+
+# -- open / init ---------------------------------------------------------------
+
+
+def test_init_makes_main_and_open_finds_it(tmp_path: Path) -> None:
+    root = tmp_path / "new" / "ws"
+    with Repo.init(root) as r:
+        assert r.root == root
+        assert not r.has_commits()
+        assert r.log() == []
+    head = (root / ".git" / "HEAD").read_text()
+    assert head == "ref: refs/heads/main\n"
+    with Repo.init(root) as again:  # already a repository: just opened
+        assert again.root == root
+    with Repo.open(root) as opened:
+        assert opened.root == root
+
+
+def test_open_refuses_non_workspaces(tmp_path: Path, repo: Repo) -> None:
+    with pytest.raises(NotAWorkspaceError, match="gardener init"):
+        Repo.open(tmp_path / "plain")
+    (repo.root / "sub").mkdir()
+    with pytest.raises(NotAWorkspaceError):
+        Repo.open(repo.root / "sub")  # inside a work tree, not its top
+    subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "bare")], check=True)
+    with pytest.raises(NotAWorkspaceError):
+        Repo.open(tmp_path / "bare")
+
+
+def test_import_is_cheap() -> None:
+    code = "import sys, gardener.git; print('git' in sys.modules)"
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(root)},
+    )
+    assert out.stdout.strip() == "False"
+
+
+# -- identities ---------------------------------------------------------------
+
+
+def test_identity_for() -> None:
+    assert identity_for(None) == GARDENER
+    assert identity_for("  ") == GARDENER
+    assert identity_for("main") == Identity(
+        "main", "main@agents.memory-gardener.invalid"
+    )
+    assert (
+        identity_for("Pricing Team").email
+        == "pricing-team@agents.memory-gardener.invalid"
+    )
+    assert identity_for("Zoë <x>\n").name == "Zoë x"
+    assert identity_for("Zoë").email == "zoe@agents.memory-gardener.invalid"
+    cjk = identity_for("山田")
+    assert cjk.name == "山田" and cjk.email.startswith("agent-")
+    assert cjk == identity_for("山田")
+
+
+# -- commit ------------------------------------------------------------------
+
+
+def test_commit_without_identity_configured(repo: Repo) -> None:
+    write(repo, "MEMORY.md", "# Memory\n")
+    sha = repo.commit(["MEMORY.md"], "init: memory\n\nGardener-Action: init\n")
+    assert sha is not None and len(sha) == 40
+    assert fmt(repo, "%H") == sha
+    assert fmt(repo, "%an <%ae>|%cn <%ce>") == (
+        "memory-gardener <gardener@memory-gardener.invalid>|"
+        "memory-gardener <gardener@memory-gardener.invalid>"
+    )
+
+
+def test_author_is_agent_committer_is_gardener(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Leaked From Env")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "leak@example.org")
+    write(repo, "memory/2026-01-01.md", "- hi\n")
+    repo.commit(["memory/2026-01-01.md"], "note", identity_for("main"))
+    assert fmt(repo, "%an <%ae>") == "main <main@agents.memory-gardener.invalid>"
+    assert (
+        fmt(repo, "%cn <%ce>") == "memory-gardener <gardener@memory-gardener.invalid>"
+    )
+
+
+def test_commit_date(repo: Repo) -> None:
+    when = datetime(2026, 3, 1, 9, 30, tzinfo=timezone(timedelta(hours=1)))
+    write(repo, "a.md", "a\n")
+    repo.commit(["a.md"], "a", date=when)
+    assert fmt(repo, "%aI|%cI") == "2026-03-01T09:30:00+01:00|2026-03-01T09:30:00+01:00"
+    assert repo.first_commit_time("a.md") == datetime(2026, 3, 1, 8, 30, tzinfo=UTC)
+
+
+def test_message_is_byte_exact(repo: Repo) -> None:
+    message = (
+        "promote: 2 added  \n\n# not a comment\n  indented body\t\n\n"
+        "Gardener-Action: promote\nGardener-Keys: database, name\n"
+    )
+    write(repo, "MEMORY.md", "x\n")
+    sha = repo.commit(["MEMORY.md"], message)
+    assert sha is not None
+    raw = git(repo.root, "cat-file", "commit", sha)
+    assert raw.split(b"\n\n", 1)[1] == message.encode()
+    assert repo.log()[0].subject == "promote: 2 added"  # git's %s trims the end
+
+
+def test_commit_only_named_paths(repo: Repo) -> None:
+    write(repo, "MEMORY.md", "v1\n")
+    write(repo, "user.md", "u1\n")
+    write(repo, "draft.md", "d1\n")
+    git(repo.root, "add", "user.md", "draft.md")
+    git(repo.root, "commit", "-q", "-m", "user setup")
+    # The user stages one change, leaves another unstaged, adds an untracked file.
+    write(repo, "user.md", "u2 staged\n")
+    git(repo.root, "add", "user.md")
+    write(repo, "draft.md", "d2 unstaged\n")
+    write(repo, "untracked.md", "t\n")
+
+    sha = repo.commit(["MEMORY.md"], "gardener: memory")
+    assert sha is not None
+    names = git(repo.root, "show", "--name-only", "--format=", sha).decode().split()
+    assert names == ["MEMORY.md"]
+    assert git(repo.root, "show", "HEAD:user.md") == b"u1\n"
+    # The user's work is as it was: still staged, still unstaged, still untracked.
+    staged = git(repo.root, "diff", "--cached", "--name-only").decode().split()
+    assert staged == ["user.md"]
+    assert git(repo.root, "diff", "--name-only").decode().split() == ["draft.md"]
+    assert repo.changed(["untracked.md"]) == ["untracked.md"]
+    assert (repo.root / "user.md").read_text() == "u2 staged\n"
+
+
+def test_no_empty_commit(repo: Repo) -> None:
+    assert repo.commit(["MEMORY.md"], "nothing there yet") is None
+    write(repo, "MEMORY.md", "v1\n")
+    first = repo.commit(["MEMORY.md"], "v1")
+    assert first is not None
+    assert repo.commit(["MEMORY.md"], "again") is None
+    assert repo.commit([], "no paths") is None
+    assert fmt(repo, "%H") == first
+    assert len(repo.log()) == 1
+
+
+def test_no_commit_when_staged_change_was_reverted(repo: Repo) -> None:
+    write(repo, "MEMORY.md", "v1\n")
+    repo.commit(["MEMORY.md"], "v1")
+    write(repo, "MEMORY.md", "v2\n")
+    git(repo.root, "add", "MEMORY.md")
+    write(repo, "MEMORY.md", "v1\n")  # the file on disk is back to HEAD
+    assert repo.commit(["MEMORY.md"], "noop") is None
+
+
+def test_deleted_paths_are_committed(repo: Repo) -> None:
+    for name in ["a.md", "b.md", "memory/2026-01-01.md", "keep.md"]:
+        write(repo, name, f"{name}\n")
+    repo.commit(["a.md", "b.md", "memory", "keep.md"], "add")
+    assert head_files(repo) == [b"a.md", b"b.md", b"keep.md", b"memory/2026-01-01.md"]
+    (repo.root / "a.md").unlink()
+    git(repo.root, "rm", "-q", "b.md")  # a deletion the user already staged
+    (repo.root / "memory" / "2026-01-01.md").unlink()
+    sha = repo.commit(["a.md", "b.md", "memory/2026-01-01.md"], "prune")
+    assert sha is not None
+    assert head_files(repo) == [b"keep.md"]
+    assert repo.changed(["a.md", "b.md", "memory"]) == []
+
+
+def test_folder_path_and_ignored_files(repo: Repo) -> None:
+    write(repo, ".gitignore", "*.tmp\nprivate/\n")
+    write(repo, "memory/2026-01-01.md", "- a\n")
+    write(repo, "memory/scratch.tmp", "x\n")
+    write(repo, "private/2026-01-01.md", "p\n")
+    assert repo.commit(["memory", "private/2026-01-01.md"], "notes") is not None
+    assert head_files(repo) == [b"memory/2026-01-01.md"]
+    assert repo.commit(["private"], "ignored only") is None
+
+
+def test_first_commit_on_unborn_branch_keeps_other_staged(repo: Repo) -> None:
+    write(repo, "user.md", "u\n")
+    git(repo.root, "add", "user.md")
+    write(repo, "MEMORY.md", "m\n")
+    assert repo.commit(["MEMORY.md"], "first") is not None
+    assert head_files(repo) == [b"MEMORY.md"]
+    assert git(repo.root, "diff", "--cached", "--name-only").decode().split() == [
+        "user.md"
+    ]
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD"])
+def test_non_ascii_names_keep_their_bytes(
+    repo: Repo, form: Literal["NFC", "NFD"]
+) -> None:
+    name = unicodedata.normalize(form, "memory/2026-01-01-café-東京.md")
+    other = unicodedata.normalize("NFD" if form == "NFC" else "NFC", name)
+    assert name.encode() != other.encode()
+    write(repo, name, "- é\n")
+    write(repo, other, "- the other form\n")
+    assert repo.commit([name], f"add {form}") is not None
+    assert head_files(repo) == [name.encode()]
+    assert repo.committed_text(name) == "- é\n"
+    assert repo.committed_text(other) is None
+    assert repo.changed(["memory"]) == [other]
+    (repo.root / name).unlink()
+    assert repo.commit([name], "remove") is not None
+    assert head_files(repo) == []
+
+
+def test_special_characters_are_literal(repo: Repo) -> None:
+    write(repo, "memory/2026-01-01-[x]*.md", "- star\n")
+    write(repo, "memory/2026-01-01-xy.md", "- plain\n")
+    repo.commit(["memory/2026-01-01-[x]*.md"], "literal")
+    assert head_files(repo) == [b"memory/2026-01-01-[x]*.md"]
+
+
+def test_bad_paths_are_refused(repo: Repo) -> None:
+    for bad in ["../x.md", "/etc/passwd", "", "."]:
+        with pytest.raises(GardenerError):
+            repo.commit([bad], "bad")
+    with pytest.raises(TypeError):
+        repo.commit("MEMORY.md", "a str is not a list")
+
+
+def test_git_failure_shows_command_and_stderr(repo: Repo) -> None:
+    write(repo, "MEMORY.md", "m\n")
+    (repo.root / ".git" / "index").write_bytes(b"garbage, not an index")
+    with pytest.raises(GardenerError) as info:
+        repo.commit(["MEMORY.md"], "m")
+    message = str(info.value)
+    assert "`git " in message and "index" in message and "failed (exit" in message
+
+
+def test_inherited_git_dir_is_ignored(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As inside a git hook of another repository.
+    other = tmp_path / "other"
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
+    write(repo, "MEMORY.md", "m\n")
+    assert repo.commit(["MEMORY.md"], "m") is not None
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    assert head_files(repo) == [b"MEMORY.md"]
+    assert not (other / ".git" / "index").exists()
+
+
+# -- index.lock ----------------------------------------------------------------
+
+
+def test_busy_index_lock_is_waited_for(repo: Repo) -> None:
+    lock = repo.root / ".git" / "index.lock"
+    lock.write_bytes(b"")
+    write(repo, "MEMORY.md", "m\n")
+    timer = threading.Timer(0.3, lock.unlink)
+    timer.start()
+    started = time.monotonic()
+    assert repo.commit(["MEMORY.md"], "m") is not None
+    assert time.monotonic() - started >= 0.25
+    timer.join()
+
+
+def test_stale_index_lock_is_reported_not_removed(repo: Repo) -> None:
+    lock = repo.root / ".git" / "index.lock"
+    lock.write_bytes(b"")
+    write(repo, "MEMORY.md", "m\n")
+    repo.lock_timeout = 0.3
+    with pytest.raises(LockError) as info:
+        repo.commit(["MEMORY.md"], "m")
+    message = str(info.value)
+    assert (
+        str(lock) in message and "no process holds it" in message and "rm " in message
+    )
+    assert lock.exists()
+
+
+def test_held_index_lock_names_the_holder(repo: Repo) -> None:
+    lock = repo.root / ".git" / "index.lock"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; f = open(sys.argv[1], 'w'); print('ok', flush=True); "
+            "time.sleep(60)",
+            str(lock),
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"ok\n"
+        write(repo, "MEMORY.md", "m\n")
+        repo.lock_timeout = 0.3
+        with pytest.raises(LockError, match=f"held by process {holder.pid}"):
+            repo.commit(["MEMORY.md"], "m")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+# -- reads -------------------------------------------------------------------
+
+
+def test_committed_text(repo: Repo) -> None:
+    assert repo.committed_text("MEMORY.md") is None  # no commits yet
+    raw = b"\xef\xbb\xbf# Memory\r\n- bad byte \xff\r\nno final newline"
+    (repo.root / "MEMORY.md").write_bytes(raw)
+    write(repo, "memory/2026-01-01.md", "- a\n")
+    repo.commit(["MEMORY.md", "memory"], "m")
+    text = repo.committed_text("MEMORY.md")
+    assert text is not None and text.encode("utf-8", "surrogateescape") == raw
+    (repo.root / "MEMORY.md").write_bytes(b"changed on disk\n")
+    assert repo.committed_text("MEMORY.md") == raw.decode("utf-8", "surrogateescape")
+    assert repo.committed_text("memory/2026-01-01.md") == "- a\n"
+    assert repo.committed_text("memory") is None  # a folder
+    assert repo.committed_text("nope.md") is None
+
+
+def test_changed(repo: Repo) -> None:
+    write(repo, ".gitignore", "*.tmp\n")
+    for name in [
+        "MEMORY.md",
+        "rules.md",
+        "memory/2026-01-01.md",
+        "memory/2026-01-02.md",
+    ]:
+        write(repo, name, "v1\n")
+    repo.commit([".gitignore", "MEMORY.md", "rules.md", "memory"], "setup")
+    owned = ["MEMORY.md", "rules.md", "memory"]
+    assert repo.changed(owned) == []
+    write(repo, "MEMORY.md", "hand edit\n")
+    write(repo, "memory/2026-01-02.md", "v2\n")
+    write(repo, "memory/2026-01-03.md", "new\n")
+    write(repo, "memory/archive/old.md", "new\n")
+    write(repo, "memory/x.tmp", "ignored\n")
+    write(repo, "elsewhere.md", "not asked about\n")
+    (repo.root / "memory" / "2026-01-01.md").unlink()
+    assert repo.changed(owned) == [
+        "MEMORY.md",
+        "memory/2026-01-01.md",
+        "memory/2026-01-02.md",
+        "memory/2026-01-03.md",
+        "memory/archive/old.md",
+    ]
+    assert repo.changed(["rules.md"]) == []
+    assert repo.changed([]) == []
+
+
+def test_commits_adding_and_log(repo: Repo) -> None:
+    write(repo, "MEMORY.md", "- **db**: Postgres {#m5e21}\n")
+    c1 = repo.commit(["MEMORY.md"], "add m5e21\n\nbody")
+    write(repo, "other.md", "{#m5e21} elsewhere\n")
+    c2 = repo.commit(["other.md"], "other file")
+    write(repo, "MEMORY.md", "- **db**: Postgres {#m5e21}\n- **x**: y {#m0001}\n")
+    c3 = repo.commit(["MEMORY.md"], "unrelated line")
+    write(repo, "MEMORY.md", "- **x**: y {#m0001}\n")
+    c4 = repo.commit(["MEMORY.md"], "drop m5e21")
+
+    found = repo.commits_adding("{#m5e21", "MEMORY.md")
+    assert [c.sha for c in found] == [c1, c4]
+    assert found[0].subject == "add m5e21"
+    assert found[0].author == "memory-gardener"
+    assert found[0].time.tzinfo is not None
+    assert repo.commits_adding("{#nothing", "MEMORY.md") == []
+
+    assert [c.sha for c in repo.log()] == [c4, c3, c2, c1]
+    assert [c.sha for c in repo.log("MEMORY.md")] == [c4, c3, c1]
+    assert [c.sha for c in repo.log("MEMORY.md", limit=2)] == [c4, c3]
+    assert repo.first_commit_time("MEMORY.md") == found[0].time
+    assert repo.first_commit_time("nope.md") is None

@@ -1,0 +1,352 @@
+"""Never-store detection: secret shapes are flagged, ordinary notes are not.
+
+Every value here is fake and invented for these tests. Vendor token prefixes are
+joined with ``+`` so secret scanners reading this file see no token literal.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gardener.redact import Finding, compile_patterns, find, redact
+
+KEY_BLOCK = "\n".join(
+    [
+        "-----BEGIN RSA " + "PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEAfakeFAKEfakeFAKEfakeFAKEfake0123456789",
+        "bm90IGEgcmVhbCBrZXkgYXQgYWxsLCBqdXN0IGZpbGxlcg==",
+        "-----END RSA " + "PRIVATE KEY-----",
+    ]
+)
+
+# (line, rule id expected for it)
+SECRETS: list[tuple[str, str]] = [
+    # labelled passwords, PINs and secrets, English
+    ("password: hunter2", "password"),
+    ("pw=hunter2", "password"),
+    ("Password = 'Tr0ub4dor&3'", "password"),
+    ("my password is hunter2", "password"),
+    ("the password for the NAS is Tr0ub4dor&3", "password"),
+    ("The wifi password is swordfish", "password"),
+    ("DB_PASSWORD=s3cr3tP4ss", "password"),
+    ("dbPassword: 'p@ssw0rd-x'", "password"),
+    ('{"password": "hunter2"}', "password"),
+    ("**Password:** hunter2", "password"),
+    ("passphrase: correct-horse-battery-staple9", "password"),
+    ("the password was changed to Winter2026!", "password"),
+    ("root passwd := Mango!2026", "password"),
+    ("smtp_pass: quokka-77", "password"),
+    ("mysql -u root --password=Pl4tyPus", "password"),
+    ("jdbc:mysql://db/app?user=svc&password=Kiwi-4411&ssl=true", "password"),
+    ("Server=db;User Id=sa;Password=Blu3Whale;Database=app", "password"),
+    ("PIN: 4821", "pin"),
+    ("the PIN for the card is 0917", "pin"),
+    ('API_KEY="f4k3-Key-0001-value"', "secret"),
+    ("client_secret: 9fK2xQ7vLm3Np8Rt", "secret"),
+    ("the API key for staging is Q7vLm3Np8Rt2xK", "secret"),
+    ("access_token=Zk39dkLm2Qp7Wn", "secret"),
+    ("token: Ab12Cd34Ef56", "secret"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYFAKE0KEY1", "secret"),
+    # labelled, other languages
+    ("密码：hunter2", "password"),
+    ("我的密码是hunter2，别告诉别人", "password"),
+    ("口令=abc12345", "password"),
+    ("令牌: Zk39dkLm2Qp", "secret"),
+    ("密钥是 Kx7pQ2mN9vB3", "secret"),
+    ("パスワード：hunter2", "password"),
+    ("パスワードはhunter2です", "password"),
+    ("トークン: aB3dE5fG7hJ9", "secret"),
+    ("暗証番号：4821", "pin"),
+    ("пароль: хантер2", "password"),
+    ("мой пароль — qwerty123", "password"),
+    ("токен: Ab12Cd34Ef56", "secret"),
+    ("ключ: Zx9Yw8Vu7Ts6", "secret"),
+    ("Passwort: Geheim123", "password"),
+    ("Das Kennwort ist Sonne2024!", "password"),
+    ("Schlüssel: Qw3rTy7Ui9Op", "secret"),
+    ("Het wachtwoord is tulp2024", "password"),
+    ("sleutel = Gh7Jk9Lm2Np4", "secret"),
+    ("Le mot de passe est Soleil#42", "password"),
+    ("mot de passe : Soleil#42", "password"),
+    ("La contraseña es Gato2024!", "password"),
+    ("contraseña: Gato2024!", "password"),
+    # key blocks and token formats
+    (KEY_BLOCK, "private-key"),
+    ("-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU", "private-key"),
+    ("key " + "AKIA" + "90RIC7PHKQDLMTT7" + " in the config", "aws-access-key"),
+    ("ASIA" + "NS26LRWBQCAB69M6", "aws-access-key"),
+    ("ghp_" + "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d", "github-token"),
+    ("gho_" + "KLzdocJ2isAjIhKtJ0RlgLKOmxgJTeKdNnFR", "github-token"),
+    ("ghu_" + "IBXuDL7DxtpYlSXpfKtHF4vUCsMehGAkWvj7", "github-token"),
+    ("ghs_" + "FAc9QeWJKY40uvSwMFLZDe1f8rESQedUStPK", "github-token"),
+    ("ghr_" + "R0CsTy4Qwb8DwkNhFdnXsiVpzz63FfkCzJr4", "github-token"),
+    (
+        "github_pat_"
+        + "i0B3JrTAwR4y9ojfljoQoa_F1LlqsajAIxNKu8iS2G8NPRVdD53X83RZJzzzzgEOzdmenCkhvMdga",
+        "github-token",
+    ),
+    ("token is glpat-" + "xNbe3nNyjOq9wMxEhh2F", "gitlab-token"),
+    ("xoxb-" + "1234567890-0987654321-u8jzPde0IgxLd6Gn", "slack-token"),
+    ("xoxp-" + "2234567890-1987654321-KLzdocJ2isAj", "slack-token"),
+    (
+        "https://hooks.slack.com/services/" + "T0FAKE123/B0FAKE456/u8jzPde0IgxLd6GncfBAep",
+        "slack-webhook",
+    ),
+    (
+        "https://discord.com/api/webhooks/"
+        + "123456789012345678/R0CsTy4Qwb8DwkNhFdnXsiVpzz63_FfkCz",
+        "discord-webhook",
+    ),
+    ("sk_live_" + "ZEG8pSH4487q7J58m1CiAhzC", "stripe-key"),
+    ("rk_live_" + "ueQpBenQtYh5Xj8TPQxjq4i9", "stripe-key"),
+    ("AIza" + "DEEtfjgVvVqE1SkHbn88HxjSI6bWHtP3fS2", "google-api-key"),
+    ("sk-" + "rEqmSM9wCZ7Uw9xfogoEmvnEN5N1aE6PwZPf1Qh6yYTWmE4l", "openai-key"),
+    ("sk-proj-" + "BYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJibaZUPgHV7iB3m03", "openai-key"),
+    ("sk-ant-api03-" + "A1id6Vw5DQL05HA064GiIjHGb3CXlMaXZjljENUhJduRHHJ", "anthropic-key"),
+    ("npm_" + "qHx6kwXoIIXGvOoNZYW2mZp0zVZomHFwUbbY", "npm-token"),
+    (
+        "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLWZha2UtMTIz",
+        "jwt",
+    ),
+    ("Authorization: Bearer " + "u8jzPde0IgxLd6GncfBAep", "bearer-token"),
+    ("curl -H 'Authorization: Basic YWxpY2U6aHVudGVyMg=='", "auth-header"),
+    ("postgres://alice:Hunt3r2pw@db.internal.example:5432/app", "connection-string"),
+    ("mongodb+srv://svc:S3cr3tVal@cluster0.example.net/db", "connection-string"),
+    ("REDIS_URL=redis://:r3d1sPass@cache.example:6379/0", "connection-string"),
+    ("amqp://guest:Rabb1t!Hole@mq.example/vhost", "connection-string"),
+    # personal data
+    ("contact alice.nguyen@example.org today", "email"),
+    ("Bob <bob+notes@mail.example.co.uk>", "email"),
+    ("reply to ops_team@example.com.", "email"),
+    ("card 4111 1111 1111 1111 on file", "card-number"),
+    ("card 5500-0000-0000-0004", "card-number"),
+    ("amex 3782 822463 10005", "card-number"),
+    ("charged 4012888888881881 twice", "card-number"),
+    ("new MC 2221 0000 0000 0009", "card-number"),
+    # unlabelled random strings and wrapped secrets
+    ("the blob DoV8gz4FkQ1okTBGzvAmwufUxbvJDCTb was pasted", "high-entropy"),
+    ("yvHNsG9eh6Yo4gfqrc5XlrWi0B26R08qzjI6GKFS", "high-entropy"),
+    ("value=ufrdZSlB5er8bOfZqfM2oeq3hDav", "high-entropy"),
+    ("cGFzc3dvcmQ6IGh1bnRlcjI=", "base64-secret"),
+    ("echo YXdzIGtleSBBS0lBUTNGQUtFRkFLRTdYWjBBQg== | base64 -d", "base64-secret"),
+    ("ZGJfcGFzc3dvcmQ9UGw0dHlQdXMh", "base64-secret"),
+]
+
+BENIGN: list[str] = [
+    "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
+    "see a1b2c3d for the fix",
+    "id 550e8400-e29b-41d4-a716-446655440000 in the log",
+    "ID 550E8400-E29B-41D4-A716-446655440000",
+    "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "order #48213 shipped",
+    "invoice INV-2026-0042 paid",
+    "it costs $3,600 per year",
+    "the price is €4.200,00",
+    "meeting on 2026-04-25 at 14:30",
+    "deadline 2026-04-25T09:00:00+02:00",
+    "released v2.14.1 yesterday",
+    "pin numpy==1.26.4 in requirements",
+    "call 555-0134-2298-7710 tomorrow",
+    "fax +49 30 1234 5678 90",
+    "phone 4155550134221090 (not a card)",
+    "ISBN 978-0-306-40615-7",
+    "ISBN 0-306-40615-2",
+    "the password reset flow",
+    "password policy is strict",
+    "passwords must be 12 chars",
+    "the password is stored in 1Password",
+    "the password is correct",
+    "Password: required",
+    "password: str",
+    "password: Optional[str] = None",
+    "password_hash: bcrypt",
+    "rotate the token budget",
+    "token budget: 4096",
+    "max_tokens: 4096",
+    "token_type: bearer",
+    "the token is valid for one hour",
+    "secret santa on Friday",
+    "the key decision was made",
+    "keyboard shortcuts",
+    "the secret is out",
+    "we stored the PIN policy in the wiki",
+    "password: (in 1Password)",
+    "token: see vault",
+    "password: ****",
+    "password: [REDACTED:password]",
+    "api_key: ${OPENAI_API_KEY}",
+    "password: <your password here>",
+    "[REDACTED:password]",
+    "[REDACTED:email] asked about [REDACTED:card-number]",
+    "see [the docs](https://example.com/docs/getting-started)",
+    "https://github.com/acme/widgets/pull/1234/files",
+    "git@github.com:acme/widgets.git",
+    "/usr/local/lib/python3.11/site-packages/gardener",
+    "/Users/alice/Projects/MemoryGardener2/src/gardener/redact.py",
+    r"C:\Users\Alice\AppData\Local\Programs\Python311",
+    "colour #1a2b3c and #FFAA00",
+    "logo@2x.png and icon@3x.png",
+    "pneumonoultramicroscopicsilicovolcanoconiosis",
+    "Donaudampfschiffahrtsgesellschaftskapitän",
+    "getUserAccountSettingsV2Handler",
+    "ThisIsAVeryLongIdentifierNameForTesting2",
+    "get_user_account_settings_v2_handler",
+    "FEATURE_FLAG_ENABLE_NEW_CHECKOUT_2026",
+    "我们今天讨论了内存管理的设计方案，效果很好",
+    "会議は明日の午後三時からです",
+    "密码学是一门有趣的学科",
+    "パスワードは忘れました",
+    "🎉🚀✨ shipped it 🎉",
+    "wallet 0x52908400098527886E0F7030069857D2E4169EE7",
+    "Authorization: required for all endpoints",
+    "the bearer of bad news",
+    "temperature 21.5°C, humidity 40%",
+    "Alice prefers tea; Bob prefers coffee.",
+    "ran 1,204 tests in 3.2s",
+    "see RFC 7519 section 4.1",
+    "postgres://localhost:5432/app",
+    "postgres://user:password@localhost/db",
+]
+
+
+def test_suites_are_big_enough() -> None:
+    assert len(SECRETS) >= 60
+    assert len(BENIGN) >= 60
+
+
+@pytest.mark.parametrize(("text", "rule"), SECRETS)
+def test_secret_is_found(text: str, rule: str) -> None:
+    found = find(text)
+    assert [f.rule for f in found] == [rule], found
+
+
+@pytest.mark.parametrize("text", BENIGN)
+def test_benign_is_not_flagged(text: str) -> None:
+    found = find(text)
+    assert found == [], [(f.rule, text[f.start : f.end]) for f in found]
+
+
+@pytest.mark.parametrize(("text", "rule"), SECRETS)
+def test_redact_hides_the_value(text: str, rule: str) -> None:
+    clean, found = redact(text)
+    assert f"[REDACTED:{rule}]" in clean
+    for f in found:
+        assert text[f.start : f.end] not in clean
+    assert redact(clean) == (clean, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password: hunter2", "hunter2"),
+        ("my password is 'swordfish' ok", "swordfish"),
+        ('API_KEY="f4k3-Key-0001-value"', "f4k3-Key-0001-value"),
+        ("postgres://alice:Hunt3r2pw@db/app", "Hunt3r2pw"),
+        ("密码是hunter2，谢谢", "hunter2"),
+        ("Password=Blu3Whale;Database=app", "Blu3Whale"),
+        ("the password is hunter2.", "hunter2"),
+    ],
+)
+def test_span_covers_the_value_not_the_label(text: str, value: str) -> None:
+    (f,) = find(text)
+    assert text[f.start : f.end] == value
+
+
+def test_line_numbers_and_describe() -> None:
+    text = "notes\n\nthe password is hunter2\nmail carol@example.net\n"
+    found = find(text)
+    assert [(f.rule, f.line) for f in found] == [("password", 3), ("email", 4)]
+    assert found[0].describe() == "password (line 3)"
+    assert all("hunter2" not in f.describe() for f in found)
+    assert isinstance(found[0], Finding)
+
+
+def test_redact_output() -> None:
+    clean, found = redact("db: postgres://app:Hunt3r2pw@db/x, mail dan@example.com")
+    assert clean == (
+        "db: postgres://app:[REDACTED:connection-string]@db/x, mail [REDACTED:email]"
+    )
+    assert [f.rule for f in found] == ["connection-string", "email"]
+
+
+def test_specific_rule_wins_over_label() -> None:
+    text = "token: " + "ghp_" + "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d"
+    assert [f.rule for f in find(text)] == ["github-token"]
+
+
+def test_key_block_without_end_stops_at_blank_line() -> None:
+    text = "-----BEGIN EC " + "PRIVATE KEY-----\nMHcCAQEEIfakefake\nZmFrZQ==\n\nkept"
+    clean, _ = redact(text)
+    assert clean == "[REDACTED:private-key]\n\nkept"
+
+
+def test_custom_patterns_and_value_group() -> None:
+    extra = [("codename", r"Project Nightjar"), ("badge", r"badge #(?P<value>\d{5})")]
+    text = "Project Nightjar ships; badge #40417 at the desk"
+    found = find(text, extra)
+    assert [f.rule for f in found] == ["custom:codename", "custom:badge"]
+    assert text[found[1].start : found[1].end] == "40417"
+    clean, _ = redact(text, extra)
+    assert clean == "[REDACTED:custom:codename] ships; badge #[REDACTED:custom:badge] at the desk"
+    assert redact(clean, extra) == (clean, [])
+
+
+def test_allowlist_drops_covered_findings() -> None:
+    text = "mail alice@example.com or bob@corp.example"
+    assert [f.rule for f in find(text, allow=[r"[\w.]+@example\.com"])] == ["email"]
+    assert find("password: hunter2", allow=["hunter2"]) == []
+    assert find("password: hunter2", allow=["hunt"]) != []  # must cover the whole span
+
+
+def test_bad_pattern_is_named() -> None:
+    with pytest.raises(ValueError, match="broken"):
+        compile_patterns([("broken", "(unclosed")])
+    with pytest.raises(ValueError):
+        find("x", allow=["[z-a]"])
+    assert compile_patterns([("ok", "a+")])[0][0] == "custom:ok"
+
+
+def test_base64_of_benign_text_is_not_a_base64_secret() -> None:
+    run = base64.b64encode(b"meeting notes, nothing to see").decode()
+    assert all(f.rule != "base64-secret" for f in find(run))
+
+
+# --- properties ----------------------------------------------------------------
+
+FRAGMENTS = [t for t, _ in SECRETS] + BENIGN + [" ", "\n", ":", "=", "[", "]", "@"]
+mixed_text = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=8), max_size=8).map(
+    "".join
+)
+
+
+def _check_spans(text: str, found: list[Finding]) -> None:
+    last = 0
+    for f in found:
+        assert 0 <= last <= f.start < f.end <= len(text)
+        assert f.line == text.count("\n", 0, f.start) + 1
+        last = f.end
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_find_never_raises_and_spans_are_sane(text: str) -> None:
+    _check_spans(text, find(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(mixed_text)
+def test_spans_are_sane_on_secret_laden_text(text: str) -> None:
+    _check_spans(text, find(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text() | mixed_text)
+def test_redact_is_idempotent(text: str) -> None:
+    once, _ = redact(text)
+    twice, found = redact(once)
+    assert twice == once
+    assert found == []
