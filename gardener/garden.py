@@ -438,7 +438,9 @@ class Workspace:
         live_from = now.date() - timedelta(days=self.config.note_ttl_days)
         notes, _ = self.read_notes(since=live_from)
         entries = [e for n in notes for e in n.entries]
-        return recall(query or "", memory.facts, entries, now, file, limit)
+        return recall(
+            query or "", memory.facts, entries, now, file, limit, self.config.zone
+        )
 
     def why(self, key: str) -> list[WhyRecord]:
         """Every value ``key`` has had, with validity, source note and commit."""

@@ -119,6 +119,7 @@ class Entry:
     heading: str | None = None  # the nearest heading above, without '#'
     nested: tuple[str, ...] = ()  # nested lines, as written (indent kept)
     checkbox: bool = False  # written as a task list item: "- [ ] ..."
+    timezone: str | None = None  # the note's own `timezone` front matter, if any
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,8 @@ def parse_note(path: str, day: date, text: str) -> Note:
             front = loaded
     agent = front.get("agent") or front.get("by")
     agent = agent if isinstance(agent, str) and agent.strip() else None
+    zone = front.get("timezone")
+    zone = zone.strip() if isinstance(zone, str) and zone.strip() else None
     lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
     entries: list[Entry] = []
     headings: dict[int, str] = {}
@@ -85,7 +87,7 @@ def parse_note(path: str, day: date, text: str) -> Note:
     def flush() -> None:
         nonlocal current
         if current is not None:
-            entries.append(_entry(path, day, agent, current))
+            entries.append(_entry(path, day, agent, zone, current))
             current = None
 
     for index in range(skip, len(lines)):
@@ -139,7 +141,11 @@ def parse_note(path: str, day: date, text: str) -> Note:
 
 
 def _entry(
-    path: str, day: date, agent: str | None, item: Mapping[str, object]
+    path: str,
+    day: date,
+    agent: str | None,
+    zone: str | None,
+    item: Mapping[str, object],
 ) -> Entry:
     text = str(item["text"])
     nested = tuple(item["nested"])  # type: ignore[call-overload]
@@ -185,6 +191,7 @@ def _entry(
         heading=str(heading) if heading else None,
         nested=nested,
         checkbox=checkbox,
+        timezone=zone,
     )
 
 

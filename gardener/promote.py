@@ -13,7 +13,8 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import redact
 from .classify import Classified, classify
@@ -31,6 +32,7 @@ from .model import (
 )
 from .validtime import format_instant, parse_instant, stamp
 
+HELD = "\theld"  # ledger suffix: held for review, not yet processed
 NEAR_DUPLICATE = 92  # rapidfuzz token_sort_ratio at or above this is "the same"
 
 # Memory is loaded into every future prompt: hold what reads like an order to the model.
@@ -81,7 +83,22 @@ def fingerprint(entry: Entry) -> str:
     return f"{entry.path}\t{hashlib.sha1(body.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
 
 
-def entry_since(entry: Entry) -> str:
+def entry_since(entry: Entry, zone: tzinfo | None = None) -> str:
+    """When the entry became true, as local time in ``zone`` (the workspace's).
+
+    A note with its own ``timezone`` front matter is converted; a bad zone name
+    there is ignored (the time is then taken as the workspace's local time).
+    """
+    if entry.timezone and entry.time and zone is not None:
+        try:
+            own = ZoneInfo(entry.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            return stamp(entry.day, entry.time)
+        hh, mm = entry.time.split(":")
+        there = datetime(
+            entry.day.year, entry.day.month, entry.day.day, int(hh), int(mm), tzinfo=own
+        )
+        return format_instant(there.astimezone(zone).replace(tzinfo=None))
     return stamp(entry.day, entry.time)
 
 
@@ -191,7 +208,7 @@ class _Pass:
         return replace(moved, section=SUPERSEDED, struck=True)
 
     def reconcile(self, entry: Entry, c: Classified) -> None:
-        since = entry_since(entry)
+        since = entry_since(entry, self.config.zone)
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         current = [f for f in self.facts if is_current(f, self.today)]
         if c.key is None:
@@ -321,11 +338,11 @@ def plan_promotion(
     seen = set(ledger)
     entries = sorted(
         (e for n in notes for e in n.entries),
-        key=lambda e: (parse_instant(entry_since(e)), e.path, e.line),
+        key=lambda e: (parse_instant(entry_since(e, config.zone)), e.path, e.line),
     )
     for entry in entries:
         mark = fingerprint(entry)
-        if mark in seen:
+        if mark in seen or mark + HELD in seen:
             continue
         c = classify(entry, config)
         if not c.durable:
@@ -347,6 +364,8 @@ def plan_promotion(
             )
             continue
         if _INSTRUCTION.search(text):
+            # reported once, then pending (its note is not pruned) until reviewed
+            seen.add(mark + HELD)
             work.decisions.append(
                 Decision(
                     "held",

@@ -11,7 +11,7 @@ import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from .model import Entry, Fact, normalize_key
 from .promote import entry_since, is_current
@@ -67,7 +67,7 @@ def fact_hit(
     )
 
 
-def entry_hit(entry: Entry, score: float = 0.0) -> Hit:
+def entry_hit(entry: Entry, score: float = 0.0, zone: tzinfo | None = None) -> Hit:
     """A daily-note entry as a Hit."""
     text = " ".join([entry.text, *(n.strip() for n in entry.nested)])
     return Hit(
@@ -75,7 +75,7 @@ def entry_hit(entry: Entry, score: float = 0.0) -> Hit:
         entry.value,
         text,
         entry.kind,
-        entry_since(entry),
+        entry_since(entry, zone),
         None,
         "note",
         score,
@@ -129,14 +129,16 @@ def recall(
     now: datetime,
     memory_file: str = "MEMORY.md",
     limit: int | None = 10,
+    zone: tzinfo | None = None,
 ) -> list[Hit]:
     """Rank current facts and live note entries for ``query``.
 
-    ``entries`` are the live notes' entries (the caller applies the TTL).
+    ``entries`` are the live notes' entries (the caller applies the TTL);
+    ``zone`` is the workspace timezone, for notes written in another one.
     """
     today = format_instant(now)
     pool = [fact_hit(f, memory_file) for f in facts if is_current(f, today)]
-    pool += [entry_hit(e) for e in entries]
+    pool += [entry_hit(e, zone=zone) for e in entries]
     ranked = rank(query, pool)
     return ranked[:limit] if limit else ranked
 

@@ -76,7 +76,10 @@ SECRETS: list[tuple[str, str]] = [
     ("contraseña: Gato2024!", "password"),
     # key blocks and token formats
     (KEY_BLOCK, "private-key"),
-    ("-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU", "private-key"),
+    (
+        "-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
+        "private-key",
+    ),
     ("key " + "AKIA" + "90RIC7PHKQDLMTT7" + " in the config", "aws-access-key"),
     ("ASIA" + "NS26LRWBQCAB69M6", "aws-access-key"),
     ("ghp_" + "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d", "github-token"),
@@ -93,7 +96,8 @@ SECRETS: list[tuple[str, str]] = [
     ("xoxb-" + "1234567890-0987654321-u8jzPde0IgxLd6Gn", "slack-token"),
     ("xoxp-" + "2234567890-1987654321-KLzdocJ2isAj", "slack-token"),
     (
-        "https://hooks.slack.com/services/" + "T0FAKE123/B0FAKE456/u8jzPde0IgxLd6GncfBAep",
+        "https://hooks.slack.com/services/"
+        + "T0FAKE123/B0FAKE456/u8jzPde0IgxLd6GncfBAep",
         "slack-webhook",
     ),
     (
@@ -106,10 +110,14 @@ SECRETS: list[tuple[str, str]] = [
     ("AIza" + "DEEtfjgVvVqE1SkHbn88HxjSI6bWHtP3fS2", "google-api-key"),
     ("sk-" + "rEqmSM9wCZ7Uw9xfogoEmvnEN5N1aE6PwZPf1Qh6yYTWmE4l", "openai-key"),
     ("sk-proj-" + "BYOvfZ8UzDzV8fUkkibjL5DZPjN0MEQ7wjJJibaZUPgHV7iB3m03", "openai-key"),
-    ("sk-ant-api03-" + "A1id6Vw5DQL05HA064GiIjHGb3CXlMaXZjljENUhJduRHHJ", "anthropic-key"),
+    (
+        "sk-ant-api03-" + "A1id6Vw5DQL05HA064GiIjHGb3CXlMaXZjljENUhJduRHHJ",
+        "anthropic-key",
+    ),
     ("npm_" + "qHx6kwXoIIXGvOoNZYW2mZp0zVZomHFwUbbY", "npm-token"),
     (
-        "eyJhbGciOiJIUzI1NiJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLWZha2UtMTIz",
+        "eyJhbGciOiJIUzI1NiJ9."
+        + "eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLWZha2UtMTIz",
         "jwt",
     ),
     ("Authorization: Bearer " + "u8jzPde0IgxLd6GncfBAep", "bearer-token"),
@@ -291,7 +299,10 @@ def test_custom_patterns_and_value_group() -> None:
     assert [f.rule for f in found] == ["custom:codename", "custom:badge"]
     assert text[found[1].start : found[1].end] == "40417"
     clean, _ = redact(text, extra)
-    assert clean == "[REDACTED:custom:codename] ships; badge #[REDACTED:custom:badge] at the desk"
+    assert (
+        clean
+        == "[REDACTED:custom:codename] ships; badge #[REDACTED:custom:badge] at the desk"
+    )
     assert redact(clean, extra) == (clean, [])
 
 
