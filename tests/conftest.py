@@ -1,4 +1,52 @@
+"""Shared fixtures: a machine with no git identity, a workspace, the CLI."""
+
+from __future__ import annotations
+
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner, Result
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+from gardener import Workspace  # noqa: E402
+from gardener.cli import main  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def no_git_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine where git knows nobody: empty HOME, no global or system config."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("EMAIL", "")
+    monkeypatch.delenv("GARDENER_NOW", raising=False)
+    monkeypatch.delenv("GARDENER_WORKSPACE", raising=False)
+    for name in ["AUTHOR", "COMMITTER"]:
+        for part in ["NAME", "EMAIL", "DATE"]:
+            monkeypatch.delenv(f"GIT_{name}_{part}", raising=False)
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    """A new workspace whose clock starts at 2026-01-05 09:00."""
+    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    return workspace
+
+
+@pytest.fixture
+def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
+    """Run ``gardener ARGS`` in-process; fail with its output unless the exit code is ``code``."""
+
+    def run(*args: str, code: int = 0, now: str | None = None) -> Result:
+        if now:
+            monkeypatch.setenv("GARDENER_NOW", now)
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == code, f"exit {result.exit_code}\n{result.output}"
+        return result
+
+    return run

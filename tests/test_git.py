@@ -20,18 +20,6 @@ from gardener.git import GARDENER, Identity, Repo, identity_for
 USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
 
 
-@pytest.fixture(autouse=True)
-def no_git_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A machine where git knows nobody: empty HOME, no global or system config."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("EMAIL", "")
-    for name in ["AUTHOR", "COMMITTER"]:
-        for part in ["NAME", "EMAIL", "DATE"]:
-            monkeypatch.delenv(f"GIT_{name}_{part}", raising=False)
 
 
 @pytest.fixture

@@ -89,7 +89,8 @@ SECRETS: list[tuple[str, str]] = [
     ("ghr_" + "R0CsTy4Qwb8DwkNhFdnXsiVpzz63FfkCzJr4", "github-token"),
     (
         "github_pat_"
-        + "i0B3JrTAwR4y9ojfljoQoa_F1LlqsajAIxNKu8iS2G8NPRVdD53X83RZJzzzzgEOzdmenCkhvMdga",
+        + "i0B3JrTAwR4y9ojfljoQoa_"
+        + "F1LlqsajAIxNKu8iS2G8NPRVdD53X83RZJzzzzgEOzdmenCkhvMdga",
         "github-token",
     ),
     ("token is glpat-" + "xNbe3nNyjOq9wMxEhh2F", "gitlab-token"),
@@ -172,6 +173,8 @@ BENIGN: list[str] = [
     "password: str",
     "password: Optional[str] = None",
     "password_hash: bcrypt",
+    "Pass: 42, Fail: 3",
+    "API key: stored in .env",
     "rotate the token budget",
     "token budget: 4096",
     "max_tokens: 4096",
@@ -286,6 +289,18 @@ def test_specific_rule_wins_over_label() -> None:
     assert [f.rule for f in find(text)] == ["github-token"]
 
 
+def test_a_marker_exposing_a_neighbour_is_handled_in_one_go() -> None:
+    # The first key swallows the second's "rk"; what is left is only judged on its
+    # own once the first is a marker, and find reports it in this text's offsets.
+    key = "rk_live_" + "ueQpBenQtYh5Xj8TPQxjq4i9"
+    text = f"keys {key}{key} end"
+    found = find(text)
+    assert [f.rule for f in found] == ["stripe-key", "high-entropy"]
+    assert found[0].end == found[1].start == 5 + len(key) + 2
+    clean, _ = redact(text)
+    assert clean == "keys [REDACTED:stripe-key][REDACTED:high-entropy] end"
+
+
 def test_key_block_without_end_stops_at_blank_line() -> None:
     text = "-----BEGIN EC " + "PRIVATE KEY-----\nMHcCAQEEIfakefake\nZmFrZQ==\n\nkept"
     clean, _ = redact(text)
@@ -299,10 +314,8 @@ def test_custom_patterns_and_value_group() -> None:
     assert [f.rule for f in found] == ["custom:codename", "custom:badge"]
     assert text[found[1].start : found[1].end] == "40417"
     clean, _ = redact(text, extra)
-    assert (
-        clean
-        == "[REDACTED:custom:codename] ships; badge #[REDACTED:custom:badge] at the desk"
-    )
+    marked = "[REDACTED:custom:codename] ships; badge #[REDACTED:custom:badge]"
+    assert clean == marked + " at the desk"
     assert redact(clean, extra) == (clean, [])
 
 

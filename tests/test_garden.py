@@ -1,0 +1,219 @@
+"""The verbs end to end: real files, real git repositories in tmp_path."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gardener import RefusedError, Workspace
+from gardener.memoryfile import parse_memory
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+
+
+def commits(root: Path) -> int:
+    return int(git(root, "rev-list", "--count", "HEAD"))
+
+
+def at(ws: Workspace, when: str) -> Workspace:
+    ws.now_override = when
+    return ws
+
+
+def test_init_creates_a_workspace(ws: Workspace):
+    for name in ("MEMORY.md", "rules.md", ".gitattributes", "memory", ".gardener/.gitignore"):
+        assert (ws.root / name).exists(), name
+    assert "memory/*.md merge=union" in (ws.root / ".gitattributes").read_text()
+    assert commits(ws.root) == 1
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_init_adopts_in_place_and_redacts_secrets(tmp_path: Path):
+    root = tmp_path / "agent"
+    (root / "memory" / "archive").mkdir(parents=True)
+    memory = "\ufeff# What I know\r\n\r\n- the user likes tea\r\n- wifi password: Sunflower-88-fake\r\n"
+    (root / "MEMORY.md").write_bytes(memory.encode())
+    note = "- 10:00 decided: we use SQLite\n- long line " + "x" * 5000  # no final newline
+    (root / "memory" / "2026-01-05.md").write_text(note)
+    (root / "memory" / "state.json").write_text("{}")
+    (root / "memory" / "archive" / "2025-01-01.md").write_text("- old\n")
+    _, result = Workspace.init(root, now_override="2026-01-06T09:00")
+    assert result.adopted
+    assert (root / "memory" / "2026-01-05.md").read_text() == note
+    after = (root / "MEMORY.md").read_bytes().decode()
+    assert after == memory.replace("Sunflower-88-fake", "[REDACTED:password]")
+    assert [r.rule for r in result.redacted] == ["password"]
+    assert "Sunflower-88-fake" not in git(root, "log", "-p", "--all")
+    assert "Sunflower-88-fake" in (root / ".gardener" / "quarantine.jsonl").read_text()
+    assert oct((root / ".gardener" / "quarantine.jsonl").stat().st_mode & 0o777) == "0o600"
+    tracked = git(root, "ls-files").split()
+    assert "memory/state.json" not in tracked and "memory/archive/2025-01-01.md" not in tracked
+
+
+def test_note_appends_and_commits_as_its_author(ws: Workspace):
+    result = ws.note("Mira prefers tabs", kind="preference", key="indentation", by="atlas", time="10:15")
+    assert result.path == "memory/2026-01-05.md"
+    text = (ws.root / result.path).read_text()
+    assert text == "# 2026-01-05\n\n- 10:15 preference: **indentation**: Mira prefers tabs (by: atlas)\n"
+    assert git(ws.root, "log", "-1", "--format=%an|%cn").strip() == "atlas|memory-gardener"
+
+
+def test_note_refuses_secrets_and_writes_nothing(ws: Workspace):
+    before = commits(ws.root)
+    with pytest.raises(RefusedError) as info:
+        ws.note("the NAS password is Quartz-Heron-77-fake")
+    assert "password" in str(info.value)
+    assert not (ws.root / "memory" / "2026-01-05.md").exists()
+    assert commits(ws.root) == before
+
+
+def test_promote_commits_once_and_twice_changes_nothing(ws: Workspace):
+    ws.note("use Postgres", kind="decision", key="database", time="09:00", by="atlas")
+    first = at(ws, "2026-01-05T18:00").promote()
+    assert first.commit and first.as_dict()["added"] == ["database"]
+    message = git(ws.root, "log", "-1", "--format=%B")
+    assert "Gardener-Action: promote" in message and "Gardener-Keys: database" in message
+    count = commits(ws.root)
+    second = ws.promote()
+    assert second.commit is None and second.plan.decisions == ()
+    assert commits(ws.root) == count
+
+
+def test_monday_postgres_friday_sqlite(ws: Workspace):
+    ws.note("use Postgres", kind="decision", key="database", day="2026-01-12", time="09:00")
+    at(ws, "2026-01-12T18:00").promote()
+    ws.note("switch to SQLite", kind="decision", key="database", day="2026-01-16", time="16:00")
+    at(ws, "2026-01-16T18:00").promote()
+    assert [h.value for h in ws.recall(key="database")] == ["switch to SQLite"]
+    assert [h.value for h in ws.recall(key="Database", as_of_time="2026-01-14")] == ["use Postgres"]
+    history = ws.why("database")
+    assert [(r.hit.value, r.hit.status) for r in history] == [("use Postgres", "superseded"), ("switch to SQLite", "current")]
+    assert all(r.commit for r in history)
+    assert history[0].commit != history[1].commit
+
+
+def test_tier2_renewal_price_today_as_of_february_then_pruned(ws: Workspace):
+    ws.note("$4,200", key="Tier 2 renewal / list price", kind="fact", source="pricing-sheet", by="pricing-team", day="2026-01-12", time="")
+    at(ws, "2026-01-12T12:00").promote()
+    ws.note("$3,600", key="Tier 2 renewal / list price", kind="fact", source="pricing-sheet", by="pricing-team", day="2026-03-03", time="")
+    at(ws, "2026-03-03T12:00").promote()
+    assert [h.value for h in ws.recall(key="tier 2 renewal / list price")] == ["$3,600"]
+    feb = ws.recall(key="Tier 2 renewal / list price", as_of_time="2026-02-09")
+    assert [(h.value, h.since, h.until) for h in feb] == [("$4,200", "2026-01-12", "2026-03-03")]
+    assert [h.value for h in ws.recall("Tier 2 renewal price")][:1] == ["$3,600"]
+    # the retention (90 days) counts from `until`: kept on 2026-05-31, gone on 2026-06-02
+    assert at(ws, "2026-05-31T12:00").prune().as_dict()["superseded_removed"] == 0
+    pruned = at(ws, "2026-06-02T12:00").prune()
+    assert pruned.as_dict()["superseded_removed"] == 1
+    assert ws.recall(key="Tier 2 renewal / list price", as_of_time="2026-02-09") == []
+    assert "$4,200" in git(ws.root, "log", "-p", "MEMORY.md")  # still in git history
+
+
+def test_day_40_lesson_ttl_refusals_and_ranking(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-01T08:00")
+    day = lambda n: f"2026-01-{n + 1:02d}" if n < 31 else f"2026-02-{n - 30:02d}"  # noqa: E731
+    stored = 0
+    for text, n in [
+        ("deploy to staging on friday", 5),
+        ("staging server is called box7", 20),
+        ("deploy needs two approvals", 33),
+        ("my password is hunter2", 38),
+        ("email me at someone@example.org", 38),
+        ("deploy staging fix is merged", 39),
+    ]:
+        try:
+            ws.note(text, day=day(n), time="12:00")
+            stored += 1
+        except RefusedError:
+            pass
+    assert stored == 4
+    hits = at(ws, day(40) + "T12:00").recall("deploy staging")
+    assert [h.text.split(" ", 1)[1] for h in hits] == [
+        "deploy staging fix is merged",
+        "deploy needs two approvals",
+        "staging server is called box7",
+    ]
+    assert len({h.path for h in hits}) == 3  # the day-5 note is past its TTL
+
+
+def test_hand_edit_is_committed_first_and_kept(ws: Workspace):
+    ws.note("we use SQLite", kind="decision", key="database", time="09:00")
+    ws.note("prefers dark mode", kind="preference", key="theme", time="09:01")
+    at(ws, "2026-01-05T18:00").promote()
+    memory = ws.root / "MEMORY.md"
+    lines = [line for line in memory.read_text().splitlines(keepends=True) if "**theme**" not in line]
+    memory.write_text("".join(lines).replace("we use SQLite", "we use SQLite (WAL mode)"))
+    ws.note("tabs", kind="preference", key="indentation", time="19:00")
+    at(ws, "2026-01-05T20:00").promote()
+    log = git(ws.root, "log", "--format=%s", "-3").splitlines()
+    assert log[0].startswith("promote:") and log[1].startswith("record:")
+    text = memory.read_text()
+    assert "we use SQLite (WAL mode)" in text
+    assert "**theme**" not in text  # a fact deleted by hand is not brought back
+    assert "**indentation**" in text
+
+
+def test_prune_keeps_notes_until_promoted_and_checks_the_name(ws: Workspace):
+    ws.note("we decided on SQLite", day="2026-01-05", time="09:00")
+    (ws.root / "memory" / "2024-01-01.md").write_text("- decided: misnamed note\n")
+    at(ws, "2026-01-05T10:00")
+    kept = at(ws, "2026-03-01T09:00").prune(dry_run=True).as_dict()
+    reasons = {k["path"]: k["reason"] for k in kept["kept_notes"]}
+    assert "not promoted" in reasons["memory/2026-01-05.md"]
+    ws.promote()
+    result = ws.prune().as_dict()
+    assert result["removed_notes"] == ["memory/2026-01-05.md"]
+    assert any("first committed" in k["reason"] for k in result["kept_notes"])
+    assert (ws.root / "memory" / "2024-01-01.md").exists()
+    assert not (ws.root / "memory" / "2026-01-05.md").exists()
+    assert "we decided on SQLite" in git(ws.root, "log", "-p", "--all")
+
+
+def test_expired_entries_leave_current_memory(ws: Workspace):
+    for n in range(4):
+        ws.note(f"value {n}", kind="fact", key=f"k{n}", expires="2026-01-10", time=f"09:0{n}")
+    ws.note("stays", kind="fact", key="other", time="09:30")
+    at(ws, "2026-01-05T18:00").promote()
+    assert len(at(ws, "2026-01-09T23:59").recall(key="k1")) == 1
+    assert at(ws, "2026-01-10T00:00").recall(key="k1") == []  # expires is exclusive, like until
+    result = ws.prune().as_dict()
+    assert result["expired_removed"] == 4
+    facts = parse_memory((ws.root / "MEMORY.md").read_text()).facts
+    assert sorted(f.get("reason") or "" for f in facts if f.superseded) == ["expired"] * 4
+    assert [h.value for h in ws.recall(key="k1", as_of_time="2026-01-09")] == ["value 1"]
+
+
+def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
+    ws.note("SQLite", kind="decision", key="database", time="09:00")
+    at(ws, "2026-01-05T18:00").promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(memory.read_text().replace("## Decisions\n", "## Decisions\n- **Database**: Postgres\n"))
+    (ws.root / "memory" / "2026-01-06.md").write_text("# x\n\n- token: ghp_" + "a1B2c3D4e5" * 4 + "\n")
+    (ws.root / "memory" / "2026-01-07.md").write_bytes(b"- bad \xff byte\n")
+    problems = ws.check()
+    kinds = {(p.kind, p.path, p.line) for p in problems}
+    assert ("conflict", "MEMORY.md", 5) in kinds
+    assert ("secret", "memory/2026-01-06.md", 3) in kinds
+    assert any(p.kind == "parse" and p.path == "memory/2026-01-07.md" and p.line == 1 for p in problems)
+
+
+def test_cli_subprocess_json(tmp_path: Path):
+    env = {**os.environ, "GARDENER_NOW": "2026-01-05T09:00"}
+    root = tmp_path / "ws"
+    run = lambda *a: subprocess.run([os.sys.executable, "-m", "gardener", "-w", str(root), *a], env=env, capture_output=True, text=True)  # noqa: E731
+    assert run("init").returncode == 0
+    out = run("note", "--json", "--kind", "decision", "--key", "database", "SQLite")
+    assert out.returncode == 0, out.stderr
+    assert '"path": "memory/2026-01-05.md"' in out.stdout
+    refused = run("note", "password: hunter2-fake-99")
+    assert refused.returncode == 3 and "refused" in refused.stderr and "Traceback" not in refused.stderr
+    assert run("promote").returncode == 0
+    recall = run("recall", "--json", "database")
+    assert '"status": "current"' in recall.stdout
+    missing = subprocess.run([os.sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"], env=env, capture_output=True, text=True)
+    assert missing.returncode == 1 and "gardener init" in missing.stderr
