@@ -20,7 +20,14 @@ from . import redact
 from .check import memory_problems, secret_problems, sort_problems
 from .config import Config
 from .errors import GardenerError, LossBudgetError, ParseError, RefusedError
-from .guard import STATE_DIR, Redaction, ensure_state_dir, redact_files
+from .guard import (
+    QUARANTINE,
+    STATE_DIR,
+    Redaction,
+    ensure_state_dir,
+    quarantined,
+    redact_files,
+)
 from .memoryfile import NEW_FILE, parse_memory
 from .model import Memory, Note, Problem
 from .notes import parse_note, render_entry
@@ -214,6 +221,14 @@ class Workspace:
         finally:
             repo.close()
 
+    def _is_note(self, rel: str) -> bool:
+        """A daily note: directly in the notes folder (not archive/), with a dated name."""
+        path = Path(rel)
+        return (
+            path.parent.as_posix() == self.config.notes_dir
+            and note_date(path.name) is not None
+        )
+
     def _owned_paths(self) -> list[str]:
         return [self.config.memory_file, self.config.notes_dir, "rules.md"]
 
@@ -237,9 +252,7 @@ class Workspace:
         changed = [
             p
             for p in changed
-            if p == self.config.memory_file
-            or p == "rules.md"
-            or note_date(Path(p).name)
+            if p in (self.config.memory_file, "rules.md") or self._is_note(p)
         ]
         if not changed:
             return None, []
@@ -491,6 +504,15 @@ class Workspace:
                 problems.append(
                     Problem("parse", config.memory_file, exc.line, exc.message)
                 )
+        for redaction, when in quarantined(self.root):
+            problems.append(
+                Problem(
+                    "secret",
+                    redaction.path,
+                    redaction.line,
+                    f"redacted ({redaction.rule}) on {when}; the original is in {QUARANTINE}, never committed: rotate it if it is a credential, then delete that file",
+                )
+            )
         return sort_problems(problems)
 
     # -- creating --------------------------------------------------------------

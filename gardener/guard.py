@@ -101,3 +101,27 @@ def redact_files(
         atomic_write(target, clean)
         done.extend(Redaction(path, f.line, f.rule) for f in found)
     return done
+
+
+def quarantined(root: Path) -> list[tuple[Redaction, str]]:
+    """What was redacted so far, with when (local ISO time): (Redaction, time)."""
+    target = root / QUARANTINE
+    if not target.exists():
+        return []
+    found = []
+    for raw in target.read_text(
+        encoding="utf-8", errors="surrogateescape"
+    ).splitlines():
+        try:
+            record = json.loads(raw)
+            found.append(
+                (
+                    Redaction(
+                        str(record["path"]), int(record["line"]), str(record["rule"])
+                    ),
+                    str(record["time"]),
+                )
+            )
+        except (ValueError, KeyError, TypeError):
+            continue  # a damaged line: the rest still counts
+    return found

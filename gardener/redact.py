@@ -1,33 +1,25 @@
 """Never-store detection (DESIGN.md section 4): find and redact what must not be kept.
 
-Pure: stdlib ``re``, ``base64``, ``math`` and ``unicodedata`` only, no I/O.
+Pure (stdlib ``re``, ``base64``, ``math``, ``unicodedata``). ``find(text)`` returns
+``[Finding(rule, start, end, line), ...]``, sorted and non-overlapping, where
+``text[start:end]`` is the secret value itself (``hunter2`` in ``password: hunter2``,
+``pw`` in ``scheme://user:pw@host``). ``redact(text)`` returns ``(clean, findings)``
+with each span replaced by ``[REDACTED:<rule>]``.
 
-``find(text)`` returns ``[Finding(rule, start, end, line), ...]``, sorted by ``start``
-and non-overlapping; ``text[start:end]`` is the secret value itself (for
-``password: hunter2`` only ``hunter2``, for ``scheme://user:pw@host`` only ``pw``).
-``redact(text)`` returns ``(clean_text, findings)`` with each span replaced by
-``[REDACTED:<rule>]``.
+Rule ids: private-key, jwt, aws-access-key, github-token, gitlab-token, slack-webhook,
+discord-webhook, slack-token, stripe-key, google-api-key, anthropic-key, openai-key,
+npm-token, connection-string, bearer-token, auth-header, password, pin, secret, email,
+card-number, base64-secret, high-entropy, and ``custom:<name>`` (rules.md).
 
-Rule ids: private-key, jwt, aws-access-key, github-token, gitlab-token,
-slack-webhook, discord-webhook, slack-token, stripe-key, google-api-key,
-anthropic-key, openai-key, npm-token, connection-string, bearer-token, auth-header,
-password, pin, secret, email, card-number, base64-secret, high-entropy, and
-``custom:<name>`` for rules.md patterns.
-
-Choices:
-- Labelled values (``password: x``, ``the API key is x``, ``密码是x``) are families:
-  ``password`` takes any value that is not a placeholder; ``pin`` takes 4-12 digits;
-  ``secret`` (token, API key, secret, credentials, ...) needs >= 6 chars of two
-  character classes, so ``max_tokens: 4096`` or ``token_type: bearer`` pass.
-- In prose (``my password is x``) an unquoted English-looking word (``is correct``,
-  ``is stored``) is not a value; ``is swordfish`` still is.
-- Card numbers must start with 2-6 (the card networks), which also spares ISBNs.
-- Hex runs (commit SHAs, UUIDs, Ethereum addresses) are never high-entropy. Wallet
-  addresses are public, so no rule targets them; a base58 Bitcoin address may still
-  trip high-entropy, which errs on the side of refusing.
-- An existing ``[REDACTED:<rule>]`` marker is never flagged again; that is what makes
-  ``redact`` idempotent.
-- An allow pattern drops a finding only when one of its matches covers the whole span.
+Choices: a labelled value (``password: x``, ``the API key is x``, ``密码是x``) must not
+be a placeholder (``see vault``, ``****``, ``${VAR}``, ``str``); a ``pin`` is 4-12
+digits; a ``secret`` (token, API key, ...) needs >= 6 chars of two classes, so
+``max_tokens: 4096`` passes; in prose an unquoted English-looking word (``is correct``)
+is not a value. Cards start with 2-6 (the networks), which spares ISBNs. Hex runs (SHAs,
+UUIDs, Ethereum addresses) are never high-entropy; wallet addresses are public and not
+targeted, though a base58 Bitcoin address may trip high-entropy (erring to refuse).
+Markers are never flagged again, so ``redact`` is idempotent. An allow pattern drops a
+finding only when one of its matches covers the whole span.
 """
 
 from __future__ import annotations
@@ -62,43 +54,37 @@ class Finding:
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
 _TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
 _NEXT_PARAM = re.compile(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
-_BARE = re.compile(r"\S+")
 _REF = re.compile(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%")
 _TYPE = re.compile(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
 _MASK = set("*xX•·.-_#?…")
 # Words that sit where a value would but say where it is or what it is like.
-_NOT_VALUES = frozenset(
-    """none null nil empty blank n/a na tbd todo unknown unset redacted hidden masked
-    required optional see in at on from stored kept saved ask check via use using with
-    without reset rotate rotated changed expired invalid valid wrong correct incorrect
-    weak strong long short too not never always set the a an this that it its my your
-    our their his her what which who where when how if and or but is are was be been
-    must should will can could would may might only also still now here there below
-    above same true false yes no off str string bytes int bool text any dict secretstr
-    env environment vault keychain keyring 1password bitwarden lastpass manager case
-    protected encrypted hashed managed shared known provided generated random different
-    unchanged available missing password passwords passwd pass pwd secret token key
-    xxx placeholder example sample dummy fake""".split()
-)
+_WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hidden
+    masked required optional see in at on from stored kept saved ask check via use
+    using with without reset rotate rotated changed expired invalid valid wrong correct
+    incorrect weak strong long short too not never always set the a an this that it its
+    my your our their his her what which who where when how if and or but is are was be
+    been must should will can could would may might only also still now here there
+    below above same true false yes no off str string bytes int bool text any dict
+    secretstr env environment vault keychain keyring 1password bitwarden lastpass
+    manager case protected encrypted hashed managed shared known provided generated
+    random different unchanged available missing password passwords passwd pass pwd
+    secret token key xxx placeholder example sample dummy fake"""
+_NOT_VALUES = frozenset(_WORDS.split())
 _WORDY = ("ed", "ing", "ly", "ion", "ible", "able", "ive", "ful", "less", "ent", "ous")
 
 
-def _classes(s: str, capital_is_lower: bool = True) -> int:
-    """How many of lower / upper / digit / symbol occur (``-_./`` are not symbols)."""
-    lower = upper = digit = other = False
-    for i, ch in enumerate(s):
-        if ch.isdigit():
-            digit = True
-        elif ch.isupper():
-            if i or not capital_is_lower:
-                upper = True
-            else:
-                lower = True
-        elif ch.isalpha():
-            lower = True
-        elif ch not in "-_./" and not ch.isspace():
-            other = True
-    return lower + upper + digit + other
+def _classes(s: str) -> int:
+    """How many of lower / upper / digit / symbol occur; ``Word`` counts as lower and
+    ``-_./`` are not symbols, so identifiers and capitalised words score 1."""
+    seen = {_kind(c) if i or not c.isupper() else 0 for i, c in enumerate(s)}
+    return len(seen - {4})
+
+
+def _kind(ch: str) -> int:
+    """0 lower, 1 upper, 2 digit, 3 symbol, 4 separator or space."""
+    if ch.isalpha():
+        return 1 if ch.isupper() else 0
+    return 2 if ch.isdigit() else 4 if ch in "-_./+=" or ch.isspace() else 3
 
 
 def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
@@ -111,17 +97,13 @@ def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
         if end > pos + 1 and "\n" not in text[pos + 1 : end]:
             return pos + 1, end, True
         pos += 1  # unbalanced quote: read what follows as a bare value
-    m = _BARE.match(text, pos)
-    if not m:
-        return None
     end = pos
-    for ch in m.group():  # CJK prose resumes right after the value (密码是abc，...)
-        if unicodedata.east_asian_width(ch) in ("W", "F"):
-            break
+    while end < len(text) and not text[end].isspace():
+        if unicodedata.east_asian_width(text[end]) in ("W", "F"):
+            break  # CJK prose resumes right after the value: 密码是abc，...
         end += 1
     cut = _NEXT_PARAM.search(text, pos, end)
-    if cut:
-        end = cut.start()
+    end = cut.start() if cut else end
     while end > pos and text[end - 1] in _TRAIL:
         end -= 1
     return (pos, end, False) if end > pos else None
@@ -131,19 +113,16 @@ def _plausible(
     value: str, family: str, prose: bool = False, quoted: bool = False
 ) -> bool:
     """Whether ``value`` is a real secret rather than a placeholder or a word."""
-    low = value.lower()
-    if value[0] in "([{<" or set(value) <= _MASK:
+    if value[0] in "([{<" or set(value) <= _MASK or value.lower() in _NOT_VALUES:
         return False
     if _REF.fullmatch(value) or _TYPE.fullmatch(value):
-        return False
-    if low in _NOT_VALUES:
-        return False
+        return False  # ${DB_PASSWORD}, %TOKEN%, Optional[str]
     if family == "pin":
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
         return len(value) >= 6 and _classes(value) >= 2
     if prose and not quoted and value.isalpha():
-        return len(value) >= 4 and not low.endswith(_WORDY)
+        return len(value) >= 4 and not value.lower().endswith(_WORDY)
     return True
 
 
@@ -154,34 +133,32 @@ def _labelled(family: str) -> Check:
             return None
         start, end, quoted = got
         prose = not any(c in ":=：" for c in m.group("sep"))
-        return (
-            (start, end) if _plausible(text[start:end], family, prose, quoted) else None
-        )
+        ok = _plausible(text[start:end], family, prose, quoted)
+        return (start, end) if ok else None
 
     return check
 
 
-# Latin-script labels: an identifier ending in the core word (DB_PASSWORD, apiKey)
-# or a phrase, an optional "for the NAS" phrase, then ":"/"=" or a verb ("is").
+# A label is an identifier ending in the word (DB_PASSWORD, apiKey), a phrase
+# (mot de passe) or a CJK word; then maybe "for the NAS"; then ":"/"=" or a verb.
 _PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
 _VERB = (
     r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
     r"|(?:is|was)(?:[ \t]+(?:now|still))?|ist|lautet|war|est|était|es|era|это"
 )
-_LATIN = (
-    r"(?<![\w.-])(?:[A-Za-z0-9_.-]*?(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])))?"
-    r"(?i:{cores})(?i:s)?(?!\w)[\"'`*]{{0,2}}"
-    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：]+){{{{1,4}}}}?)?"
-    rf"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{{{{0,2}}}}[ \t]*|[ \t]+(?i:{_VERB})[ \t]+"
-    r"|[ \t]*[—–][ \t]*)"
+_LABEL = (
+    r"(?:(?<![\w.-])(?:[A-Za-z0-9_.-]*?(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])))?"
+    r"(?i:%s)(?i:s)?(?!\w)[\"'`*]{0,2}|%s)"
+    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：]+){{1,4}}?)?"
+    rf"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{{0,2}}[ \t]*|[ \t]+(?i:{_VERB})[ \t]+"
+    r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*)"
 )
-_CJK = r"(?:{cores})(?P<sep>[ \t]*(?:[:：=]|是|为|為|は|는|은)[ \t]*)"
-_PW = (
-    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|pass|senha|has[łl]o"
+_PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42, Fail: 3" is no label
+    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.-])pass"
+    r"|senha|has[łl]o"
     r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
     r"|парол(?:ь|я|ю|ем|и|ей|е)"
 )
-_PIN = r"pin[ _-]?code|pin[ _-]?number|pin|пин(?:-код)?"
 _SECRET = (
     r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
     r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
@@ -193,32 +170,37 @@ _SECRET = (
 # --- checks for shaped secrets --------------------------------------------------
 
 
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch) * (2 if i % 2 else 1)
-        total += d - 9 if d > 9 else d
-    return total % 10 == 0
+def _target(m: re.Match[str]) -> Span:
+    return m.span("value") if "value" in m.re.groupindex else m.span()
+
+
+def _mixed(length: int) -> Check:
+    """Flag the value only if it has ``length`` chars of two classes (not a word)."""
+
+    def check(text: str, m: re.Match[str]) -> Span | None:
+        s, e = _target(m)
+        return (s, e) if e - s >= length and _classes(text[s:e]) >= 2 else None
+
+    return check
 
 
 def _card(text: str, m: re.Match[str]) -> Span | None:
-    """Longest leading run of groups that is 13-19 digits and Luhn-valid."""
+    """The longest leading run of groups that is 13-19 digits and Luhn-valid."""
     groups = re.split(r"[ -]", m.group())
     for n in range(len(groups), 0, -1):
         digits = "".join(groups[:n])
         if n > 1 and not all(4 <= len(g) <= 6 for g in groups[: n - 1]):
             continue
-        if 13 <= len(digits) <= 19 and _luhn(digits):
+        odd = (int(d) * 2 for d in digits[-2::-2])  # Luhn: double every second digit
+        luhn = sum(map(int, digits[::-2])) + sum(d - 9 if d > 9 else d for d in odd)
+        if 13 <= len(digits) <= 19 and luhn % 10 == 0:
             return m.start(), m.start() + len(digits) + n - 1
     return None
 
 
-_TOKEN_BEFORE = re.compile(r"\S*\Z")
-
-
 def _email(text: str, m: re.Match[str]) -> Span | None:
-    before = _TOKEN_BEFORE.search(text, max(0, m.start() - 256), m.start())
-    token = before.group() if before else ""
+    before = text[max(0, m.start() - 256) : m.start()]
+    token = before.split()[-1] if before and not before[-1].isspace() else ""
     if "://" in token and "/" not in token.rsplit("://", 1)[1]:
         return None  # userinfo of a URL: connection-string's business
     if re.match(r":[\w~./-]", text[m.end() : m.end() + 2]):
@@ -228,19 +210,6 @@ def _email(text: str, m: re.Match[str]) -> Span | None:
     return m.span()
 
 
-def _min_classes(length: int, classes: int) -> Check:
-    def check(text: str, m: re.Match[str]) -> Span | None:
-        value = m.group("value") if "value" in m.re.groupindex else m.group()
-        ok = len(value) >= length and _classes(value) >= classes
-        return (
-            (m.span("value") if "value" in m.re.groupindex else m.span())
-            if ok
-            else None
-        )
-
-    return check
-
-
 def _url_password(text: str, m: re.Match[str]) -> Span | None:
     return m.span("value") if _plausible(m.group("value"), "password") else None
 
@@ -248,14 +217,10 @@ def _url_password(text: str, m: re.Match[str]) -> Span | None:
 _HEX = frozenset("0123456789abcdefABCDEF-")
 
 
-def _kind(ch: str) -> int:
-    return 0 if ch.islower() else 1 if ch.isupper() else 2 if ch.isdigit() else 3
-
-
 def _random_looking(s: str) -> bool:
     """Long, mixed-class, close to random in entropy and in class switches.
 
-    Calibrated on random base64/alphanumeric strings (>= 97% flagged at 24 chars) and
+    Calibrated on random base64/alphanumeric strings (>= 95% flagged at 24 chars) and
     generated camelCase/snake_case identifiers with numbers (< 1% flagged).
     """
     body = s.rstrip("=")
@@ -272,10 +237,9 @@ def _random_looking(s: str) -> bool:
     for ch in body:
         counts[ch] = counts.get(ch, 0) + 1
     entropy = -sum(c / n * math.log2(c / n) for c in counts.values())
-    alphabet = 26 * lower + 26 * upper + 10 + 4
-    ratio = entropy / math.log2(min(n, alphabet))
-    # Words change character class every few letters; random text every other one.
-    switches = sum(a != b for a, b in zip(kinds, kinds[1:])) / len(kinds)
+    ratio = entropy / math.log2(min(n, 26 * lower + 26 * upper + 14))
+    # Words change character class every few letters, random text every other one.
+    switches = sum(a != b for a, b in zip(kinds, kinds[1:], strict=False)) / len(kinds)
     if lower and upper:
         return ratio >= 0.8 and switches >= 0.4
     return ratio >= 0.78 and switches >= 0.25
@@ -284,133 +248,83 @@ def _random_looking(s: str) -> bool:
 def _high_entropy(text: str, m: re.Match[str]) -> Span | None:
     run = m.group()
     if run.count("/") > max(1, len(run) // 24):
-        return None  # a path or URL; its segments are scanned without "/"
+        return None  # a path or URL; the second rule judges its segments alone
     return m.span() if _random_looking(run) else None
 
 
-# --- the rule table (earlier rules win when spans overlap) -----------------------
+# --- the rule table: (rule id, regex); earlier rules win where spans overlap ------
 
-_A, _S = re.ASCII, re.DOTALL
-_KEY_END = r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
-_B64 = r"(?<![\w+/-])[\w+/-]{%d,}={0,2}(?![\w+/=-])"
-# (rule id, regex, flags, check); a check returns the span to flag or None.
-_TABLE: tuple[tuple[str, str, int, Check | None], ...] = (
+_L = r"(?a)(?<![\w-])"  # ASCII, and not inside a longer token
+_B64 = r"(?a)(?<![\w+/-])[\w+/-]{%d,}={0,2}(?![\w+/=-])"
+_TABLE: tuple[tuple[str, str], ...] = (
     # A key block runs to its END line or, without one, to the next blank line.
     (
         "private-key",
-        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
-        rf"(?:.*?{_KEY_END}|(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*)",
-        _S,
-        None,
+        r"(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END[ A-Z0-9]*"
+        r"PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*)",
     ),
-    ("jwt", r"(?<![\w-])eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*(?![\w-])", _A, None),
-    (
-        "aws-access-key",
-        r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",
-        0,
-        None,
-    ),
-    (
-        "github-token",
-        r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_\w{22,255})(?![\w-])",
-        _A,
-        None,
-    ),
-    ("gitlab-token", r"(?<![\w-])glpat-[\w-]{20,}", _A, None),
-    (
-        "slack-webhook",
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[\w-]+/[\w/-]{8,}",
-        _A,
-        None,
-    ),
-    (
-        "discord-webhook",
-        r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{5,}/[\w-]{20,}",
-        _A,
-        None,
-    ),
-    ("slack-token", r"(?<![\w-])xox[abprs]-[A-Za-z0-9-]{10,}", 0, None),
-    ("stripe-key", r"(?<![\w-])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}", 0, None),
-    ("google-api-key", r"(?<![\w-])AIza[\w-]{35}(?![\w-])", _A, None),
-    ("anthropic-key", r"(?<![\w-])sk-ant-[\w-]{20,}", _A, None),
-    (
-        "openai-key",
-        r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?(?P<value>[\w-]{20,})",
-        _A,
-        _min_classes(20, 2),
-    ),
-    ("npm-token", r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])", 0, None),
-    (
-        "connection-string",
-        r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#\[\]]*:(?P<value>[^\s@/]+)@[\w.\[\]-]+",
-        _A,
-        _url_password,
-    ),
-    (
-        "bearer-token",
-        r"(?<![\w-])[Bb]earer[ \t]+(?P<value>[\w.~+/-]+=*)",
-        _A,
-        _min_classes(16, 2),
-    ),
+    ("jwt", _L + r"eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*(?![\w-])"),
+    ("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
+    ("github-token", _L + r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\w{22,})"),
+    ("gitlab-token", _L + r"glpat-[\w-]{20,}"),
+    ("slack-webhook", r"(?a)hooks\.slack\.com/\w+/[\w/-]{12,}"),
+    ("discord-webhook", r"(?a)discord(?:app)?\.com/api/webhooks/\d+/[\w-]{20,}"),
+    ("slack-token", _L + r"xox[abprs]-[A-Za-z0-9-]{10,}"),
+    ("stripe-key", _L + r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("google-api-key", _L + r"AIza[\w-]{35}(?![\w-])"),
+    ("anthropic-key", _L + r"sk-ant-[\w-]{20,}"),
+    ("openai-key", _L + r"sk-(?:proj-|svcacct-|admin-)?(?P<value>[\w-]{20,})"),
+    ("npm-token", _L + r"npm_[A-Za-z0-9]{36}\b"),
+    ("connection-string", r"(?a)\b[A-Za-z][\w+.-]*://[^\s:/@]*:(?P<value>[^\s@/]+)@\w"),
+    ("bearer-token", _L + r"[Bb]earer[ \t]+(?P<value>[\w.~+/-]+=*)"),
     (
         "auth-header",
-        r"(?i:authorization)[ \t]*[:=][ \t]*(?:(?i:basic|token|digest)[ \t]+)?"
+        r"(?ai)authorization[ \t]*[:=][ \t]*(?:(?:basic|token|digest)[ \t]+)?"
         r"(?P<value>[\w.~+/-]+=*)",
-        _A,
-        _min_classes(8, 2),
     ),
-    ("password", _LATIN.format(cores=_PW), 0, _labelled("password")),
-    (
-        "password",
-        _CJK.format(cores="密码|密碼|口令|パスワード|비밀번호|암호"),
-        0,
-        _labelled("password"),
-    ),
-    ("pin", _LATIN.format(cores=_PIN), 0, _labelled("pin")),
-    ("pin", _CJK.format(cores="暗証番号"), 0, _labelled("pin")),
-    ("secret", _LATIN.format(cores=_SECRET), 0, _labelled("secret")),
-    (
-        "secret",
-        _CJK.format(cores="令牌|密钥|密鑰|トークン|토큰"),
-        0,
-        _labelled("secret"),
-    ),
+    ("password", _LABEL % (_PW, "密码|密碼|口令|パスワード|비밀번호|암호")),
+    ("pin", _LABEL % (r"pin[ _-]?(?:code|number)?|пин(?:-код)?", "暗証番号")),
+    ("secret", _LABEL % (_SECRET, "令牌|密钥|密鑰|トークン|토큰")),
     (
         "email",
-        r"(?<![\w.%+-])[A-Za-z0-9][\w.%+-]{0,63}@(?P<domain>(?:[A-Za-z0-9]"
-        r"(?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-])",
-        _A,
-        _email,
+        r"(?a)(?<![\w.%+-])[A-Za-z0-9][\w.%+-]{0,63}"
+        r"@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",
     ),
     # 13-19 digits in groups split by one kind of separator; _card picks the run.
     (
         "card-number",
-        r"(?<![\w.,+-])[2-6]\d{3}(?:(?P<sep>[ -])\d{2,6}(?:(?P=sep)\d{1,6}){1,4}"
-        r"|\d{9,15})(?!\w|-\d)",
-        _A,
-        _card,
+        r"(?a)(?<![\w.,+-])[2-6]\d{3}"
+        r"(?:(?P<sep>[ -])\d{2,6}(?:(?P=sep)\d{1,6}){1,4}|\d{9,15})(?!\w|-\d)",
     ),
-    ("base64-secret", _B64 % 20, _A, None),  # decoded and rescanned in _scan
-    ("high-entropy", _B64 % 24, _A, _high_entropy),
+    ("base64-secret", _B64 % 20),  # decoded and rescanned in _scan
+    ("high-entropy", _B64 % 24),
     # Without "/", so a random segment of a path or URL is judged on its own.
-    ("high-entropy", r"(?<![\w+-])[\w+-]{24,}={0,2}(?![\w+=-])", _A, _high_entropy),
+    ("high-entropy", r"(?a)(?<![\w+-])[\w+-]{24,}={0,2}(?![\w+=-])"),
 )
-_COMPILED: list[tuple[str, re.Pattern[str], Check | None]] = []
+_CHECKS: dict[str, Check] = {
+    "openai-key": _mixed(20),
+    "connection-string": _url_password,
+    "bearer-token": _mixed(16),
+    "auth-header": _mixed(8),
+    "password": _labelled("password"),
+    "pin": _labelled("pin"),
+    "secret": _labelled("secret"),
+    "email": _email,
+    "card-number": _card,
+    "high-entropy": _high_entropy,
+}
+_COMPILED: list[tuple[str, re.Pattern[str]]] = []
 _MARKER: list[re.Pattern[str]] = []
-
-
-def _rules() -> list[tuple[str, re.Pattern[str], Check | None]]:
-    """The table compiled on first use: compiling costs ~10 ms, importing must not."""
-    if not _COMPILED:
-        ids = sorted({rule for rule, *_ in _TABLE}, key=len, reverse=True)
-        _MARKER.append(
-            re.compile(r"\[REDACTED:(?:custom:[^\[\]\n]{1,64}|%s)\]" % "|".join(ids))
-        )
-        _COMPILED.extend((r, re.compile(p, f), c) for r, p, f, c in _TABLE)
-    return _COMPILED
-
-
 _ALNUM = re.compile(r"[^\W_]")
+
+
+def _rules() -> list[tuple[str, re.Pattern[str]]]:
+    """The table, compiled on first use: that costs ~10 ms and importing must not."""
+    if not _COMPILED:
+        ids = "|".join(sorted({rule for rule, _ in _TABLE}, key=len, reverse=True))
+        _MARKER.append(re.compile(rf"\[REDACTED:(?:custom:[^\[\]\n]{{1,64}}|{ids})\]"))
+        _COMPILED.extend((rule, re.compile(p)) for rule, p in _TABLE)
+    return _COMPILED
 
 
 def compile_patterns(
@@ -427,7 +341,7 @@ def compile_patterns(
             compiled = re.compile(pattern)
         except re.error as exc:
             raise ValueError(
-                f"never-store pattern {name!r} ({pattern!r}): {exc}"
+                f"pattern {name!r} ({pattern!r}) does not compile: {exc}"
             ) from exc
         label = re.sub(r"[\[\]\n\r]", "_", name.strip())[:64] or "unnamed"
         out.append((f"custom:{label}", compiled))
@@ -446,64 +360,59 @@ def _decoded(run: str) -> str | None:
     return out if ok else None
 
 
+Candidate = tuple[int, int, int, str]  # start, end, priority (lower wins), rule
+
+
 def _scan(
     text: str,
-    custom: tuple[tuple[str, re.Pattern[str]], ...],
-    allowed: tuple[re.Pattern[str], ...],
+    custom: Sequence[tuple[str, re.Pattern[str]]],
+    allowed: Sequence[re.Pattern[str]],
     depth: int,
 ) -> list[tuple[int, int, str]]:
     """(start, end, rule) of every finding: the table's candidates, minus markers and
     allowed matches, overlapping ones merged under the earliest rule."""
-    rules = [(n, p, None) for n, p in custom] + _rules()
-    cands: list[tuple[int, int, int, str]] = []  # start, end, priority, rule
-    for prio, (rule, pattern, check) in enumerate(rules):
+    cands: list[Candidate] = []
+    for prio, (rule, pattern) in enumerate([*custom, *_rules()]):
         if rule == "base64-secret" and depth >= 2:
-            continue  # bounds the nesting of base64 inside base64
+            continue  # bounds base64 inside base64
+        check = _CHECKS.get(rule)
         for m in pattern.finditer(text):
             if rule == "base64-secret":
                 inner = _decoded(m.group())
                 wraps = inner is not None and _scan(inner, custom, allowed, depth + 1)
                 span = m.span() if wraps else None
-            elif check is not None:
-                span = check(text, m)
             else:
-                span = m.span("value") if "value" in pattern.groupindex else m.span()
+                span = check(text, m) if check else _target(m)
             if span and span[1] > span[0]:
                 cands.append((span[0], span[1], prio, rule))
     markers = [m.span() for m in _MARKER[0].finditer(text)]
-    if markers:  # an earlier redaction is never flagged again; cut it out
-        cands = [
-            (s, e, p, r) for c in cands for s, e, p, r in _outside(c, markers, text)
-        ]
+    if markers:  # an earlier redaction is never flagged again: cut markers out
+        cands = [piece for c in cands for piece in _outside(c, markers, text)]
     allow = [m.span() for p in allowed for m in p.finditer(text) if m.end() > m.start()]
     cands = [c for c in cands if not any(s <= c[0] and c[1] <= e for s, e in allow)]
-    cands.sort()
-    merged: list[tuple[int, int, int, str]] = []
-    for s, e, p, r in cands:  # overlapping candidates become one span, best rule wins
+    merged: list[Candidate] = []
+    for s, e, p, r in sorted(cands):  # overlaps become one span; best rule names it
         if merged and s < merged[-1][1]:
             ls, le, lp, lr = merged[-1]
-            best = (p, r) if p < lp else (lp, lr)
-            merged[-1] = (ls, max(le, e), best[0], best[1])
+            merged[-1] = (ls, max(le, e), *((p, r) if p < lp else (lp, lr)))
         else:
             merged.append((s, e, p, r))
     return [(s, e, r) for s, e, _, r in merged]
 
 
-def _outside(
-    cand: tuple[int, int, int, str], markers: list[Span], text: str
-) -> list[tuple[int, int, int, str]]:
-    """The parts of a candidate that lie outside every marker and hold a letter/digit."""
-    pieces = [(cand[0], cand[1])]
+def _outside(cand: Candidate, markers: list[Span], text: str) -> list[Candidate]:
+    """The parts of a candidate outside every marker that hold a letter or digit."""
+    s0, e0, prio, rule = cand
+    pieces = [(s0, e0)]
     for ms, me in markers:
-        if me <= cand[0] or ms >= cand[1]:
-            continue
-        pieces = [
-            q
-            for s, e in pieces
-            for q in ((s, min(e, ms)), (max(s, me), e))
-            if q[0] < q[1]
-        ]
-    return [(s, e, cand[2], cand[3]) for s, e in pieces if _ALNUM.search(text, s, e)]
+        if ms < e0 and me > s0:
+            pieces = [
+                q
+                for s, e in pieces
+                for q in ((s, min(e, ms)), (max(s, me), e))
+                if q[0] < q[1]
+            ]
+    return [(s, e, prio, rule) for s, e in pieces if _ALNUM.search(text, s, e)]
 
 
 def find(
@@ -516,9 +425,9 @@ def find(
     whose matches are never flagged. Raises ValueError for a pattern that won't compile.
     """
     custom = compile_patterns(extra)
-    allowed = tuple(p for _, p in compile_patterns([("allow", a) for a in allow]))
+    allowed = [p for _, p in compile_patterns([("allow", a) for a in allow])]
     spans = _scan(text, custom, allowed, 0)
-    # A marker can complete a neighbour's shape ("10005-----BEGIN" -> "10005[RED...");
+    # A marker can complete a neighbour's shape (it ends a run that went on before);
     # rescan the redacted text until nothing new appears, mapping hits back here.
     for _ in range(8):
         if not spans:
@@ -539,7 +448,7 @@ def find(
 
 
 def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[Span]]:
-    """``text`` with markers for ``spans``, and (marker end, total shift) per marker."""
+    """``text`` with markers for ``spans``; (marker end, shift so far) per marker."""
     parts, shifts, pos, shift = [], [], 0, 0
     for s, e, r in spans:
         marker = f"[REDACTED:{r}]"
@@ -551,7 +460,7 @@ def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[Span
 
 
 def _back(pos: int, shifts: list[Span]) -> int:
-    """Offset in the original text of ``pos`` in the redacted text (outside markers)."""
+    """The offset in the original text of ``pos`` (outside markers) in the redacted."""
     shift = 0
     for end, total in shifts:
         if end > pos:
@@ -569,5 +478,4 @@ def redact(
     marker would newly expose, so redacting the result changes and finds nothing.
     """
     found = find(text, extra, allow)
-    clean, _ = _apply(text, [(f.start, f.end, f.rule) for f in found])
-    return clean, found
+    return _apply(text, [(f.start, f.end, f.rule) for f in found])[0], found
