@@ -314,6 +314,25 @@ class _Pass:
         )
 
 
+def _reading_order(
+    notes: Iterable[Note], zone: tzinfo
+) -> dict[Entry, tuple[datetime, str, int]]:
+    """Sort keys in valid-time order. An entry without a time sorts after the
+    timed entry above it in the same note (it was written after it), while its
+    ``since`` stays the bare date."""
+    order: dict[Entry, tuple[datetime, str, int]] = {}
+    for note in notes:
+        last: datetime | None = None
+        for e in note.entries:
+            at = parse_instant(entry_since(e, zone))
+            if e.time is None and last is not None and last.date() == at.date():
+                at = last
+            elif e.time is not None:
+                last = at
+            order[e] = (at, e.path, e.line)
+    return order
+
+
 def plan_promotion(
     notes: Iterable[Note],
     memory: Memory,
@@ -336,10 +355,8 @@ def plan_promotion(
     today = format_instant(now)
     work = _Pass(memory, config, today)
     seen = set(ledger)
-    entries = sorted(
-        (e for n in notes for e in n.entries),
-        key=lambda e: (parse_instant(entry_since(e, config.zone)), e.path, e.line),
-    )
+    order = _reading_order(notes, config.zone)
+    entries = sorted((e for n in notes for e in n.entries), key=lambda e: order[e])
     for entry in entries:
         mark = fingerprint(entry)
         if mark in seen or mark + HELD in seen:
