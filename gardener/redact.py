@@ -1,6 +1,6 @@
 """Never-store detection (DESIGN.md section 4): find and redact what must not be kept.
 
-Pure (stdlib ``re``, ``base64``, ``math``, ``unicodedata``). ``find(text)`` returns
+Pure (stdlib ``re``, ``base64`` and ``math`` only). ``find(text)`` returns
 ``[Finding(rule, start, end, line), ...]``, sorted and non-overlapping, where
 ``text[start:end]`` is the secret value itself (``hunter2`` in ``password: hunter2``,
 ``pw`` in ``scheme://user:pw@host``). ``redact(text)`` returns ``(clean, findings)``
@@ -27,11 +27,12 @@ from __future__ import annotations
 import base64
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Span = tuple[int, int]
+Compiled = tuple[tuple[str, re.Pattern[str]], ...]  # (rule id, pattern) pairs
+Candidate = tuple[int, int, int, str]  # start, end, priority (lower wins), rule
 Check = Callable[[str, "re.Match[str]"], "Span | None"]
 
 
@@ -56,6 +57,12 @@ _TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare 
 _NEXT_PARAM = re.compile(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
 _REF = re.compile(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%")
 _TYPE = re.compile(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
+# A bare value: no space, at most 512 chars (bounds the work per label), and no CJK
+# or fullwidth char, since CJK prose resumes right after it: 密码是abc，...
+_BARE = (
+    r"[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
+    r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]{1,512}"
+)
 _MASK = set("*xX•·.-_#?…")
 # Words that sit where a value would but say where it is or what it is like.
 _WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hidden
@@ -93,15 +100,14 @@ def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
         return None
     close = _QUOTES.get(text[pos])
     if close:
-        end = text.find(close, pos + 1)
+        end = text.find(close, pos + 1, pos + 514)
         if end > pos + 1 and "\n" not in text[pos + 1 : end]:
             return pos + 1, end, True
         pos += 1  # unbalanced quote: read what follows as a bare value
-    end = pos
-    while end < len(text) and not text[end].isspace():
-        if unicodedata.east_asian_width(text[end]) in ("W", "F"):
-            break  # CJK prose resumes right after the value: 密码是abc，...
-        end += 1
+    bare = _LAZY["bare"].match(text, pos)
+    if not bare:
+        return None
+    end = bare.end()
     cut = _NEXT_PARAM.search(text, pos, end)
     end = cut.start() if cut else end
     while end > pos and text[end - 1] in _TRAIL:
@@ -109,9 +115,7 @@ def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
     return (pos, end, False) if end > pos else None
 
 
-def _plausible(
-    value: str, family: str, prose: bool = False, quoted: bool = False
-) -> bool:
+def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     """Whether ``value`` is a real secret rather than a placeholder or a word."""
     if value[0] in "([{<" or set(value) <= _MASK or value.lower() in _NOT_VALUES:
         return False
@@ -139,15 +143,15 @@ def _labelled(family: str) -> Check:
     return check
 
 
-# A label is an identifier ending in the word (DB_PASSWORD, apiKey), a phrase
-# (mot de passe) or a CJK word; then maybe "for the NAS"; then ":"/"=" or a verb.
+# A label is an identifier ending in the word (DB_PASSWORD, apiKey, PGPASSWORD), a
+# phrase (mot de passe) or a CJK word; then maybe "for the NAS"; then ":"/"=" or a verb.
 _PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
 _VERB = (
     r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
     r"|(?:is|was)(?:[ \t]+(?:now|still))?|ist|lautet|war|est|était|es|era|это"
 )
 _LABEL = (
-    r"(?:(?<![\w.-])(?:[A-Za-z0-9_.-]*?(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])))?"
+    r"(?:(?<![\w.-])(?:[A-Za-z0-9_.-]*?(?:(?<=[_.-])|(?<=[a-z0-9A-Z])(?=[A-Z])))?"
     r"(?i:%s)(?i:s)?(?!\w)[\"'`*]{0,2}|%s)"
     rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：]+){{1,4}}?)?"
     rf"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{{0,2}}[ \t]*|[ \t]+(?i:{_VERB})[ \t]+"
@@ -211,7 +215,11 @@ def _email(text: str, m: re.Match[str]) -> Span | None:
 
 
 def _url_password(text: str, m: re.Match[str]) -> Span | None:
-    return m.span("value") if _plausible(m.group("value"), "password") else None
+    return (
+        m.span("value")
+        if _plausible(m.group("value"), "password", False, False)
+        else None
+    )
 
 
 _HEX = frozenset("0123456789abcdefABCDEF-")
@@ -275,7 +283,10 @@ _TABLE: tuple[tuple[str, str], ...] = (
     ("anthropic-key", _L + r"sk-ant-[\w-]{20,}"),
     ("openai-key", _L + r"sk-(?:proj-|svcacct-|admin-)?(?P<value>[\w-]{20,})"),
     ("npm-token", _L + r"npm_[A-Za-z0-9]{36}\b"),
-    ("connection-string", r"(?a)\b[A-Za-z][\w+.-]*://[^\s:/@]*:(?P<value>[^\s@/]+)@\w"),
+    (
+        "connection-string",
+        r"(?a)\b[A-Za-z][\w+.-]{0,20}://[^\s:/@]*:(?P<value>[^\s@/]+)@\w",
+    ),
     ("bearer-token", _L + r"[Bb]earer[ \t]+(?P<value>[\w.~+/-]+=*)"),
     (
         "auth-header",
@@ -314,22 +325,23 @@ _CHECKS: dict[str, Check] = {
     "high-entropy": _high_entropy,
 }
 _COMPILED: list[tuple[str, re.Pattern[str]]] = []
-_MARKER: list[re.Pattern[str]] = []
+_LAZY: dict[str, re.Pattern[str]] = {}  # the marker and _BARE
 _ALNUM = re.compile(r"[^\W_]")
 
 
 def _rules() -> list[tuple[str, re.Pattern[str]]]:
-    """The table, compiled on first use: that costs ~10 ms and importing must not."""
+    """The table, compiled on first use: that costs ~15 ms and importing must not."""
     if not _COMPILED:
         ids = "|".join(sorted({rule for rule, _ in _TABLE}, key=len, reverse=True))
-        _MARKER.append(re.compile(rf"\[REDACTED:(?:custom:[^\[\]\n]{{1,64}}|{ids})\]"))
+        _LAZY["marker"] = re.compile(
+            rf"\[REDACTED:(?:custom:[^\[\]\n]{{1,64}}|{ids})\]"
+        )
+        _LAZY["bare"] = re.compile(_BARE)
         _COMPILED.extend((rule, re.compile(p)) for rule, p in _TABLE)
     return _COMPILED
 
 
-def compile_patterns(
-    pairs: Sequence[tuple[str, str]],
-) -> tuple[tuple[str, re.Pattern[str]], ...]:
+def compile_patterns(pairs: Sequence[tuple[str, str]]) -> Compiled:
     """``((name, regex), ...)`` -> ``(("custom:<name>", compiled), ...)``.
 
     Raises ValueError naming the pattern that does not compile. Characters that would
@@ -360,12 +372,9 @@ def _decoded(run: str) -> str | None:
     return out if ok else None
 
 
-Candidate = tuple[int, int, int, str]  # start, end, priority (lower wins), rule
-
-
 def _scan(
     text: str,
-    custom: Sequence[tuple[str, re.Pattern[str]]],
+    custom: Compiled,
     allowed: Sequence[re.Pattern[str]],
     depth: int,
 ) -> list[tuple[int, int, str]]:
@@ -385,34 +394,35 @@ def _scan(
                 span = check(text, m) if check else _target(m)
             if span and span[1] > span[0]:
                 cands.append((span[0], span[1], prio, rule))
-    markers = [m.span() for m in _MARKER[0].finditer(text)]
-    if markers:  # an earlier redaction is never flagged again: cut markers out
-        cands = [piece for c in cands for piece in _outside(c, markers, text)]
-    allow = [m.span() for p in allowed for m in p.finditer(text) if m.end() > m.start()]
-    cands = [c for c in cands if not any(s <= c[0] and c[1] <= e for s, e in allow)]
+    # One sweep in start order: drop candidates an allow match covers, and cut out
+    # earlier markers (a redaction is never flagged again), keeping pieces that hold
+    # a letter or digit.
+    markers = [m.span() for m in _LAZY["marker"].finditer(text)]
+    allow = sorted(m.span() for p in allowed for m in p.finditer(text) if m.group())
+    kept: list[Candidate] = []
+    i = j = 0
+    reach = -1
+    for s0, e0, prio, rule in sorted(cands):
+        while j < len(allow) and allow[j][0] <= s0:
+            reach, j = max(reach, allow[j][1]), j + 1
+        if reach >= e0:
+            continue
+        while i < len(markers) and markers[i][1] <= s0:
+            i += 1
+        pieces, k = [(s0, e0)], i
+        while k < len(markers) and markers[k][0] < e0:
+            ms, me = markers[k]
+            pieces = [q for s, e in pieces for q in ((s, min(e, ms)), (max(s, me), e))]
+            k += 1
+        kept += [(s, e, prio, rule) for s, e in pieces if _ALNUM.search(text, s, e)]
     merged: list[Candidate] = []
-    for s, e, p, r in sorted(cands):  # overlaps become one span; best rule names it
+    for s, e, p, r in sorted(kept):  # overlaps become one span; best rule names it
         if merged and s < merged[-1][1]:
             ls, le, lp, lr = merged[-1]
             merged[-1] = (ls, max(le, e), *((p, r) if p < lp else (lp, lr)))
         else:
             merged.append((s, e, p, r))
     return [(s, e, r) for s, e, _, r in merged]
-
-
-def _outside(cand: Candidate, markers: list[Span], text: str) -> list[Candidate]:
-    """The parts of a candidate outside every marker that hold a letter or digit."""
-    s0, e0, prio, rule = cand
-    pieces = [(s0, e0)]
-    for ms, me in markers:
-        if ms < e0 and me > s0:
-            pieces = [
-                q
-                for s, e in pieces
-                for q in ((s, min(e, ms)), (max(s, me), e))
-                if q[0] < q[1]
-            ]
-    return [(s, e, prio, rule) for s, e in pieces if _ALNUM.search(text, s, e)]
 
 
 def find(
@@ -436,9 +446,12 @@ def find(
         more = _scan(clean, custom, allowed, 0)
         if not more:
             break
-        spans = sorted(
-            spans + [(_back(s, shifts), _back(e, shifts), r) for s, e, r in more]
-        )
+        k, shift = 0, 0
+        for s, e, r in more:  # all outside markers, so s and e shift alike
+            while k < len(shifts) and shifts[k][0] <= s:
+                shift, k = shifts[k][1], k + 1
+            spans.append((s - shift, e - shift, r))
+        spans.sort()
     found, line, pos = [], 1, 0
     for s, e, r in spans:
         line += text.count("\n", pos, s)
@@ -457,16 +470,6 @@ def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[Span
         shifts.append((e + shift, shift))
         pos = e
     return "".join(parts) + text[pos:], shifts
-
-
-def _back(pos: int, shifts: list[Span]) -> int:
-    """The offset in the original text of ``pos`` (outside markers) in the redacted."""
-    shift = 0
-    for end, total in shifts:
-        if end > pos:
-            break
-        shift = total
-    return pos - shift
 
 
 def redact(

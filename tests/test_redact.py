@@ -33,6 +33,7 @@ SECRETS: list[tuple[str, str]] = [
     ("the password for the NAS is Tr0ub4dor&3", "password"),
     ("The wifi password is swordfish", "password"),
     ("DB_PASSWORD=s3cr3tP4ss", "password"),
+    ("PGPASSWORD=Narwhal-33 psql -h db", "password"),
     ("dbPassword: 'p@ssw0rd-x'", "password"),
     ('{"password": "hunter2"}', "password"),
     ("**Password:** hunter2", "password"),
