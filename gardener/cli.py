@@ -156,10 +156,15 @@ def promote(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> No
         click.echo(
             f"{d.action:9} {what}  ({d.path}:{d.line}{'; ' + d.reason if d.reason else ''})"
         )
-    summary = ", ".join(
-        f"{len(data[k])} {k}"
-        for k in ("added", "superseded", "updated", "rejected", "held")
-    )  # type: ignore[arg-type]
+    plan = result.plan
+    counts = [
+        (len(plan.keys("add")) + len(plan.keys("history")), "added"),
+        (len(plan.keys("supersede")), "superseded"),
+        (len(plan.keys("update")), "updated"),
+        (len(plan.keys("reject")), "rejected"),
+        (len(plan.keys("held")), "held"),
+    ]
+    summary = ", ".join(f"{n} {label}" for n, label in counts)
     tail = (
         " (dry run: nothing written)"
         if dry_run
@@ -188,10 +193,10 @@ def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None
     if as_json:
         _emit(data)
         return
-    for path in data["removed_notes"]:  # type: ignore[attr-defined]
+    for path in result.plan.notes_removed:
         click.echo(f"delete    {path}")
-    for kept in data["kept_notes"]:  # type: ignore[attr-defined]
-        click.echo(f"keep      {kept['path']}: {kept['reason']}")
+    for path, why in result.plan.notes_kept:
+        click.echo(f"keep      {path}: {why}")
     tail = (
         " (dry run: nothing written)"
         if dry_run

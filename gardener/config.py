@@ -147,9 +147,9 @@ def parse_rules(
             ) from exc
     fields = {name: getattr(base, name) for name in Config.__dataclass_fields__}
     fields.update(values)
-    config = Config(**fields)  # type: ignore[arg-type]
+    config = Config(**fields)
     try:
-        config.zone
+        _ = config.zone
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ConfigError(
             f"unknown timezone {config.timezone!r}; use an IANA name such as Europe/Berlin",

@@ -111,20 +111,20 @@ def replay(
             text, dropped = _without_secrets(ws, read_text(source))
             refused += dropped
             atomic_write(ws.root / ws.config.notes_dir / source.name, text)
-        promoted = ws.promote().as_dict()
-        pruned = ws.prune().as_dict()
+        promoted = ws.promote().plan
+        pruned = ws.prune().plan
         report = DayReport(
             day,
             len(files),
             refused,
-            len(promoted["added"]),  # type: ignore[arg-type]
-            len(promoted["superseded"]),  # type: ignore[arg-type]
-            len(promoted["updated"]),  # type: ignore[arg-type]
-            len(promoted["rejected"]),  # type: ignore[arg-type]
-            len(promoted["held"]),  # type: ignore[arg-type]
-            int(pruned["superseded_removed"])
-            + int(pruned["expired_removed"])
-            + int(pruned["notes_removed"]),  # type: ignore[call-overload]
+            len(promoted.keys("add")) + len(promoted.keys("history")),
+            len(promoted.keys("supersede")),
+            len(promoted.keys("update")),
+            len(promoted.keys("reject")),
+            len(promoted.keys("held")),
+            len(pruned.superseded_removed)
+            + len(pruned.expired)
+            + len(pruned.notes_removed),
         )
         reports.append(report)
         if on_day:

@@ -367,7 +367,7 @@ class Workspace:
                 # the ledger rides along with the next MEMORY.md change, so a pass
                 # that only reviewed chatter makes no commit
                 paths = [self.config.memory_file, LEDGER]
-                sha = self._commit(repo, paths, _promote_message(plan))
+                sha = self._commit(repo, paths, _promote_message(plan), _author(plan))
             return PromoteResult(plan, sha, False, tuple(redacted))
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
@@ -660,6 +660,22 @@ def _promote_message(plan: PromotionPlan) -> str:
     if keys:
         lines.append("Gardener-Keys: " + "; ".join(keys))
     return "\n".join(lines) + "\n"
+
+
+def _author(plan: PromotionPlan) -> Identity | None:
+    """The promoted content's writer when there is one, else None (the gardener)."""
+    from .git import identity_for
+
+    writers = {
+        d.by
+        for d in plan.decisions
+        if d.action in ("add", "history", "supersede", "update")
+    }
+    return (
+        identity_for(writers.pop())
+        if len(writers) == 1 and None not in writers
+        else None
+    )
 
 
 def _prune_message(plan: PrunePlan) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date
 
 from .model import KIND_ALIASES, KINDS, Entry, Note, Problem, canonical_kind
@@ -26,6 +27,16 @@ _KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*:\s*(.*)$|^\*\*([^*]+?):\*\*\s*(.*)$")
 _TRAILER = re.compile(r"\s*\((source|by|expires):\s*([^()]*?)\s*\)\s*$", re.IGNORECASE)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
+
+
+@dataclass
+class _Item:
+    """A list item being read: its first line and what nests under it."""
+
+    line: int
+    text: str
+    heading: str | None
+    nested: list[str] = field(default_factory=list)
 
 
 def split_front_matter(text: str) -> tuple[str | None, int]:
@@ -82,7 +93,7 @@ def parse_note(path: str, day: date, text: str) -> Note:
     entries: list[Entry] = []
     headings: dict[int, str] = {}
     fence: str | None = None
-    current: dict[str, object] | None = None
+    current: _Item | None = None
 
     def flush() -> None:
         nonlocal current
@@ -97,12 +108,12 @@ def parse_note(path: str, day: date, text: str) -> Note:
             if fm and fm.group(1) == fence:
                 fence = None
             if current is not None:
-                current["nested"].append(raw)  # type: ignore[attr-defined]
+                current.nested.append(raw)
             continue
         if fm:
             fence = fm.group(1)
             if current is not None and raw[:1] in (" ", "\t"):
-                current["nested"].append(raw)  # type: ignore[attr-defined]
+                current.nested.append(raw)
             else:
                 flush()
             continue
@@ -117,15 +128,10 @@ def parse_note(path: str, day: date, text: str) -> Note:
         if im:
             flush()
             deepest = headings[max(headings)] if headings else None
-            current = {
-                "line": index + 1,
-                "text": im.group(1).strip(),
-                "heading": deepest,
-                "nested": [],
-            }
+            current = _Item(index + 1, im.group(1).strip(), deepest)
             continue
         if current is not None and raw.strip() and raw[:1] in (" ", "\t"):
-            current["nested"].append(raw)
+            current.nested.append(raw)
             continue
         if current is not None and not raw.strip():
             continue  # a blank line inside a list: nested items may follow
@@ -145,11 +151,11 @@ def _entry(
     day: date,
     agent: str | None,
     zone: str | None,
-    item: Mapping[str, object],
+    item: _Item,
 ) -> Entry:
-    text = str(item["text"])
-    nested = tuple(item["nested"])  # type: ignore[call-overload]
-    heading = item["heading"]
+    text = item.text
+    nested = tuple(item.nested)
+    heading = item.heading
     rest = text
     checkbox = False
     cm = _CHECKBOX.match(rest)
@@ -178,7 +184,7 @@ def _entry(
         expires = None
     return Entry(
         path=path,
-        line=int(item["line"]),  # type: ignore[call-overload]
+        line=item.line,
         day=day,
         text=text,
         value=rest.strip(),

@@ -57,9 +57,10 @@ class Decision:
     fact: str | None = None  # id of the fact written (or the one it duplicates)
     replaced: str | None = None  # id of the fact it superseded or corrected
     reason: str = ""
+    by: str | None = None  # who wrote the entry
 
     def as_dict(self) -> dict[str, object]:
-        return {k: v for k, v in self.__dict__.items()}
+        return dict(self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -175,11 +176,27 @@ class _Pass:
         self.decisions: list[Decision] = []
 
     def _decide(
-        self, action: str, entry: Entry, c: Classified, **more: str | None
+        self,
+        action: str,
+        entry: Entry,
+        c: Classified,
+        fact: str | None = None,
+        replaced: str | None = None,
+        reason: str = "",
     ) -> None:
         self.decisions.append(
-            Decision(action, c.key, c.value, entry.path, entry.line, **more)
-        )  # type: ignore[arg-type]
+            Decision(
+                action,
+                c.key,
+                c.value,
+                entry.path,
+                entry.line,
+                fact,
+                replaced,
+                reason,
+                entry.by,
+            )
+        )
 
     def _replace(self, old: Fact, new: Fact) -> None:
         self.facts[self.facts.index(old)] = new
