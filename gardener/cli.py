@@ -29,6 +29,15 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except GardenerError as exc:
+            if kwargs.get("as_json"):
+                _emit(
+                    {
+                        "error": exc.location_message(),
+                        "exit_code": exc.exit_code,
+                        "path": exc.path,
+                        "line": exc.line,
+                    }
+                )
             click.echo(f"gardener: {exc.location_message()}", err=True)
             sys.exit(exc.exit_code)
         except OSError as exc:
@@ -193,18 +202,16 @@ def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None
     if as_json:
         _emit(data)
         return
-    for path in result.plan.notes_removed:
-        click.echo(f"delete    {path}")
+    for line in result.plan.lines():
+        click.echo(line)
     for path, why in result.plan.notes_kept:
-        click.echo(f"keep      {path}: {why}")
+        click.echo(f"- keep {path}: {why}")
     tail = (
         " (dry run: nothing written)"
         if dry_run
         else (f"; commit {result.commit[:8]}" if result.commit else "")
     )
-    click.echo(
-        f"{data['superseded_removed']} superseded removed, {data['expired_removed']} expired, {data['notes_removed']} notes removed{tail}"
-    )
+    click.echo(result.plan.summary() + tail)
 
 
 @main.command()
@@ -250,23 +257,20 @@ def recall(
 def why(ctx: click.Context, key: str, as_json: bool) -> None:
     """Print a belief's whole history: each value, its validity, source note and commit."""
     records = _workspace(ctx).why(key)
+    if not records:
+        raise GardenerError(
+            f"no entry has the key {key!r}; search for it with: gardener recall {key!r}"
+        )
     if as_json:
         _emit({"key": key, "history": [r.as_dict() for r in records]})
         return
-    if not records:
-        raise GardenerError(
-            f"no entry has the key {key!r}; list keys with: gardener recall {key!r}"
-        )
     for r in records:
         h = r.hit
         valid = f"{h.since or '?'} .. {h.until or 'now'}"
-        source = _fact_from(h)
-        commit = f" commit {r.commit[:8]}" if r.commit else ""
-        click.echo(f"{valid:36} {h.status:10} {h.value}  (from {source};{commit})")
-
-
-def _fact_from(hit: Any) -> str:
-    return str(hit.path if hit.status == "note" else f"{hit.path}:{hit.line}")
+        where = [f"from {h.origin}" if h.origin else f"{h.path}:{h.line}"]
+        if r.commit:
+            where.append(f"commit {r.commit[:8]}")
+        click.echo(f"{valid:36} {h.status:10} {h.value}  ({'; '.join(where)})")
 
 
 @main.command()
@@ -307,4 +311,15 @@ def demo(directory: str | None, as_json: bool) -> None:
     click.echo("look next at:")
     click.echo(f"  cat {root}/MEMORY.md")
     click.echo(f"  git -C {root} log -p MEMORY.md")
-    click.echo(f"  gardener -w {root} why database")
+    click.echo(f"  {_program()} -w {root} why database")
+
+
+def _program() -> str:
+    """How to run this gardener again: its name if on PATH, else its full path."""
+    import shutil
+
+    if shutil.which("gardener"):
+        return "gardener"
+    if Path(sys.argv[0]).name == "gardener":
+        return str(Path(sys.argv[0]).resolve())
+    return f"{sys.executable} -m gardener"

@@ -49,3 +49,9 @@ class LockError(GardenerError):
 
 class NotAWorkspaceError(GardenerError):
     """The folder is not a gardener workspace (no git repository there)."""
+
+
+class UsageError(GardenerError):
+    """A command was given a value it cannot use (exit code 2, like click's)."""
+
+    exit_code = 2

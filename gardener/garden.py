@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 from . import config as configuration
 from . import redact
 from .check import memory_problems, secret_problems, sort_problems
+from .classify import classify
 from .config import Config
-from .errors import GardenerError, LossBudgetError, ParseError, RefusedError
+from .errors import GardenerError, LossBudgetError, ParseError, RefusedError, UsageError
 from .guard import (
     QUARANTINE,
     STATE_DIR,
@@ -29,9 +30,9 @@ from .guard import (
     redact_files,
 )
 from .memoryfile import NEW_FILE, parse_memory
-from .model import Memory, Note, Problem
+from .model import Entry, Memory, Note, Problem, normalize_key
 from .notes import parse_note, render_entry
-from .promote import Decision, PromotionPlan, plan_promotion
+from .promote import HELD, Decision, PromotionPlan, fingerprint, plan_promotion
 from .prune import PrunePlan, loss_allowed, lost_current, plan_prune
 from .recall import Hit, as_of, history, lookup, recall
 from .validtime import format_instant, local_now
@@ -298,11 +299,13 @@ class Workspace:
         Raises RefusedError (exit 3) if a never-store rule matches; nothing is
         written then. Raises GardenerError for a bad kind, date or time.
         """
+        if not text.strip():
+            raise UsageError("the note is empty: give the fact to write down")
         now = self.now()
         when = _parse_day(day) if day else now.date()
         clock = time if time is not None else now.strftime("%H:%M")
         if clock and not _is_clock(clock):
-            raise GardenerError(f"--time {clock!r} is not HH:MM")
+            raise UsageError(f"--time {clock!r} is not HH:MM")
         if expires is not None:
             _parse_day(expires)
         try:
@@ -316,7 +319,7 @@ class Workspace:
                 expires=expires,
             )
         except ValueError as exc:
-            raise GardenerError(str(exc)) from exc
+            raise UsageError(str(exc)) from exc
         found = redact.find(line, self.config.never_store, self.config.allow)
         if found:
             rules = ", ".join(sorted({f.rule for f in found}))
@@ -438,7 +441,7 @@ class Workspace:
             try:
                 hits = as_of(as_of_time, memory.facts, file, key=key, query=query)
             except ValueError as exc:
-                raise GardenerError(
+                raise UsageError(
                     f"--as-of {as_of_time!r} is not YYYY-MM-DD or YYYY-MM-DDTHH:MM"
                 ) from exc
             return hits[:limit] if limit else hits
@@ -450,10 +453,17 @@ class Workspace:
             return hits[:limit] if limit else hits
         live_from = now.date() - timedelta(days=self.config.note_ttl_days)
         notes, _ = self.read_notes(since=live_from)
-        entries = [e for n in notes for e in n.entries]
+        # MEMORY.md speaks for keyed facts: a note's copy may be out of date
+        known = {f.norm_key for f in memory.facts if f.key}
+        entries = [e for n in notes for e in n.entries if not self._filed(e, known)]
         return recall(
             query or "", memory.facts, entries, now, file, limit, self.config.zone
         )
+
+    def _filed(self, entry: Entry, known: set[str | None]) -> bool:
+        """True if the entry is a durable fact whose key MEMORY.md already holds."""
+        c = classify(entry, self.config)
+        return bool(c.durable and c.key and normalize_key(c.key) in known)
 
     def why(self, key: str) -> list[WhyRecord]:
         """Every value ``key`` has had, with validity, source note and commit."""
@@ -462,11 +472,13 @@ class Workspace:
         records = []
         with self._repo() as repo:
             for hit in hits:
-                commits = (
-                    repo.commits_adding("{#" + hit.id, self.config.memory_file)
+                # a hand-written entry has no id: find the commit that wrote its text
+                needle = (
+                    "{#" + hit.id
                     if hit.id
-                    else []
+                    else (f"**{hit.key}**: {hit.value}" if hit.key else hit.value)
                 )
+                commits = repo.commits_adding(needle, self.config.memory_file)
                 first = commits[0] if commits else None
                 records.append(
                     WhyRecord(
@@ -504,6 +516,18 @@ class Workspace:
                 problems.append(
                     Problem("parse", config.memory_file, exc.line, exc.message)
                 )
+        ledger = self.read_ledger()
+        for note in notes:
+            for entry in note.entries:
+                if fingerprint(entry) + HELD in ledger:
+                    problems.append(
+                        Problem(
+                            "held",
+                            note.path,
+                            entry.line,
+                            "held for review: reads like an instruction to the model; rewrite it as a plain fact, or delete the line",
+                        )
+                    )
         for redaction, when in quarantined(self.root):
             problems.append(
                 Problem(
@@ -606,7 +630,7 @@ def _parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError as exc:
-        raise GardenerError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+        raise UsageError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
 
 
 def _is_clock(text: str) -> bool:
@@ -625,9 +649,13 @@ def _short(text: str, width: int = 60) -> str:
     return one if len(one) <= width else one[: width - 1] + "…"
 
 
-def _describe(d: Decision) -> str:
-    what = f"{d.key}: {d.value}" if d.key else d.value
-    return f"- {_short(what, 70)} ({d.path}:{d.line})"
+def _describe(d: Decision, old_values: dict[str | None, str]) -> str:
+    """One commit-body line; a replaced value reads ``key: old -> new``."""
+    value = d.value
+    if d.replaced in old_values:
+        value = f"{_short(old_values[d.replaced], 30)} -> {value}"
+    what = f"{d.key}: {value}" if d.key else value
+    return f"- {_short(what, 90)} ({d.path}:{d.line})"
 
 
 def _promote_message(plan: PromotionPlan) -> str:
@@ -636,18 +664,21 @@ def _promote_message(plan: PromotionPlan) -> str:
         ("back-filled", "history"),
         ("superseded", "supersede"),
         ("updated", "update"),
-        ("rejected", "reject"),
-        ("held", "held"),
+        ("rejected (already known)", "reject"),
+        ("held for review", "held"),
     ]
+    old_values: dict[str | None, str] = {f.id: f.value for f in plan.facts if f.id}
     counts = ", ".join(
-        f"{len(plan.keys(a))} {label}" for label, a in groups if plan.keys(a)
+        f"{len(plan.keys(a))} {label.split(' (')[0].split(' for')[0]}"
+        for label, a in groups
+        if plan.keys(a)
     )
     lines = [f"promote: {counts or 'no change'}", ""]
     for label, action in groups:
         chosen = [d for d in plan.decisions if d.action == action]
         if chosen:
-            lines.append(f"{label.capitalize()}:")
-            lines += [_describe(d) for d in chosen]
+            lines.append(f"{label[0].upper()}{label[1:]}:")
+            lines += [_describe(d, old_values) for d in chosen]
             lines.append("")
     keys = sorted(
         {
@@ -680,20 +711,10 @@ def _author(plan: PromotionPlan) -> Identity | None:
 
 def _prune_message(plan: PrunePlan) -> str:
     lines = [
-        f"prune: {len(plan.superseded_removed)} superseded, {len(plan.expired)} expired, {len(plan.notes_removed)} notes",
+        f"prune: {plan.summary()}",
         "",
+        *plan.lines(),
+        "",
+        "Gardener-Action: prune",
     ]
-    lines += [
-        f"- removed superseded {f.key or f.value}: {f.value} (until {f.until})"
-        for f in plan.superseded_removed
-    ]
-    lines += [
-        f"- expired {f.key or f.value}: {f.value} (expires {f.get('expires')})"
-        for f in plan.expired
-    ]
-    lines += [
-        f"- deleted {p} (older than the TTL, all durable entries promoted)"
-        for p in plan.notes_removed
-    ]
-    lines += ["", "Gardener-Action: prune"]
     return "\n".join(lines) + "\n"

@@ -383,6 +383,21 @@ def plan_promotion(
             seen.add(mark)
             continue
         text = "\n".join([entry.text, *entry.nested])
+        if "[REDACTED:" in text:
+            # the secret was taken out before commit: what is left is not a fact
+            seen.add(mark)
+            work.decisions.append(
+                Decision(
+                    "refused",
+                    c.key,
+                    "",
+                    entry.path,
+                    entry.line,
+                    reason="holds a redacted secret",
+                    by=entry.by,
+                )
+            )
+            continue
         found = redact.find(text, config.never_store, config.allow)
         if found:
             rules = ", ".join(sorted({f.rule for f in found}))

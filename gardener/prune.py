@@ -38,6 +38,37 @@ class PrunePlan:
     notes_kept: tuple[tuple[str, str], ...]  # (path, why it was not deleted)
     ledger: frozenset[str]
 
+    def summary(self) -> str:
+        """``removed 2 superseded, expired 1, deleted 3 notes`` (only what happened)."""
+        parts = []
+        if self.superseded_removed:
+            parts.append(f"removed {len(self.superseded_removed)} superseded")
+        if self.expired:
+            parts.append(f"expired {len(self.expired)}")
+        if self.notes_removed:
+            n = len(self.notes_removed)
+            parts.append(f"deleted {n} note{'s' if n != 1 else ''}")
+        return ", ".join(parts) or "nothing to prune"
+
+    def lines(self) -> list[str]:
+        """One line per change, for the commit body and the CLI."""
+        out = [
+            f"- remove superseded {_label(f)} (until {f.until})"
+            for f in self.superseded_removed
+        ]
+        out += [
+            f"- expire {_label(f)} (expires {f.get('expires')})" for f in self.expired
+        ]
+        out += [
+            f"- delete {path} (past its TTL; every durable entry promoted)"
+            for path in self.notes_removed
+        ]
+        return out
+
+
+def _label(fact: Fact) -> str:
+    return f"{fact.key}: {fact.value}" if fact.key else fact.value
+
 
 def lost_current(
     before: Iterable[Fact], after: Iterable[Fact], today: str

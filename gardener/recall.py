@@ -35,6 +35,7 @@ class Hit:
     path: str
     line: int
     id: str | None = None
+    origin: str | None = None  # the daily note a MEMORY.md fact came from
 
     def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -64,6 +65,7 @@ def fact_hit(
         memory_file,
         fact.line,
         fact.id,
+        fact.get("from"),
     )
 
 

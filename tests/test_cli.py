@@ -47,11 +47,15 @@ def test_note_promote_recall_why_json_shapes(root: Path, run_cli):
 def test_exit_codes(root: Path, run_cli):
     refused = run_cli("note", "my password is hunter2", code=3)
     assert "refused" in refused.output and "password" in refused.output
-    run_cli("note", "--time", "25:00", "x", code=1)
-    run_cli("note", "--date", "2026-02-30", "x", code=1)
+    run_cli("note", "--time", "25:00", "x", code=2)
+    run_cli("note", "--date", "2026-02-30", "x", code=2)
+    run_cli("note", "--kind", "bogus", "x", code=2)
+    run_cli("note", "   ", code=2)
+    error = json.loads(run_cli("note", "--json", "my password is hunter2", code=3).stdout)
+    assert error["exit_code"] == 3 and "password" in error["error"]
     run_cli("recall", code=2)  # no query, key or date: a usage error
     run_cli("recall", "--limit", "0", "x", code=2)
-    run_cli("recall", "--as-of", "yesterday", "--key", "k", code=1)
+    run_cli("recall", "--as-of", "yesterday", "--key", "k", code=2)
     assert run_cli("check").output.strip() == "no problems"
     (root / "MEMORY.md").write_text("<!-- gardener:begin -->\n- never closed\n")
     bad = run_cli("check", "--json", code=4)
