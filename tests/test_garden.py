@@ -217,3 +217,29 @@ def test_cli_subprocess_json(tmp_path: Path):
     assert '"status": "current"' in recall.stdout
     missing = subprocess.run([os.sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"], env=env, capture_output=True, text=True)
     assert missing.returncode == 1 and "gardener init" in missing.stderr
+
+
+def test_secret_written_directly_is_redacted_and_never_promoted(ws: Workspace):
+    """Regression: the redacted placeholder line was promoted into MEMORY.md."""
+    note = ws.root / "memory" / "2026-01-05.md"
+    key = "sk-" + "FAKEfake" * 5
+    note.write_text(f"- decision: the api key is {key}\n- contact: jonas.berg@example.net\n- decision: we use SQLite\n")
+    dry = ws.promote(dry_run=True)
+    assert [d.action for d in dry.plan.decisions].count("refused") == 2
+    result = ws.promote()
+    text = (ws.root / "MEMORY.md").read_text()
+    assert "REDACTED" not in text and "SQLite" in text
+    assert [d.reason for d in result.plan.decisions if d.action == "refused"] == ["holds a redacted secret"] * 2
+    assert key not in git(ws.root, "log", "-p", "--all")
+    assert "[REDACTED:" in note.read_text()
+    assert ws.promote().plan.decisions == ()  # reported once
+
+
+def test_why_finds_the_commit_of_a_hand_written_entry(ws: Workspace):
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(memory.read_text().replace("<!-- gardener:end -->", "## Facts\n- **office**: Lisbon\n<!-- gardener:end -->"))
+    ws.note("we use SQLite", kind="decision", key="database", time="10:00")
+    at(ws, "2026-01-05T11:00").promote()
+    [record] = ws.why("office")
+    assert record.commit and record.hit.value == "Lisbon"
+    assert git(ws.root, "log", "-1", "--format=%s", record.commit).startswith("record:")

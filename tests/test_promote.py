@@ -176,3 +176,43 @@ def _with(**changes):
     from gardener.config import default_config
 
     return replace(default_config(), **changes)
+
+
+# -- properties ---------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_KEYS = ["database", "Database", "editor", "Tier 2 renewal / list price", None]
+_VALUES = ["Postgres", "SQLite", "postgres.", "vim", "$4,200", "$3,600", "Mira prefers tabs"]
+_KINDS = ["decision", "fact", "pref", "event", "correction", None]
+
+
+@st.composite
+def _line(draw):
+    kind = draw(st.sampled_from(_KINDS))
+    key = draw(st.sampled_from(_KEYS))
+    value = draw(st.sampled_from(_VALUES))
+    time = draw(st.one_of(st.none(), st.sampled_from(["09:00", "12:30", "18:45"])))
+    parts = ["-"] + ([time] if time else []) + ([f"{kind}:"] if kind else []) + ([f"**{key}**:"] if key else []) + [value]
+    return " ".join(parts)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(["2026-01-05", "2026-01-09", "2026-01-12", "2026-02-01"]), st.lists(_line(), min_size=1, max_size=6), min_size=1))
+def test_promote_twice_equals_promote_once(days):
+    notes = [note(day, "\n".join(lines) + "\n") for day, lines in days.items()]
+    first = promote(notes)
+    second = promote(notes, memory=parse_memory(first.text), ledger=first.ledger)
+    assert second.text == first.text
+    assert not second.changed
+    # and no key ever has two current values (none of these keys is multi-valued)
+    for key in {normalize_key(k) for k in _KEYS if k}:
+        assert len(current(first, key)) <= 1, first.text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(["2026-01-05", "2026-01-09", "2026-01-12", "2026-02-01"]))
+def test_file_order_never_decides(order):
+    bodies = {"2026-01-05": "- decision: **database**: MySQL\n", "2026-01-09": "- decision: **database**: Postgres\n", "2026-01-12": "- decision: **database**: SQLite\n", "2026-02-01": "- decision: **database**: DuckDB\n"}
+    plan = promote([note(day, bodies[day]) for day in order])
+    assert current(plan, "database") == ["DuckDB"]
