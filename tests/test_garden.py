@@ -223,7 +223,7 @@ def test_secret_written_directly_is_redacted_and_never_promoted(ws: Workspace):
     """Regression: the redacted placeholder line was promoted into MEMORY.md."""
     note = ws.root / "memory" / "2026-01-05.md"
     key = "sk-" + "FAKEfake" * 5
-    note.write_text(f"- decision: the api key is {key}\n- contact: jonas.berg@example.net\n- decision: we use SQLite\n")
+    note.write_text(f"- decision: the api key is {key}\n- fact: contact: jonas.berg@example.net\n- decision: we use SQLite\n")
     dry = ws.promote(dry_run=True)
     assert [d.action for d in dry.plan.decisions].count("refused") == 2
     result = ws.promote()
