@@ -16,12 +16,21 @@ from .config import Config
 from .model import Entry
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+# (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
 _CONTRAST = re.compile(
-    r"\s*[,;(]?\s*\b(?:not|instead of|rather than|no longer)\b.*$", re.IGNORECASE
+    r"(?<!\s)\s*[,;(]?\s*\b(?:not|instead of|rather than|no longer)\b.*$",
+    re.IGNORECASE,
 )
 _LABEL = re.compile(r"^([^:.!?`]{1,60}?)\s*:\s+(\S.*)$")
+# The word left behind follows one of these, up to two words later, but not past
+# a word that brings in the new one: "from Postgres to SQLite" leaves Postgres.
 _NEGATED = re.compile(
-    r"\b(?:from|not|no longer|instead of|rather than|drop(?:ped)?|replac(?:e|ed|ing)|over|away from|ditch(?:ed)?|off)\s+(?:\S+\s+){0,2}$",
+    r"\b(?:from|not|no longer|instead of|rather than|drop(?:ped)?|replac(?:e|ed|ing)|over|away from|ditch(?:ed)?|off)\s+(?:(?!(?:to|into|with|for|by|but)\b)\S+\s+){0,2}$",
+    re.IGNORECASE,
+)
+# ... or precedes a passive "was replaced by": "Postgres was replaced by SQLite".
+_REPLACED_BY = re.compile(
+    r"^\s+(?:(?:is|was|got|has been|have been|been)\s+)?(?:replaced|superseded)\s+by\b",
     re.IGNORECASE,
 )
 
@@ -99,9 +108,12 @@ def _compile(template: str) -> tuple[re.Pattern[str], int]:
     literal = 0
     for piece in pieces:
         if piece in ("{subject}", "{key}"):
-            regex += f"(?P<{piece[1:-1]}>.+?)"
+            regex += rf"(?=\S)(?P<{piece[1:-1]}>.+?)(?<!\s)"
         elif piece == "{value}":
-            regex += "(?P<value>.+?)"
+            # (?=\S)...(?<!\s): a group never starts or ends inside a run of
+            # spaces, so a long run costs linear, not quadratic, time (the groups
+            # are stripped anyway)
+            regex += r"(?=\S)(?P<value>.+?)(?<!\s)"
         elif piece:
             literal += len(piece.strip())
             regex += r"\s+".join(re.escape(word) for word in piece.split(" ")).replace(
@@ -155,7 +167,12 @@ def match_topic(text: str, config: Config) -> tuple[str, str] | None:
         if not hits:
             continue
         hits.sort()
-        chosen = [h for h in hits if not _NEGATED.search(text[: h[0]])] or hits
+        chosen = [
+            h
+            for h in hits
+            if not _NEGATED.search(text[: h[0]])
+            and not _REPLACED_BY.match(text[h[0] + len(h[1]) :])
+        ] or hits
         return topic, chosen[0][1]
     return None
 
@@ -166,11 +183,15 @@ def classify(entry: Entry, config: Config) -> Classified:
     durable = correction or (kind in config.durable_kinds)
     value = entry.value
     if correction:
+        # drop the leading cue ("typo: ...", "I meant ..."), or it becomes the key
+        cues = sorted(
+            {"correction", "actually", "update", *config.correction_cues},
+            key=len,
+            reverse=True,
+        )
+        lead = "|".join(re.escape(c) for c in cues if c)
         value = re.sub(
-            r"^(?:correction|actually|update)\s*[:,-]?\s*",
-            "",
-            value,
-            flags=re.IGNORECASE,
+            rf"^(?:{lead})(?!\w)\s*[:,-]?\s*", "", value, flags=re.IGNORECASE
         )
         value = _CONTRAST.sub("", value).strip() or value
     if entry.key:

@@ -85,6 +85,22 @@ def _strings(value: object) -> tuple[str, ...]:
     raise TypeError("expected a string or a list of strings")
 
 
+def _check_templates(patterns: Mapping[str, tuple[str, ...]]) -> None:
+    """Each template uses {subject}, {key} and {value} at most once, and {value} once."""
+    for attribute, templates in patterns.items():
+        for template in templates:
+            names = re.findall(r"\{(\w+)\}", template)
+            unknown = sorted(set(names) - {"subject", "key", "value"})
+            if unknown:
+                raise ValueError(
+                    f"{attribute}: unknown placeholder {{{unknown[0]}}} in {template!r}"
+                )
+            if names.count("value") != 1 or len(names) != len(set(names)):
+                raise ValueError(
+                    f"{attribute}: {template!r} needs exactly one {{value}} and no placeholder twice"
+                )
+
+
 def parse_rules(
     text: str, path: str = "rules.md", base: Config | None = None
 ) -> Config:
@@ -104,14 +120,22 @@ def parse_rules(
         try:
             if name in _INTS:
                 values[name] = int(str(raw))
+                if name.endswith("_days") and values[name] > 36500:  # type: ignore[operator]
+                    raise ValueError("expected at most 36500 days (100 years)")
                 if values[name] < 0:  # type: ignore[operator]
                     raise ValueError
             elif name == "max_loss":
                 values[name] = float(str(raw))
+                if not 0 <= values[name] <= 1:  # type: ignore[operator]
+                    raise ValueError("expected a share between 0 and 1")
             elif name in _STRS:
                 if not isinstance(raw, str) or not raw.strip():
                     raise TypeError("expected a string")
                 values[name] = raw.strip()
+                if name != "timezone" and (
+                    raw.strip().startswith("/") or ".." in raw.split("/")
+                ):
+                    raise ValueError("expected a path inside the workspace")
             elif name in _LISTS:
                 values[name] = tuple(s.strip() for s in _strings(raw))
             elif name in _MAPS:
@@ -124,6 +148,8 @@ def parse_rules(
                     str(k).strip(): tuple(s.strip() for s in _strings(v))
                     for k, v in raw.items()
                 }
+                if name == "patterns":
+                    _check_templates(values[name])  # type: ignore[arg-type]
             elif name == "never_store":
                 if raw in ("", None):
                     continue

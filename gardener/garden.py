@@ -32,7 +32,7 @@ from .guard import (
 from .memoryfile import NEW_FILE, parse_memory
 from .model import Entry, Memory, Note, Problem, normalize_key
 from .notes import parse_note, render_entry
-from .promote import HELD, Decision, PromotionPlan, fingerprint, plan_promotion
+from .promote import HELD, Decision, PromotionPlan, fingerprints, plan_promotion
 from .prune import PrunePlan, loss_allowed, lost_current, plan_prune
 from .recall import Hit, as_of, history, lookup, recall
 from .validtime import format_instant, local_now
@@ -306,6 +306,11 @@ class Workspace:
         clock = time if time is not None else now.strftime("%H:%M")
         if clock and not _is_clock(clock):
             raise UsageError(f"--time {clock!r} is not HH:MM")
+        if clock:
+            clock = f"{int(clock.split(':')[0]):02d}:{clock.split(':')[1]}"
+        for name, given in (("--key", key), ("--source", source), ("--by", by)):
+            if given is not None and (not given.strip() or not given.isprintable()):
+                raise UsageError(f"{name} must be one line of printable text")
         if expires is not None:
             _parse_day(expires)
         try:
@@ -516,10 +521,21 @@ class Workspace:
                 problems.append(
                     Problem("parse", config.memory_file, exc.line, exc.message)
                 )
+        tomorrow = self.now().date() + timedelta(days=1)
+        for note in notes:
+            if note.day > tomorrow:
+                problems.append(
+                    Problem(
+                        "parse",
+                        note.path,
+                        None,
+                        f"named {note.day}, which is in the future; its entries wait for that day (rename the file if the date is wrong)",
+                    )
+                )
         ledger = self.read_ledger()
         for note in notes:
-            for entry in note.entries:
-                if fingerprint(entry) + HELD in ledger:
+            for entry, mark in fingerprints(note).items():
+                if mark + HELD in ledger:
                     problems.append(
                         Problem(
                             "held",
@@ -645,7 +661,8 @@ def _is_clock(text: str) -> bool:
 
 
 def _short(text: str, width: int = 60) -> str:
-    one = " ".join(text.split())
+    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
+    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
     return one if len(one) <= width else one[: width - 1] + "…"
 
 

@@ -8,6 +8,7 @@ quarantine file, so nothing is lost and nothing reaches git history.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterable
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from . import redact
 from .config import Config
-from .workspace import atomic_write, read_text
+from .workspace import atomic_write
 
 STATE_DIR = ".gardener"
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
@@ -82,25 +83,51 @@ def redact_files(
         paths: workspace-relative posix paths; missing files are skipped.
         config: never_store and allow patterns come from rules.md.
         now: local time, recorded in the quarantine.
-    Returns one Redaction per secret removed. Unreadable files are skipped
-    (``check`` reports them).
+    Returns one Redaction per secret removed.
+
+    Bytes that are not UTF-8 are kept as they are and the rest is still
+    scanned. rules.md is scanned with the built-in rules only: its own
+    never_store patterns would otherwise redact themselves. The file's flock
+    is held (``gardener note`` waits), and lines another process appended
+    while the file was being replaced are carried over to the new file.
     """
     done: list[Redaction] = []
     for path in paths:
         target = root / path
-        if not target.is_file():
+        if not target.is_file() or target.is_symlink():
             continue
+        extra = () if path == "rules.md" else config.never_store
+        fd = os.open(target, os.O_RDONLY)
         try:
-            text = read_text(target)
-        except Exception:  # noqa: BLE001 - reported by check, never fatal here
-            continue
-        clean, found = redact.redact(text, config.never_store, config.allow)
-        if not found:
-            continue
-        _quarantine(root, path, text, found, now)
-        atomic_write(target, clean)
-        done.extend(Redaction(path, f.line, f.rule) for f in found)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            text = _read_rest(fd)
+            clean, found = redact.redact(text, extra, config.allow)
+            if not found:
+                continue
+            _quarantine(root, path, text, found, now)
+            atomic_write(target, clean, root=root)
+            done.extend(Redaction(path, f.line, f.rule) for f in found)
+            lines_before = text.count("\n")
+            while late := _read_rest(fd):  # written to the old file after we read it
+                clean, found = redact.redact(late, extra, config.allow)
+                if found:
+                    _quarantine(root, path, late, found, now)
+                with open(target, "ab") as out:
+                    out.write(clean.encode("utf-8", "surrogateescape"))
+                done.extend(
+                    Redaction(path, f.line + lines_before, f.rule) for f in found
+                )
+                lines_before += late.count("\n")
+        finally:
+            os.close(fd)
     return done
+
+
+def _read_rest(fd: int) -> str:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", "surrogateescape")
 
 
 def quarantined(root: Path) -> list[tuple[Redaction, str]]:

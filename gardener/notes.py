@@ -15,16 +15,21 @@ from datetime import date
 from .model import KIND_ALIASES, KINDS, Entry, Note, Problem, canonical_kind
 
 _KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
+# Heading text is taken whole and its closing #s stripped afterwards: a lazy
+# ``(.*?)\s*#*\s*$`` takes cubic time on a run of spaces.
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
+_CLOSING_HASHES = re.compile(r"(?:^|(?<=\s))#+$")
 _TOP_ITEM = re.compile(r"^ {0,1}(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
+# Outside an entry, an item indented up to three spaces is still top-level.
+_FIRST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
 _CHECKBOX = re.compile(r"^\[([ xX])\]\s+(.*)$")
 _TIME = re.compile(
     r"^(?:\*\*)?([01]?\d|2[0-3]):([0-5]\d)(?:\*\*)?(?:\s*[-–—:]\s*|\s+)(.*)$"
 )
 _KIND = re.compile(rf"^(?:\*\*)?({_KIND_WORDS})(?:\*\*)?\s*:\s+(.*)$", re.IGNORECASE)
 _KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*:\s*(.*)$|^\*\*([^*]+?):\*\*\s*(.*)$")
-_TRAILER = re.compile(r"\s*\((source|by|expires):\s*([^()]*?)\s*\)\s*$", re.IGNORECASE)
+_TRAILER = re.compile(r"\((source|by|expires):([^()]*)\)\s*$", re.IGNORECASE)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
 
@@ -59,6 +64,8 @@ def load_front_matter(yaml_text: str) -> Mapping[str, object] | None:
     import yaml
     from frontmatter.default_handlers import YAMLHandler
 
+    if not yaml_text.strip():
+        return {}
     try:
         data = YAMLHandler().load(yaml_text, Loader=yaml.BaseLoader)
     except yaml.YAMLError:
@@ -105,7 +112,13 @@ def parse_note(path: str, day: date, text: str) -> Note:
         raw = lines[index].rstrip("\r")
         fm = _FENCE.match(raw)
         if fence is not None:
-            if fm and fm.group(1) == fence:
+            # a closing fence: the same character, at least as long, no info string
+            if (
+                fm
+                and fm.group(1)[0] == fence[0]
+                and len(fm.group(1)) >= len(fence)
+                and not fm.group(2).strip()
+            ):
                 fence = None
             if current is not None:
                 current.nested.append(raw)
@@ -122,9 +135,10 @@ def parse_note(path: str, day: date, text: str) -> Note:
             flush()
             level = len(hm.group(1))
             headings = {lv: t for lv, t in headings.items() if lv < level}
-            headings[level] = hm.group(2)
+            title = _CLOSING_HASHES.sub("", hm.group(2).strip()).strip()
+            headings[level] = title
             continue
-        im = _TOP_ITEM.match(raw)
+        im = (_TOP_ITEM if current is not None else _FIRST_ITEM).match(raw)
         if im:
             flush()
             deepest = headings[max(headings)] if headings else None
@@ -173,7 +187,7 @@ def _entry(
         mm = _TRAILER.search(rest)
         if not mm or mm.group(1).lower() in trailers:
             break
-        trailers[mm.group(1).lower()] = mm.group(2)
+        trailers[mm.group(1).lower()] = mm.group(2).strip()
         rest = rest[: mm.start()]
     keym = _KEY.match(rest)
     if keym:
@@ -217,6 +231,8 @@ def render_entry(
     """
     if "\n" in value or "\r" in value:
         raise ValueError("an entry is one line: put each fact in its own note")
+    if not all(ch.isprintable() or ch == "\t" for ch in value):
+        raise ValueError("an entry is printable text: remove control characters")
     parts = ["-"]
     if time:
         parts.append(time)

@@ -13,12 +13,13 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import redact
 from .classify import Classified, classify
 from .config import Config
+from .errors import ParseError
 from .memoryfile import render_memory
 from .model import (
     SECTION_OF_KIND,
@@ -30,17 +31,20 @@ from .model import (
     normalize_key,
     normalize_value,
 )
-from .validtime import format_instant, parse_instant, stamp
+from .validtime import format_instant, is_instant, parse_instant, stamp
 
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
-NEAR_DUPLICATE = 92  # rapidfuzz token_sort_ratio at or above this is "the same"
+NEAR_DUPLICATE = 92  # rapidfuzz ratio at or above this is "the same"
 
 # Memory is loaded into every future prompt: hold what reads like an order to the model.
 _INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts?|rules)"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b"
     r"|\byou\s+are\s+now\s+(?:a|an|in)\b"
-    r"|\bsystem\s+prompt\s*:",
+    r"|\bsystem\s+prompt\s*:"
+    r"|\b(?:reveal|print|show|leak)\s+(?:the\s+|your\s+)?system\s+prompt"
+    r"|\bdisregard\s+(?:all\s+|any\s+)?(?:your\s+|the\s+)?(?:safety|previous|prior)?\s*(?:guidelines|instructions|rules)"
+    r"|\b(?:always|never)\s+(?:run|execute)\s+[`'\"]",
     re.IGNORECASE,
 )
 
@@ -78,10 +82,22 @@ class PromotionPlan:
         return [d.key or d.value for d in self.decisions if d.action == action]
 
 
-def fingerprint(entry: Entry) -> str:
-    """``path<TAB>digest`` naming an entry by its note and its text, stable under appends."""
-    body = "\n".join([entry.text, *entry.nested])
-    return f"{entry.path}\t{hashlib.sha1(body.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
+def fingerprints(note: Note) -> dict[Entry, str]:
+    """Each entry's ledger mark: ``path<TAB>digest`` of its first line, ``#n`` for repeats.
+
+    Stable when lines are appended or nested items added under an entry; the
+    n-th repeat of the same line in one note (a change back) is its own entry.
+    """
+    marks: dict[Entry, str] = {}
+    count: dict[str, int] = {}
+    for entry in note.entries:
+        digest = hashlib.sha1(
+            entry.text.encode("utf-8", "surrogateescape")
+        ).hexdigest()[:16]
+        n = count.get(digest, 0)
+        count[digest] = n + 1
+        marks[entry] = f"{note.path}\t{digest}" + (f"#{n}" if n else "")
+    return marks
 
 
 def entry_since(entry: Entry, zone: tzinfo | None = None) -> str:
@@ -99,7 +115,10 @@ def entry_since(entry: Entry, zone: tzinfo | None = None) -> str:
         there = datetime(
             entry.day.year, entry.day.month, entry.day.day, int(hh), int(mm), tzinfo=own
         )
-        return format_instant(there.astimezone(zone).replace(tzinfo=None))
+        try:
+            return format_instant(there.astimezone(zone).replace(tzinfo=None))
+        except OverflowError:  # a note named 9999-12-31 in a zone behind UTC
+            return stamp(entry.day, entry.time)
     return stamp(entry.day, entry.time)
 
 
@@ -129,7 +148,8 @@ def _same(a: str, b: str) -> bool:
         return False
     from rapidfuzz import fuzz
 
-    return fuzz.token_sort_ratio(na, nb) >= NEAR_DUPLICATE
+    # order matters: "tabs rather than spaces" is not "spaces rather than tabs"
+    return fuzz.ratio(na, nb) >= NEAR_DUPLICATE
 
 
 def is_current(fact: Fact, today: str) -> bool:
@@ -153,6 +173,10 @@ def _before(when: str, today: str) -> bool:
 def multi_valued(key: str, config: Config) -> bool:
     attribute = normalize_key(key).split(" / ")[-1]
     return attribute in {normalize_key(a) for a in config.multi_valued}
+
+
+def _instant(fact: Fact) -> datetime:
+    return parse_instant(fact.since or "1970-01-01")
 
 
 def _timeline(facts: Sequence[Fact], nk: str) -> list[Fact]:
@@ -225,7 +249,9 @@ class _Pass:
         return replace(moved, section=SUPERSEDED, struck=True)
 
     def reconcile(self, entry: Entry, c: Classified) -> None:
+        """Apply one row of the decision table to this entry."""
         since = entry_since(entry, self.config.zone)
+        at = parse_instant(since)
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         current = [f for f in self.facts if is_current(f, self.today)]
         if c.key is None:
@@ -235,70 +261,97 @@ class _Pass:
                     "reject",
                     entry,
                     c,
-                    fact=dup.id,
+                    dup.id,
                     reason="near-duplicate of a current entry",
                 )
-                return
-            fact = self._make(entry, c, since, section)
-            self.facts.append(fact)
-            self._decide("add", entry, c, fact=fact.id, reason="unkeyed")
+            else:
+                self._add(entry, c, since, section, "unkeyed")
             return
         nk = normalize_key(c.key)
+        line = _timeline(self.facts, nk)
+        known = next(
+            (f for f in line if f.since == since and _same(f.value, c.value)), None
+        )
+        if known:  # e.g. a pass re-run after it was killed between writes
+            self._decide("reject", entry, c, known.id, reason="already on the timeline")
+            return
         mine = [f for f in current if f.norm_key == nk]
         same = next((f for f in mine if _same(f.value, c.value)), None)
         if same:
             self._decide(
-                "reject",
-                entry,
-                c,
-                fact=same.id,
-                reason="same value as the current entry",
+                "reject", entry, c, same.id, reason="same value as the current entry"
             )
-            return
-        if not mine:
-            fact = self._make(entry, c, since, section)
-            self.facts.append(fact)
-            self._decide("add", entry, c, fact=fact.id)
             return
         if (
             c.kind == "event"
             or any(f.kind == "event" for f in mine)
             or multi_valued(c.key, self.config)
         ):
-            fact = self._make(entry, c, since, section if c.kind else mine[0].section)
-            self.facts.append(fact)
-            self._decide(
-                "add",
+            self._add(
                 entry,
                 c,
-                fact=fact.id,
-                reason="events and multi-valued attributes add",
+                since,
+                section if c.kind or not mine else mine[0].section,
+                "events and multi-valued attributes add",
             )
             return
-        old = max(mine, key=lambda f: parse_instant(f.since or "1970-01-01"))
         if c.correction:
-            fact = self._make(entry, c, old.since or since, old.section)
-            fact = fact.with_attrs(supersedes=old.id)
-            self._replace(
-                old,
-                self._retire(
-                    old, until=since, superseded_by=fact.id, reason="corrected"
-                ),
-            )
-            self.facts.append(fact)
-            self._decide(
-                "update", entry, c, fact=fact.id, replaced=old.id, reason="corrected"
-            )
-            return
-        if old.since and parse_instant(since) < parse_instant(old.since):
+            held = [f for f in line if _instant(f) <= at] or sorted(mine, key=_instant)
+            if held:
+                self._correct(entry, c, since, held[-1])
+                return
+        if any(_instant(f) > at for f in line):
             self._backfill(entry, c, since, nk)
             return
+        if not mine:
+            self._add(entry, c, since, section)
+            return
+        old = max(mine, key=_instant)
         fact = self._make(
             entry, c, since, section if c.kind else old.section
         ).with_attrs(supersedes=old.id)
         self._replace(old, self._retire(old, until=since, superseded_by=fact.id))
         self.facts.append(fact)
-        self._decide("supersede", entry, c, fact=fact.id, replaced=old.id)
+        self._decide("supersede", entry, c, fact.id, old.id)
+
+    def _add(
+        self, entry: Entry, c: Classified, since: str, section: str, reason: str = ""
+    ) -> None:
+        fact = self._make(entry, c, since, section)
+        self.facts.append(fact)
+        self._decide("add", entry, c, fact.id, reason=reason)
+
+    def _correct(self, entry: Entry, c: Classified, since: str, wrong: Fact) -> None:
+        """The value that held at the entry's time was never right: replace it in place.
+
+        The new value takes over the wrong one's validity; the wrong one goes to
+        Superseded with ``reason=corrected`` and leaves the timeline.
+        """
+        fact = self._make(entry, c, wrong.since or since, wrong.section).with_attrs(
+            supersedes=wrong.id,
+            until=wrong.get("until"),
+            superseded_by=wrong.get("superseded-by"),
+        )
+        if wrong.superseded:
+            fact = replace(fact, struck=True).with_attrs(
+                kind=wrong.get("kind") or c.kind
+            )
+        self._replace(
+            wrong,
+            self._retire(
+                wrong,
+                until=wrong.get("until") or since,
+                superseded_by=fact.id,
+                reason="corrected",
+            ),
+        )
+        for i, other in enumerate(
+            self.facts
+        ):  # neighbours now point at the right value
+            if other.id != wrong.id and other.get("supersedes") == wrong.id:
+                self.facts[i] = other.with_attrs(supersedes=fact.id)
+        self.facts.append(fact)
+        self._decide("update", entry, c, fact.id, wrong.id, reason="corrected")
 
     def _backfill(self, entry: Entry, c: Classified, since: str, nk: str) -> None:
         """An older value arrives late: it joins the history, the current value stays."""
@@ -329,6 +382,19 @@ class _Pass:
         self._decide(
             "history", entry, c, fact=fact.id, replaced=later.id, reason="back-filled"
         )
+
+
+def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
+    """Raise ParseError at the first fact whose since/until/expires is not a date."""
+    for fact in memory.facts:
+        for name in ("since", "until", "expires"):
+            value = fact.get(name)
+            if value is not None and not is_instant(value):
+                raise ParseError(
+                    f"{name}={value!r} is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM); fix the line, then rerun",
+                    path,
+                    fact.line,
+                )
 
 
 def _reading_order(
@@ -364,19 +430,24 @@ def plan_promotion(
         memory: MEMORY.md as parsed now.
         config: the workspace's rules.
         now: local wall-clock time in the workspace timezone.
-        ledger: fingerprints (see ``fingerprint``) of entries already processed;
+        ledger: marks (see ``fingerprints``) of entries already processed;
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
-    Returns the plan; nothing is written.
+    Returns the plan; nothing is written. Raises ParseError (MEMORY.md and
+    line) for a fact whose since, until or expires is not a date: the timeline
+    cannot be trusted then.
     """
+    check_dates(memory, config.memory_file)
     today = format_instant(now)
+    horizon = now + timedelta(days=1)  # a note dated later is waiting for its day
     work = _Pass(memory, config, today)
     seen = set(ledger)
     order = _reading_order(notes, config.zone)
-    entries = sorted((e for n in notes for e in n.entries), key=lambda e: order[e])
+    marks = {e: m for n in notes for e, m in fingerprints(n).items()}
+    entries = sorted(marks, key=lambda e: order[e])
     for entry in entries:
-        mark = fingerprint(entry)
-        if mark in seen or mark + HELD in seen:
+        mark = marks[entry]
+        if mark in seen or mark + HELD in seen or order[entry][0] > horizon:
             continue
         c = classify(entry, config)
         if not c.durable:

@@ -19,7 +19,7 @@ from .classify import classify
 from .config import Config
 from .memoryfile import render_memory
 from .model import SUPERSEDED, Fact, Memory, Note
-from .promote import fingerprint, is_current
+from .promote import fingerprints, is_current
 from .validtime import format_instant, parse_instant
 
 IMPLAUSIBLE_DAYS = 365  # a note named this long before its first commit is suspect
@@ -159,10 +159,11 @@ def plan_prune(
                 )
             )
             continue
+        marks = fingerprints(note)
         pending = [
             e
             for e in note.entries
-            if fingerprint(e) not in ledger and classify(e, config).durable
+            if marks[e] not in ledger and classify(e, config).durable
         ]
         if pending:
             lines = ", ".join(str(e.line) for e in pending[:5])

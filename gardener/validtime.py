@@ -67,6 +67,8 @@ def local_now(zone: tzinfo, override: str | None = None) -> datetime:
     """
     if override:
         moment = datetime.fromisoformat(override.strip().replace("Z", "+00:00"))
+        if not 1971 <= moment.year <= 9000:  # date arithmetic on TTLs must not overflow
+            raise ValueError(f"year {moment.year} is out of range (1971-9000)")
         if moment.tzinfo is None:
             return moment.replace(microsecond=0)
         return moment.astimezone(zone).replace(tzinfo=None, microsecond=0)
