@@ -242,7 +242,10 @@ def render_entry(
             raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
         parts.append(f"{canon}:")
     if key:
-        parts.append(f"**{key.strip()}**:")
+        # "- **state**: x" reads as the kind state; "- **state:** x" is the key
+        name = key.strip()
+        bare = kind is None and canonical_kind(name) is not None
+        parts.append(f"**{name}:**" if bare else f"**{name}**:")
     parts.append(value.strip())
     for name, given in (("source", source), ("by", by), ("expires", expires)):
         if given:

@@ -248,9 +248,10 @@ class _Pass:
         moved = old.with_attrs(kind=old.kind, **attrs)
         return replace(moved, section=SUPERSEDED, struck=True)
 
-    def reconcile(self, entry: Entry, c: Classified) -> None:
+    def reconcile(
+        self, entry: Entry, c: Classified, since: str, first: bool = True
+    ) -> None:
         """Apply one row of the decision table to this entry."""
-        since = entry_since(entry, self.config.zone)
         at = parse_instant(since)
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         current = [f for f in self.facts if is_current(f, self.today)]
@@ -269,10 +270,20 @@ class _Pass:
             return
         nk = normalize_key(c.key)
         line = _timeline(self.facts, nk)
-        known = next(
-            (f for f in line if f.since == since and _same(f.value, c.value)), None
+        # a pass re-run after it was killed between its two writes finds its own
+        # work, corrected values included; a repeat later in the note is new
+        known = first and next(
+            (
+                f
+                for f in self.facts
+                if f.norm_key == nk
+                and f.since == since
+                and f.get("from") == entry.path
+                and _same(f.value, c.value)
+            ),
+            None,
         )
-        if known:  # e.g. a pass re-run after it was killed between writes
+        if known:
             self._decide("reject", entry, c, known.id, reason="already on the timeline")
             return
         mine = [f for f in current if f.norm_key == nk]
@@ -400,9 +411,8 @@ def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
 def _reading_order(
     notes: Iterable[Note], zone: tzinfo
 ) -> dict[Entry, tuple[datetime, str, int]]:
-    """Sort keys in valid-time order. An entry without a time sorts after the
-    timed entry above it in the same note (it was written after it), while its
-    ``since`` stays the bare date."""
+    """Valid time and sort key of each entry. An entry without a time takes the
+    time of the timed entry above it in the same note: it was written after it."""
     order: dict[Entry, tuple[datetime, str, int]] = {}
     for note in notes:
         last: datetime | None = None
@@ -497,7 +507,7 @@ def plan_promotion(
                 )
             )
             continue
-        work.reconcile(entry, c)
+        work.reconcile(entry, c, format_instant(order[entry][0]), "#" not in mark)
         seen.add(mark)
     facts = tuple(work.facts)
     changed_facts = facts != memory.facts
