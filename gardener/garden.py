@@ -53,6 +53,15 @@ GITATTRIBUTES_LINE = "memory/*.md merge=union"
 
 
 @dataclass(frozen=True)
+class RecordResult:
+    commit: str | None
+    redacted: tuple[Redaction, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"commit": self.commit, "redacted": [r.__dict__ for r in self.redacted]}
+
+
+@dataclass(frozen=True)
 class NoteResult:
     path: str  # workspace-relative
     line: str  # the entry as written
@@ -246,31 +255,23 @@ class Workspace:
         return repo.commit(paths, message, author, date=when)
 
     def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
-        """Commit what people and agents changed without the gardener, secrets redacted first."""
+        """Commit what people and agents changed without the gardener, secrets redacted first.
+
+        The author is the notes' ``agent`` when all changed notes name the same
+        one, else the gardener.
+        """
         from .git import identity_for
 
-        changed = repo.changed(self._owned_paths())
+        owned = (self.config.memory_file, "rules.md")
         changed = [
             p
-            for p in changed
-            if p in (self.config.memory_file, "rules.md") or self._is_note(p)
+            for p in repo.changed(self._owned_paths())
+            if p in owned or self._is_note(p)
         ]
         if not changed:
             return None, []
         redacted = redact_files(self.root, changed, self.config, self.now())
-        agents = set()
-        for path in changed:
-            if (
-                path.startswith(self.config.notes_dir + "/")
-                and (self.root / path).exists()
-            ):
-                day = note_date(Path(path).name)
-                if day is not None:
-                    with _ignored(ParseError):
-                        agent = parse_note(
-                            path, day, read_text(self.root / path)
-                        ).front.get("agent")
-                        agents.add(agent if isinstance(agent, str) else None)
+        agents = {self._agent_of(p) for p in changed if self._is_note(p)}
         author = identity_for(agents.pop() if len(agents) == 1 else None)
         lines = [f"- {p}" for p in changed]
         lines += [f"- redacted {r.rule} in {r.path}:{r.line}" for r in redacted]
@@ -280,6 +281,22 @@ class Workspace:
             + "\n\nGardener-Action: record\n"
         )
         return self._commit(repo, changed, message, author), redacted
+
+    def _agent_of(self, rel: str) -> str | None:
+        """The ``agent`` a note's front matter names, if it can be read."""
+        day = note_date(Path(rel).name)
+        try:
+            text = read_text(self.root / rel)
+        except (ParseError, FileNotFoundError):
+            return None
+        agent = parse_note(rel, day, text).front.get("agent") if day else None
+        return agent if isinstance(agent, str) else None
+
+    def record(self) -> RecordResult:
+        """Commit changes made outside the gardener (secrets redacted first); None if none."""
+        with workspace_lock(self.root), self._repo() as repo:
+            sha, redacted = self._record_outside_changes(repo)
+        return RecordResult(sha, tuple(redacted))
 
     # -- verbs -----------------------------------------------------------------
     def note(
@@ -627,19 +644,6 @@ class Workspace:
         return ws, InitResult(
             str(ws.root), adopted, tuple(created), tuple(redacted), sha
         )
-
-
-class _ignored:
-    """``with _ignored(E):`` skips a block that raises E (contextlib.suppress, typed)."""
-
-    def __init__(self, *errors: type[BaseException]):
-        self.errors = errors
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
-        return isinstance(exc, self.errors)
 
 
 def _parse_day(text: str) -> date:
