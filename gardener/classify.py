@@ -35,6 +35,9 @@ _REPLACED_BY = re.compile(
 )
 
 
+PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
+
+
 @dataclass(frozen=True)
 class Classified:
     """What an entry is: its kind, whether it is durable, and what it is about."""
@@ -198,7 +201,8 @@ def classify(entry: Entry, config: Config) -> Classified:
         return Classified(kind, durable, correction, entry.key, value, "explicit")
     if not durable:
         return Classified(kind, durable, correction, None, value, "none")
-    found = match_pattern(value, config)
+    # a template is one sentence: matching a long paragraph costs quadratic time
+    found = match_pattern(value, config) if len(value) <= PATTERN_LIMIT else None
     if found:
         key, keyed_value = found
         if correction:

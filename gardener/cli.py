@@ -274,6 +274,83 @@ def why(ctx: click.Context, key: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("query", required=False)
+@click.option("--key", help="Forget the entries with this key.")
+@click.option("--source", help="Forget the entries from this source.")
+@click.option("--by", help="Forget the entries this agent or person wrote.")
+@click.option(
+    "--dry-run", is_flag=True, help="List what would be retired; write nothing."
+)
+@click.option(
+    "--force", is_flag=True, help="Allow retiring more current entries than max_loss."
+)
+@json_option
+@click.pass_context
+@handle_errors
+def forget(
+    ctx: click.Context,
+    query: str | None,
+    key: str | None,
+    source: str | None,
+    by: str | None,
+    dry_run: bool,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Retire matching entries: they leave recall, `why` and --as-of still show them."""
+    from .forget import describe
+
+    result = _workspace(ctx).forget(
+        query, key=key, source=source, by=by, dry_run=dry_run, force=force
+    )
+    if as_json:
+        _emit(result.as_dict())
+        return
+    for line in describe(result.plan.retired):
+        click.echo(line)
+    n = len(result.plan.retired)
+    tail = (
+        " (dry run: nothing written)"
+        if dry_run
+        else (f"; commit {result.commit[:8]}" if result.commit else "")
+    )
+    click.echo(
+        f"{'would retire' if dry_run else 'retired'} {n} entr{'y' if n == 1 else 'ies'}{tail}"
+    )
+
+
+@main.command()
+@click.argument("review_id")
+@json_option
+@click.pass_context
+@handle_errors
+def approve(ctx: click.Context, review_id: str, as_json: bool) -> None:
+    """Promote a held entry after all (REVIEW_ID from `gardener check`)."""
+    result = _workspace(ctx).review(review_id, approve=True)
+    if as_json:
+        _emit(result.as_dict() if result else {})
+    else:
+        click.echo(
+            f"approved {review_id}"
+            + (f"; commit {result.commit[:8]}" if result and result.commit else "")
+        )
+
+
+@main.command()
+@click.argument("review_id")
+@json_option
+@click.pass_context
+@handle_errors
+def reject(ctx: click.Context, review_id: str, as_json: bool) -> None:
+    """Never promote a held entry (REVIEW_ID from `gardener check`); it stays in its note."""
+    _workspace(ctx).review(review_id, approve=False)
+    if as_json:
+        _emit({"rejected": review_id})
+    else:
+        click.echo(f"rejected {review_id}: it will never be promoted")
+
+
+@main.command()
 @json_option
 @click.pass_context
 @handle_errors

@@ -133,7 +133,7 @@ def parse_rules(
                     raise TypeError("expected a string")
                 values[name] = raw.strip()
                 if name != "timezone" and (
-                    raw.strip().startswith("/") or ".." in raw.split("/")
+                    raw.strip().startswith("/") or ".." in raw.strip().split("/")
                 ):
                     raise ValueError("expected a path inside the workspace")
             elif name in _LISTS:

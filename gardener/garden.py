@@ -21,6 +21,7 @@ from .check import memory_problems, secret_problems, sort_problems
 from .classify import classify
 from .config import Config
 from .errors import GardenerError, LossBudgetError, ParseError, RefusedError, UsageError
+from .forget import ForgetPlan, Selector, describe, plan_forget
 from .guard import (
     QUARANTINE,
     STATE_DIR,
@@ -32,7 +33,15 @@ from .guard import (
 from .memoryfile import NEW_FILE, parse_memory
 from .model import Entry, Memory, Note, Problem, normalize_key
 from .notes import parse_note, render_entry
-from .promote import HELD, Decision, PromotionPlan, fingerprints, plan_promotion
+from .promote import (
+    APPROVED,
+    HELD,
+    Decision,
+    PromotionPlan,
+    fingerprints,
+    plan_promotion,
+    review_id,
+)
 from .prune import PrunePlan, loss_allowed, lost_current, plan_prune
 from .recall import Hit, as_of, history, lookup, recall
 from .validtime import format_instant, local_now
@@ -59,6 +68,20 @@ class RecordResult:
 
     def as_dict(self) -> dict[str, object]:
         return {"commit": self.commit, "redacted": [r.__dict__ for r in self.redacted]}
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    plan: ForgetPlan
+    commit: str | None
+    dry_run: bool
+
+    def as_dict(self) -> dict[str, object]:
+        retired = [
+            {"key": f.key, "value": f.value, "id": f.id, "since": f.since}
+            for f in self.plan.retired
+        ]
+        return {"retired": retired, "commit": self.commit, "dry_run": self.dry_run}
 
 
 @dataclass(frozen=True)
@@ -381,7 +404,7 @@ class Workspace:
             plan = plan_promotion(
                 notes, memory, self.config, self.now(), self.read_ledger()
             )
-            self._check_loss(memory, plan.facts, force)
+            self._check_loss(memory, plan.facts, force or dry_run)
             if dry_run:
                 return PromoteResult(plan, None, True, tuple(redacted))
             if plan.changed:
@@ -414,7 +437,7 @@ class Workspace:
             plan = plan_prune(
                 memory, notes, self.config, now, self.read_ledger(), first
             )
-            self._check_loss(memory, plan.facts, force)
+            self._check_loss(memory, plan.facts, force or dry_run)
             if dry_run:
                 return PruneResult(plan, None, True)
             paths: list[str] = []
@@ -444,6 +467,75 @@ class Workspace:
             raise LossBudgetError(
                 f"this pass would remove {len(lost)} of {len(current)} current entries ({names}), over max_loss={self.config.max_loss}; rerun with --force if that is intended"
             )
+
+    def forget(
+        self,
+        query: str | None = None,
+        *,
+        key: str | None = None,
+        source: str | None = None,
+        by: str | None = None,
+        dry_run: bool = False,
+        force: bool = False,
+    ) -> ForgetResult:
+        """Retire the current entries that match (DESIGN 2.3): they leave recall,
+        ``why`` and ``--as-of`` still show them. One commit, none if nothing matched.
+
+        Raises UsageError when nothing says what to forget, LossBudgetError when
+        more than ``max_loss`` of current entries would go without ``force``.
+        """
+        selector = Selector(key, query, source, by)
+        if selector.empty():
+            raise UsageError("say what to forget: a QUERY, --key, --source or --by")
+        with workspace_lock(self.root), self._repo() as repo:
+            if not dry_run:
+                self._record_outside_changes(repo)
+            memory = self.read_memory()
+            plan = plan_forget(memory, selector, self.now())
+            self._check_loss(memory, plan.facts, force or dry_run)
+            if dry_run or not plan.changed:
+                return ForgetResult(plan, None, dry_run)
+            atomic_write(self.memory_path, plan.text)
+            keys = sorted({f.key for f in plan.retired if f.key})
+            n = len(plan.retired)
+            lines = [
+                f"forget: retired {n} entr{'y' if n == 1 else 'ies'}",
+                "",
+                *describe(plan.retired),
+                "",
+                "Gardener-Action: forget",
+            ]
+            if keys:
+                lines.append("Gardener-Keys: " + "; ".join(keys))
+            sha = self._commit(repo, [self.config.memory_file], "\n".join(lines) + "\n")
+            return ForgetResult(plan, sha, False)
+
+    def review(self, held: str, approve: bool) -> PromoteResult | None:
+        """Approve (promote it now) or reject (never promote it) a held entry.
+
+        ``held`` is the review id that promote and check print (``h`` + 8 hex).
+        Returns the promotion pass for an approval, None for a rejection.
+        Raises GardenerError if no held entry has that id.
+        """
+        with workspace_lock(self.root):
+            ledger = set(self.read_ledger())
+            matches = [
+                m for m in ledger if m.endswith(HELD) and review_id(m) == held.strip()
+            ]
+            if not matches:
+                raise GardenerError(
+                    f"no held entry has the id {held!r}; `gardener check` lists them"
+                )
+            mark = matches[0][: -len(HELD)]
+            ledger.discard(matches[0])
+            ledger.add(mark + APPROVED if approve else mark)
+            self._write_ledger(frozenset(ledger))
+            if approve:
+                return self.promote()
+            with self._repo() as repo:
+                message = f"reject: held entry {held} is never promoted\n\nGardener-Action: reject\n"
+                self._commit(repo, [LEDGER], message)
+            return None
 
     def recall(
         self,
@@ -558,7 +650,7 @@ class Workspace:
                             "held",
                             note.path,
                             entry.line,
-                            "held for review: reads like an instruction to the model; rewrite it as a plain fact, or delete the line",
+                            f"held for review ({review_id(mark)}): reads like an instruction to the model; run `gardener approve {review_id(mark)}` or `gardener reject {review_id(mark)}`",
                         )
                     )
         for redaction, when in quarantined(self.root):

@@ -70,6 +70,8 @@ def load_front_matter(yaml_text: str) -> Mapping[str, object] | None:
         data = YAMLHandler().load(yaml_text, Loader=yaml.BaseLoader)
     except yaml.YAMLError:
         return None
+    if data is None:  # only comments: an empty mapping, not a body
+        return {}
     return data if isinstance(data, dict) else None
 
 

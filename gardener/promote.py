@@ -34,6 +34,7 @@ from .model import (
 from .validtime import format_instant, is_instant, parse_instant, stamp
 
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
+APPROVED = "\tapproved"  # ledger suffix: a person approved a held entry
 NEAR_DUPLICATE = 92  # rapidfuzz ratio at or above this is "the same"
 
 # Memory is loaded into every future prompt: hold what reads like an order to the model.
@@ -58,7 +59,9 @@ class Decision:
     value: str
     path: str
     line: int
-    fact: str | None = None  # id of the fact written (or the one it duplicates)
+    fact: str | None = (
+        None  # id of the fact written (or duplicated); held: the review id
+    )
     replaced: str | None = None  # id of the fact it superseded or corrected
     reason: str = ""
     by: str | None = None  # who wrote the entry
@@ -395,6 +398,11 @@ class _Pass:
         )
 
 
+def review_id(mark: str) -> str:
+    """The short id a person types to approve or reject a held entry."""
+    return "h" + mark.split("\t")[1][:8]
+
+
 def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
     """Raise ParseError at the first fact whose since/until/expires is not a date."""
     for fact in memory.facts:
@@ -493,7 +501,7 @@ def plan_promotion(
                 )
             )
             continue
-        if _INSTRUCTION.search(text):
+        if _INSTRUCTION.search(text) and mark + APPROVED not in seen:
             # reported once, then pending (its note is not pruned) until reviewed
             seen.add(mark + HELD)
             work.decisions.append(
@@ -503,11 +511,13 @@ def plan_promotion(
                     c.value,
                     entry.path,
                     entry.line,
-                    reason="reads like an instruction to the model",
+                    fact=review_id(mark),
+                    reason=f"reads like an instruction to the model: gardener approve|reject {review_id(mark)}",
                 )
             )
             continue
         work.reconcile(entry, c, format_instant(order[entry][0]), "#" not in mark)
+        seen.discard(mark + APPROVED)
         seen.add(mark)
     facts = tuple(work.facts)
     changed_facts = facts != memory.facts

@@ -4,7 +4,6 @@ breaks the parser (DESIGN 1.1)."""
 from __future__ import annotations
 
 import re
-import time
 from datetime import date
 
 import pytest
@@ -242,7 +241,10 @@ def expect(**given: object) -> dict[str, object]:
         ("- **database**: SQLite", expect(key="database", value="SQLite")),
         ("- **database:** SQLite", expect(key="database", value="SQLite")),
         ("- **Bold label**: text", expect(key="Bold label", value="text")),
-        ("- v (source: the pricing sheet)", expect(value="v", source="the pricing sheet")),
+        (
+            "- v (source: the pricing sheet)",
+            expect(value="v", source="the pricing sheet"),
+        ),
         ("- v (Source:  doc )", expect(value="v", source="doc")),
         ("- v (by: bob)", expect(value="v", by="bob")),
         ("- v (expires: 2026-02-01)", expect(value="v", expires="2026-02-01")),
@@ -330,6 +332,13 @@ def test_an_invalid_front_matter_block_is_read_as_body(note, expected):
     assert [(e.text, e.line) for e in parsed.entries] == expected
 
 
+def test_front_matter_of_only_comments_is_empty_not_body():
+    # regression: it was read as body, and "# a comment" became a heading
+    note = parse("---\n# a comment\n---\n- a\n")
+    assert dict(note.front) == {}
+    assert [(e.text, e.line, e.heading) for e in note.entries] == [("a", 4, None)]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -365,7 +374,12 @@ def test_bom_without_front_matter():
 
 @pytest.mark.parametrize(
     "value",
-    ["🌱 planted the garden 🌻", "中文条目：数据库用 SQLite", "日本語のメモ", "👩‍💻 zwj"],
+    [
+        "🌱 planted the garden 🌻",
+        "中文条目：数据库用 SQLite",
+        "日本語のメモ",
+        "👩‍💻 zwj",
+    ],
 )
 def test_emoji_and_cjk(value):
     assert only(f"## 見出し 🌱\n- {value}\n").value == value
@@ -385,9 +399,7 @@ def test_emoji_and_cjk(value):
     ids=["letters", "words", "spaces-before-trailer", "spaces-in-trailer", "heading"],
 )
 def test_a_100k_character_line(line):
-    started = time.perf_counter()
-    note = parse(line)
-    assert time.perf_counter() - started < 5
+    note = parse(line)  # once quadratic or cubic; timings live in bench/
     assert len(note.entries) == 1
     assert note.entries[0].text in line
 
@@ -428,7 +440,10 @@ def test_a_file_that_is_only_front_matter(text):
         ({"value": "  padded  ", "kind": "now"}, "- state: padded"),
         # a key that is also a kind word: "**state**: x" would read as the kind
         ({"value": "frozen", "key": "state"}, "- **state:** frozen"),
-        ({"value": "frozen", "key": "state", "kind": "fact"}, "- fact: **state**: frozen"),
+        (
+            {"value": "frozen", "key": "state", "kind": "fact"},
+            "- fact: **state**: frozen",
+        ),
     ],
 )
 def test_render_entry(args, line):

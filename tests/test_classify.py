@@ -1,0 +1,420 @@
+"""Classify and key daily-note entries by the rules (DESIGN 2.1, steps 1 and 2).
+
+Uses the shipped rules.md (``default_config()``) and small variations of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gardener.classify import classify, match_pattern, match_topic, resolve_kind
+from gardener.config import default_config
+from gardener.model import Entry, normalize_key, normalize_value
+from gardener.notes import parse_note
+
+RULES = default_config()
+
+
+def entry(line: str, heading: str | None = None) -> Entry:
+    """The one entry of a note holding ``line`` (under ``## heading``, if given)."""
+    text = (f"## {heading}\n" if heading else "") + line + "\n"
+    (only,) = parse_note("memory/2026-01-05.md", date(2026, 1, 5), text).entries
+    return only
+
+
+def classified(line: str, heading: str | None = None, config=RULES):
+    return classify(entry(line, heading), config)
+
+
+# --- kind: explicit, then heading, then cue phrases --------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "heading", "kind", "durable"),
+    [
+        # an explicit kind wins over everything
+        ("- decision: we might use SQLite", None, "decision", True),
+        ("- event: Mira decided on SQLite", None, "event", False),
+        ("- fact: debugging the cache today", None, "fact", True),
+        ("- pref: tabs", "Log", "preference", True),
+        ("- now: Mira prefers vim", "Decisions", "state", False),
+        ("- [ ] decide on the database", None, "todo", False),
+        # then the heading
+        ("- use SQLite", "Decisions", "decision", True),
+        ("- Mira prefers dark mode", "Log", "event", False),
+        ("- dark mode", "Preferences", "preference", True),
+        ("- API rate limit is 100/min", "Facts", "fact", True),
+        ("- call the vendor", "Next steps", "todo", False),
+        ("- deploy is green", "Status", "state", False),
+        ("- name: Sam", "About me", "identity", True),
+        # then cue phrases: durable ...
+        ("- Mira prefers dark mode", None, "preference", True),
+        ("- always squash merge", None, "preference", True),
+        ("- we decided on SQLite", None, "decision", True),
+        ("- from now on we deploy on Fridays", None, "decision", True),
+        ("- my name is Sam", None, "identity", True),
+        ("- Tier 2 renewal list price is $3,600", None, "fact", True),
+        # ... and transient
+        ("- debugging the cache right now", None, "state", False),
+        ("- looking at the flaky test", None, "state", False),
+        ("- blocked on review", None, "state", False),
+        # when both appear, the first in the text wins
+        ("- right now Mira prefers vim", None, "state", False),
+        ("- Mira prefers vim right now", None, "preference", True),
+        ("- today we decided on SQLite", None, "state", False),
+        ("- we decided on SQLite today", None, "decision", True),
+        # no kind, no kind-giving heading, no cue: transient chatter
+        ("- had lunch with the team", None, None, False),
+        ("- had lunch with the team", "Random thoughts", None, False),
+        # cues are whole words
+        ("- the prefix is x", None, None, False),
+        ("- nowhere to be seen", None, None, False),
+    ],
+)
+def test_kind_and_durability(line, heading, kind, durable):
+    result = classified(line, heading)
+    assert (result.kind, result.durable) == (kind, durable)
+    assert result.correction is False
+
+
+def test_heading_words_come_from_the_rules():
+    custom = replace(RULES, headings={"decision": ("choices",)})
+    assert classified("- use SQLite", "Choices").kind is None
+    assert classified("- use SQLite", "Choices", custom).kind == "decision"
+
+
+def test_durable_kinds_come_from_the_rules():
+    facts_only = replace(RULES, durable_kinds=("fact",))
+    assert classified("- pref: tabs", config=facts_only).durable is False
+    assert classified("- fact: x", config=facts_only).durable is True
+
+
+def test_cue_phrases_come_from_the_rules():
+    custom = replace(
+        RULES,
+        durable_cues=("for good",),
+        transient_cues=("meh",),
+        kind_cues={"decision": ("for good",)},
+    )
+    result = classified("- SQLite for good", config=custom)
+    assert (result.kind, result.durable) == ("decision", True)
+    assert classified("- meh, the build", config=custom).kind == "state"
+    assert classified("- Mira prefers vim", config=custom).kind is None
+
+
+# --- corrections -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value"),
+    [
+        # by kind
+        ("- correction: the staging host is box7, not box2", "staging / host", "box7"),
+        ("- Correction: the staging host is box7", "staging / host", "box7"),
+        ("- correction: **staging / host**: box7", "staging / host", "box7"),
+        # by a cue phrase that opens the entry
+        ("- actually, we use MySQL, not Postgres", "database", "MySQL"),
+        ("- I meant: the staging host is box7", "staging / host", "box7"),
+        ("- misheard: call me Sam, not Pam", "name", "Sam"),
+        (
+            "- actually the staging host is box7 rather than box2",
+            "staging / host",
+            "box7",
+        ),
+        # the cue is not the key (regression: "typo" was keyed as a label)
+        ("- typo: Tier-2 price: $3,600", "Tier-2 price", "$3,600"),
+        ("- typo: it's box7", None, "it's box7"),
+    ],
+)
+def test_corrections(line, key, value):
+    result = classified(line)
+    assert result.correction is True
+    assert result.durable is True
+    assert (result.key, result.value) == (key, value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- the staging host is actually box7",  # the cue must open the entry
+        "- we were wrong about it, actually",
+        "- update: the staging host is box7",  # not a correction cue
+    ],
+)
+def test_not_corrections(line):
+    assert resolve_kind(entry(line), RULES)[1] is False
+
+
+# --- keys: explicit > pattern > topic > label --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value", "keyed_by"),
+    [
+        (
+            "- fact: **staging**: the staging host is box7",
+            "staging",
+            "the staging host is box7",
+            "explicit",
+        ),
+        (
+            "- fact: the db host is postgres.internal",
+            "db / host",
+            "postgres.internal",
+            "pattern",
+        ),
+        ("- fact: Storage: SQLite", "database", "SQLite", "topic"),
+        (
+            "- fact: Deploy window: Fridays after 5",
+            "Deploy window",
+            "Fridays after 5",
+            "label",
+        ),
+        ("- fact: **Deploy window**: Fridays", "Deploy window", "Fridays", "explicit"),
+        # a label is short and not a URL
+        (
+            "- fact: this is a much too long label for a key: x",
+            None,
+            "this is a much too long label for a key: x",
+            "none",
+        ),
+        ("- fact: the sky is blue", None, "the sky is blue", "none"),
+    ],
+)
+def test_key_precedence(line, key, value, keyed_by):
+    result = classified(line)
+    assert (result.key, result.value, result.keyed_by) == (key, value, keyed_by)
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ("- event: deployed SQLite", None),  # transient: not keyed ...
+        ("- had lunch: pizza", None),
+        ("- now: **db**: SQLite", "db"),  # ... unless the key is explicit
+    ],
+)
+def test_transient_entries_are_keyed_only_explicitly(line, key):
+    result = classified(line)
+    assert result.durable is False
+    assert result.key == key
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("my name is Sam", "name", "Sam"),
+        (
+            "Victoria Beckham is married to David Beckham",
+            "Victoria Beckham / spouse",
+            "David Beckham",
+        ),
+        (
+            "Tier 2 renewal list price is $3,600",
+            "Tier 2 renewal / list price",
+            "$3,600",
+        ),
+        (
+            "The list price of Tier 2 renewal is $3,600",
+            "Tier 2 renewal / list price",
+            "$3,600",
+        ),
+        ("Sam's timezone is CET", "Sam / timezone", "CET"),
+        ("Mira works at Acme", "Mira / employer", "Acme"),
+        # a leading article of the subject is dropped
+        ("The Acme deal is due on 2026-03-01", "Acme deal / deadline", "2026-03-01"),
+        ("A new hire works at Acme", "new hire / employer", "Acme"),
+        ("the staging host is box7", "staging / host", "box7"),
+        ("The API is hosted on fly.io", "API / host", "fly.io"),
+        # a sentence's final period (or !) is not part of the value
+        ("my name is Sam.", "name", "Sam"),
+        ("my name is Sam!", "name", "Sam"),
+        ("the api version is 3.12.", "api / version", "3.12"),
+        ("the docs url is https://x.org/a.html.", "docs / url", "https://x.org/a.html"),
+        ("Mira works at Acme .", "Mira / employer", "Acme"),
+        # spacing and case are free
+        ("MY  NAME   is Sam", "name", "Sam"),
+    ],
+)
+def test_match_pattern(text, key, value):
+    assert match_pattern(text, RULES) == (key, value)
+
+
+@pytest.mark.parametrize("text", ["my name", "the sky is blue", "", "is married to"])
+def test_match_pattern_without_a_match(text):
+    assert match_pattern(text, RULES) is None
+
+
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        {
+            "generic": ("{subject} is {value}",),
+            "host": ("{subject} is hosted on {value}",),
+        },
+        {
+            "host": ("{subject} is hosted on {value}",),
+            "generic": ("{subject} is {value}",),
+        },
+    ],
+    ids=["specific-last", "specific-first"],
+)
+def test_the_most_specific_pattern_wins(patterns):
+    custom = replace(RULES, patterns=patterns)
+    assert match_pattern("The API is hosted on fly.io", custom) == (
+        "API / host",
+        "fly.io",
+    )
+    assert match_pattern("The API is fast", custom) == ("API / generic", "fast")
+
+
+@pytest.mark.parametrize(
+    ("template", "text", "expected"),
+    [
+        ("set {key} to {value}", "set the theme to dark.", ("theme", "dark")),
+        ("the build runs on {value}", "the build runs on ubuntu", ("runner", "ubuntu")),
+    ],
+)
+def test_key_and_keyless_templates(template, text, expected):
+    custom = replace(RULES, patterns={"runner": (template,)})
+    assert match_pattern(text, custom) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("decided on sqlite", "sqlite"),  # the word as written
+        ("we switched from Postgres to SQLite", "SQLite"),
+        ("moved away from the old Postgres setup to SQLite", "SQLite"),
+        ("use SQLite instead of Postgres", "SQLite"),
+        ("SQLite, not Postgres", "SQLite"),
+        ("we replaced Postgres with SQLite", "SQLite"),
+        ("Postgres was replaced by SQLite", "SQLite"),
+        ("SQLite replaced Postgres", "SQLite"),
+        ("dropped Postgres for SQLite", "SQLite"),
+        ("not Postgres or MySQL, but SQLite", "SQLite"),
+        ("we use PostgreSQL", "PostgreSQL"),
+        # when only the word being left is named, it is still the topic's word
+        ("moving off Postgres", "Postgres"),
+    ],
+)
+def test_match_topic_picks_the_word_chosen(text, word):
+    assert match_topic(text, RULES) == ("database", word)
+
+
+@pytest.mark.parametrize(
+    "text", ["nothing about storage", "mysqldump ran", "postgres_db is up", ""]
+)
+def test_match_topic_needs_a_whole_word(text):
+    assert match_topic(text, RULES) is None
+
+
+def test_classify_keys_a_switch_by_topic():
+    result = classified("- decision: we switched from Postgres to SQLite")
+    assert (result.key, result.value, result.keyed_by) == (
+        "database",
+        "SQLite",
+        "topic",
+    )
+
+
+def test_topics_come_from_the_rules():
+    custom = replace(RULES, topics={"queue": ("rabbitmq", "kafka")})
+    assert match_topic("we moved from RabbitMQ to Kafka", custom) == ("queue", "Kafka")
+    assert match_topic("decided on SQLite", custom) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- fact: the " + " " * 100_000 + " host is x",
+        "- fact: the x host is " + " " * 100_000 + ".",
+        "- fact: a" + " " * 100_000 + "b",
+        "- correction: the host is box7" + " " * 100_000 + ", not box2",
+        "- fact: " + "lorem ipsum dolor sit amet, " * 4_000,
+    ],
+    ids=["subject", "value", "middle", "contrast", "words"],
+)
+def test_long_lines_classify(line):
+    # once quadratic or worse; timings live in bench/, this only has to finish
+    assert classified(line).durable
+
+
+# --- keys compare alike ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Tier 2 renewal/List  Price", "tier 2 renewal / list price"),
+        ("DATABASE", "database"),
+        ("  database\t", "database"),
+        ("a /b", "a/ b"),
+        ("Victoria Beckham / spouse", "victoria beckham/spouse"),
+        ("ｄａｔａｂａｓｅ", "database"),  # fullwidth (NFKC)
+        ("ﬁle", "file"),  # ligature (NFKC)
+        ("Straße", "STRASSE"),  # casefold
+        ("Ｔｉｅｒ ２ / price", "tier 2 / PRICE"),
+    ],
+)
+def test_normalize_key_treats_alike(a, b):
+    assert normalize_key(a) == normalize_key(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("database", "data base"), ("a / b", "a b"), ("list price", "list-price")],
+)
+def test_normalize_key_keeps_different_keys_apart(a, b):
+    assert normalize_key(a) != normalize_key(b)
+
+
+def test_normalize_key_is_canonical():
+    assert (
+        normalize_key("  Tier 2 renewal/List  Price ") == "tier 2 renewal / list price"
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("SQLite.", "sqlite", True),
+        ("**tabs**", "tabs", True),
+        ("`uv`", "uv", True),
+        ("Dark  mode", "dark mode", True),
+        ("ｔａｂｓ", "tabs", True),
+        ("v1.2", "v12", False),  # inner . and - of numbers are kept
+        ("3.12", "312", False),
+        ("2026-01-05", "20260105", False),
+        ("$3,600", "$4,200", False),
+    ],
+)
+def test_normalize_value(a, b, same):
+    assert (normalize_value(a) == normalize_value(b)) is same
+
+
+# --- never fails -------------------------------------------------------------
+
+_WORDS = st.sampled_from(
+    [
+        "- ", "fact: ", "correction: ", "actually ", "typo: ", "**", "key", ": ",
+        "the ", "host ", "is ", "married to ", "from ", "to ", "not ", "instead of ",
+        "replaced by ", "Postgres ", "SQLite ", "prefers ", "right now ", "today ",
+        "my name is ", "{subject} ", "(", ")", ".", " ", "x", "🌱", "中文",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(st.lists(_WORDS | st.text(max_size=4), max_size=30).map("".join))
+def test_classify_never_raises(text):
+    for e in parse_note("m.md", date(2026, 1, 5), "- " + text).entries:
+        result = classify(e, RULES)
+        assert result.keyed_by in {"explicit", "pattern", "topic", "label", "none"}
+        assert (result.key is None) == (result.keyed_by == "none")
+        assert result.durable or result.key is None or result.keyed_by == "explicit"
