@@ -17,12 +17,30 @@ def note(day: str, body: str, name: str | None = None) -> Note:
     return parse_note(path, date.fromisoformat(day), body)
 
 
-def promote(notes: list[Note], memory: Memory | None = None, now: str = "2026-12-01T12:00", config: Config | None = None, ledger: frozenset[str] = frozenset()) -> PromotionPlan:
-    return plan_promotion(notes, memory or parse_memory(NEW_FILE), config or default_config(), datetime.fromisoformat(now), ledger)
+def promote(
+    notes: list[Note],
+    memory: Memory | None = None,
+    now: str = "2026-12-01T12:00",
+    config: Config | None = None,
+    ledger: frozenset[str] = frozenset(),
+) -> PromotionPlan:
+    return plan_promotion(
+        notes,
+        memory or parse_memory(NEW_FILE),
+        config or default_config(),
+        datetime.fromisoformat(now),
+        ledger,
+    )
 
 
 def current(plan: PromotionPlan, key: str) -> list[str]:
     from gardener.model import normalize_key
     from gardener.promote import is_current
 
-    return [f.value for f in plan.facts if f.key and normalize_key(f.key) == normalize_key(key) and is_current(f, "2026-12-01")]
+    return [
+        f.value
+        for f in plan.facts
+        if f.key
+        and normalize_key(f.key) == normalize_key(key)
+        and is_current(f, "2026-12-01")
+    ]

@@ -25,23 +25,67 @@ def as_json(result) -> dict:
 
 
 def test_note_promote_recall_why_json_shapes(root: Path, run_cli):
-    out = as_json(run_cli("note", "--json", "--kind", "decision", "--key", "database", "--time", "09:00", "Postgres", now="2026-01-12T09:00"))
+    out = as_json(
+        run_cli(
+            "note",
+            "--json",
+            "--kind",
+            "decision",
+            "--key",
+            "database",
+            "--time",
+            "09:00",
+            "Postgres",
+            now="2026-01-12T09:00",
+        )
+    )
     assert out["path"] == "memory/2026-01-12.md" and out["commit"]
-    run_cli("note", "--kind", "decision", "--key", "database", "--date", "2026-01-16", "--time", "16:00", "SQLite")
+    run_cli(
+        "note",
+        "--kind",
+        "decision",
+        "--key",
+        "database",
+        "--date",
+        "2026-01-16",
+        "--time",
+        "16:00",
+        "SQLite",
+    )
     promoted = as_json(run_cli("promote", "--json", now="2026-01-16T18:00"))
     for field in ("added", "superseded", "updated", "rejected", "held", "commit"):
         assert field in promoted
     assert promoted["added"] == ["database"] and promoted["superseded"] == ["database"]
     results = as_json(run_cli("recall", "--json", "database"))["results"]
     assert results[0]["status"] == "current" and results[0]["value"] == "SQLite"
-    for field in ("key", "value", "text", "kind", "since", "until", "status", "score", "path", "line"):
+    for field in (
+        "key",
+        "value",
+        "text",
+        "kind",
+        "since",
+        "until",
+        "status",
+        "score",
+        "path",
+        "line",
+    ):
         assert field in results[0]
-    past = as_json(run_cli("recall", "--json", "--key", "database", "--as-of", "2026-01-13"))["results"]
+    past = as_json(
+        run_cli("recall", "--json", "--key", "database", "--as-of", "2026-01-13")
+    )["results"]
     assert [r["value"] for r in past] == ["Postgres"]
     history = as_json(run_cli("why", "--json", "database"))["history"]
-    assert [h["value"] for h in history] == ["Postgres", "SQLite"] and all(h["commit"] for h in history)
+    assert [h["value"] for h in history] == ["Postgres", "SQLite"] and all(
+        h["commit"] for h in history
+    )
     pruned = as_json(run_cli("prune", "--json", "--dry-run"))
-    assert set(pruned) >= {"superseded_removed", "expired_removed", "notes_removed", "commit"}
+    assert set(pruned) >= {
+        "superseded_removed",
+        "expired_removed",
+        "notes_removed",
+        "commit",
+    }
 
 
 def test_exit_codes(root: Path, run_cli):
@@ -51,7 +95,9 @@ def test_exit_codes(root: Path, run_cli):
     run_cli("note", "--date", "2026-02-30", "x", code=2)
     run_cli("note", "--kind", "bogus", "x", code=2)
     run_cli("note", "   ", code=2)
-    error = json.loads(run_cli("note", "--json", "my password is hunter2", code=3).stdout)
+    error = json.loads(
+        run_cli("note", "--json", "my password is hunter2", code=3).stdout
+    )
     assert error["exit_code"] == 3 and "password" in error["error"]
     run_cli("recall", code=2)  # no query, key or date: a usage error
     run_cli("recall", "--limit", "0", "x", code=2)
@@ -60,16 +106,29 @@ def test_exit_codes(root: Path, run_cli):
     (root / "MEMORY.md").write_text("<!-- gardener:begin -->\n- never closed\n")
     bad = run_cli("check", "--json", code=4)
     problem = as_json(bad)["problems"][0]
-    assert problem == {"kind": "parse", "path": "MEMORY.md", "line": 1, "message": problem["message"]}
+    assert problem == {
+        "kind": "parse",
+        "path": "MEMORY.md",
+        "line": 1,
+        "message": problem["message"],
+    }
     failed = run_cli("promote", code=1)
-    assert failed.output.startswith("gardener: MEMORY.md:1:") and "Traceback" not in failed.output
+    assert (
+        failed.output.startswith("gardener: MEMORY.md:1:")
+        and "Traceback" not in failed.output
+    )
 
 
 def test_bad_rules_md_is_one_line_with_file_and_line(root: Path, run_cli):
     rules = root / "rules.md"
-    rules.write_text(rules.read_text().replace("note_ttl_days: 30", "note_ttl_days: thirty"))
+    rules.write_text(
+        rules.read_text().replace("note_ttl_days: 30", "note_ttl_days: thirty")
+    )
     failed = run_cli("promote", code=1)
-    assert failed.output.startswith("gardener: rules.md:") and "note_ttl_days" in failed.output
+    assert (
+        failed.output.startswith("gardener: rules.md:")
+        and "note_ttl_days" in failed.output
+    )
 
 
 def test_not_a_workspace(tmp_path: Path, run_cli):

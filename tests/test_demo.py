@@ -23,10 +23,19 @@ def test_demo_replays_six_weeks(tmp_path: Path, run_cli):
     assert current("staging / host") == ["box7"]  # corrected
     assert sorted(current("Mira / spoken language")) == ["Deutsch", "Portuguese"]
     assert current("merge policy") == []  # expired
-    assert [h.value for h in ws.recall(key="database", as_of_time="2026-01-11")] == ["MySQL"]  # back-filled
-    assert [h.value for h in ws.recall(key="deploy target", as_of_time="2026-01-10")] == ["Railway"]
+    assert [h.value for h in ws.recall(key="database", as_of_time="2026-01-11")] == [
+        "MySQL"
+    ]  # back-filled
+    assert [
+        h.value for h in ws.recall(key="deploy target", as_of_time="2026-01-10")
+    ] == ["Railway"]
     assert [(p.kind, p.path) for p in ws.check()] == [("held", "memory/2026-02-06.md")]
-    log = subprocess.run(["git", "-C", str(ws.root), "log", "-p", "--all"], capture_output=True, text=True, check=True).stdout
+    log = subprocess.run(
+        ["git", "-C", str(ws.root), "log", "-p", "--all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "Hx7-fake-Quartz-19" not in log and "mira.okafor@example.com" not in log
     assert "refused 1 line(s)" in out.output and "held 1" in out.output
 

@@ -13,7 +13,9 @@ from gardener.memoryfile import parse_memory
 
 
 def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
 
 
 def commits(root: Path) -> int:
@@ -26,7 +28,13 @@ def at(ws: Workspace, when: str) -> Workspace:
 
 
 def test_init_creates_a_workspace(ws: Workspace):
-    for name in ("MEMORY.md", "rules.md", ".gitattributes", "memory", ".gardener/.gitignore"):
+    for name in (
+        "MEMORY.md",
+        "rules.md",
+        ".gitattributes",
+        "memory",
+        ".gardener/.gitignore",
+    ):
         assert (ws.root / name).exists(), name
     assert "memory/*.md merge=union" in (ws.root / ".gitattributes").read_text()
     assert commits(ws.root) == 1
@@ -38,7 +46,9 @@ def test_init_adopts_in_place_and_redacts_secrets(tmp_path: Path):
     (root / "memory" / "archive").mkdir(parents=True)
     memory = "\ufeff# What I know\r\n\r\n- the user likes tea\r\n- wifi password: Sunflower-88-fake\r\n"
     (root / "MEMORY.md").write_bytes(memory.encode())
-    note = "- 10:00 decided: we use SQLite\n- long line " + "x" * 5000  # no final newline
+    note = (
+        "- 10:00 decided: we use SQLite\n- long line " + "x" * 5000
+    )  # no final newline
     (root / "memory" / "2026-01-05.md").write_text(note)
     (root / "memory" / "state.json").write_text("{}")
     (root / "memory" / "archive" / "2025-01-01.md").write_text("- old\n")
@@ -50,17 +60,33 @@ def test_init_adopts_in_place_and_redacts_secrets(tmp_path: Path):
     assert [r.rule for r in result.redacted] == ["password"]
     assert "Sunflower-88-fake" not in git(root, "log", "-p", "--all")
     assert "Sunflower-88-fake" in (root / ".gardener" / "quarantine.jsonl").read_text()
-    assert oct((root / ".gardener" / "quarantine.jsonl").stat().st_mode & 0o777) == "0o600"
+    assert (
+        oct((root / ".gardener" / "quarantine.jsonl").stat().st_mode & 0o777) == "0o600"
+    )
     tracked = git(root, "ls-files").split()
-    assert "memory/state.json" not in tracked and "memory/archive/2025-01-01.md" not in tracked
+    assert (
+        "memory/state.json" not in tracked
+        and "memory/archive/2025-01-01.md" not in tracked
+    )
 
 
 def test_note_appends_and_commits_as_its_author(ws: Workspace):
-    result = ws.note("Mira prefers tabs", kind="preference", key="indentation", by="atlas", time="10:15")
+    result = ws.note(
+        "Mira prefers tabs",
+        kind="preference",
+        key="indentation",
+        by="atlas",
+        time="10:15",
+    )
     assert result.path == "memory/2026-01-05.md"
     text = (ws.root / result.path).read_text()
-    assert text == "# 2026-01-05\n\n- 10:15 preference: **indentation**: Mira prefers tabs (by: atlas)\n"
-    assert git(ws.root, "log", "-1", "--format=%an|%cn").strip() == "atlas|memory-gardener"
+    assert (
+        text
+        == "# 2026-01-05\n\n- 10:15 preference: **indentation**: Mira prefers tabs (by: atlas)\n"
+    )
+    assert (
+        git(ws.root, "log", "-1", "--format=%an|%cn").strip() == "atlas|memory-gardener"
+    )
 
 
 def test_note_refuses_secrets_and_writes_nothing(ws: Workspace):
@@ -77,7 +103,9 @@ def test_promote_commits_once_and_twice_changes_nothing(ws: Workspace):
     first = at(ws, "2026-01-05T18:00").promote()
     assert first.commit and first.as_dict()["added"] == ["database"]
     message = git(ws.root, "log", "-1", "--format=%B")
-    assert "Gardener-Action: promote" in message and "Gardener-Keys: database" in message
+    assert (
+        "Gardener-Action: promote" in message and "Gardener-Keys: database" in message
+    )
     count = commits(ws.root)
     second = ws.promote()
     assert second.commit is None and second.plan.decisions == ()
@@ -85,26 +113,57 @@ def test_promote_commits_once_and_twice_changes_nothing(ws: Workspace):
 
 
 def test_monday_postgres_friday_sqlite(ws: Workspace):
-    ws.note("use Postgres", kind="decision", key="database", day="2026-01-12", time="09:00")
+    ws.note(
+        "use Postgres", kind="decision", key="database", day="2026-01-12", time="09:00"
+    )
     at(ws, "2026-01-12T18:00").promote()
-    ws.note("switch to SQLite", kind="decision", key="database", day="2026-01-16", time="16:00")
+    ws.note(
+        "switch to SQLite",
+        kind="decision",
+        key="database",
+        day="2026-01-16",
+        time="16:00",
+    )
     at(ws, "2026-01-16T18:00").promote()
     assert [h.value for h in ws.recall(key="database")] == ["switch to SQLite"]
-    assert [h.value for h in ws.recall(key="Database", as_of_time="2026-01-14")] == ["use Postgres"]
+    assert [h.value for h in ws.recall(key="Database", as_of_time="2026-01-14")] == [
+        "use Postgres"
+    ]
     history = ws.why("database")
-    assert [(r.hit.value, r.hit.status) for r in history] == [("use Postgres", "superseded"), ("switch to SQLite", "current")]
+    assert [(r.hit.value, r.hit.status) for r in history] == [
+        ("use Postgres", "superseded"),
+        ("switch to SQLite", "current"),
+    ]
     assert all(r.commit for r in history)
     assert history[0].commit != history[1].commit
 
 
 def test_tier2_renewal_price_today_as_of_february_then_pruned(ws: Workspace):
-    ws.note("$4,200", key="Tier 2 renewal / list price", kind="fact", source="pricing-sheet", by="pricing-team", day="2026-01-12", time="")
+    ws.note(
+        "$4,200",
+        key="Tier 2 renewal / list price",
+        kind="fact",
+        source="pricing-sheet",
+        by="pricing-team",
+        day="2026-01-12",
+        time="",
+    )
     at(ws, "2026-01-12T12:00").promote()
-    ws.note("$3,600", key="Tier 2 renewal / list price", kind="fact", source="pricing-sheet", by="pricing-team", day="2026-03-03", time="")
+    ws.note(
+        "$3,600",
+        key="Tier 2 renewal / list price",
+        kind="fact",
+        source="pricing-sheet",
+        by="pricing-team",
+        day="2026-03-03",
+        time="",
+    )
     at(ws, "2026-03-03T12:00").promote()
     assert [h.value for h in ws.recall(key="tier 2 renewal / list price")] == ["$3,600"]
     feb = ws.recall(key="Tier 2 renewal / list price", as_of_time="2026-02-09")
-    assert [(h.value, h.since, h.until) for h in feb] == [("$4,200", "2026-01-12", "2026-03-03")]
+    assert [(h.value, h.since, h.until) for h in feb] == [
+        ("$4,200", "2026-01-12", "2026-03-03")
+    ]
     assert [h.value for h in ws.recall("Tier 2 renewal price")][:1] == ["$3,600"]
     # the retention (90 days) counts from `until`: kept on 2026-05-31, gone on 2026-06-02
     assert at(ws, "2026-05-31T12:00").prune().as_dict()["superseded_removed"] == 0
@@ -146,8 +205,14 @@ def test_hand_edit_is_committed_first_and_kept(ws: Workspace):
     ws.note("prefers dark mode", kind="preference", key="theme", time="09:01")
     at(ws, "2026-01-05T18:00").promote()
     memory = ws.root / "MEMORY.md"
-    lines = [line for line in memory.read_text().splitlines(keepends=True) if "**theme**" not in line]
-    memory.write_text("".join(lines).replace("we use SQLite", "we use SQLite (WAL mode)"))
+    lines = [
+        line
+        for line in memory.read_text().splitlines(keepends=True)
+        if "**theme**" not in line
+    ]
+    memory.write_text(
+        "".join(lines).replace("we use SQLite", "we use SQLite (WAL mode)")
+    )
     ws.note("tabs", kind="preference", key="indentation", time="19:00")
     at(ws, "2026-01-05T20:00").promote()
     log = git(ws.root, "log", "--format=%s", "-3").splitlines()
@@ -176,46 +241,81 @@ def test_prune_keeps_notes_until_promoted_and_checks_the_name(ws: Workspace):
 
 def test_expired_entries_leave_current_memory(ws: Workspace):
     for n in range(4):
-        ws.note(f"value {n}", kind="fact", key=f"k{n}", expires="2026-01-10", time=f"09:0{n}")
+        ws.note(
+            f"value {n}",
+            kind="fact",
+            key=f"k{n}",
+            expires="2026-01-10",
+            time=f"09:0{n}",
+        )
     ws.note("stays", kind="fact", key="other", time="09:30")
     at(ws, "2026-01-05T18:00").promote()
     assert len(at(ws, "2026-01-09T23:59").recall(key="k1")) == 1
-    assert at(ws, "2026-01-10T00:00").recall(key="k1") == []  # expires is exclusive, like until
+    assert (
+        at(ws, "2026-01-10T00:00").recall(key="k1") == []
+    )  # expires is exclusive, like until
     result = ws.prune().as_dict()
     assert result["expired_removed"] == 4
     facts = parse_memory((ws.root / "MEMORY.md").read_text()).facts
-    assert sorted(f.get("reason") or "" for f in facts if f.superseded) == ["expired"] * 4
-    assert [h.value for h in ws.recall(key="k1", as_of_time="2026-01-09")] == ["value 1"]
+    assert (
+        sorted(f.get("reason") or "" for f in facts if f.superseded) == ["expired"] * 4
+    )
+    assert [h.value for h in ws.recall(key="k1", as_of_time="2026-01-09")] == [
+        "value 1"
+    ]
 
 
 def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
     ws.note("SQLite", kind="decision", key="database", time="09:00")
     at(ws, "2026-01-05T18:00").promote()
     memory = ws.root / "MEMORY.md"
-    memory.write_text(memory.read_text().replace("## Decisions\n", "## Decisions\n- **Database**: Postgres\n"))
-    (ws.root / "memory" / "2026-01-06.md").write_text("# x\n\n- token: ghp_" + "a1B2c3D4e5" * 4 + "\n")
+    memory.write_text(
+        memory.read_text().replace(
+            "## Decisions\n", "## Decisions\n- **Database**: Postgres\n"
+        )
+    )
+    (ws.root / "memory" / "2026-01-06.md").write_text(
+        "# x\n\n- token: ghp_" + "a1B2c3D4e5" * 4 + "\n"
+    )
     (ws.root / "memory" / "2026-01-07.md").write_bytes(b"- bad \xff byte\n")
     problems = ws.check()
     kinds = {(p.kind, p.path, p.line) for p in problems}
     assert ("conflict", "MEMORY.md", 5) in kinds
     assert ("secret", "memory/2026-01-06.md", 3) in kinds
-    assert any(p.kind == "parse" and p.path == "memory/2026-01-07.md" and p.line == 1 for p in problems)
+    assert any(
+        p.kind == "parse" and p.path == "memory/2026-01-07.md" and p.line == 1
+        for p in problems
+    )
 
 
 def test_cli_subprocess_json(tmp_path: Path):
     env = {**os.environ, "GARDENER_NOW": "2026-01-05T09:00"}
     root = tmp_path / "ws"
-    run = lambda *a: subprocess.run([os.sys.executable, "-m", "gardener", "-w", str(root), *a], env=env, capture_output=True, text=True)  # noqa: E731
+    run = lambda *a: subprocess.run(
+        [os.sys.executable, "-m", "gardener", "-w", str(root), *a],
+        env=env,
+        capture_output=True,
+        text=True,
+    )  # noqa: E731
     assert run("init").returncode == 0
     out = run("note", "--json", "--kind", "decision", "--key", "database", "SQLite")
     assert out.returncode == 0, out.stderr
     assert '"path": "memory/2026-01-05.md"' in out.stdout
     refused = run("note", "password: hunter2-fake-99")
-    assert refused.returncode == 3 and "refused" in refused.stderr and "Traceback" not in refused.stderr
+    assert (
+        refused.returncode == 3
+        and "refused" in refused.stderr
+        and "Traceback" not in refused.stderr
+    )
     assert run("promote").returncode == 0
     recall = run("recall", "--json", "database")
     assert '"status": "current"' in recall.stdout
-    missing = subprocess.run([os.sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"], env=env, capture_output=True, text=True)
+    missing = subprocess.run(
+        [os.sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert missing.returncode == 1 and "gardener init" in missing.stderr
 
 
@@ -223,13 +323,17 @@ def test_secret_written_directly_is_redacted_and_never_promoted(ws: Workspace):
     """Regression: the redacted placeholder line was promoted into MEMORY.md."""
     note = ws.root / "memory" / "2026-01-05.md"
     key = "sk-" + "FAKEfake" * 5
-    note.write_text(f"- decision: the api key is {key}\n- fact: contact: jonas.berg@example.net\n- decision: we use SQLite\n")
+    note.write_text(
+        f"- decision: the api key is {key}\n- fact: contact: jonas.berg@example.net\n- decision: we use SQLite\n"
+    )
     dry = ws.promote(dry_run=True)
     assert [d.action for d in dry.plan.decisions].count("refused") == 2
     result = ws.promote()
     text = (ws.root / "MEMORY.md").read_text()
     assert "REDACTED" not in text and "SQLite" in text
-    assert [d.reason for d in result.plan.decisions if d.action == "refused"] == ["holds a redacted secret"] * 2
+    assert [d.reason for d in result.plan.decisions if d.action == "refused"] == [
+        "holds a redacted secret"
+    ] * 2
     assert key not in git(ws.root, "log", "-p", "--all")
     assert "[REDACTED:" in note.read_text()
     assert ws.promote().plan.decisions == ()  # reported once
@@ -237,7 +341,12 @@ def test_secret_written_directly_is_redacted_and_never_promoted(ws: Workspace):
 
 def test_why_finds_the_commit_of_a_hand_written_entry(ws: Workspace):
     memory = ws.root / "MEMORY.md"
-    memory.write_text(memory.read_text().replace("<!-- gardener:end -->", "## Facts\n- **office**: Lisbon\n<!-- gardener:end -->"))
+    memory.write_text(
+        memory.read_text().replace(
+            "<!-- gardener:end -->",
+            "## Facts\n- **office**: Lisbon\n<!-- gardener:end -->",
+        )
+    )
     ws.note("we use SQLite", kind="decision", key="database", time="10:00")
     at(ws, "2026-01-05T11:00").promote()
     [record] = ws.why("office")

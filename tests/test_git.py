@@ -20,8 +20,6 @@ from gardener.git import GARDENER, Identity, Repo, identity_for
 USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
 
 
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Iterator[Repo]:
     with Repo.init(tmp_path / "ws") as r:

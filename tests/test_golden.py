@@ -39,5 +39,9 @@ def test_golden(case: Path, tmp_path: Path):
     assert actual == expected_path.read_text(encoding="utf-8")
     assert {p.name: p.read_bytes() for p in (root / "memory").iterdir()} == before
     if (case / "memory.md").exists():
-        head = (case / "memory.md").read_text(encoding="utf-8").split("<!-- gardener:begin")[0]
+        head = (
+            (case / "memory.md")
+            .read_text(encoding="utf-8")
+            .split("<!-- gardener:begin")[0]
+        )
         assert actual.startswith(head)

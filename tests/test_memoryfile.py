@@ -7,7 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import ParseError
-from gardener.memoryfile import BEGIN, END, NEW_FILE, parse_memory, render_fact, render_memory
+from gardener.memoryfile import (
+    BEGIN,
+    END,
+    NEW_FILE,
+    parse_memory,
+    render_fact,
+    render_memory,
+)
 from gardener.model import SUPERSEDED, Fact
 
 CANONICAL = f"""# Memory
@@ -64,7 +71,18 @@ def test_begin_without_end_is_an_error_with_a_line():
 
 def test_file_without_block_gets_one_appended():
     memory = parse_memory("# Notes by hand\nno final newline")
-    out = render_memory(memory, [Fact(value="v", key="k", id="m1", section="Facts", attrs={"since": "2026-01-01"})])
+    out = render_memory(
+        memory,
+        [
+            Fact(
+                value="v",
+                key="k",
+                id="m1",
+                section="Facts",
+                attrs={"since": "2026-01-01"},
+            )
+        ],
+    )
     assert out.startswith("# Notes by hand\nno final newline\n\n")
     assert "- **k**: v {#m1 since=2026-01-01}" in out
 
@@ -77,7 +95,24 @@ def test_attribute_values_with_spaces_are_quoted():
     assert back.attrs["source"] == 'pricing sheet "v2"'
 
 
-_text = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30).map(lambda s: " ".join(s.split())).filter(lambda s: s and "**" not in s and "~~" not in s and "{" not in s and "}" not in s and not s.startswith(("#", "-", "*", "+", "<!--")))
+_text = (
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs", "Cc")),
+        min_size=1,
+        max_size=30,
+    )
+    .map(lambda s: " ".join(s.split()))
+    .filter(
+        lambda s: (
+            s
+            and "**" not in s
+            and "~~" not in s
+            and "{" not in s
+            and "}" not in s
+            and not s.startswith(("#", "-", "*", "+", "<!--"))
+        )
+    )
+)
 _date = st.dates().map(lambda d: d.isoformat())
 _fact = st.builds(
     lambda key, value, ident, since, section: Fact(
@@ -92,14 +127,28 @@ _fact = st.builds(
     value=_text,
     ident=st.from_regex(r"m[0-9a-f]{5}", fullmatch=True),
     since=_date,
-    section=st.sampled_from(["Identity", "Preferences", "Decisions", "Facts", SUPERSEDED]),
+    section=st.sampled_from(
+        ["Identity", "Preferences", "Decisions", "Facts", SUPERSEDED]
+    ),
 )
 
 
 @settings(max_examples=200)
-@given(st.lists(_fact, max_size=12), st.text(max_size=80).filter(lambda s: "gardener:" not in s), st.text(max_size=80).filter(lambda s: "gardener:" not in s))
+@given(
+    st.lists(_fact, max_size=12),
+    st.text(max_size=80).filter(lambda s: "gardener:" not in s),
+    st.text(max_size=80).filter(lambda s: "gardener:" not in s),
+)
 def test_render_parse_render_is_byte_exact(facts, head, tail):
-    base = parse_memory(head.replace("\r", "") + ("\n" if head and not head.endswith("\n") else "") + BEGIN + "\n" + END + "\n" + tail)
+    base = parse_memory(
+        head.replace("\r", "")
+        + ("\n" if head and not head.endswith("\n") else "")
+        + BEGIN
+        + "\n"
+        + END
+        + "\n"
+        + tail
+    )
     once = render_memory(base, facts)
     again = render_memory(parse_memory(once))
     assert again == once
@@ -113,7 +162,10 @@ def test_parse_never_raises_anything_but_parse_error(text):
     except ParseError:
         return
     if not memory.has_block:
-        assert render_memory(memory, memory.facts).startswith(memory.head.rstrip("\n")) or memory.head == ""
+        assert (
+            render_memory(memory, memory.facts).startswith(memory.head.rstrip("\n"))
+            or memory.head == ""
+        )
 
 
 def test_new_file_is_canonical():

@@ -5,18 +5,28 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from helpers import note
 
 from gardener.model import Fact
 from gardener.recall import as_of, lookup, rank, recall, valid_at
-from helpers import note
 
 
 def fact(value: str, since: str, until: str | None = None, **attrs: str) -> Fact:
     extra = {"since": since, **({"until": until} if until else {}), **attrs}
-    return Fact(value=value, key="Tier 2 renewal / list price", id=f"m{value[1]}", section="Superseded" if until else "Facts", attrs=extra, struck=bool(until))
+    return Fact(
+        value=value,
+        key="Tier 2 renewal / list price",
+        id=f"m{value[1]}",
+        section="Superseded" if until else "Facts",
+        attrs=extra,
+        struck=bool(until),
+    )
 
 
-TIMELINE = [fact("$4,200", "2026-01-12", "2026-03-03T09:30"), fact("$3,600", "2026-03-03T09:30")]
+TIMELINE = [
+    fact("$4,200", "2026-01-12", "2026-03-03T09:30"),
+    fact("$3,600", "2026-03-03T09:30"),
+]
 
 
 @pytest.mark.parametrize(
@@ -25,7 +35,10 @@ TIMELINE = [fact("$4,200", "2026-01-12", "2026-03-03T09:30"), fact("$3,600", "20
         ("2026-01-11", []),
         ("2026-01-12", ["$4,200"]),  # since is inclusive
         ("2026-02-09", ["$4,200"]),
-        ("2026-03-03", ["$3,600", "$4,200"]),  # a bare date is the whole day: both held that day
+        (
+            "2026-03-03",
+            ["$3,600", "$4,200"],
+        ),  # a bare date is the whole day: both held that day
         ("2026-03-03T09:29", ["$4,200"]),
         ("2026-03-03T09:30", ["$3,600"]),  # until is exclusive
         ("2026-12-31", ["$3,600"]),
@@ -42,7 +55,13 @@ def test_corrected_values_never_answer_as_of():
 
 
 def test_expires_bounds_validity():
-    temp = Fact(value="on", key="banner", id="mb", section="Facts", attrs={"since": "2026-05-12", "expires": "2026-05-20"})
+    temp = Fact(
+        value="on",
+        key="banner",
+        id="mb",
+        section="Facts",
+        attrs={"since": "2026-05-12", "expires": "2026-05-20"},
+    )
     assert [h.value for h in as_of("2026-05-19", [temp])] == ["on"]
     assert as_of("2026-05-20", [temp]) == []
     assert lookup("BANNER", [temp], datetime(2026, 5, 19)) != []
@@ -55,10 +74,20 @@ def test_as_of_rejects_a_bad_date():
 
 
 def test_plain_recall_excludes_superseded_and_ranks_by_bm25_then_recency():
-    notes = [note("2026-02-01", "- deploy needs two approvals\n- staging server is called box7\n"), note("2026-02-03", "- deploy staging fix is merged\n")]
+    notes = [
+        note(
+            "2026-02-01",
+            "- deploy needs two approvals\n- staging server is called box7\n",
+        ),
+        note("2026-02-03", "- deploy staging fix is merged\n"),
+    ]
     entries = [e for n in notes for e in n.entries]
     hits = recall("deploy staging", TIMELINE, entries, datetime(2026, 3, 10))
-    assert [h.text for h in hits] == ["deploy staging fix is merged", "deploy needs two approvals", "staging server is called box7"]
+    assert [h.text for h in hits] == [
+        "deploy staging fix is merged",
+        "deploy needs two approvals",
+        "staging server is called box7",
+    ]
     assert {h.status for h in hits} == {"note"}
     prices = recall("list price", TIMELINE, entries, datetime(2026, 3, 10))
     assert [(h.value, h.status) for h in prices] == [("$3,600", "current")]
