@@ -21,7 +21,7 @@ from .check import memory_problems, secret_problems, sort_problems
 from .classify import classify
 from .config import Config
 from .errors import GardenerError, LossBudgetError, ParseError, RefusedError, UsageError
-from .forget import ForgetPlan, Selector, describe, plan_forget
+from .forget import Selector, describe, plan_forget
 from .guard import (
     QUARANTINE,
     STATE_DIR,
@@ -36,14 +36,25 @@ from .notes import parse_note, render_entry
 from .promote import (
     APPROVED,
     HELD,
-    Decision,
-    PromotionPlan,
     fingerprints,
     plan_promotion,
     review_id,
 )
-from .prune import PrunePlan, loss_allowed, lost_current, plan_prune
+from .prune import loss_allowed, lost_current, plan_prune
 from .recall import Hit, as_of, history, lookup, recall
+from .results import (
+    ForgetResult,
+    InitResult,
+    NoteResult,
+    PromoteResult,
+    PruneResult,
+    RecordResult,
+    WhyRecord,
+    promote_author,
+    promote_message,
+    prune_message,
+    short,
+)
 from .validtime import format_instant, local_now
 from .workspace import (
     append_entry,
@@ -58,112 +69,8 @@ if TYPE_CHECKING:
     from .git import Identity, Repo
 
 LEDGER = f"{STATE_DIR}/ledger"
+
 GITATTRIBUTES_LINE = "memory/*.md merge=union"
-
-
-@dataclass(frozen=True)
-class RecordResult:
-    commit: str | None
-    redacted: tuple[Redaction, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        return {"commit": self.commit, "redacted": [r.__dict__ for r in self.redacted]}
-
-
-@dataclass(frozen=True)
-class ForgetResult:
-    plan: ForgetPlan
-    commit: str | None
-    dry_run: bool
-
-    def as_dict(self) -> dict[str, object]:
-        retired = [
-            {"key": f.key, "value": f.value, "id": f.id, "since": f.since}
-            for f in self.plan.retired
-        ]
-        return {"retired": retired, "commit": self.commit, "dry_run": self.dry_run}
-
-
-@dataclass(frozen=True)
-class NoteResult:
-    path: str  # workspace-relative
-    line: str  # the entry as written
-    commit: str | None
-
-    def as_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class PromoteResult:
-    plan: PromotionPlan
-    commit: str | None
-    dry_run: bool
-    redacted: tuple[Redaction, ...] = ()
-
-    def as_dict(self) -> dict[str, object]:
-        p = self.plan
-        return {
-            "added": p.keys("add") + p.keys("history"),
-            "superseded": p.keys("supersede"),
-            "updated": p.keys("update"),
-            "rejected": p.keys("reject"),
-            "held": p.keys("held"),
-            "refused": [
-                f"{d.path}:{d.line}" for d in p.decisions if d.action == "refused"
-            ],
-            "history": p.keys("history"),
-            "decisions": [d.as_dict() for d in p.decisions],
-            "over_budget": p.over_budget,
-            "redacted": [r.__dict__ for r in self.redacted],
-            "dry_run": self.dry_run,
-            "commit": self.commit,
-        }
-
-
-@dataclass(frozen=True)
-class PruneResult:
-    plan: PrunePlan
-    commit: str | None
-    dry_run: bool
-
-    def as_dict(self) -> dict[str, object]:
-        p = self.plan
-        return {
-            "superseded_removed": len(p.superseded_removed),
-            "expired_removed": len(p.expired),
-            "notes_removed": len(p.notes_removed),
-            "removed_notes": list(p.notes_removed),
-            "kept_notes": [{"path": path, "reason": why} for path, why in p.notes_kept],
-            "dry_run": self.dry_run,
-            "commit": self.commit,
-        }
-
-
-@dataclass(frozen=True)
-class InitResult:
-    root: str
-    adopted: bool  # the folder already held memory files
-    created: tuple[str, ...]
-    redacted: tuple[Redaction, ...]
-    commit: str | None
-
-    def as_dict(self) -> dict[str, object]:
-        return {**self.__dict__, "redacted": [r.__dict__ for r in self.redacted]}
-
-
-@dataclass(frozen=True)
-class WhyRecord:
-    hit: Hit
-    commit: str | None  # the commit that wrote this value into MEMORY.md
-    commit_time: str | None
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            **self.hit.as_dict(),
-            "commit": self.commit,
-            "commit_time": self.commit_time,
-        }
 
 
 @dataclass
@@ -383,7 +290,7 @@ class Workspace:
             append_entry(target, line)
             redact_files(self.root, [rel], self.config, now)
             message = (
-                f"note: {_short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
+                f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
             )
             sha = self._commit(repo, [rel], message, identity_for(by))
         return NoteResult(rel, line, sha)
@@ -415,7 +322,9 @@ class Workspace:
                 # the ledger rides along with the next MEMORY.md change, so a pass
                 # that only reviewed chatter makes no commit
                 paths = [self.config.memory_file, LEDGER]
-                sha = self._commit(repo, paths, _promote_message(plan), _author(plan))
+                sha = self._commit(
+                    repo, paths, promote_message(plan), promote_author(plan)
+                )
             return PromoteResult(plan, sha, False, tuple(redacted))
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
@@ -449,7 +358,7 @@ class Workspace:
                 paths.append(rel)
             if self._write_ledger(plan.ledger) or paths:
                 paths.append(LEDGER)
-            sha = self._commit(repo, paths, _prune_message(plan)) if paths else None
+            sha = self._commit(repo, paths, prune_message(plan)) if paths else None
             return PruneResult(plan, sha, False)
 
     def _check_loss(self, memory: Memory, after: Sequence[object], force: bool) -> None:
@@ -754,80 +663,3 @@ def _is_clock(text: str) -> bool:
         and int(parts[1]) < 60
         and len(parts[1]) == 2
     )
-
-
-def _short(text: str, width: int = 60) -> str:
-    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
-    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-    return one if len(one) <= width else one[: width - 1] + "…"
-
-
-def _describe(d: Decision, old_values: dict[str | None, str]) -> str:
-    """One commit-body line; a replaced value reads ``key: old -> new``."""
-    value = d.value
-    if d.replaced in old_values:
-        value = f"{_short(old_values[d.replaced], 30)} -> {value}"
-    what = f"{d.key}: {value}" if d.key else value
-    return f"- {_short(what, 90)} ({d.path}:{d.line})"
-
-
-def _promote_message(plan: PromotionPlan) -> str:
-    groups = [
-        ("added", "add"),
-        ("back-filled", "history"),
-        ("superseded", "supersede"),
-        ("updated", "update"),
-        ("rejected (already known)", "reject"),
-        ("held for review", "held"),
-    ]
-    old_values: dict[str | None, str] = {f.id: f.value for f in plan.facts if f.id}
-    counts = ", ".join(
-        f"{len(plan.keys(a))} {label.split(' (')[0].split(' for')[0]}"
-        for label, a in groups
-        if plan.keys(a)
-    )
-    lines = [f"promote: {counts or 'no change'}", ""]
-    for label, action in groups:
-        chosen = [d for d in plan.decisions if d.action == action]
-        if chosen:
-            lines.append(f"{label[0].upper()}{label[1:]}:")
-            lines += [_describe(d, old_values) for d in chosen]
-            lines.append("")
-    keys = sorted(
-        {
-            d.key
-            for d in plan.decisions
-            if d.key and d.action in ("add", "history", "supersede", "update")
-        }
-    )
-    lines.append("Gardener-Action: promote")
-    if keys:
-        lines.append("Gardener-Keys: " + "; ".join(keys))
-    return "\n".join(lines) + "\n"
-
-
-def _author(plan: PromotionPlan) -> Identity | None:
-    """The promoted content's writer when there is one, else None (the gardener)."""
-    from .git import identity_for
-
-    writers = {
-        d.by
-        for d in plan.decisions
-        if d.action in ("add", "history", "supersede", "update")
-    }
-    return (
-        identity_for(writers.pop())
-        if len(writers) == 1 and None not in writers
-        else None
-    )
-
-
-def _prune_message(plan: PrunePlan) -> str:
-    lines = [
-        f"prune: {plan.summary()}",
-        "",
-        *plan.lines(),
-        "",
-        "Gardener-Action: prune",
-    ]
-    return "\n".join(lines) + "\n"

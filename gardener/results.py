@@ -1,0 +1,197 @@
+"""What the verbs return, and the commit messages they write (pure rendering)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .forget import ForgetPlan
+from .guard import Redaction
+from .promote import Decision, PromotionPlan
+from .prune import PrunePlan
+from .recall import Hit
+
+if TYPE_CHECKING:
+    from .git import Identity
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    commit: str | None
+    redacted: tuple[Redaction, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"commit": self.commit, "redacted": [r.__dict__ for r in self.redacted]}
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    plan: ForgetPlan
+    commit: str | None
+    dry_run: bool
+
+    def as_dict(self) -> dict[str, object]:
+        retired = [
+            {"key": f.key, "value": f.value, "id": f.id, "since": f.since}
+            for f in self.plan.retired
+        ]
+        return {"retired": retired, "commit": self.commit, "dry_run": self.dry_run}
+
+
+@dataclass(frozen=True)
+class NoteResult:
+    path: str  # workspace-relative
+    line: str  # the entry as written
+    commit: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class PromoteResult:
+    plan: PromotionPlan
+    commit: str | None
+    dry_run: bool
+    redacted: tuple[Redaction, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        p = self.plan
+        return {
+            "added": p.keys("add") + p.keys("history"),
+            "superseded": p.keys("supersede"),
+            "updated": p.keys("update"),
+            "rejected": p.keys("reject"),
+            "held": p.keys("held"),
+            "refused": [
+                f"{d.path}:{d.line}" for d in p.decisions if d.action == "refused"
+            ],
+            "history": p.keys("history"),
+            "decisions": [d.as_dict() for d in p.decisions],
+            "over_budget": p.over_budget,
+            "redacted": [r.__dict__ for r in self.redacted],
+            "dry_run": self.dry_run,
+            "commit": self.commit,
+        }
+
+
+@dataclass(frozen=True)
+class PruneResult:
+    plan: PrunePlan
+    commit: str | None
+    dry_run: bool
+
+    def as_dict(self) -> dict[str, object]:
+        p = self.plan
+        return {
+            "superseded_removed": len(p.superseded_removed),
+            "expired_removed": len(p.expired),
+            "notes_removed": len(p.notes_removed),
+            "removed_notes": list(p.notes_removed),
+            "kept_notes": [{"path": path, "reason": why} for path, why in p.notes_kept],
+            "dry_run": self.dry_run,
+            "commit": self.commit,
+        }
+
+
+@dataclass(frozen=True)
+class InitResult:
+    root: str
+    adopted: bool  # the folder already held memory files
+    created: tuple[str, ...]
+    redacted: tuple[Redaction, ...]
+    commit: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {**self.__dict__, "redacted": [r.__dict__ for r in self.redacted]}
+
+
+@dataclass(frozen=True)
+class WhyRecord:
+    hit: Hit
+    commit: str | None  # the commit that wrote this value into MEMORY.md
+    commit_time: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            **self.hit.as_dict(),
+            "commit": self.commit,
+            "commit_time": self.commit_time,
+        }
+
+
+def short(text: str, width: int = 60) -> str:
+    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
+    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return one if len(one) <= width else one[: width - 1] + "…"
+
+
+def _describe(d: Decision, old_values: dict[str | None, str]) -> str:
+    """One commit-body line; a replaced value reads ``key: old -> new``."""
+    value = d.value
+    if d.replaced in old_values:
+        value = f"{short(old_values[d.replaced], 30)} -> {value}"
+    what = f"{d.key}: {value}" if d.key else value
+    return f"- {short(what, 90)} ({d.path}:{d.line})"
+
+
+def promote_message(plan: PromotionPlan) -> str:
+    groups = [
+        ("added", "add"),
+        ("back-filled", "history"),
+        ("superseded", "supersede"),
+        ("updated", "update"),
+        ("rejected (already known)", "reject"),
+        ("held for review", "held"),
+    ]
+    old_values: dict[str | None, str] = {f.id: f.value for f in plan.facts if f.id}
+    counts = ", ".join(
+        f"{len(plan.keys(a))} {label.split(' (')[0].split(' for')[0]}"
+        for label, a in groups
+        if plan.keys(a)
+    )
+    lines = [f"promote: {counts or 'no change'}", ""]
+    for label, action in groups:
+        chosen = [d for d in plan.decisions if d.action == action]
+        if chosen:
+            lines.append(f"{label[0].upper()}{label[1:]}:")
+            lines += [_describe(d, old_values) for d in chosen]
+            lines.append("")
+    keys = sorted(
+        {
+            d.key
+            for d in plan.decisions
+            if d.key and d.action in ("add", "history", "supersede", "update")
+        }
+    )
+    lines.append("Gardener-Action: promote")
+    if keys:
+        lines.append("Gardener-Keys: " + "; ".join(keys))
+    return "\n".join(lines) + "\n"
+
+
+def promote_author(plan: PromotionPlan) -> Identity | None:
+    """The promoted content's writer when there is one, else None (the gardener)."""
+    from .git import identity_for
+
+    writers = {
+        d.by
+        for d in plan.decisions
+        if d.action in ("add", "history", "supersede", "update")
+    }
+    return (
+        identity_for(writers.pop())
+        if len(writers) == 1 and None not in writers
+        else None
+    )
+
+
+def prune_message(plan: PrunePlan) -> str:
+    lines = [
+        f"prune: {plan.summary()}",
+        "",
+        *plan.lines(),
+        "",
+        "Gardener-Action: prune",
+    ]
+    return "\n".join(lines) + "\n"
