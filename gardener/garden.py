@@ -7,6 +7,7 @@ never print; the CLI and other adapters decide how to show them.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ from .promote import (
     review_id,
 )
 from .prune import loss_allowed, lost_current, plan_prune
+from .purge import read_purged, refused_by_purge
 from .recall import Hit, as_of, history, lookup, recall
 from .results import (
     ForgetResult,
@@ -67,6 +69,7 @@ from .workspace import (
 
 if TYPE_CHECKING:
     from .git import Identity, Repo
+    from .purge import PurgeResult
 
 LEDGER = f"{STATE_DIR}/ledger"
 
@@ -273,6 +276,11 @@ class Workspace:
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
         found = redact.find(line, self.config.never_store, self.config.allow)
+        salt, hashes = read_purged(self.root)
+        if refused_by_purge(line, salt, hashes):
+            raise RefusedError(
+                "refused: it holds a text purged from this workspace; nothing was written"
+            )
         if found:
             rules = ", ".join(sorted({f.rule for f in found}))
             raise RefusedError(
@@ -445,6 +453,40 @@ class Workspace:
                 message = f"reject: held entry {held} is never promoted\n\nGardener-Action: reject\n"
                 self._commit(repo, [LEDGER], message)
             return None
+
+    def purge(
+        self,
+        text: str,
+        *,
+        dry_run: bool = False,
+        by: str | None = None,
+        ignore_case: bool = False,
+    ) -> PurgeResult:
+        """Erase ``text`` from the files and every commit (DESIGN 2.3); see ``gardener.purge``.
+
+        The rewrite resets the work tree, so the gardener's own uncommitted
+        files are committed first.
+        """
+        from .purge import purge_text
+
+        with workspace_lock(self.root), self._repo() as repo:
+            if not dry_run:
+                self._record_outside_changes(repo)
+                self._commit(
+                    repo,
+                    [LEDGER],
+                    "record: promote's review marks\n\nGardener-Action: record\n",
+                )
+            return purge_text(
+                self.root,
+                repo,
+                text,
+                dry_run=dry_run,
+                now=self.now(),
+                commit=functools.partial(self._commit, repo),
+                by=by,
+                ignore_case=ignore_case,
+            )
 
     def recall(
         self,

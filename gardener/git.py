@@ -8,13 +8,18 @@ workspace-relative POSIX strings; file names keep their exact bytes.
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from hashlib import sha1
@@ -41,6 +46,46 @@ _OPTIONS = (
 )  # fmt: skip
 _BUSY_LOCK = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 _LOG_FORMAT = "--format=%H%x1f%an%x1f%at%x1f%s"
+# Operations a history rewrite must not run in the middle of: file -> what it is.
+_IN_PROGRESS = {
+    "MERGE_HEAD": "a merge",
+    "CHERRY_PICK_HEAD": "a cherry-pick",
+    "REVERT_HEAD": "a revert",
+    "rebase-merge": "a rebase",
+    "rebase-apply": "a rebase or `git am`",
+    "BISECT_LOG": "a bisect",
+}
+# Files in the git folder that hold commit messages: scrubbed after a rewrite.
+_MESSAGE_FILES = ("COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG")
+# They point at commits of the old history, which a rewrite leaves behind.
+_OLD_POINTERS = ("ORIG_HEAD", "FETCH_HEAD")
+# Run by ``rewrite_history`` in a child Python: git-filter-repo as a library,
+# with callbacks (the text never touches the disk, unlike --replace-text). The
+# matching must agree with gardener.purge.Needle: exact bytes, or, ignoring
+# case, a regex over the UTF-8 text (bad bytes kept as surrogates).
+_FILTER_REPO_DRIVER = r"""
+import json, re, sys
+import git_filter_repo as fr
+spec = json.loads(sys.stdin.buffer.read())
+new = spec["replacement"]
+if spec["ignore_case"]:
+    pattern = re.compile(re.escape(spec["text"]), re.IGNORECASE)
+    def sub(data):
+        text = data.decode("utf-8", "surrogateescape")
+        return pattern.sub(lambda _m: new, text).encode("utf-8", "surrogateescape")
+else:
+    old_bytes = spec["text"].encode("utf-8", "surrogateescape")
+    new_bytes = new.encode("utf-8", "surrogateescape")
+    def sub(data):
+        return data.replace(old_bytes, new_bytes)
+def blob(b, _metadata):
+    b.data = sub(b.data)
+args = fr.FilteringOptions.parse_args(spec["args"])
+fr.RepoFilter(
+    args, blob_callback=blob, message_callback=sub, name_callback=sub,
+    email_callback=sub, filename_callback=sub, refname_callback=sub,
+).run()
+"""
 
 
 @dataclass(frozen=True)
@@ -62,6 +107,28 @@ class CommitInfo:
     author: str  # author name
     time: datetime  # author time, UTC-aware
     subject: str  # first line of the message, trailing blanks trimmed (git's %s)
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A commit reachable from a ref whose snapshot or own text holds a needle."""
+
+    sha: str
+    time: datetime  # author time, UTC-aware
+    subject: str  # first line of the message
+    in_files: int  # occurrences in its snapshot: file contents and file names
+    in_commit: int  # occurrences in its message, author and committer
+
+
+@dataclass(frozen=True)
+class HistoryScan:
+    """Where a needle occurs in a repository's object store."""
+
+    objects: int  # objects read: every one in the store, reachable or not
+    holding: tuple[str, ...]  # ids of the objects whose own bytes hold it
+    commits: tuple[
+        Holder, ...
+    ]  # commits reachable from refs that hold it, oldest first
 
 
 def identity_for(by: str | None) -> Identity:
@@ -252,6 +319,179 @@ class Repo:
             args += ["--", *_relative_paths([path])]
         return self._log(*args)
 
+    # -- history rewriting (purge) -----------------------------------------------
+
+    @property
+    def git_dir(self) -> Path:
+        return self._git_dir
+
+    def objects(self) -> Iterator[tuple[str, str, bytes]]:
+        """Every object in the store, reachable or not: (id, type, raw content)."""
+        _, out = self._run("cat-file", "--batch-all-objects", "--batch", "--unordered")
+        at = 0
+        while at < len(out):
+            end = out.index(b"\n", at)
+            sha, kind, size = out[at:end].decode().split(" ")
+            start = end + 1
+            yield sha, kind, out[start : start + int(size)]
+            at = start + int(size) + 1
+
+    def scan_history(self, count: Callable[[bytes], int]) -> HistoryScan:
+        """Read every object and find where ``count`` (occurrences in bytes) is not 0.
+
+        Blobs are counted whole; trees by their file names; commits and tags
+        without their tree, parent and object lines (hex ids are not text).
+        A commit holds the needle when its message, author, committer or any
+        file (content or name) in its snapshot does.
+        """
+        kinds: dict[str, str] = {}
+        own: dict[str, int] = {}
+        entries: dict[str, list[str]] = {}  # tree -> its blobs and subtrees
+        commits: dict[str, tuple[str, bytes]] = {}  # commit -> (tree, raw)
+        for sha, kind, data in self.objects():
+            kinds[sha] = kind
+            if kind == "blob":
+                own[sha] = count(data)
+            elif kind == "tree":
+                names, children = _parse_tree(data)
+                own[sha] = sum(count(name) for name in names)
+                entries[sha] = children
+            else:
+                lines = data.split(b"\n")
+                tree = lines[0][5:].decode() if kind == "commit" else ""
+                kept = [
+                    line
+                    for line in lines
+                    if not line.startswith((b"tree ", b"parent ", b"object "))
+                ]
+                own[sha] = count(b"\n".join(kept))
+                if kind == "commit":
+                    commits[sha] = (tree, data)
+        totals: dict[str, int] = {}
+
+        def total(tree: str) -> int:  # occurrences in a snapshot, memoized
+            if tree not in totals:
+                totals[tree] = own.get(tree, 0) + sum(
+                    total(c) if kinds.get(c) == "tree" else own.get(c, 0)
+                    for c in entries.get(tree, [])
+                )
+            return totals[tree]
+
+        holders = []
+        for sha in self.reachable_commits():
+            if sha not in commits:  # behind a shallow boundary
+                continue
+            tree, raw = commits[sha]
+            in_files, in_commit = total(tree), own[sha]
+            if in_files or in_commit:
+                when, subject = _commit_time_subject(raw)
+                holders.append(Holder(sha, when, subject, in_files, in_commit))
+        holding = tuple(sorted(sha for sha, n in own.items() if n))
+        return HistoryScan(len(kinds), holding, tuple(holders))
+
+    def reachable_commits(self) -> list[str]:
+        """Commits reachable from any ref or HEAD, oldest first."""
+        head = ["HEAD"] if self.has_commits() else []
+        _, out = self._run("rev-list", "--all", *head, "--reverse", "--date-order")
+        return _text(out).split()
+
+    def uncommitted(self) -> list[str]:
+        """Tracked files with staged or unstaged changes (untracked ones are not listed)."""
+        _, out = self._run(
+            "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
+            "--untracked-files=no",
+        )  # fmt: skip
+        return sorted({record[3:] for record in _split_z(out)})
+
+    def operation_in_progress(self) -> str | None:
+        """What git is in the middle of (a merge, a rebase...), or None."""
+        for name, what in _IN_PROGRESS.items():
+            if os.path.lexists(self._git_dir / name):
+                return what
+        return None
+
+    def remotes(self) -> list[str]:
+        return _text(self._run("remote")[1]).split()
+
+    def rewrite_history(self, text: str, replacement: str, ignore_case: bool) -> None:
+        """Replace ``text`` in every blob, file name, message, name, email and ref
+        name of every commit and tag reachable from any ref, with git-filter-repo.
+
+        The work tree is reset to the rewritten HEAD (tracked files only: the
+        caller checks there are no uncommitted changes). Remotes and remote-
+        tracking refs are kept (``--partial``), every commit is kept even if it
+        becomes empty, replace refs are dropped. The old objects stay until
+        ``forget_old_history``. Raises GardenerError if filter-repo is missing
+        or fails.
+        """
+        if importlib.util.find_spec("git_filter_repo") is None:
+            raise GardenerError(
+                f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
+            )
+        shutil.rmtree(self._git_dir / "filter-repo", ignore_errors=True)
+        spec = {
+            "text": text,
+            "replacement": replacement,
+            "ignore_case": ignore_case,
+            "args": [
+                "--force", "--partial", "--quiet", "--replace-refs", "delete-no-add",
+                "--prune-empty", "never", "--prune-degenerate", "never",
+            ],
+        }  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", _FILTER_REPO_DRIVER],
+            input=json.dumps(spec).encode(),
+            cwd=self.root,
+            env={**os.environ, **self._location_env()},
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            err = _text(done.stderr).strip().splitlines()[-5:]
+            raise GardenerError(
+                f"git-filter-repo failed (exit {done.returncode}): {' / '.join(err)}"
+            )
+
+    def forget_old_history(self, sub: Callable[[bytes], bytes]) -> None:
+        """Make the history before a rewrite unrecoverable from this repository.
+
+        Removes filter-repo's leftovers (``.git/filter-repo/``), ORIG_HEAD and
+        FETCH_HEAD, applies ``sub`` to the saved commit messages
+        (COMMIT_EDITMSG...), expires every reflog entry and prunes every
+        unreachable object (``gc --prune=now``).
+        """
+        shutil.rmtree(self._git_dir / "filter-repo", ignore_errors=True)
+        for name in _OLD_POINTERS:
+            (self._git_dir / name).unlink(missing_ok=True)
+        for name in _MESSAGE_FILES:
+            path = self._git_dir / name
+            if path.is_file() and not path.is_symlink():
+                data = path.read_bytes()
+                if sub(data) != data:
+                    path.write_bytes(sub(data))
+        self._run(
+            "reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"
+        )
+        self._run("gc", "--prune=now", "--quiet")
+
+    def state_files_holding(self, count: Callable[[bytes], int]) -> list[str]:
+        """Files in the git folder, objects aside, whose bytes hold the needle
+        (git-folder-relative POSIX paths): refs, reflogs, config, saved messages."""
+        found = []
+        for folder, dirs, files in os.walk(self._git_dir):
+            if Path(folder) == self._git_dir:
+                dirs[:] = [d for d in dirs if d != "objects"]
+            for name in files:
+                path = Path(folder, name)
+                if path.is_symlink():
+                    continue
+                try:
+                    if count(path.read_bytes()):
+                        found.append(path.relative_to(self._git_dir).as_posix())
+                except OSError:
+                    continue  # gone meanwhile, or unreadable
+        return sorted(found)
+
     # -- internals ---------------------------------------------------------------
 
     def _log(self, *args: str) -> list[CommitInfo]:
@@ -350,6 +590,32 @@ class Repo:
             "GIT_INDEX_FILE": str(self._git_dir / "index"),
         }
         return {key: value for key, value in pinned.items() if key in os.environ}
+
+
+def _parse_tree(data: bytes) -> tuple[list[bytes], list[str]]:
+    """A raw tree's entry names, and the ids of its blobs and subtrees (not gitlinks)."""
+    names: list[bytes] = []
+    children: list[str] = []
+    at = 0
+    while at < len(data):
+        space = data.index(b" ", at)
+        nul = data.index(b"\0", space)
+        names.append(data[space + 1 : nul])
+        if data[at:space] != b"160000":  # a submodule's commit is not in this store
+            children.append(data[nul + 1 : nul + 21].hex())
+        at = nul + 21
+    return names, children
+
+
+def _commit_time_subject(raw: bytes) -> tuple[datetime, str]:
+    """A raw commit's author time (UTC) and the first line of its message."""
+    head, _, message = raw.partition(b"\n\n")
+    stamp = 0
+    for line in head.split(b"\n"):
+        if line.startswith(b"author "):
+            stamp = int(line.rsplit(b" ", 2)[1])
+    subject = _text(message).split("\n", 1)[0].rstrip()
+    return datetime.fromtimestamp(stamp, UTC), subject
 
 
 def _git_dir_of(root: Path) -> Path | None:

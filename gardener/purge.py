@@ -1,0 +1,455 @@
+"""Purge: erase a text from the work tree and from every commit (DESIGN 2.3).
+
+For a right-to-erasure request or a leaked secret. ``purge_text`` rewrites the
+whole history with git-filter-repo (file contents and names, commit and tag
+messages, author and committer names), replacing the text with ``[PURGED]``,
+scrubs the work-tree files, expires every reflog and prunes every unreachable
+object, then commits a tombstone that says a purge happened, when and by whom,
+never what. A keyed hash of the text (key in the git-ignored
+``.gardener/salt``, hashes in the committed ``.gardener/purged``) lets
+``refused_by_purge`` refuse it if someone tries to store it again.
+
+Git-specific work (object scans, filter-repo, reflogs, gc) lives in ``git``.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import os
+import re
+import secrets
+import unicodedata
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import GardenerError, UsageError
+from .guard import STATE_DIR, ensure_state_dir
+from .workspace import atomic_write, read_text
+
+if TYPE_CHECKING:
+    from .git import HistoryScan, Holder, Identity, Repo
+
+REPLACEMENT = "[PURGED]"
+MIN_LENGTH = 4  # shorter texts are too broad to erase everywhere
+PURGED = f"{STATE_DIR}/purged"  # committed: one keyed hash per purged text
+SALT = f"{STATE_DIR}/salt"  # git-ignored, owner-only: the key of those hashes
+IGNORE = f"{STATE_DIR}/.gitignore"
+_MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
+_SHOWN_COMMITS = 20
+_PURGED_HEADER = (
+    "# Texts purged from this workspace (gardener purge), kept so that they are\n"
+    "# refused if stored again: purge id, length and keyed BLAKE2b hash of the\n"
+    "# normalized text (casefolded, NFKC, spaces collapsed). The key is in the\n"
+    "# git-ignored .gardener/salt, so these lines alone do not reveal the text.\n"
+)
+
+Commit = Callable[[Sequence[str], str, "Identity | None"], "str | None"]
+
+
+# -- matching ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Needle:
+    """The text to purge, matched in bytes: exactly, or ignoring letter case.
+
+    git.rewrite_history's filter-repo driver matches the same way.
+    """
+
+    text: str
+    ignore_case: bool = False
+
+    @cached_property
+    def _bytes(self) -> bytes:
+        return self.text.encode("utf-8", "surrogateescape")
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        return re.compile(re.escape(self.text), re.IGNORECASE)
+
+    def count(self, data: bytes) -> int:
+        """How often the text occurs in ``data``."""
+        if not self.ignore_case:
+            return data.count(self._bytes)
+        return len(self._pattern.findall(data.decode("utf-8", "surrogateescape")))
+
+    def sub(self, data: bytes) -> bytes:
+        """``data`` with every occurrence replaced by ``[PURGED]``."""
+        if not self.ignore_case:
+            return data.replace(self._bytes, REPLACEMENT.encode())
+        return self.mask(data.decode("utf-8", "surrogateescape")).encode(
+            "utf-8", "surrogateescape"
+        )
+
+    def mask(self, text: str) -> str:
+        if not self.ignore_case:
+            return text.replace(self.text, REPLACEMENT)
+        return self._pattern.sub(lambda _m: REPLACEMENT, text)
+
+
+# -- refusing purged text again ---------------------------------------------------
+
+
+def normalize(text: str) -> str:
+    """Casefolded, NFKC, runs of whitespace made one space, ends trimmed."""
+    folded = unicodedata.normalize(
+        "NFKC", unicodedata.normalize("NFKC", text).casefold()
+    )
+    return " ".join(folded.split())
+
+
+def purge_hash(text: str, salt: bytes) -> str:
+    """The keyed hash of an already normalized text (hex)."""
+    digest = hashlib.blake2b(
+        text.encode("utf-8", "surrogateescape"), key=salt, digest_size=32
+    )
+    return digest.hexdigest()
+
+
+def refused_by_purge(
+    text: str, salt: bytes, hashes: Collection[tuple[int, str]]
+) -> bool:
+    """True if ``text`` holds a purged text (case, width and spacing ignored).
+
+    ``hashes`` are (length, hash) pairs of normalized purged texts, as
+    ``read_purged`` returns them. Every window of each purged length over the
+    normalized ``text`` is hashed: linear in ``len(text)`` per distinct length.
+    """
+    if not hashes or not salt:
+        return False
+    norm = normalize(text)
+    wanted = {digest for _, digest in hashes}
+    for length in {n for n, _ in hashes}:
+        for start in range(len(norm) - length + 1):
+            if purge_hash(norm[start : start + length], salt) in wanted:
+                return True
+    return False
+
+
+def read_purged(root: Path) -> tuple[bytes, frozenset[tuple[int, str]]]:
+    """The workspace's salt and (length, hash) pairs; (b"", empty) if none.
+
+    Without the salt (a fresh clone) the hashes cannot be checked: empty too.
+    """
+    salt_path, purged_path = Path(root) / SALT, Path(root) / PURGED
+    if not salt_path.is_file() or not purged_path.is_file():
+        return b"", frozenset()
+    try:
+        salt = bytes.fromhex(salt_path.read_text().strip())
+    except ValueError:
+        return b"", frozenset()
+    pairs = set()
+    for line in read_text(purged_path).splitlines():
+        parts = line.split("\t")
+        if len(parts) == 3 and not line.startswith("#") and parts[1].isdigit():
+            pairs.add((int(parts[1]), parts[2]))
+    return salt, frozenset(pairs)
+
+
+def _salt(root: Path) -> bytes:
+    """The workspace's salt, made (32 random bytes, owner-only) on first use."""
+    path = root / SALT
+    if not path.exists():
+        ensure_state_dir(root)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, (secrets.token_hex(32) + "\n").encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return bytes.fromhex(path.read_text().strip())
+
+
+def _remember(root: Path, text: str, purge_id: str) -> list[str]:
+    """Record the text's keyed hash; returns the paths to commit."""
+    ensure_state_dir(root)
+    ignore = root / IGNORE
+    rules = read_text(ignore)
+    if "salt" not in rules.split():
+        head = rules if rules.endswith("\n") or not rules else rules + "\n"
+        atomic_write(ignore, head + "# the key of the hashes in purged\nsalt\n")
+    norm = normalize(text)
+    line = f"{purge_id}\t{len(norm)}\t{purge_hash(norm, _salt(root))}\n"
+    target = root / PURGED
+    old = read_text(target) if target.exists() else _PURGED_HEADER
+    atomic_write(target, old + line)
+    return [PURGED, IGNORE]
+
+
+# -- purging -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileHit:
+    path: str  # workspace-relative POSIX
+    count: int
+
+
+@dataclass(frozen=True)
+class _Survey:
+    files: tuple[FileHit, ...]
+    history: HistoryScan
+    git_files: tuple[str, ...]  # in .git, objects aside
+    too_large: tuple[str, ...]
+
+    @property
+    def found(self) -> bool:
+        return bool(self.files or self.history.holding or self.git_files)
+
+
+@dataclass(frozen=True)
+class PurgeResult:
+    """What held the text (before the purge) and what the purge did.
+
+    Never holds the text: commit subjects are shown with it masked.
+    """
+
+    found: bool
+    dry_run: bool
+    files: tuple[FileHit, ...]  # work-tree files that held it
+    commits: tuple[Holder, ...]  # commits reachable from a ref that held it
+    objects: int  # objects in the store that held it (reachable or not)
+    objects_scanned: int  # in the last scan: after the purge, if one ran
+    remotes: tuple[str, ...]
+    purge_id: str | None = None
+    commit: str | None = None  # the tombstone
+    warnings: tuple[str, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "found": self.found,
+            "dry_run": self.dry_run,
+            "files": [{"path": f.path, "count": f.count} for f in self.files],
+            "commits": [
+                {
+                    "sha": c.sha,
+                    "time": c.time.isoformat(),
+                    "subject": c.subject,
+                    "in_files": c.in_files,
+                    "in_commit": c.in_commit,
+                }
+                for c in self.commits
+            ],
+            "objects": self.objects,
+            "objects_scanned": self.objects_scanned,
+            "remotes": list(self.remotes),
+            "purge_id": self.purge_id,
+            "commit": self.commit,
+            "warnings": list(self.warnings),
+        }
+
+    def lines(self) -> list[str]:
+        """The human report: what holds (held) the text, then what was done."""
+        if not self.found:
+            return [
+                "not found in the work tree, any commit or the git folder: nothing to do"
+            ]
+        out = [
+            f"found in {len(self.commits)} commit(s), {len(self.files)} work-tree "
+            f"file(s) and {self.objects} git object(s)"
+        ]
+        out += [f"  {f.path}: {f.count}" for f in self.files]
+        for c in self.commits[:_SHOWN_COMMITS]:
+            where = [f"{n} in {what}" for n, what in ((c.in_files, "files"), (c.in_commit, "commit")) if n]  # fmt: skip
+            out.append(
+                f"  {c.sha[:8]} {c.time:%Y-%m-%d} {c.subject}  ({', '.join(where)})"
+            )
+        if len(self.commits) > _SHOWN_COMMITS:
+            out.append(f"  ... and {len(self.commits) - _SHOWN_COMMITS} more commits")
+        if self.dry_run:
+            out.append(
+                "dry run: nothing changed; run again with --yes to erase it from the "
+                "files and the whole history (irreversible)"
+            )
+        else:
+            out.append(
+                f"purged: every occurrence is now {REPLACEMENT}; {self.objects_scanned} "
+                f"objects checked afterwards, none holds it; tombstone commit "
+                f"{(self.commit or '')[:8]} (purge id {self.purge_id})"
+            )
+        return out
+
+
+def check_text(text: str) -> None:
+    """Raise UsageError (exit 2) for a text too short or too broad to purge."""
+    if len(text.strip()) < MIN_LENGTH or len(normalize(text)) < MIN_LENGTH:
+        raise UsageError(
+            f"refusing to purge a text shorter than {MIN_LENGTH} characters: it is too broad (it would erase it inside other words everywhere)"
+        )
+
+
+def purge_text(
+    root: Path,
+    repo: Repo,
+    text: str,
+    *,
+    dry_run: bool,
+    now: datetime,
+    commit: Commit,
+    by: str | None = None,
+    ignore_case: bool = False,
+) -> PurgeResult:
+    """Erase ``text`` from the work tree and the whole history of ``repo``.
+
+    ``dry_run`` only reports where it is. ``commit(paths, message, author)``
+    makes the tombstone commit; ``by`` is who asked (default: the OS user);
+    ``now`` (local time) goes in the tombstone. The caller holds the
+    workspace lock and has committed the gardener's own changes.
+
+    Raises UsageError for a text shorter than 4 characters, GardenerError when
+    tracked files have uncommitted changes or git is mid-merge/rebase (nothing
+    is changed then), or when anything still holds the text afterwards.
+    """
+    check_text(text)
+    root = Path(root)
+    needle = Needle(text, ignore_case)
+    before = _survey(root, repo, needle)
+    commits = tuple(replace(c, subject=needle.mask(c.subject)) for c in before.history.commits)  # fmt: skip
+    remotes = tuple(repo.remotes())
+    warnings = [f"{p} is too large to scan ({_MAX_FILE >> 20} MiB or more): check it by hand" for p in before.too_large]  # fmt: skip
+    if remotes and before.found:
+        warnings.append(_remote_warning(remotes, dry_run))
+    result = PurgeResult(
+        found=before.found,
+        dry_run=dry_run,
+        files=before.files,
+        commits=commits,
+        objects=len(before.history.holding),
+        objects_scanned=before.history.objects,
+        remotes=remotes,
+    )
+    if not before.found:
+        return result
+    if dry_run:
+        blocked = _blockers(root, repo)
+        if blocked:
+            warnings.append(f"--yes would refuse now: {blocked}")
+        return replace(result, warnings=tuple(warnings))
+    blocked = _blockers(root, repo)
+    if blocked:
+        raise GardenerError(blocked)
+    if before.history.commits:
+        repo.rewrite_history(text, REPLACEMENT, ignore_case)
+    repo.forget_old_history(needle.sub)
+    _scrub_work_tree(root, before.files, needle)
+    purge_id = secrets.token_hex(6)
+    paths = _remember(root, text, purge_id)
+    who = needle.mask(by or _os_user())  # who asked may be whom it is about
+    from .git import identity_for
+
+    sha = commit(paths, _tombstone(len(commits), len(before.files), purge_id, who, now), identity_for(who))  # fmt: skip
+    after = _survey(root, repo, needle)
+    if after.files or after.history.holding:
+        where = [f.path for f in after.files] + [f"object {s}" for s in after.history.holding[:5]]  # fmt: skip
+        raise GardenerError(
+            f"purge incomplete: these still hold the text: {', '.join(where)}"
+        )
+    warnings += [
+        f".git/{p} still holds the text (a remote URL or a setting?): edit it by hand"
+        for p in after.git_files
+    ]
+    return replace(
+        result,
+        objects_scanned=after.history.objects,
+        purge_id=purge_id,
+        commit=sha,
+        warnings=tuple(warnings),
+    )
+
+
+def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
+    files: list[FileHit] = []
+    too_large: list[str] = []
+    for path in _work_tree_files(root):
+        rel = path.relative_to(root).as_posix()
+        try:
+            if path.stat().st_size >= _MAX_FILE:
+                too_large.append(rel)
+                continue
+            n = needle.count(path.read_bytes())
+        except OSError:
+            continue  # gone meanwhile, or unreadable
+        if n:
+            files.append(FileHit(rel, n))
+    history = repo.scan_history(needle.count)
+    git_files = tuple(repo.state_files_holding(needle.count))
+    return _Survey(tuple(files), history, git_files, tuple(too_large))
+
+
+def _work_tree_files(root: Path) -> list[Path]:
+    """Regular files under ``root`` (symlinks not followed, ``.git`` folders skipped)."""
+    found = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        for name in sorted(names):
+            path = Path(folder, name)
+            if name != ".git" and path.is_file() and not path.is_symlink():
+                found.append(path)
+    return found
+
+
+def _scrub_work_tree(root: Path, files: Sequence[FileHit], needle: Needle) -> None:
+    """Replace the text in the files that held it (tracked ones were already reset)."""
+    for hit in files:
+        path = root / hit.path
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            continue
+        if needle.count(data):
+            atomic_write(path, needle.sub(data).decode("utf-8", "surrogateescape"), root=root)  # fmt: skip
+
+
+def _blockers(root: Path, repo: Repo) -> str | None:
+    """Why a history rewrite cannot run now, or None."""
+    busy = repo.operation_in_progress()
+    if busy:
+        return f"git is in the middle of {busy} in {root}: finish or abort it, then purge again"
+    dirty = repo.uncommitted()
+    if dirty:
+        shown = ", ".join(dirty[:10]) + (" ..." if len(dirty) > 10 else "")
+        return (
+            f"uncommitted changes to tracked files ({shown}): purge rewrites the history and resets "
+            f"the work tree to it, so they would be lost; commit them first "
+            f"(`git -C {root} commit -m '...' -- <files>`) or stash them (`git -C {root} stash`), then purge again"
+        )
+    return None
+
+
+def _remote_warning(remotes: Sequence[str], dry_run: bool) -> str:
+    names = ", ".join(remotes)
+    verb = "will still hold" if dry_run else "still hold"
+    return (
+        f"remote copies ({names}) {verb} the text: after checking the result, "
+        f"force-push every branch and tag (`git push --force --all <remote>` and "
+        f"`git push --force --tags <remote>`), ask the host to drop cached views "
+        f"and every clone to be made anew"
+    )
+
+
+def _tombstone(commits: int, files: int, purge_id: str, who: str, now: datetime) -> str:
+    one = " ".join("".join(ch if ch.isprintable() else " " for ch in who).split())
+    return (
+        f"purge: erased 1 text from {commits} commit{'s' if commits != 1 else ''}\n\n"
+        f"A text was erased on request from every commit and from {files} "
+        f"work-tree file{'s' if files != 1 else ''}, and the old history was "
+        f"deleted (reflogs expired, unreachable objects pruned). What it was is "
+        f"not recorded; a keyed hash of it in {PURGED} keeps it from being "
+        f"stored again.\n\n"
+        f"Gardener-Action: purge\n"
+        f"Gardener-Purge-Id: {purge_id}\n"
+        f"Gardener-Purged-By: {one or 'unknown'}\n"
+        f"Gardener-Purged-At: {now.isoformat(timespec='seconds')}\n"
+    )
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "unknown"

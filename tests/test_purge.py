@@ -1,0 +1,312 @@
+"""Purge: a text erased from the files and every commit, checked object by object.
+
+Real git repositories in tmp_path; the checks read the repository with plain
+git (every object, ``log --all --reflog -p``) and every file of ``.git``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gardener import Workspace
+from gardener.errors import GardenerError, UsageError
+from gardener.garden import LEDGER
+from gardener.purge import (
+    PURGED,
+    SALT,
+    PurgeResult,
+    normalize,
+    purge_hash,
+    purge_text,
+    read_purged,
+    refused_by_purge,
+)
+from gardener.workspace import workspace_lock
+
+TOKEN = "zq_live_FAKE4kR9wPq2LmX7vT3nB8yH"  # shaped like a vendor token; not real
+NAME = "Mira Okonkwo-Lindqvist"
+PERSON = ["-c", "user.name=Pat Person", "-c", "user.email=pat@example.invalid"]
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def purge(
+    ws: Workspace,
+    text: str,
+    *,
+    dry_run: bool = False,
+    by: str | None = None,
+    ignore_case: bool = False,
+) -> PurgeResult:
+    """``ws.purge`` once garden.py has it; until then the same steps inline."""
+    method = getattr(ws, "purge", None)
+    if method is not None:
+        result: PurgeResult = method(
+            text, dry_run=dry_run, by=by, ignore_case=ignore_case
+        )
+        return result
+    with workspace_lock(ws.root), ws._repo() as repo:
+        if not dry_run:
+            ws._record_outside_changes(repo)
+            message = "record: promote's review marks\n\nGardener-Action: record\n"
+            ws._commit(repo, [LEDGER], message)
+        return purge_text(
+            ws.root,
+            repo,
+            text,
+            dry_run=dry_run,
+            now=ws.now(),
+            commit=functools.partial(ws._commit, repo),
+            by=by,
+            ignore_case=ignore_case,
+        )
+
+
+def assert_gone(root: Path, text: str) -> int:
+    """Fail if any object, log, ref, reflog or file of the repository holds ``text``.
+
+    Returns the number of objects scanned.
+    """
+    needle = text.encode()
+    objects = subprocess.run(
+        ["git", "-C", str(root), "cat-file", "--batch-all-objects", "--batch"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    assert needle not in objects
+    history = git(root, "log", "--all", "--reflog", "-p", "--format=fuller")
+    assert text not in history
+    assert text not in git(root, "for-each-ref", "--format=%(refname) %(contents)")
+    for path in root.rglob("*"):
+        rel = path.relative_to(root).parts
+        if rel[:2] == (".git", "objects") or not path.is_file():
+            continue  # objects are compressed: cat-file read them above
+        assert needle not in path.read_bytes(), path
+        assert text not in path.name
+    # nothing unreachable left behind, and the repository is sound
+    fsck = git(root, "fsck", "--full", "--unreachable", "--no-reflogs")
+    assert fsck.strip() == ""
+    batch = git(root, "cat-file", "--batch-all-objects", "--batch-check")
+    return len(batch.splitlines())
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file of the workspace and its git folder, with its bytes."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "gardener.lock"
+    }
+
+
+def leak_by_hand(ws: Workspace) -> None:
+    """A person commits a token by hand (no hook), then it spreads: a branch,
+    an annotated tag, a stash, a remote-tracking ref, ORIG_HEAD, FETCH_HEAD."""
+    root = ws.root
+    ws.note("the deploy script lives in ops/deploy.sh", by="atlas")
+    note = root / "memory" / "2026-01-05.md"
+    with note.open("a") as out:
+        out.write(f"- 09:30 deploy with {TOKEN}\n")
+    git(root, *PERSON, "commit", "--no-verify", "-qam", f"add deploy token {TOKEN}")
+    git(root, *PERSON, "tag", "-a", "v1", "-m", f"release, token {TOKEN}")
+    git(root, "branch", "wip")
+    remote = root.parent / "remote.git"
+    git(root, "clone", "-q", "--bare", str(root), str(remote))
+    git(root, "remote", "add", "origin", str(remote))
+    git(root, "fetch", "-q", "origin")  # refs/remotes/origin/*, FETCH_HEAD
+    with (root / "MEMORY.md").open("a") as out:
+        out.write(f"\nscratch: {TOKEN}\n")
+    git(root, *PERSON, "stash", "-q")  # refs/stash
+    git(root, "reset", "-q", "--hard", "HEAD")  # ORIG_HEAD
+    ws.note("the staging host is staging-3", by="atlas", day="2026-01-06")
+
+
+def test_purge_a_leaked_secret_from_every_object(ws: Workspace):
+    leak_by_hand(ws)
+    before = snapshot(ws.root)
+    dry = purge(ws, TOKEN, dry_run=True)
+    assert snapshot(ws.root) == before  # the dry run changed nothing
+    assert dry.found and dry.dry_run and dry.commit is None
+    assert [f.path for f in dry.files] == ["memory/2026-01-05.md"]
+    assert len(dry.commits) >= 3  # the hand commit, the stash, the later note
+    assert all(TOKEN not in c.subject for c in dry.commits)
+    assert any("[PURGED]" in c.subject for c in dry.commits)
+    assert TOKEN not in "\n".join(dry.lines()) + repr(dry.as_dict())
+    assert any("origin" in w for w in dry.warnings)
+
+    with pytest.raises(AssertionError):  # the check finds it before the purge
+        assert_gone(ws.root, TOKEN)
+    result = purge(ws, TOKEN, by="Sam Security")
+    scanned = assert_gone(ws.root, TOKEN)
+    assert scanned == result.objects_scanned > 20
+    assert result.commit == git(ws.root, "rev-parse", "HEAD").strip()
+    note = (ws.root / "memory" / "2026-01-05.md").read_text()
+    assert "- 09:30 deploy with [PURGED]" in note
+    assert "ops/deploy.sh" in note  # nothing else lost
+    # refs survive, rewritten: branch, tag, stash, remote-tracking ref, remote
+    refs = git(ws.root, "for-each-ref", "--format=%(refname)").split()
+    for ref in ("refs/heads/wip", "refs/tags/v1", "refs/stash"):
+        assert ref in refs
+    assert "refs/remotes/origin/main" in refs
+    assert "[PURGED]" in git(ws.root, "cat-file", "tag", "v1")
+    assert git(ws.root, "remote").split() == ["origin"]
+    assert any("remote copies (origin)" in w for w in result.warnings)
+    # the remote itself is not ours to rewrite: it still holds the token
+    remote = ws.root.parent / "remote.git"
+    assert TOKEN in git(remote, "log", "--all", "-p")
+    assert not (ws.root / ".git" / "filter-repo").exists()
+    assert not (ws.root / ".git" / "ORIG_HEAD").exists()
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_purge_a_persons_name_right_to_erasure(ws: Workspace):
+    ws.note(f"{NAME} prefers tabs over spaces", by=NAME)
+    ws.note(f"database: SQLite, agreed with {NAME}", kind="decision", key="database")
+    ws.note("the CI runs on every push", by="atlas")
+    ws.promote()
+    commits_before = int(git(ws.root, "rev-list", "--count", "HEAD"))
+    result = purge(ws, NAME, by="dpo")
+    assert_gone(ws.root, NAME)
+    # every commit kept, plus the tombstone; the author name was erased too
+    assert int(git(ws.root, "rev-list", "--count", "HEAD")) == commits_before + 1
+    assert "[PURGED]" in git(ws.root, "log", "--format=%an")
+    memory = (ws.root / "MEMORY.md").read_text()
+    assert "[PURGED] prefers tabs over spaces" in memory
+    assert (
+        "the CI runs on every push"
+        in (ws.root / "memory" / "2026-01-05.md").read_text()
+    )
+    # the tombstone: that, when and by whom; never what
+    message = git(ws.root, "log", "-1", "--format=%B")
+    n = len(result.commits)
+    assert message.startswith(f"purge: erased 1 text from {n} commits\n")
+    assert "Gardener-Action: purge\n" in message
+    assert f"Gardener-Purge-Id: {result.purge_id}\n" in message
+    assert "Gardener-Purged-By: dpo\n" in message
+    assert "Gardener-Purged-At: 2026-01-05T09:00:00\n" in message
+    assert git(ws.root, "log", "-1", "--format=%an").strip() == "dpo"
+    shown = git(ws.root, "show", "HEAD")
+    assert "Okonkwo" not in shown
+    # remembered as a keyed hash: storing it again is refused
+    salt, hashes = read_purged(ws.root)
+    assert refused_by_purge(f"- 10:00 lunch with {NAME}", salt, hashes)
+    assert refused_by_purge("MIRA   okonkwo-lindqvist called", salt, hashes)
+    assert refused_by_purge(f"{NAME.upper()}", salt, hashes)
+    assert not refused_by_purge("Mira prefers tabs", salt, hashes)
+    assert NAME not in (ws.root / PURGED).read_text()
+    assert "salt" in git(ws.root, "check-ignore", SALT)
+    assert stat.S_IMODE(os.stat(ws.root / SALT).st_mode) == 0o600
+    assert SALT not in git(ws.root, "ls-files")
+    # the gardener goes on working on the rewritten workspace
+    ws.note("nightly", kind="decision", key="ci schedule", by="atlas")
+    assert ws.promote().commit is not None
+    assert_gone(ws.root, NAME)
+
+
+def test_text_not_found_does_nothing(ws: Workspace):
+    ws.note("the deploy script lives in ops/deploy.sh")
+    head = git(ws.root, "rev-parse", "HEAD")
+    before = snapshot(ws.root)
+    result = purge(ws, "nowhere-to-be-found")
+    assert not result.found and result.commit is None
+    assert result.lines() == [
+        "not found in the work tree, any commit or the git folder: nothing to do"
+    ]
+    assert git(ws.root, "rev-parse", "HEAD") == head
+    assert snapshot(ws.root) == before
+
+
+@pytest.mark.parametrize("text", ["abc", "  ab  ", "", "a\n\t b"])
+def test_short_text_is_refused_as_too_broad(ws: Workspace, text: str):
+    with pytest.raises(UsageError, match="too broad") as caught:
+        purge(ws, text)
+    assert caught.value.exit_code == 2
+
+
+def test_uncommitted_change_to_a_tracked_file_refuses(ws: Workspace):
+    ws.note(f"{NAME} prefers tabs over spaces")
+    with (ws.root / ".gitattributes").open("a") as out:
+        out.write("*.bin binary\n")
+    head = git(ws.root, "rev-parse", "HEAD")
+    with pytest.raises(
+        GardenerError, match=r"uncommitted changes .*\.gitattributes.*git -C"
+    ):
+        purge(ws, NAME)
+    assert git(ws.root, "rev-parse", "HEAD") == head
+    assert "*.bin binary" in (ws.root / ".gitattributes").read_text()
+    dry = purge(ws, NAME, dry_run=True)
+    assert any("--yes would refuse now" in w for w in dry.warnings)
+
+
+def test_the_gardeners_own_uncommitted_files_are_committed_first(ws: Workspace):
+    ws.note("the CI runs on every push")
+    ws.promote()
+    ws.note("the CI also runs nightly")
+    ws.promote()  # reviews chatter: .gardener/ledger changed, not committed
+    note = ws.root / "memory" / "2026-01-05.md"
+    with note.open("a") as out:  # an agent writes the file itself
+        out.write(f"- 09:40 {NAME} joined the team\n")
+    purge(ws, NAME)
+    assert_gone(ws.root, NAME)
+    assert "[PURGED] joined the team" in note.read_text()
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_a_secret_only_in_quarantine_is_scrubbed_there(ws: Workspace):
+    secret = "Sunflower-88-fake-pw"
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text(f"# 2026-01-05\n\n- 09:00 wifi password: {secret}\n")
+    ws.promote()  # redacted before any commit, the original quarantined
+    quarantine = ws.root / ".gardener" / "quarantine.jsonl"
+    assert secret in quarantine.read_text()
+    dry = purge(ws, secret, dry_run=True)
+    assert [f.path for f in dry.files] == [".gardener/quarantine.jsonl"]
+    assert dry.commits == ()
+    result = purge(ws, secret)
+    assert_gone(ws.root, secret)
+    assert "[PURGED]" in quarantine.read_text()
+    assert stat.S_IMODE(os.stat(quarantine).st_mode) == 0o600
+    subject = git(ws.root, "log", "-1", "--format=%s").strip()
+    assert subject == "purge: erased 1 text from 0 commits"
+    assert result.commit is not None
+
+
+def test_ignore_case_and_a_second_purge(ws: Workspace):
+    ws.note(f"{NAME} prefers tabs; {NAME.lower()} said so twice")
+    ws.note("Ravi Teja prefers spaces")
+    purge(ws, NAME.upper(), ignore_case=True)
+    assert_gone(ws.root, NAME)
+    assert_gone(ws.root, NAME.lower())
+    purge(ws, "Ravi Teja")  # filter-repo's state from the first run is gone
+    assert_gone(ws.root, "Ravi Teja")
+    salt, hashes = read_purged(ws.root)
+    assert len(hashes) == 2
+    assert refused_by_purge("ravi teja again", salt, hashes)
+    assert refused_by_purge(NAME, salt, hashes)
+    assert git(ws.root, "log", "--format=%s").count("purge: erased 1 text") == 2
+
+
+def test_refused_by_purge_normalizes_and_checks_every_window():
+    salt = bytes(range(32))
+    text = "Jane Q. Müller"
+    norm = normalize(text)
+    assert norm == "jane q. müller"
+    hashes = {(len(norm), purge_hash(norm, salt))}
+    assert refused_by_purge("met jane  q.\tMÜLLER today", salt, hashes)
+    assert refused_by_purge("Ｊａｎｅ Q. Müller", salt, hashes)  # full-width: NFKC
+    assert refused_by_purge("Jane Q. Mu\u0308ller", salt, hashes)  # decomposed
+    assert not refused_by_purge("Jane Q. Mueller", salt, hashes)
+    assert not refused_by_purge("jane q.", salt, hashes)
+    assert not refused_by_purge(text, bytes(32), hashes)  # another workspace's salt
+    assert not refused_by_purge(text, salt, set())
+    assert not refused_by_purge(text, b"", hashes)
