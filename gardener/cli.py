@@ -320,6 +320,57 @@ def forget(
 
 
 @main.command()
+@click.argument("text")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="List the files and commits that hold TEXT; change nothing (the default without --yes).",
+)
+@click.option(
+    "--yes",
+    is_flag=True,
+    help="Erase TEXT from the files and the whole history (irreversible).",
+)
+@click.option(
+    "--ignore-case", is_flag=True, help="Also erase TEXT written in other letter cases."
+)
+@click.option(
+    "--by",
+    help="Who asks for the purge (the tombstone's author; default: your user name).",
+)
+@json_option
+@click.pass_context
+@handle_errors
+def purge(
+    ctx: click.Context,
+    text: str,
+    dry_run: bool,
+    yes: bool,
+    ignore_case: bool,
+    by: str | None,
+    as_json: bool,
+) -> None:
+    """Erase TEXT from the files and every commit: a leaked secret, a right to erasure.
+
+    Without --yes nothing changes. TEXT "-" reads it from stdin, out of shell history.
+    """
+    if dry_run and yes:
+        raise click.UsageError("give --dry-run or --yes, not both")
+    if text == "-":
+        text = sys.stdin.read().rstrip("\n")
+    result = _workspace(ctx).purge(
+        text, dry_run=not yes, by=by, ignore_case=ignore_case
+    )
+    if as_json:
+        _emit(result.as_dict())
+    else:
+        for line in result.lines():
+            click.echo(line)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@main.command()
 @click.argument("review_id")
 @json_option
 @click.pass_context
@@ -351,12 +402,20 @@ def reject(ctx: click.Context, review_id: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.option(
+    "--history", is_flag=True, help="Also scan every blob in git history for secrets."
+)
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="Only scan the files staged for commit (the pre-commit hook).",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def check(ctx: click.Context, as_json: bool) -> None:
+def check(ctx: click.Context, history: bool, staged: bool, as_json: bool) -> None:
     """Report parse problems, conflicting values, secrets and an over-budget MEMORY.md."""
-    problems = _workspace(ctx).check()
+    problems = _workspace(ctx).check(history=history, staged=staged)
     if as_json:
         _emit({"problems": [p.as_dict() for p in problems]})
     else:
@@ -400,3 +459,39 @@ def _program() -> str:
     if Path(sys.argv[0]).name == "gardener":
         return str(Path(sys.argv[0]).resolve())
     return f"{sys.executable} -m gardener"
+
+
+@main.command()
+@click.option(
+    "--idle",
+    type=click.FloatRange(min=0),
+    default=300,
+    show_default=True,
+    help="Promote after this many seconds without writes (0: never).",
+)
+@click.option(
+    "--debounce",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="Record a file once it has been quiet this many seconds.",
+)
+@click.option(
+    "--rescan",
+    type=click.FloatRange(min=1),
+    default=180,
+    show_default=True,
+    help="Seconds between full rescans (they catch what events missed).",
+)
+@click.option(
+    "--polling", is_flag=True, help="Poll instead of inotify (network file systems)."
+)
+@click.pass_context
+@handle_errors
+def watch(
+    ctx: click.Context, idle: float, debounce: float, rescan: float, polling: bool
+) -> None:
+    """Commit what agents and people write to the memory files; promote when idle, prune daily."""
+    from .watch import watch as run
+
+    run(_workspace(ctx), idle=idle, debounce=debounce, rescan=rescan, polling=polling)

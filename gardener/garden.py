@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -72,6 +73,16 @@ if TYPE_CHECKING:
     from .purge import PurgeResult
 
 LEDGER = f"{STATE_DIR}/ledger"
+PRE_COMMIT = """#!/bin/sh
+# memory-gardener: refuse a commit that would put a secret into history.
+# (Bypass once, knowingly: git commit --no-verify)
+python="{python}"
+if [ ! -x "$python" ]; then
+  echo "memory-gardener hook: $python is gone, secrets are not checked" >&2
+  exit 0
+fi
+exec "$python" -m gardener -w "$(git rev-parse --show-toplevel)" check --staged
+"""
 
 GITATTRIBUTES_LINE = "memory/*.md merge=union"
 
@@ -554,13 +565,34 @@ class Workspace:
                 )
         return records
 
-    def check(self) -> list[Problem]:
-        """Problems in the workspace: parse errors, conflicts, secrets, size budget."""
+    def check(self, *, history: bool = False, staged: bool = False) -> list[Problem]:
+        """Problems in the workspace: parse errors, conflicts, secrets, size budget.
+
+        ``staged``: only secrets in the files staged for the next commit (the
+        pre-commit hook). ``history``: also secrets in every blob git holds.
+        """
         problems: list[Problem] = []
         try:
             config = self.config
         except GardenerError as exc:
             return [Problem("parse", exc.path or "rules.md", exc.line, exc.message)]
+        if staged or history:
+            with self._repo() as repo:
+                if staged:
+                    return sort_problems(
+                        p
+                        for path, data in repo.staged()
+                        for p in secret_problems(
+                            path, data.decode("utf-8", "surrogateescape"), config
+                        )
+                    )
+                paths = repo.blob_paths()
+                for sha, kind, data in repo.objects():
+                    if kind == "blob":
+                        where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
+                        problems += secret_problems(
+                            where, data.decode("utf-8", "surrogateescape"), config
+                        )
         notes, note_problems = self.read_notes()
         problems += note_problems
         for note in notes:
@@ -682,6 +714,9 @@ class Workspace:
                 )
                 message = f"init: {what}\n\n{body + chr(10) + chr(10) if body else ''}Gardener-Action: init\n"
                 sha = ws._commit(repo, paths, message)
+                repo.install_hook(
+                    "pre-commit", PRE_COMMIT.format(python=sys.executable)
+                )
         finally:
             repo.close()
         return ws, InitResult(

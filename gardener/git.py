@@ -395,6 +395,38 @@ class Repo:
         _, out = self._run("rev-list", "--all", *head, "--reverse", "--date-order")
         return _text(out).split()
 
+    def blob_paths(self) -> dict[str, str]:
+        """Blob id -> a path it had in some reachable commit (for reporting)."""
+        head = ["HEAD"] if self.has_commits() else []
+        _, out = self._run("rev-list", "--all", *head, "--objects")
+        paths: dict[str, str] = {}
+        for line in _text(out).splitlines():
+            sha, _, path = line.partition(" ")
+            if path:
+                paths.setdefault(sha, path)
+        return paths
+
+    def staged(self) -> list[tuple[str, bytes]]:
+        """(path, staged content) of each file added, copied or modified in the index."""
+        _, out = self._run(
+            "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR"
+        )
+        files = []
+        for path in _split_z(out):
+            _, data = self._run("cat-file", "blob", f":{path}")
+            files.append((path, data))
+        return files
+
+    def install_hook(self, name: str, script: str) -> bool:
+        """Write ``.git/hooks/NAME`` (executable) unless one exists; True if written."""
+        hook = self._git_dir / "hooks" / name
+        if hook.exists():
+            return False
+        hook.parent.mkdir(parents=True, exist_ok=True)
+        hook.write_text(script, encoding="utf-8")
+        hook.chmod(0o755)
+        return True
+
     def uncommitted(self) -> list[str]:
         """Tracked files with staged or unstaged changes (untracked ones are not listed)."""
         _, out = self._run(
