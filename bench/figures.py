@@ -1,0 +1,219 @@
+"""The figures of issue 6, each measured against a baseline taken in the same run."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import timing
+from .generate import Spec
+from .table import Row, ms
+from .workspaces import Built, add_next_day, build, copy
+
+NOTE_LINE = "Mira prefers tabs over spaces"
+QUERY = "database"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The run's settings and the workspaces built for it."""
+
+    scratch: Path  # where copies and extra workspaces go
+    repeats: int
+    facts: int  # keyed facts for the one-pass promote figure
+    timeout: float  # seconds before a promote probe is stopped
+    day: Built  # 1 day
+    year: Built  # "1 y"
+    five: Built  # "5 y"
+    ten: Built  # "10 y"
+
+
+def span(built: Built) -> str:
+    """A workspace's length as people say it: ``1 d``, ``60 d``, ``5 y``."""
+    days = built.spec.days
+    return f"{days // 365} y" if days % 365 == 0 else f"{days} d"
+
+
+def _fresh(setup: Setup, built: Built, name: str) -> Built:
+    return copy(built, setup.scratch / name)
+
+
+def note(setup: Setup) -> list[Row]:
+    """``gardener note`` vs ``python -c pass`` + a shell append and ``git commit``."""
+    ws = _fresh(setup, setup.year, "note")
+    cmd = [*timing.gardener(), "-w", str(ws.root), "note", NOTE_LINE]
+    py, sh, gn = timing.interleave(
+        setup.repeats,
+        timing.python_pass,
+        lambda: timing.shell_commit(ws.root, NOTE_LINE),
+        lambda: timing.run(cmd, ws.spec.now),
+    )
+    base = py + sh
+    return [
+        Row(
+            f"`gardener note`, {span(ws)} workspace",
+            f"{ms(base)} (python {ms(py)} + sh append, git commit {ms(sh)})",
+            ms(gn),
+            gn / base,
+            "<= 3x",
+            gn / base,
+            3.0,
+        )
+    ]
+
+
+def _has_recall_all() -> bool:
+    out = subprocess.run(
+        [*timing.gardener(), "recall", "--help"], capture_output=True, text=True
+    )
+    return "--all" in out.stdout
+
+
+def recall(setup: Setup) -> list[Row]:
+    """recall on 1 y vs python + search; 10 y / 1 y; recall --all vs search over all."""
+    year, ten = setup.year, setup.ten
+    tool, _ = timing.search_tool()
+    has_all = _has_recall_all()
+
+    def gardener(ws: Built, *extra: str) -> float:
+        cmd = [*timing.gardener(), "-w", str(ws.root), "recall", *extra, QUERY]
+        return timing.run(cmd, ws.spec.now)
+
+    runs = [
+        timing.python_pass,
+        lambda: timing.search(QUERY, year.live_notes()),
+        lambda: gardener(year),
+        lambda: gardener(ten),
+        lambda: timing.search(QUERY, ten.all_notes()),
+    ]
+    if has_all:
+        runs.append(lambda: gardener(ten, "--all"))
+    py, live, g1, g10, every, *rest = timing.interleave(setup.repeats, *runs)
+    base = py + live
+    notes = f"{len(year.live_notes())} live notes"
+    rows = [
+        Row(
+            f"`gardener recall`, {span(year)} of notes",
+            f"{ms(base)} (python {ms(py)} + {tool} over {notes} {ms(live)})",
+            ms(g1),
+            g1 / base,
+            "<= 3x",
+            g1 / base,
+            3.0,
+        ),
+        Row(
+            f"recall {span(ten)} / recall {span(year)}",
+            f"{span(year)}: {ms(g1)}",
+            f"{span(ten)}: {ms(g10)}",
+            g10 / g1,
+            "<= 1.2x",
+            g10 / g1,
+            1.2,
+        ),
+    ]
+    whole = f"{tool} over all {len(ten.all_notes())} notes {ms(every)}"
+    if has_all:
+        rows.append(
+            Row(f"`recall --all`, {span(ten)}", whole, ms(rest[0]), rest[0] / every,
+                "<= 2x", rest[0] / every, 2.0)
+        )  # fmt: skip
+    else:
+        rows.append(
+            Row(f"`recall --all`, {span(ten)} (plain recall shown)", whole, ms(g10),
+                g10 / every, "<= 2x", status="not implemented")
+        )  # fmt: skip
+    return rows
+
+
+def promote_facts(setup: Setup) -> list[Row]:
+    """``Workspace.promote()`` over notes holding ``setup.facts`` keyed entries."""
+    per_day = 50
+    spec = Spec(
+        days=setup.facts // per_day,
+        per_day=4,
+        keyed=per_day,
+        key_pool=setup.facts * 2 // 3,
+        days_off=0.0,
+        backfill_every=0,
+    )
+    raw = build(spec, setup.scratch / "facts-raw", promote=False)
+    seconds: list[float] = []
+    rss: list[float] = []
+    for n in range(min(setup.repeats, 3)):
+        ws = copy(raw, setup.scratch / "facts")
+        got = timing.probe_promote(ws.root, spec.now, setup.timeout)
+        if got is None:
+            break
+        seconds.append(got["seconds"])
+        rss.append(got["rss_mb"])
+        if n == 0 and got["seconds"] > setup.timeout / 3:
+            break  # one slow pass says enough
+    figure = f"promote {setup.facts:,} keyed facts, one pass"
+    if not seconds:
+        return [
+            Row(figure, "-", f"> {setup.timeout:.0f} s (stopped)", None, "<= 1.5 s",
+                status="no")
+        ]  # fmt: skip
+    t = statistics.median(seconds)
+    return [
+        Row(figure, "-", f"{ms(t)} ({statistics.median(rss):.0f} MB)", None,
+            "<= 1.5 s", t, 1.5)
+    ]  # fmt: skip
+
+
+def promote_new_day(setup: Setup) -> list[Row]:
+    """Promote one new day on the 5-year workspace vs on the 1-day workspace."""
+
+    def one(built: Built, name: str) -> float:
+        ws = _fresh(setup, built, name)
+        got = timing.probe_promote(ws.root, add_next_day(ws), setup.timeout)
+        return got["seconds"] if got else float("inf")
+
+    small, large = timing.interleave(
+        setup.repeats,
+        lambda: one(setup.day, "day-1d"),
+        lambda: one(setup.five, "day-5y"),
+    )
+    ratio = large / small
+    return [
+        Row(
+            f"promote one new day, {span(setup.five)} / {span(setup.day)}",
+            f"{span(setup.day)}: {ms(small)}",
+            f"{span(setup.five)}: {ms(large)}",
+            ratio,
+            "<= 1.3x",
+            ratio,
+            1.3,
+        )
+    ]
+
+
+def peak_rss(setup: Setup) -> list[Row]:
+    """Peak RSS of ``gardener promote`` (one new day) and ``recall`` on 10 years."""
+    ten = setup.ten
+    base = statistics.median(
+        timing.peak_rss_mb([timing.PYTHON, "-c", "pass"]) for _ in range(setup.repeats)
+    )
+    prom, rec = [], []
+    for _ in range(max(1, setup.repeats // 2)):
+        ws = _fresh(setup, ten, "rss")
+        now = add_next_day(ws)
+        prom.append(
+            timing.peak_rss_mb([*timing.gardener(), "-w", str(ws.root), "promote"], now)
+        )
+        recall = [*timing.gardener(), "-w", str(ten.root), "recall", QUERY]
+        rec.append(timing.peak_rss_mb(recall, ten.spec.now))
+    rows = []
+    for verb, sample in (("promote", prom), ("recall", rec)):
+        mb = statistics.median(sample)
+        rows.append(
+            Row(f"peak RSS, `gardener {verb}`, {span(ten)}",
+                f"python -c pass: {base:.0f} MB", f"{mb:.0f} MB", mb / base,
+                "<= 100 MB", mb, 100.0)
+        )  # fmt: skip
+    return rows
+
+
+FIGURES = (note, recall, promote_facts, promote_new_day, peak_rss)

@@ -1,0 +1,123 @@
+"""Build benchmark workspaces: write the notes, adopt them in one commit, promote once."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+from .generate import Spec, new_day_note, write_notes
+
+# a fixed identity, and no hooks: the baseline is git's own cost (init installs a
+# pre-commit hook that runs the gardener)
+GIT_ID = [
+    "-c",
+    "user.name=bench",
+    "-c",
+    "user.email=bench@example.invalid",
+    "-c",
+    "core.hooksPath=/dev/null",
+]
+
+
+@dataclass(frozen=True)
+class Built:
+    """A workspace ready to measure: its folder, spec and what setting it up took."""
+
+    root: Path
+    spec: Spec
+    notes: int  # note files in memory/ after setup
+    seconds: float  # generate + init + promote
+
+    def live_notes(self) -> list[Path]:
+        """The note files recall reads: dated within the TTL of the last day."""
+        cutoff = self.spec.end - timedelta(days=self.spec.ttl_days)
+        return [p for p in ws_notes(self.root) if _day(p) >= cutoff]
+
+    def all_notes(self) -> list[Path]:
+        return ws_notes(self.root)
+
+
+def _day(path: Path) -> date:
+    return date.fromisoformat(path.name[:10])
+
+
+def build(spec: Spec, root: Path, promote: bool = True) -> Built:
+    """Generate ``spec``'s notes in ``root``, ``Workspace.init`` them, promote once.
+
+    With ``spec.promoted_days``, the entries of older notes are first entered in
+    the ledger as processed, so the one promote files only the recent ones: the
+    state of a long-lived workspace whose MEMORY.md was kept small by prune
+    (superseded entries go after 90 days) but whose notes were all kept. A
+    single promote over ten years of entries would take the setup too long.
+    Without ``spec.keep_all`` the notes older than the TTL are then deleted in one
+    commit, as ``gardener prune`` would leave them (without its per-note git log).
+    """
+    from gardener import Workspace
+
+    started = time.perf_counter()
+    write_notes(spec, root)
+    ws, _ = Workspace.init(root, now_override=spec.now)
+    if spec.promoted_days is not None:
+        cutoff = spec.end - timedelta(days=spec.promoted_days)
+        mark_processed(root, [p for p in ws_notes(root) if _day(p) < cutoff])
+    if promote:
+        ws.promote(force=True)
+    if not spec.keep_all:
+        cutoff = spec.end - timedelta(days=spec.ttl_days)
+        old = [p for p in (root / "memory").glob("*.md") if _day(p) < cutoff]
+        for path in old:
+            path.unlink()
+        if old:
+            git(root, "add", "-A", "memory")
+            git(root, "commit", "-q", "-m", "bench: notes past their TTL")
+    notes = len(list((root / "memory").glob("*.md")))
+    return Built(root, spec, notes, time.perf_counter() - started)
+
+
+def ws_notes(root: Path) -> list[Path]:
+    return sorted((root / "memory").glob("*.md"))
+
+
+def mark_processed(root: Path, paths: list[Path]) -> None:
+    """Enter every entry of ``paths`` in the ledger, as a promote pass would have."""
+    from gardener.garden import LEDGER
+    from gardener.notes import parse_note
+    from gardener.promote import fingerprints
+
+    ledger = root / LEDGER
+    marks = (
+        set(ledger.read_text(encoding="utf-8").splitlines())
+        if ledger.exists()
+        else set()
+    )
+    for path in paths:
+        rel = path.relative_to(root).as_posix()
+        note = parse_note(rel, _day(path), path.read_text(encoding="utf-8"))
+        marks.update(fingerprints(note).values())
+    ledger.parent.mkdir(exist_ok=True)
+    ledger.write_text("".join(f"{m}\n" for m in sorted(marks)), encoding="utf-8")
+
+
+def git(root: Path, *args: str) -> None:
+    """Run git in ``root`` with a fixed identity; raise if it fails."""
+    subprocess.run(["git", *GIT_ID, *args], cwd=root, check=True, capture_output=True)
+
+
+def copy(built: Built, target: Path) -> Built:
+    """A copy of the workspace (git folder included) to change without touching it."""
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(built.root, target, symlinks=True)
+    return Built(target, built.spec, built.notes, 0.0)
+
+
+def add_next_day(built: Built) -> str:
+    """Write the note of the day after the workspace's last; return its GARDENER_NOW."""
+    day = built.spec.end + timedelta(days=1)
+    path = built.root / "memory" / f"{day.isoformat()}.md"
+    path.write_text(new_day_note(built.spec, day), encoding="utf-8")
+    return f"{day.isoformat()}T20:00"
