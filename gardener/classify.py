@@ -50,15 +50,21 @@ class Classified:
     keyed_by: str  # "explicit", "pattern", "topic", "label" or "none"
 
 
-def _has(text: str, phrase: str) -> int:
-    """Position of ``phrase`` as whole words in ``text`` (casefolded), or -1."""
-    m = re.search(rf"(?<!\w){re.escape(phrase.casefold())}(?!\w)", text)
-    return m.start() if m else -1
+@lru_cache(maxsize=64)
+def _cue_regex(cues: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex for a list of phrases, each as whole words (casefolded)."""
+    if not cues:
+        return None
+    # longest first, so "we will use" wins over "we" at the same position
+    words = sorted((re.escape(c.casefold()) for c in cues), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)")
 
 
 def _first_cue(text: str, cues: tuple[str, ...]) -> int:
-    positions = [p for p in (_has(text, c) for c in cues) if p >= 0]
-    return min(positions) if positions else -1
+    """Position of the first of ``cues`` in ``text`` (casefolded), or -1."""
+    regex = _cue_regex(cues)
+    m = regex.search(text) if regex else None
+    return m.start() if m else -1
 
 
 def _heading_kind(heading: str | None, config: Config) -> str | None:
@@ -66,7 +72,7 @@ def _heading_kind(heading: str | None, config: Config) -> str | None:
         return None
     low = heading.casefold()
     for kind, words in config.headings.items():
-        if any(_has(low, w) >= 0 for w in words):
+        if _first_cue(low, words) >= 0:
             return kind
     return None
 
@@ -154,6 +160,14 @@ def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
     return (best[1], best[2]) if best else None
 
 
+@lru_cache(maxsize=256)
+def _topic_regex(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    alternatives = sorted((re.escape(w) for w in words), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)", re.IGNORECASE)
+
+
 def match_topic(text: str, config: Config) -> tuple[str, str] | None:
     """(topic, the topic word as written) for the word the entry chooses, or None.
 
@@ -161,12 +175,8 @@ def match_topic(text: str, config: Config) -> tuple[str, str] | None:
     being left, so it is passed over when another word of the topic is named.
     """
     for topic, words in config.topics.items():
-        hits: list[tuple[int, str]] = []
-        for word in words:
-            for m in re.finditer(
-                rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE
-            ):
-                hits.append((m.start(), m.group(0)))
+        regex = _topic_regex(words)
+        hits = [(m.start(), m.group(0)) for m in regex.finditer(text)] if regex else []
         if not hits:
             continue
         hits.sort()
