@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 
 KINDS = (
     "identity",
@@ -59,6 +60,7 @@ def canonical_kind(word: str | None) -> str | None:
     return low if low in KINDS else None
 
 
+@lru_cache(maxsize=65536)
 def normalize_key(key: str) -> str:
     """Compare keys case-, space- and Unicode-insensitively (NFKC, casefold).
 
@@ -72,6 +74,7 @@ def normalize_key(key: str) -> str:
 _PUNCT = re.compile(r"[^\w\s$€£¥%+#.-]|(?<!\d)[.-]|[.-](?!\d)", re.UNICODE)
 
 
+@lru_cache(maxsize=65536)
 def normalize_value(value: str) -> str:
     """Compare values ignoring case, space, punctuation and Unicode form (NFKC).
 

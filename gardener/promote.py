@@ -196,7 +196,11 @@ class _Pass:
     """Mutable state of one pass; only ``plan_promotion`` uses it."""
 
     def __init__(self, memory: Memory, config: Config, today: str):
-        self.facts: list[Fact] = list(memory.facts)
+        self.facts: list[Fact] = []
+        self.slots: dict[str, list[int]] = {}  # normalized key -> positions in facts
+        self.where: dict[int, int] = {}  # id() of a fact object -> its position
+        for fact in memory.facts:
+            self._append(fact)
         self.config = config
         self.today = today
         self.taken = {f.id for f in self.facts if f.id}
@@ -225,8 +229,20 @@ class _Pass:
             )
         )
 
+    def _append(self, fact: Fact) -> None:
+        self.where[id(fact)] = len(self.facts)
+        if fact.key:
+            self.slots.setdefault(normalize_key(fact.key), []).append(len(self.facts))
+        self.facts.append(fact)
+
     def _replace(self, old: Fact, new: Fact) -> None:
-        self.facts[self.facts.index(old)] = new
+        """Put ``new`` where ``old`` is; both have the same key."""
+        at = self.where.pop(id(old))
+        self.facts[at] = new
+        self.where[id(new)] = at
+
+    def _of_key(self, nk: str) -> list[Fact]:
+        return [self.facts[i] for i in self.slots.get(nk, ())]
 
     def _make(self, entry: Entry, c: Classified, since: str, section: str) -> Fact:
         ident = new_id(c.key, c.value, since, entry.path, self.taken)
@@ -257,8 +273,8 @@ class _Pass:
         """Apply one row of the decision table to this entry."""
         at = parse_instant(since)
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
-        current = [f for f in self.facts if is_current(f, self.today)]
         if c.key is None:
+            current = (f for f in self.facts if is_current(f, self.today))
             dup = next((f for f in current if _same(f.value, c.value)), None)
             if dup:
                 self._decide(
@@ -272,15 +288,15 @@ class _Pass:
                 self._add(entry, c, since, section, "unkeyed")
             return
         nk = normalize_key(c.key)
-        line = _timeline(self.facts, nk)
+        same_key = self._of_key(nk)
+        line = _timeline(same_key, nk)
         # a pass re-run after it was killed between its two writes finds its own
         # work, corrected values included; a repeat later in the note is new
         known = first and next(
             (
                 f
-                for f in self.facts
-                if f.norm_key == nk
-                and f.since == since
+                for f in same_key
+                if f.since == since
                 and f.get("from") == entry.path
                 and _same(f.value, c.value)
             ),
@@ -289,7 +305,7 @@ class _Pass:
         if known:
             self._decide("reject", entry, c, known.id, reason="already on the timeline")
             return
-        mine = [f for f in current if f.norm_key == nk]
+        mine = [f for f in same_key if is_current(f, self.today)]
         same = next((f for f in mine if _same(f.value, c.value)), None)
         if same:
             self._decide(
@@ -325,14 +341,14 @@ class _Pass:
             entry, c, since, section if c.kind else old.section
         ).with_attrs(supersedes=old.id)
         self._replace(old, self._retire(old, until=since, superseded_by=fact.id))
-        self.facts.append(fact)
+        self._append(fact)
         self._decide("supersede", entry, c, fact.id, old.id)
 
     def _add(
         self, entry: Entry, c: Classified, since: str, section: str, reason: str = ""
     ) -> None:
         fact = self._make(entry, c, since, section)
-        self.facts.append(fact)
+        self._append(fact)
         self._decide("add", entry, c, fact.id, reason=reason)
 
     def _correct(self, entry: Entry, c: Classified, since: str, wrong: Fact) -> None:
@@ -359,17 +375,17 @@ class _Pass:
                 reason="corrected",
             ),
         )
-        for i, other in enumerate(
-            self.facts
-        ):  # neighbours now point at the right value
+        for other in self._of_key(
+            fact.norm_key or ""
+        ):  # neighbours point at the right value
             if other.id != wrong.id and other.get("supersedes") == wrong.id:
-                self.facts[i] = other.with_attrs(supersedes=fact.id)
-        self.facts.append(fact)
+                self._replace(other, other.with_attrs(supersedes=fact.id))
+        self._append(fact)
         self._decide("update", entry, c, fact.id, wrong.id, reason="corrected")
 
     def _backfill(self, entry: Entry, c: Classified, since: str, nk: str) -> None:
         """An older value arrives late: it joins the history, the current value stays."""
-        line = _timeline(self.facts, nk)
+        line = _timeline(self._of_key(nk), nk)
         at = parse_instant(since)
         later = next(f for f in line if parse_instant(f.since or since) > at)
         earlier = [f for f in line if parse_instant(f.since or since) <= at]
@@ -392,7 +408,7 @@ class _Pass:
         if prev is not None:
             self._replace(prev, prev.with_attrs(until=since, superseded_by=fact.id))
             fact = fact.with_attrs(supersedes=prev.id)
-        self.facts.append(fact)
+        self._append(fact)
         self._decide(
             "history", entry, c, fact=fact.id, replaced=later.id, reason="back-filled"
         )
