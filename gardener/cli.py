@@ -157,6 +157,8 @@ def promote(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> No
     """Promote durable entries of the daily notes into MEMORY.md."""
     result = _workspace(ctx).promote(dry_run=dry_run, force=force)
     data = result.as_dict()
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         _emit(data)
         return
@@ -199,6 +201,8 @@ def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None
     """Drop old superseded entries and expired ones; delete daily notes past their TTL."""
     result = _workspace(ctx).prune(dry_run=dry_run, force=force)
     data = result.as_dict()
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         _emit(data)
         return

@@ -10,15 +10,16 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from . import config as configuration
-from . import redact
+from . import journal, redact
+from .appendonly import restore_rewritten
 from .check import memory_problems, secret_problems, sort_problems
 from .classify import classify
 from .config import Config
@@ -62,9 +63,11 @@ from .validtime import format_instant, local_now
 from .workspace import (
     append_entry,
     atomic_write,
+    inside,
     note_date,
     note_files,
     read_text,
+    remove_stale_temps,
     workspace_lock,
 )
 
@@ -85,6 +88,7 @@ exec "$python" -m gardener -w "$(git rev-parse --show-toplevel)" check --staged
 """
 
 GITATTRIBUTES_LINE = "memory/*.md merge=union"
+REPLANS = 5  # times a pass re-plans when MEMORY.md or a note changes under it
 
 
 @dataclass
@@ -98,6 +102,8 @@ class Workspace:
     root: Path
     now_override: str | None = None
     _config: Config | None = field(default=None, repr=False)
+    # what the current verb has to tell (stale lock, rewritten note...)
+    _warnings: list[str] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         self.root = Path(self.root).resolve()
@@ -125,14 +131,34 @@ class Workspace:
 
     def read_memory(self) -> Memory:
         """MEMORY.md parsed; a new empty one if the file does not exist."""
+        text = self._memory_text()
+        return parse_memory(NEW_FILE if text is None else text, self.config.memory_file)
+
+    def _memory_text(self) -> str | None:
+        self._refuse_outside()
         if not self.memory_path.exists():
-            return parse_memory(NEW_FILE, self.config.memory_file)
-        return parse_memory(read_text(self.memory_path), self.config.memory_file)
+            return None
+        return read_text(self.memory_path)
+
+    def _refuse_outside(self) -> None:
+        """Raise GardenerError if MEMORY.md or the notes folder leads out of the workspace."""
+        for name in (self.config.memory_file, self.config.notes_dir):
+            if not inside(self.root, Path(name)):
+                path = self.root / name
+                where = (
+                    f"a symlink to {os.readlink(path)}"
+                    if path.is_symlink()
+                    else "resolves to a place"
+                )
+                raise GardenerError(
+                    f"{path} is {where} outside the workspace {self.root}; the gardener never reads or writes outside it: replace the link with the real {'folder' if name == self.config.notes_dir else 'file'}"
+                )
 
     def read_notes(self, since: date | None = None) -> tuple[list[Note], list[Problem]]:
         """Every daily note (from ``since`` on, if given), and the files that could not be read."""
         notes: list[Note] = []
         problems: list[Problem] = []
+        self._refuse_outside()
         for path in note_files(self.root, self.config.notes_dir):
             day = note_date(path.name)
             if day is None or (since is not None and day < since):
@@ -159,9 +185,7 @@ class Workspace:
         if ledger == self.read_ledger():
             return False
         ensure_state_dir(self.root)
-        atomic_write(
-            self.root / LEDGER, "".join(f"{line}\n" for line in sorted(ledger))
-        )
+        atomic_write(self.root / LEDGER, _ledger(ledger))
         return True
 
     # -- git -------------------------------------------------------------------
@@ -174,6 +198,15 @@ class Workspace:
             yield repo
         finally:
             repo.close()
+
+    @contextmanager
+    def _session(self) -> Iterator[Repo]:
+        """The workspace lock and one repository handle, for one verb."""
+        with workspace_lock(self.root) as stale, self._repo() as repo:
+            self._warnings = [stale] if stale else []
+            if stale:  # its git commands may have been killed with it
+                self._warnings += journal.clear_dead_locks(repo)
+            yield repo
 
     def _is_note(self, rel: str) -> bool:
         """A daily note: directly in the notes folder (not archive/), with a dated name."""
@@ -201,11 +234,28 @@ class Workspace:
     def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
         """Commit what people and agents changed without the gardener, secrets redacted first.
 
-        The author is the notes' ``agent`` when all changed notes name the same
-        one, else the gardener.
+        First the work of an interrupted gardener run is finished and committed
+        as its own action. A committed note found rewritten gets its committed
+        text back, the rewrite's lines below a marker (a warning says so).
+        The author is git's configured user, else the notes' ``agent`` when
+        all changed notes name the same one, else the gardener.
         """
         from .git import identity_for
 
+        self._refuse_outside()
+        for folder in {
+            self.root,
+            self.memory_path.parent,
+            self.root / self.config.notes_dir,
+            self.root / STATE_DIR,
+            repo.git_dir,
+        }:
+            remove_stale_temps(folder)  # left by a killed run: not worth a warning
+        resumed = journal.resume(self.root, repo, functools.partial(self._commit, repo))
+        if resumed:
+            self._warnings.append(
+                f"an interrupted gardener run left work uncommitted; it is committed now ({resumed[:8]})"
+            )
         owned = (self.config.memory_file, "rules.md")
         changed = [
             p
@@ -214,10 +264,24 @@ class Workspace:
         ]
         if not changed:
             return None, []
+        kept: list[str] = []
+        when = self.now().strftime("%Y-%m-%dT%H:%M")
+        for rel in changed:
+            committed = repo.committed_text(rel) if self._is_note(rel) else None
+            warning = committed and restore_rewritten(self.root, rel, committed, when)
+            if warning:
+                self._warnings.append(warning)
+                kept.append(rel)
         redacted = redact_files(self.root, changed, self.config, self.now())
         agents = {self._agent_of(p) for p in changed if self._is_note(p)}
-        author = identity_for(agents.pop() if len(agents) == 1 else None)
+        author = repo.configured_identity() or identity_for(
+            agents.pop() if len(agents) == 1 else None
+        )
         lines = [f"- {p}" for p in changed]
+        lines += [
+            f"- {p} was rewritten: its committed text is kept, new lines below a marker"
+            for p in kept
+        ]
         lines += [f"- redacted {r.rule} in {r.path}:{r.line}" for r in redacted]
         message = (
             "record: changes made outside the gardener\n\n"
@@ -229,6 +293,8 @@ class Workspace:
     def _agent_of(self, rel: str) -> str | None:
         """The ``agent`` a note's front matter names, if it can be read."""
         day = note_date(Path(rel).name)
+        if not inside(self.root, Path(rel)):
+            return None
         try:
             text = read_text(self.root / rel)
         except (ParseError, FileNotFoundError):
@@ -238,9 +304,9 @@ class Workspace:
 
     def record(self) -> RecordResult:
         """Commit changes made outside the gardener (secrets redacted first); None if none."""
-        with workspace_lock(self.root), self._repo() as repo:
+        with self._session() as repo:
             sha, redacted = self._record_outside_changes(repo)
-        return RecordResult(sha, tuple(redacted))
+        return RecordResult(sha, tuple(redacted), tuple(self._warnings))
 
     # -- verbs -----------------------------------------------------------------
     def note(
@@ -300,7 +366,8 @@ class Workspace:
         rel = f"{self.config.notes_dir}/{when.isoformat()}.md"
         from .git import identity_for
 
-        with workspace_lock(self.root), self._repo() as repo:
+        with self._session() as repo:
+            self._refuse_outside()
             target = self.root / rel
             if not target.exists():
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -311,8 +378,12 @@ class Workspace:
             message = (
                 f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
             )
+            # journaled: a kill before the commit is finished as this note
+            written = target.read_bytes().decode("utf-8", "surrogateescape")
+            journal.begin(repo.git_dir, {rel: written}, message, identity_for(by))
             sha = self._commit(repo, [rel], message, identity_for(by))
-        return NoteResult(rel, line, sha)
+            journal.done(repo.git_dir)
+        return NoteResult(rel, line, sha, tuple(self._warnings))
 
     def promote(self, dry_run: bool = False, force: bool = False) -> PromoteResult:
         """Promote durable entries of the daily notes into MEMORY.md (DESIGN 2.1).
@@ -321,64 +392,104 @@ class Workspace:
         LossBudgetError if current entries would be lost beyond ``max_loss``
         and ``force`` is not set.
         """
-        with workspace_lock(self.root), self._repo() as repo:
+        with self._session() as repo:
             redacted: list[Redaction] = []
-            if not dry_run:
-                _, redacted = self._record_outside_changes(repo)
-            memory = self.read_memory()
-            notes, _ = self.read_notes()
-            plan = plan_promotion(
-                notes, memory, self.config, self.now(), self.read_ledger()
-            )
-            self._check_loss(memory, plan.facts, force or dry_run)
-            if dry_run:
-                return PromoteResult(plan, None, True, tuple(redacted))
-            if plan.changed:
-                atomic_write(self.memory_path, plan.text)
-            self._write_ledger(plan.ledger)
-            sha = None
-            if plan.changed:
-                # the ledger rides along with the next MEMORY.md change, so a pass
-                # that only reviewed chatter makes no commit
-                paths = [self.config.memory_file, LEDGER]
-                sha = self._commit(
-                    repo, paths, promote_message(plan), promote_author(plan)
+            for _ in range(REPLANS):
+                if not dry_run:
+                    redacted += self._record_outside_changes(repo)[1]
+                before = self._memory_text()
+                memory = self.read_memory()
+                notes, _ = self.read_notes()
+                plan = plan_promotion(
+                    notes, memory, self.config, self.now(), self.read_ledger()
                 )
-            return PromoteResult(plan, sha, False, tuple(redacted))
+                self._check_loss(memory, plan.facts, force or dry_run)
+                done = PromoteResult(
+                    plan, None, dry_run, tuple(redacted), tuple(self._warnings)
+                )
+                if dry_run:
+                    return done
+                if not plan.changed:
+                    # the ledger rides along with the next MEMORY.md change, so a
+                    # pass that only reviewed chatter makes no commit
+                    self._write_ledger(plan.ledger)
+                    return done
+                files = {
+                    self.config.memory_file: plan.text,
+                    LEDGER: _ledger(plan.ledger),
+                }
+                sha = self._apply(
+                    repo, files, {self.config.memory_file: before},
+                    promote_message(plan), promote_author(plan),
+                )  # fmt: skip
+                if sha is not False:
+                    return replace(done, commit=sha, warnings=tuple(self._warnings))
+            raise self._kept_changing()
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
         """Delete old superseded entries, expire entries, delete aged-out notes (DESIGN 2.2)."""
-        with workspace_lock(self.root), self._repo() as repo:
-            if not dry_run:
-                self._record_outside_changes(repo)
-            now = self.now()
-            memory = self.read_memory()
-            notes, _ = self.read_notes()
-            cutoff = now.date() - timedelta(days=self.config.note_ttl_days)
-            first: dict[str, date | None] = {}
-            for note in notes:
-                if note.day < cutoff:
-                    stamp = repo.first_commit_time(note.path)
-                    first[note.path] = (
-                        stamp.astimezone(self.config.zone).date() if stamp else None
-                    )
-            plan = plan_prune(
-                memory, notes, self.config, now, self.read_ledger(), first
-            )
-            self._check_loss(memory, plan.facts, force or dry_run)
-            if dry_run:
-                return PruneResult(plan, None, True)
-            paths: list[str] = []
-            if plan.changed:
-                atomic_write(self.memory_path, plan.text)
-                paths.append(self.config.memory_file)
-            for rel in plan.notes_removed:
-                (self.root / rel).unlink()
-                paths.append(rel)
-            if self._write_ledger(plan.ledger) or paths:
-                paths.append(LEDGER)
-            sha = self._commit(repo, paths, prune_message(plan)) if paths else None
-            return PruneResult(plan, sha, False)
+        with self._session() as repo:
+            for _ in range(REPLANS):
+                if not dry_run:
+                    self._record_outside_changes(repo)
+                now = self.now()
+                before = self._memory_text()
+                memory = self.read_memory()
+                notes, _ = self.read_notes()
+                cutoff = now.date() - timedelta(days=self.config.note_ttl_days)
+                first: dict[str, date | None] = {}
+                for note in notes:
+                    if note.day < cutoff:
+                        stamp = repo.first_commit_time(note.path)
+                        first[note.path] = (
+                            stamp.astimezone(self.config.zone).date() if stamp else None
+                        )
+                plan = plan_prune(
+                    memory, notes, self.config, now, self.read_ledger(), first
+                )
+                self._check_loss(memory, plan.facts, force or dry_run)
+                done = PruneResult(plan, None, dry_run, tuple(self._warnings))
+                if dry_run:
+                    return done
+                files: dict[str, str | None] = {}
+                expected: dict[str, str | None] = {}
+                if plan.changed:
+                    files[self.config.memory_file] = plan.text
+                    expected[self.config.memory_file] = before
+                for rel in plan.notes_removed:
+                    # only what git holds is deleted: a line written since stays
+                    files[rel] = None
+                    expected[rel] = repo.committed_text(rel)
+                if files or plan.ledger != self.read_ledger():
+                    files[LEDGER] = _ledger(plan.ledger)
+                if not files:
+                    return done
+                sha = self._apply(repo, files, expected, prune_message(plan), None)
+                if sha is not False:
+                    return replace(done, commit=sha, warnings=tuple(self._warnings))
+            raise self._kept_changing()
+
+    def _apply(
+        self,
+        repo: Repo,
+        files: Mapping[str, str | None],
+        before: Mapping[str, str | None],
+        message: str,
+        author: Identity | None,
+    ) -> str | None | Literal[False]:
+        """Write and commit ``files``, journaled (see ``gardener.journal.apply``).
+
+        False if a file in ``before`` changed since the plan (nothing written).
+        """
+        if LEDGER in files:
+            ensure_state_dir(self.root)
+        commit = functools.partial(self._commit, repo)
+        return journal.apply(self.root, repo, files, before, message, author, commit)
+
+    def _kept_changing(self) -> GardenerError:
+        return GardenerError(
+            f"{self.config.memory_file} or a note kept changing while the gardener planned ({REPLANS} tries); nothing was written: run the command again once the edits stop"
+        )
 
     def _check_loss(self, memory: Memory, after: Sequence[object], force: bool) -> None:
         today = format_instant(self.now())
@@ -415,28 +526,35 @@ class Workspace:
         selector = Selector(key, query, source, by)
         if selector.empty():
             raise UsageError("say what to forget: a QUERY, --key, --source or --by")
-        with workspace_lock(self.root), self._repo() as repo:
-            if not dry_run:
-                self._record_outside_changes(repo)
-            memory = self.read_memory()
-            plan = plan_forget(memory, selector, self.now())
-            self._check_loss(memory, plan.facts, force or dry_run)
-            if dry_run or not plan.changed:
-                return ForgetResult(plan, None, dry_run)
-            atomic_write(self.memory_path, plan.text)
-            keys = sorted({f.key for f in plan.retired if f.key})
-            n = len(plan.retired)
-            lines = [
-                f"forget: retired {n} entr{'y' if n == 1 else 'ies'}",
-                "",
-                *describe(plan.retired),
-                "",
-                "Gardener-Action: forget",
-            ]
-            if keys:
-                lines.append("Gardener-Keys: " + "; ".join(keys))
-            sha = self._commit(repo, [self.config.memory_file], "\n".join(lines) + "\n")
-            return ForgetResult(plan, sha, False)
+        with self._session() as repo:
+            for _ in range(REPLANS):
+                if not dry_run:
+                    self._record_outside_changes(repo)
+                before = self._memory_text()
+                memory = self.read_memory()
+                plan = plan_forget(memory, selector, self.now())
+                self._check_loss(memory, plan.facts, force or dry_run)
+                if dry_run or not plan.changed:
+                    return ForgetResult(plan, None, dry_run)
+                keys = sorted({f.key for f in plan.retired if f.key})
+                n = len(plan.retired)
+                lines = [
+                    f"forget: retired {n} entr{'y' if n == 1 else 'ies'}",
+                    "",
+                    *describe(plan.retired),
+                    "",
+                    "Gardener-Action: forget",
+                ]
+                if keys:
+                    lines.append("Gardener-Keys: " + "; ".join(keys))
+                file = self.config.memory_file
+                message = "\n".join(lines) + "\n"
+                sha = self._apply(
+                    repo, {file: plan.text}, {file: before}, message, None
+                )
+                if sha is not False:
+                    return ForgetResult(plan, sha, False)
+            raise self._kept_changing()
 
     def review(self, held: str, approve: bool) -> PromoteResult | None:
         """Approve (promote it now) or reject (never promote it) a held entry.
@@ -480,7 +598,7 @@ class Workspace:
         """
         from .purge import purge_text
 
-        with workspace_lock(self.root), self._repo() as repo:
+        with self._session() as repo:
             if not dry_run:
                 self._record_outside_changes(repo)
                 self._commit(
@@ -722,6 +840,10 @@ class Workspace:
         return ws, InitResult(
             str(ws.root), adopted, tuple(created), tuple(redacted), sha
         )
+
+
+def _ledger(marks: frozenset[str]) -> str:
+    return "".join(f"{line}\n" for line in sorted(marks))
 
 
 def _parse_day(text: str) -> date:

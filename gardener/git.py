@@ -39,6 +39,7 @@ _OPTIONS = (
     "--literal-pathspecs",  # a "*" or "[x]" in a file name is just that
     "-c", "core.quotepath=false",
     "-c", "core.precomposeunicode=false",
+    "-c", "core.autocrlf=false",  # a file's bytes are committed as they are
     "-c", "i18n.commitEncoding=utf-8",
     "-c", "i18n.logOutputEncoding=utf-8",
     "-c", f"core.hooksPath={os.devnull}",
@@ -256,6 +257,18 @@ class Repo:
             )  # fmt: skip
         _, out = self._run("rev-parse", "--verify", "HEAD")
         return _text(out).strip()
+
+    def configured_identity(self) -> Identity | None:
+        """``user.name`` and ``user.email`` as git is configured here; None without a name."""
+        values = []
+        for key in ("user.name", "user.email"):
+            _, out = self._run("config", "--get", key, ok=(0, 1))
+            values.append(_text(out).strip())
+        who = identity_for(values[0]) if values[0] else GARDENER
+        if who == GARDENER:
+            return None
+        email = re.sub(r"[<>\x00-\x1f\x7f]", "", values[1])
+        return Identity(who.name, email or who.email)
 
     def changed(self, paths: Sequence[str]) -> list[str]:
         """Files under ``paths`` that differ from HEAD or are untracked (not ignored).

@@ -11,14 +11,14 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from . import redact
 from .config import Config
-from .workspace import atomic_write
+from .workspace import atomic_write, open_for_writing
 
 STATE_DIR = ".gardener"
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
@@ -90,6 +90,9 @@ def redact_files(
     never_store patterns would otherwise redact themselves. The file's flock
     is held (``gardener note`` waits), and lines another process appended
     while the file was being replaced are carried over to the new file.
+    While a process holds the file open for writing (an agent that appends
+    later through the same descriptor), the file is rewritten in place
+    instead, so those later lines land in it, not in a replaced copy.
     """
     done: list[Redaction] = []
     for path in paths:
@@ -103,6 +106,10 @@ def redact_files(
             text = _read_rest(fd)
             clean, found = redact.redact(text, extra, config.allow)
             if not found:
+                continue
+            if open_for_writing(target):
+                found = _redact_in_place(root, path, extra, config, now)
+                done.extend(Redaction(path, f.line, f.rule) for f in found)
                 continue
             _quarantine(root, path, text, found, now)
             atomic_write(target, clean, root=root)
@@ -121,6 +128,46 @@ def redact_files(
         finally:
             os.close(fd)
     return done
+
+
+def _redact_in_place(
+    root: Path,
+    path: str,
+    extra: Sequence[tuple[str, str]],
+    config: Config,
+    now: datetime,
+) -> list[redact.Finding]:
+    """Redact the file by rewriting its bytes from the first change on, same inode.
+
+    Lines appended meanwhile are read and redacted too; the file is only
+    written once its size is what was read. A write that lands in the few
+    microseconds between that check and the write can still be overwritten,
+    and a killed run can leave that tail half rewritten (the original lines
+    are in quarantine first).
+    """
+    fd = os.open(root / path, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        while True:
+            data = b""
+            while chunk := os.pread(fd, 1 << 20, len(data)):
+                data += chunk
+            text = data.decode("utf-8", "surrogateescape")
+            clean, found = redact.redact(text, extra, config.allow)
+            new = clean.encode("utf-8", "surrogateescape")
+            if not found:
+                return []
+            _quarantine(root, path, text, found, now)  # again after a retry: harmless
+            if os.fstat(fd).st_size != len(data):
+                continue  # appended to meanwhile: read it all again
+            first = min(f.start for f in found)
+            start = len(text[:first].encode("utf-8", "surrogateescape"))
+            os.pwrite(fd, new[start:], start)
+            if len(new) < len(data):
+                os.ftruncate(fd, len(new))
+            os.fsync(fd)
+            return found
+    finally:
+        os.close(fd)
 
 
 def _read_rest(fd: int) -> str:

@@ -8,26 +8,41 @@ with each span replaced by ``[REDACTED:<rule>]``.
 
 Rule ids: private-key, jwt, aws-access-key, github-token, gitlab-token, slack-webhook,
 discord-webhook, slack-token, stripe-key, google-api-key, anthropic-key, openai-key,
-npm-token, connection-string, bearer-token, auth-header, password, pin, secret, email,
-card-number, base64-secret, high-entropy, and ``custom:<name>`` (rules.md).
+npm-token, huggingface-token, pypi-token, twilio-key, sendgrid-key, shopify-token,
+digitalocean-token, connection-string, bearer-token, auth-header, password, pin,
+secret, recovery-codes, email, card-number, base64-secret, high-entropy, and
+``custom:<name>`` (rules.md).
 
-Choices: a labelled value (``password: x``, ``the API key is x``, ``密码是x``) must not
-be a placeholder (``see vault``, ``****``, ``${VAR}``, ``str``); a ``pin`` is 4-12
-digits; a ``secret`` (token, API key, ...) needs >= 6 chars of two classes, so
-``max_tokens: 4096`` passes; in prose an unquoted English-looking word (``is correct``)
-is not a value. Cards start with 2-6 (the networks), which spares ISBNs. Hex runs (SHAs,
-UUIDs, Ethereum addresses) are never high-entropy; wallet addresses are public and not
-targeted, though a base58 Bitcoin address may trip high-entropy (erring to refuse).
-Markers are never flagged again, so ``redact`` is idempotent. An allow pattern drops a
-finding only when one of its matches covers the whole span.
+Choices: a labelled value (``password: x``, ``the API key is x``, ``密码是x``,
+``| password | x |``, ``--token x``) must not be a placeholder (``see vault``, ``****``,
+``${VAR}``, ``str``); a ``pin`` is 4-12 digits; a ``secret`` (token, API key, ...)
+needs >= 6 chars of two classes, so ``max_tokens: 4096`` passes; in prose an unquoted
+English-looking word (``is correct``) is not a value, nor is a table cell of letters
+only (a header row). A bare ``*_key:`` label (``secret_key_base``, ``APP_KEY``) needs a
+hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a label.
+Recovery codes are two or more 8-10 character codes with digits after a "recovery /
+backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
+Hex runs (SHAs, bare UUIDs, Ethereum addresses) are never high-entropy; wallet
+addresses are public and not targeted, though a base58 Bitcoin address may trip
+high-entropy (erring to refuse). Markers (``[REDACTED:<rule>]``, ``[REDACTED]``) are
+never flagged again, so ``redact`` is idempotent. An allow pattern drops a finding only
+when one of its matches covers the whole span.
+
+Speed: ``find`` is linear and reads a megabyte in well under a second. Labels are
+looked for only where a label word starts (one scan of the lowercased text), the
+base64 and entropy rules only inside runs of 20+ base64 characters, token rules start
+with their literal prefix, and after redacting only the text near markers is rescanned.
 """
 
 from __future__ import annotations
 
 import base64
+import bisect
+import functools
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 Span = tuple[int, int]
@@ -55,15 +70,17 @@ class Finding:
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
 _TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
 _NEXT_PARAM = re.compile(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
-_REF = re.compile(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%")
+_REF = re.compile(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*")
 _TYPE = re.compile(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
+_PATH = re.compile(r"(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?")  # /run/secrets/db, ~/.ssh/id
 # A bare value: no space, at most 512 chars (bounds the work per label), and no CJK
 # or fullwidth char, since CJK prose resumes right after it: 密码是abc，...
-_BARE = (
+_BARE = re.compile(
     r"[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
     r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]{1,512}"
 )
-_MASK = set("*xX•·.-_#?…")
+_CELL_END = re.compile(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
+_MASK = "*xX•·.-_#?…"  # a value of these only is a mask: ****, xxx-xxx
 # Words that sit where a value would but say where it is or what it is like.
 _WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hidden
     masked required optional see in at on from stored kept saved ask check via use
@@ -75,8 +92,11 @@ _WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hid
     secretstr env environment vault keychain keyring 1password bitwarden lastpass
     manager case protected encrypted hashed managed shared known provided generated
     random different unchanged available missing password passwords passwd pass pwd
-    secret token key xxx placeholder example sample dummy fake"""
+    secret token key xxx placeholder example sample dummy fake flag flags option
+    options argument arg args parameter param switch prompt instead value values
+    policy policies rules requirements length strength hint field"""
 _NOT_VALUES = frozenset(_WORDS.split())
+_LONGEST = max(map(len, _NOT_VALUES))
 _WORDY = ("ed", "ing", "ly", "ion", "ible", "able", "ive", "ful", "less", "ent", "ous")
 
 
@@ -104,12 +124,13 @@ def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
         if end > pos + 1 and "\n" not in text[pos + 1 : end]:
             return pos + 1, end, True
         pos += 1  # unbalanced quote: read what follows as a bare value
-    bare = _LAZY["bare"].match(text, pos)
+    bare = _BARE.match(text, pos)
     if not bare:
         return None
     end = bare.end()
-    cut = _NEXT_PARAM.search(text, pos, end)
-    end = cut.start() if cut else end
+    if ";" in bare.group() or "&" in bare.group():
+        cut = _NEXT_PARAM.search(text, pos, end)
+        end = cut.start() if cut else end
     while end > pos and text[end - 1] in _TRAIL:
         end -= 1
     return (pos, end, False) if end > pos else None
@@ -117,10 +138,12 @@ def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
 
 def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     """Whether ``value`` is a real secret rather than a placeholder or a word."""
-    if value[0] in "([{<" or set(value) <= _MASK or value.lower() in _NOT_VALUES:
+    if value[0] in "([{<" or not value.strip(_MASK):
         return False
-    if _REF.fullmatch(value) or _TYPE.fullmatch(value):
-        return False  # ${DB_PASSWORD}, %TOKEN%, Optional[str]
+    if len(value) <= _LONGEST and value.lower() in _NOT_VALUES:
+        return False
+    if _REF.fullmatch(value) or _TYPE.fullmatch(value) or _PATH.fullmatch(value):
+        return False  # ${DB_PASSWORD}, %TOKEN%, $(pass show db), Optional[str], ~/x/y
     if family == "pin":
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
@@ -136,26 +159,55 @@ def _labelled(family: str) -> Check:
         if got is None:
             return None
         start, end, quoted = got
-        prose = not any(c in ":=：" for c in m.group("sep"))
+        sep = m.group("sep")
+        if "|" in sep:
+            return _cell(text, m.start(), (start, end), quoted, family)
+        prose = not any(c in ":=：" for c in sep)
         ok = _plausible(text[start:end], family, prose, quoted)
         return (start, end) if ok else None
 
     return check
 
 
-# A label is an identifier ending in the word (DB_PASSWORD, apiKey, PGPASSWORD), a
-# phrase (mot de passe) or a CJK word; then maybe "for the NAS"; then ":"/"=" or a verb.
+def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span | None:
+    """A Markdown table row, ``| password | x |``: the label must be the row's first
+    cell and the value all of the next one; a cell of letters only is a header."""
+    line = text.rfind("\n", max(0, label - 65), label) + 1
+    if label - line > 64:
+        return None
+    head = text[line:label]
+    if head.count("|") != 1 or head.lstrip()[:1] != "|":
+        return None
+    start, end = span
+    bar = text.find("|", start, end)
+    end = bar if bar >= 0 and not quoted else end
+    while end > start and text[end - 1] in _TRAIL:
+        end -= 1
+    value = text[start:end]
+    if not value or not _CELL_END.match(text, end + quoted):
+        return None
+    if not quoted and value.isalpha():
+        return None
+    return (start, end) if _plausible(value, family, False, quoted) else None
+
+
+# A label is a word (password, API key, mot de passe, 密码) that starts a word, follows
+# "_", "." or "-" (DB_PASSWORD) or a camelCase hump (dbPassword, PGPASSWORD); then
+# maybe "(NAS)" and "for the NAS"; then ":", "=", a verb ("is", "is:"), a dash, a CJK
+# particle or, in a table row, "|". Matching starts at the word (see _hits).
+_BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
 _PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
 _VERB = (
     r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
     r"|(?:is|was)(?:[ \t]+(?:now|still))?|ist|lautet|war|est|était|es|era|это"
 )
 _LABEL = (
-    r"(?:(?<![\w.-])(?:[A-Za-z0-9_.-]*?(?:(?<=[_.-])|(?<=[a-z0-9A-Z])(?=[A-Z])))?"
-    r"(?i:%s)(?i:s)?(?!\w)[\"'`*]{0,2}|%s)"
-    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：]+){{1,4}}?)?"
-    rf"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{{0,2}}[ \t]*|[ \t]+(?i:{_VERB})[ \t]+"
-    r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*)"
+    rf"(?:{_BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
+    r"(?:[ \t]*\([^()\n]{1,40}\))?"
+    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?"
+    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
+    rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
+    r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*)"
 )
 _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42, Fail: 3" is no label
     r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.-])pass"
@@ -169,6 +221,80 @@ _SECRET = (
     r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|токен\w{0,2}"
     r"|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
 )
+_PIN = r"pin[ _-]?(?:code|number)?|пин(?:-код)?"
+# The lowercase words each label family can start with (prefixes will do); _hits
+# finds them. CJK words need no word boundary before them.
+_PW_CJK = "密码|密碼|口令|パスワード|비밀번호|암호"
+_PIN_CJK = "暗証番号"
+_SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
+_PW_WORDS = f"pass pw senha has contrase mot kennwort wachtwoord парол | {_PW_CJK}"
+_PIN_WORDS = f"pin пин | {_PIN_CJK}"
+_SECRET_WORDS = f"""client secret api access private signing encryption master auth
+    refresh token credential токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
+
+# "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
+_KEYED = (
+    r"(?a)(?<=[A-Za-z0-9][_.-])(?i:key)(?:[_.-](?i:base))?(?![\w-])[\"'`]?"
+    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[ \t]*)"
+)
+_IDENT_PART = re.compile(r"(?a)([A-Za-z0-9]+)[_.-]\Z")
+# What a "<name>_key" is when it is no secret: a public key or a data key.
+_KEY_KINDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup
+    index idempotency dedup dedupe routing shard object row group map dict hash
+    composite unique cluster range s3"""
+_NOT_KEYS = frozenset(_KEY_KINDS.split())
+_HEXVAL = re.compile(
+    r"(?a)[0-9a-fA-F]{16,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+)
+_B64VAL = re.compile(r"(?a)[A-Za-z0-9+/_-]{16,}={0,2}")
+
+
+def _keyed(text: str, m: re.Match[str]) -> Span | None:
+    got = _value_at(text, m.end())
+    part = _IDENT_PART.search(text, max(0, m.start() - 64), m.start())
+    if got is None or (part and part.group(1).lower() in _NOT_KEYS):
+        return None  # "api_key" is the secret label's; a UUID there is caught too
+    start, end, _ = got
+    value = text[start:end]
+    body = value[7:] if value[:7].lower() == "base64:" else value
+    if not _plausible(value, "secret", False, True):
+        return None
+    if _HEXVAL.fullmatch(body):
+        ok = any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+    elif _B64VAL.fullmatch(body):
+        kinds = {_kind(c) for c in body}
+        separators = body.count("-") + body.count("_")
+        pads = any(c in "+/=" for c in body)
+        ok = {0, 1, 2} <= kinds or (len(body) >= 20 and 2 in kinds and pads)
+        ok = ok and separators <= len(body) / 10 + 1
+    else:
+        ok = False
+    return (start, end) if ok else None
+
+
+# Recovery codes: "backup codes: 1234-5678 8765-4321 ...", codes of 8-10 letters and
+# digits on one line or one per (list) line; _codes wants two with a digit.
+_CODE = (
+    r"(?:\d{4}[ ]\d{4}|[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|[A-Za-z0-9]{8,10})(?![\w-])"
+)
+_NEWLINE = r"(?:\r?\n[ \t]*(?:[-*+•][ \t]+|\d{1,2}[.)][ \t]+)?)?"
+_CODES = (
+    r"(?a)(?<![^\W_])(?i:recovery|backup|2fa|mfa|two[ -]?factor|otp|totp|scratch"
+    r"|emergency)(?:[ \t]+(?i:backup|recovery|login))?[ \t]+(?i:codes?)(?![\w-])"
+    r"(?:[ \t]+(?i:for|of)(?:[ \t]+[^\s:()]{1,40}){1,3}?)?(?:[ \t]*\([^()\n]{1,40}\))?"
+    rf"[ \t]*(?:[:：=—–-][ \t]*)?{_NEWLINE}"
+    rf"(?P<value>{_CODE}(?:[ \t]*[,;]?[ \t]*{_NEWLINE}{_CODE}){{1,31}})"
+)
+_CODE_WORDS = "recovery backup 2fa mfa two otp totp scratch emergency"
+_ONE_CODE = re.compile(_CODE)
+
+
+def _codes(text: str, m: re.Match[str]) -> Span | None:
+    """The list, if two of its codes have a digit (words make no list)."""
+    s, e = m.span("value")
+    codes = _ONE_CODE.finditer(text, s, e)
+    digits = sum(any(c.isdigit() for c in code.group()) for code in codes)
+    return (s, e) if digits >= 2 else None
 
 
 # --- checks for shaped secrets --------------------------------------------------
@@ -202,8 +328,17 @@ def _card(text: str, m: re.Match[str]) -> Span | None:
     return None
 
 
+_LOCAL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.%+-"
+
+
 def _email(text: str, m: re.Match[str]) -> Span | None:
-    before = text[max(0, m.start() - 256) : m.start()]
+    at = m.start()
+    head = text[max(0, at - 65) : at]
+    local = len(head) - len(head.rstrip(_LOCAL))
+    start = at - local
+    if not 0 < local <= 64 or not text[start].isascii() or not text[start].isalnum():
+        return None  # a local part is 1-64 chars from a letter or digit
+    before = text[max(0, start - 256) : start]
     token = before.split()[-1] if before and not before[-1].isspace() else ""
     if "://" in token and "/" not in token.rsplit("://", 1)[1]:
         return None  # userinfo of a URL: connection-string's business
@@ -211,20 +346,32 @@ def _email(text: str, m: re.Match[str]) -> Span | None:
         return None  # scp-style git remote, git@github.com:org/repo
     if re.match(r"\d+x\.", m.group("domain")):
         return None  # retina asset name, logo@2x.png
-    return m.span()
+    return start, m.end()
+
+
+_SCHEME = re.compile(r"(?a)\b[A-Za-z][\w+.-]{0,20}\Z")  # searched up to the "://"
 
 
 def _url_password(text: str, m: re.Match[str]) -> Span | None:
-    return (
-        m.span("value")
-        if _plausible(m.group("value"), "password", False, False)
-        else None
-    )
+    if not _SCHEME.search(text, max(0, m.start() - 21), m.start()):
+        return None
+    ok = _plausible(m.group("value"), "password", False, False)
+    return m.span("value") if ok else None
 
 
 _HEX = frozenset("0123456789abcdefABCDEF-")
 
 
+_KINDS = str.maketrans(  # a base64 run's characters as classes, separators dropped
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+    "0" * 26 + "1" * 26 + "2" * 10,
+    "-_/+",
+)
+_SWITCHES = ("01", "02", "10", "12", "20", "21")
+_CLOG = [0.0] + [c * math.log2(c) for c in range(1, 512)]
+
+
+@functools.lru_cache(maxsize=4096)
 def _random_looking(s: str) -> bool:
     """Long, mixed-class, close to random in entropy and in class switches.
 
@@ -235,19 +382,22 @@ def _random_looking(s: str) -> bool:
     n = len(body)
     if n < 24 or set(body) <= _HEX:
         return False  # hex never: commit SHAs, UUIDs, digests
-    if sum(body.count(c) for c in "-_/") > n / 10 + 1:
+    if body.count("-") + body.count("_") + body.count("/") > n / 10 + 1:
         return False  # snake_case, kebab-case and paths separate words often
-    kinds = [_kind(c) for c in body if c not in "-_/+"]
-    lower, upper, digit = (k in kinds for k in (0, 1, 2))
+    kinds = body.translate(_KINDS)
+    lower, upper, digit = ("0" in kinds), ("1" in kinds), ("2" in kinds)
     if not digit or not (lower or upper):
         return False  # letters-only runs are words; digits-only runs are numbers
-    counts: dict[str, int] = {}
-    for ch in body:
-        counts[ch] = counts.get(ch, 0) + 1
-    entropy = -sum(c / n * math.log2(c / n) for c in counts.values())
+    # Shannon entropy, log2(n) - sum(c * log2(c)) / n over the character counts c.
+    counts = Counter(body).values()
+    entropy = (
+        math.log2(n)
+        - sum(_CLOG[c] if c < 512 else c * math.log2(c) for c in counts) / n
+    )
     ratio = entropy / math.log2(min(n, 26 * lower + 26 * upper + 14))
-    # Words change character class every few letters, random text every other one.
-    switches = sum(a != b for a, b in zip(kinds, kinds[1:], strict=False)) / len(kinds)
+    # Words change character class every few letters, random text every other one
+    # (a pair of two different classes never overlaps itself, so count() is exact).
+    switches = sum(kinds.count(pair) for pair in _SWITCHES) / len(kinds)
     if lower and upper:
         return ratio >= 0.8 and switches >= 0.4
     return ratio >= 0.78 and switches >= 0.25
@@ -260,85 +410,310 @@ def _high_entropy(text: str, m: re.Match[str]) -> Span | None:
     return m.span() if _random_looking(run) else None
 
 
-# --- the rule table: (rule id, regex); earlier rules win where spans overlap ------
+# --- the rule table: earlier rules win where spans overlap -----------------------
 
-_L = r"(?a)(?<![\w-])"  # ASCII, and not inside a longer token
+
+@dataclass(frozen=True)
+class _Rule:
+    """``pattern`` is matched where one of ``words`` starts (labels), or searched in
+    runs of base64 characters (``runs``), or else searched in the whole text, where
+    it should start with a literal so that search is fast."""
+
+    rule: str
+    pattern: str
+    check: Check | None = None
+    words: str = ""  # space-separated lowercase words; and CJK ones after "|"
+    runs: bool = False
+    need: str = ""  # a text without this literal cannot match
+    lines: bool = True  # matches stay within a line and checks look no further
+
+
+def _token(rule: str, prefix: str, rest: str, check: Check | None = None) -> _Rule:
+    """A token that starts with the literal ``prefix`` (so a search for it is fast)
+    and not inside a longer token: the look-behind comes after the prefix."""
+    lead = rf"(?a){re.escape(prefix)}(?<![\w-]{'.' * len(prefix)})"
+    return _Rule(rule, lead + rest, check, need=prefix)
+
+
 _B64 = r"(?a)(?<![\w+/-])[\w+/-]{%d,}={0,2}(?![\w+/=-])"
-_TABLE: tuple[tuple[str, str], ...] = (
+_TABLE: tuple[_Rule, ...] = (
     # A key block runs to its END line or, without one, to the next blank line.
-    (
+    _Rule(
         "private-key",
-        r"(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END[ A-Z0-9]*"
-        r"PRIVATE KEY(?: BLOCK)?-----|(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*)",
+        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----",
+        need="-----BEGIN",
+        lines=False,
     ),
-    ("jwt", _L + r"eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*(?![\w-])"),
-    ("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
-    ("github-token", _L + r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\w{22,})"),
-    ("gitlab-token", _L + r"glpat-[\w-]{20,}"),
-    ("slack-webhook", r"(?a)hooks\.slack\.com/\w+/[\w/-]{12,}"),
-    ("discord-webhook", r"(?a)discord(?:app)?\.com/api/webhooks/\d+/[\w-]{20,}"),
-    ("slack-token", _L + r"xox[abprs]-[A-Za-z0-9-]{10,}"),
-    ("stripe-key", _L + r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-    ("google-api-key", _L + r"AIza[\w-]{35}(?![\w-])"),
-    ("anthropic-key", _L + r"sk-ant-[\w-]{20,}"),
-    ("openai-key", _L + r"sk-(?:proj-|svcacct-|admin-)?(?P<value>[\w-]{20,})"),
-    ("npm-token", _L + r"npm_[A-Za-z0-9]{36}\b"),
-    (
+    _token("jwt", "eyJ", r"[\w-]{8,}\.[\w-]{8,}\.[\w-]*(?![\w-])"),
+    _Rule("aws-access-key", r"(?a)A(?<![A-Za-z0-9].)(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b"),
+    _token("github-token", "gh", r"[pousr]_[A-Za-z0-9]{36,}"),
+    _token("github-token", "github_pat_", r"\w{22,}"),
+    _token("gitlab-token", "glpat-", r"[\w-]{20,}"),
+    _Rule(
+        "slack-webhook",
+        r"(?a)hooks\.slack\.com/\w+/[\w/-]{12,}",
+        need="hooks.slack.com/",
+    ),
+    _Rule(
+        "discord-webhook",
+        r"(?a)discord(?:app)?\.com/api/webhooks/\d+/[\w-]{20,}",
+        need="/api/webhooks/",
+    ),
+    _token("slack-token", "xox", r"(?:[abprs]|e(?:\.xox[abp])?)-[A-Za-z0-9-]{10,}"),
+    _Rule(
+        "stripe-key",
+        r"(?a)[rs]k_(?<![\w-]...)(?:live|test)_[A-Za-z0-9]{16,}",
+        need="k_",
+    ),
+    _token("google-api-key", "AIza", r"[\w-]{35}(?![\w-])"),
+    _token("anthropic-key", "sk-ant-", r"[\w-]{20,}"),
+    _token(
+        "openai-key",
+        "sk-",
+        r"(?:proj-|svcacct-|admin-)?(?P<value>[\w-]{20,})",
+        _mixed(20),
+    ),
+    _token("npm-token", "npm_", r"[A-Za-z0-9]{36}\b"),
+    _token("huggingface-token", "hf_", r"[A-Za-z0-9]{30,}(?![\w-])", _mixed(33)),
+    _token("pypi-token", "pypi-", r"AgE[\w-]{40,}"),
+    _token("twilio-key", "SK", r"[0-9a-f]{32}(?![\w-])"),
+    _token("sendgrid-key", "SG.", r"[\w-]{22}\.[\w-]{43}(?![\w-])"),
+    _token("shopify-token", "shp", r"(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![\w-])"),
+    _token("digitalocean-token", "do", r"[opr]_v1_[a-f0-9]{64}(?![\w-])"),
+    _Rule(
         "connection-string",
-        r"(?a)\b[A-Za-z][\w+.-]{0,20}://[^\s:/@]*:(?P<value>[^\s@/]+)@\w",
+        r"(?a)://[^\s:/@]{0,256}:(?P<value>[^\s@/]{1,256})@\w",
+        _url_password,
+        need="://",
     ),
-    ("bearer-token", _L + r"[Bb]earer[ \t]+(?P<value>[\w.~+/-]+=*)"),
-    (
+    _Rule(
+        "bearer-token",
+        r"(?a)(?<![\w-])[Bb]earer[ \t]+(?P<value>[\w.~+/-]+=*)",
+        _mixed(16),
+        "bearer",
+    ),
+    _Rule(
         "auth-header",
         r"(?ai)authorization[ \t]*[:=][ \t]*(?:(?:basic|token|digest)[ \t]+)?"
         r"(?P<value>[\w.~+/-]+=*)",
+        _mixed(8),
+        "authorization",
     ),
-    ("password", _LABEL % (_PW, "密码|密碼|口令|パスワード|비밀번호|암호")),
-    ("pin", _LABEL % (r"pin[ _-]?(?:code|number)?|пин(?:-код)?", "暗証番号")),
-    ("secret", _LABEL % (_SECRET, "令牌|密钥|密鑰|トークン|토큰")),
-    (
+    _Rule("password", _LABEL % (_PW, _PW_CJK), _labelled("password"), _PW_WORDS),
+    _Rule(
+        "password",
+        r"--(?<![\w-]--)(?i:password|passwd)(?P<sep>[ \t]+)",
+        _labelled("password"),
+        need="--",
+    ),
+    _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
+    _Rule(
+        "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
+    ),
+    _Rule(
+        "secret",
+        r"--(?<![\w-]--)(?i:token|api[_-]key)(?P<sep>[ \t]+)",
+        _labelled("secret"),
+        need="--",
+    ),
+    _Rule("secret", _KEYED, _keyed, "key"),
+    _Rule("recovery-codes", _CODES, _codes, _CODE_WORDS, lines=False),
+    _Rule(
         "email",
-        r"(?a)(?<![\w.%+-])[A-Za-z0-9][\w.%+-]{0,63}"
-        r"@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",
+        r"(?a)@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",
+        _email,
+        need="@",
     ),
     # 13-19 digits in groups split by one kind of separator; _card picks the run.
-    (
+    _Rule(
         "card-number",
-        r"(?a)(?<![\w.,+-])[2-6]\d{3}"
+        r"(?a)[2-6](?<![\w.,+-].)\d{3}"
         r"(?:(?P<sep>[ -])\d{2,6}(?:(?P=sep)\d{1,6}){1,4}|\d{9,15})(?!\w|-\d)",
+        _card,
     ),
-    ("base64-secret", _B64 % 20),  # decoded and rescanned in _scan
-    ("high-entropy", _B64 % 24),
+    _Rule("base64-secret", _B64 % 20, runs=True),  # decoded and rescanned in _scan
+    _Rule("high-entropy", _B64 % 24, _high_entropy, runs=True),
     # Without "/", so a random segment of a path or URL is judged on its own.
-    ("high-entropy", r"(?a)(?<![\w+-])[\w+-]{24,}={0,2}(?![\w+=-])"),
+    _Rule(
+        "high-entropy",
+        r"(?a)(?<![\w+-])[\w+-]{24,}={0,2}(?![\w+=-])",
+        _high_entropy,
+        runs=True,
+    ),
 )
-_CHECKS: dict[str, Check] = {
-    "openai-key": _mixed(20),
-    "connection-string": _url_password,
-    "bearer-token": _mixed(16),
-    "auth-header": _mixed(8),
-    "password": _labelled("password"),
-    "pin": _labelled("pin"),
-    "secret": _labelled("secret"),
-    "email": _email,
-    "card-number": _card,
-    "high-entropy": _high_entropy,
-}
-_COMPILED: list[tuple[str, re.Pattern[str]]] = []
-_LAZY: dict[str, re.Pattern[str]] = {}  # the marker and _BARE
-_ALNUM = re.compile(r"[^\W_]")
 
 
-def _rules() -> list[tuple[str, re.Pattern[str]]]:
-    """The table, compiled on first use: that costs ~15 ms and importing must not."""
-    if not _COMPILED:
-        ids = "|".join(sorted({rule for rule, _ in _TABLE}, key=len, reverse=True))
-        _LAZY["marker"] = re.compile(
-            rf"\[REDACTED:(?:custom:[^\[\]\n]{{1,64}}|{ids})\]"
+# --- scanning ----------------------------------------------------------------------
+
+_Node = dict[str, "_Node"]
+
+
+def _trie(words: Iterable[str]) -> str:
+    """A regex for any of ``words``, longest first, shaped as a trie: the engine
+    picks a branch by its first character, so a miss costs one comparison."""
+    root: _Node = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: _Node) -> str:
+        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else f"(?:{'|'.join(alts)})"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(root)
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """The rules of one pass: searched in the text (``text_rules``), in its base64
+    runs (``run_rules``), or matched where a word of theirs starts (``route``)."""
+
+    text_rules: tuple[int, ...]
+    run_rules: tuple[int, ...]
+    route: dict[str, tuple[int, ...]]  # word -> rules to match where it starts
+    words: re.Pattern[str] | None  # a word after a non-alphanumeric (lowercased)
+    camel: re.Pattern[str] | None  # a word at a camelCase hump (dbPassword)
+    cjk: re.Pattern[str] | None  # a CJK word, anywhere
+
+
+@dataclass(frozen=True)
+class _Engine:
+    rules: tuple[tuple[str, re.Pattern[str], Check | None], ...]
+    whole: _Pass  # rules whose matches may span lines, run on the whole text
+    lines: _Pass  # the rest, run once per distinct line
+    marker: re.Pattern[str]
+
+
+def _pass(indices: Sequence[int]) -> _Pass:
+    owners: dict[str, set[int]] = {}
+    camel: set[str] = set()
+    cjk: set[str] = set()
+    for i in indices:
+        r = _TABLE[i]
+        west, _, east = r.words.partition("|")
+        for word in west.split():
+            owners.setdefault(word, set()).add(i)
+            if _BOUND in r.pattern and word.isascii() and word[0].isalpha():
+                camel.add(word)
+        for word in filter(None, (w.strip() for w in east.split("|"))):
+            owners.setdefault(word, set()).add(i)
+            cjk.add(word)
+    latin = [w for w in owners if w not in cjk]
+    # A hit on "authorization" must also try the rules of "auth": route by prefix.
+    route = {
+        w: tuple(
+            sorted({i for h, ids in owners.items() if w.startswith(h) for i in ids})
         )
-        _LAZY["bare"] = re.compile(_BARE)
-        _COMPILED.extend((rule, re.compile(p)) for rule, p in _TABLE)
-    return _COMPILED
+        for w in owners
+    }
+    humps: dict[str, list[str]] = {}
+    for word in camel:
+        humps.setdefault(word[0].upper(), []).append(word[1:])
+    hump = "|".join(f"(?<={c})(?i:{_trie(rest)})" for c, rest in sorted(humps.items()))
+    return _Pass(
+        text_rules=tuple(
+            i for i in indices if not _TABLE[i].words and not _TABLE[i].runs
+        ),
+        run_rules=tuple(i for i in indices if _TABLE[i].runs),
+        route=route,
+        words=re.compile(rf"[\W_]({_trie(latin)})") if latin else None,
+        camel=re.compile(rf"[{''.join(humps)}](?<=[A-Za-z0-9].)(?:{hump})")
+        if humps
+        else None,
+        cjk=re.compile("|".join(sorted(cjk, key=len, reverse=True))) if cjk else None,
+    )
+
+
+_ENGINE: list[_Engine] = []
+
+
+def _engine() -> _Engine:
+    """The table, compiled on first use: that costs ~20 ms and importing must not."""
+    if not _ENGINE:
+        ids = "|".join(sorted({r.rule for r in _TABLE}, key=len, reverse=True))
+        body = rf"custom:[^\[\]\n]{{1,64}}|{ids}|[A-Za-z][A-Za-z_ -]{{0,39}}"
+        _ENGINE.append(
+            _Engine(
+                rules=tuple((r.rule, re.compile(r.pattern), r.check) for r in _TABLE),
+                whole=_pass([i for i, r in enumerate(_TABLE) if not r.lines]),
+                lines=_pass([i for i, r in enumerate(_TABLE) if r.lines]),
+                marker=re.compile(rf"\[REDACTED(?::(?:{body}))?\]"),
+            )
+        )
+    return _ENGINE[0]
+
+
+def _hits(text: str, rules: _Pass) -> list[tuple[int, str]]:
+    """(position, word) wherever a word of ``rules`` starts, in order."""
+    hits: list[tuple[int, str]] = []
+    if rules.words:
+        low = text.lower()
+        if len(low) != len(text):  # a few characters lowercase to two ("İ")
+            low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+        # After "\n", the match of "[\W_]word" starts where the word does in text.
+        hits += [(m.start(), m.group(1)) for m in rules.words.finditer("\n" + low)]
+    if rules.camel:
+        hits += [(m.start(), m.group().lower()) for m in rules.camel.finditer(text)]
+    if rules.cjk and not text.isascii():
+        hits += [(m.start(), m.group()) for m in rules.cjk.finditer(text)]
+    return sorted(hits)
+
+
+_RUN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-"
+_RUN_MAP = bytes(0x61 if i in _RUN_CHARS else 0x20 for i in range(256))
+_RUN = b"a" * 20  # the shortest run the base64 and entropy rules can match
+
+
+def _runs(text: str) -> list[Span]:
+    """The maximal runs of 20+ ASCII ``[\\w+/=-]`` characters. The run rules match
+    only such characters and look around with them only, so a run is all they see."""
+    flat = text.encode("ascii", "replace").translate(_RUN_MAP)
+    out = []
+    start = flat.find(_RUN)
+    while start >= 0:
+        end = flat.find(b" ", start)
+        end = len(flat) if end < 0 else end
+        out.append((start, end))
+        start = flat.find(_RUN, end)
+    return out
+
+
+_KEY_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BODY = re.compile(r"(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*")
+
+
+def _key_blocks(text: str, begin: re.Pattern[str]) -> Iterator[Span]:
+    """Each BEGIN line to the first END line after it, or else to a blank line. One
+    END search serves every BEGIN before that END, so many BEGINs stay linear."""
+    reach, searched = 0, -1
+    end: re.Match[str] | None = None
+    for m in begin.finditer(text):
+        if m.start() < reach:
+            continue
+        if searched < 0 or (end is not None and end.start() < m.end()):
+            end, searched = _KEY_END.search(text, m.end()), m.end()
+        body = None if end else _KEY_BODY.match(text, m.end())
+        reach = end.end() if end else body.end() if body else m.end()
+        yield m.start(), reach
+
+
+_WORTH = re.compile(  # a separator, digits, or a 15+ run with a capital or digit
+    r"(?a)[:=@|：—–是为為は는은]|\d{4}|--"
+    r"|(?<![\w+/=.-])(?=[\w+/=.-]{15})[a-z_+/=.-]*[A-Z0-9]"
+)
+
+
+def _worth(inner: str, custom: Compiled, eng: _Engine) -> bool:
+    """Whether decoded base64 could hold a finding (most decoded runs cannot)."""
+    if custom or not inner.isascii() or _WORTH.search(inner):
+        return True
+    words = eng.lines.words
+    return words is not None and words.search("\n" + inner.lower()) is not None
 
 
 def compile_patterns(pairs: Sequence[tuple[str, str]]) -> Compiled:
@@ -368,37 +743,116 @@ def _decoded(run: str) -> str | None:
         out = base64.b64decode(body + "=" * (-len(body) % 4), validate=True).decode()
     except ValueError:  # binascii.Error and UnicodeDecodeError both are
         return None
-    ok = out.strip() and all(c.isprintable() or c in "\n\r\t" for c in out)
-    return out if ok else None
+    flat = out.replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    return out if out.strip() and flat.isprintable() else None
 
 
-def _scan(
-    text: str,
-    custom: Compiled,
-    allowed: Sequence[re.Pattern[str]],
-    depth: int,
-) -> list[tuple[int, int, str]]:
-    """(start, end, rule) of every finding: the table's candidates, minus markers and
-    allowed matches, overlapping ones merged under the earliest rule."""
-    cands: list[Candidate] = []
-    for prio, (rule, pattern) in enumerate([*custom, *_rules()]):
-        if rule == "base64-secret" and depth >= 2:
-            continue  # bounds base64 inside base64
-        check = _CHECKS.get(rule)
+@dataclass
+class _Context:
+    custom: Compiled
+    allowed: Sequence[re.Pattern[str]]
+    depth: int  # how deep in base64 this text is
+
+
+def _run_pass(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
+    """The candidates of one pass's rules in ``text``: (start, end, priority, rule)."""
+    eng = _engine()
+    base = len(ctx.custom)
+    out: list[Candidate] = []
+
+    def judge(i: int, m: re.Match[str]) -> None:
+        rule, _, check = eng.rules[i]
+        span = check(text, m) if check else _target(m)
+        if span and span[1] > span[0]:
+            out.append((span[0], span[1], base + i, rule))
+
+    # A label whose value would start inside the value of the same rule's last hit
+    # is part of that value (password:password:...): judging it again only costs.
+    claimed: dict[int, int] = {}
+    for pos, word in _hits(text, rules):
+        for i in rules.route[word]:
+            m = eng.rules[i][1].match(text, pos)
+            if m and m.end() >= claimed.get(i, 0):
+                judge(i, m)
+                if out and out[-1][2] == base + i:
+                    claimed[i] = out[-1][1]
+    for i in rules.text_rules:
+        rule, pattern, _ = eng.rules[i]
+        if _TABLE[i].need not in text:
+            continue
+        if rule == "private-key":
+            out += [(s, e, base + i, rule) for s, e in _key_blocks(text, pattern)]
+            continue
         for m in pattern.finditer(text):
-            if rule == "base64-secret":
+            judge(i, m)
+    for s, e in _runs(text) if rules.run_rules else ():
+        for i in rules.run_rules:  # run by run: both entropy rules judge the same run
+            rule, pattern, _ = eng.rules[i]
+            if rule == "base64-secret" and ctx.depth >= 2:
+                continue  # bounds base64 inside base64
+            for m in pattern.finditer(text, s, e):
+                if rule != "base64-secret":
+                    judge(i, m)
+                    continue
                 inner = _decoded(m.group())
-                wraps = inner is not None and _scan(inner, custom, allowed, depth + 1)
-                span = m.span() if wraps else None
-            else:
-                span = check(text, m) if check else _target(m)
-            if span and span[1] > span[0]:
-                cands.append((span[0], span[1], prio, rule))
+                if inner is not None and _worth(inner, ctx.custom, eng):
+                    deeper = _Context(ctx.custom, ctx.allowed, ctx.depth + 1)
+                    if _scan(inner, deeper):
+                        out.append((m.start(), m.end(), base + i, rule))
+    return out
+
+
+def _per_line(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
+    """``_run_pass`` for rules whose matches stay within a line (and look no further
+    than it), run once per distinct line: repeated lines cost their copying only."""
+    lines = text.split("\n")
+    distinct = dict.fromkeys(lines)
+    if len(distinct) == len(lines):
+        return _run_pass(text, rules, ctx)
+    starts: list[int] = []
+    pos = 0
+    for line in distinct:
+        starts.append(pos)
+        pos += len(line) + 1
+    keys = list(distinct)
+    by_line: dict[str, list[Candidate]] = {}
+    for s, e, p, r in _run_pass("\n".join(distinct), rules, ctx):
+        k = bisect.bisect_right(starts, s) - 1
+        by_line.setdefault(keys[k], []).append((s - starts[k], e - starts[k], p, r))
+    out: list[Candidate] = []
+    pos = 0
+    for line in lines:
+        found = by_line.get(line)
+        if found:
+            out += [(s + pos, e + pos, p, r) for s, e, p, r in found]
+        pos += len(line) + 1
+    return out
+
+
+def _candidates(text: str, ctx: _Context) -> list[Candidate]:
+    """Every rule's hits in ``text``: (start, end, priority, rule)."""
+    out = [
+        (*_target(m), prio, rule)
+        for prio, (rule, pattern) in enumerate(ctx.custom)
+        for m in pattern.finditer(text)
+    ]
+    eng = _engine()
+    out += _run_pass(text, eng.whole, ctx)
+    out += _per_line(text, eng.lines, ctx)
+    return [c for c in out if c[1] > c[0]]
+
+
+def _scan(text: str, ctx: _Context) -> list[tuple[int, int, str]]:
+    """(start, end, rule) of every finding: the rules' candidates, minus markers and
+    allowed matches, overlapping ones merged under the earliest rule."""
+    cands = _candidates(text, ctx)
+    if not cands:
+        return []
     # One sweep in start order: drop candidates an allow match covers, and cut out
     # earlier markers (a redaction is never flagged again), keeping pieces that hold
     # a letter or digit.
-    markers = [m.span() for m in _LAZY["marker"].finditer(text)]
-    allow = sorted(m.span() for p in allowed for m in p.finditer(text) if m.group())
+    markers = [m.span() for m in _engine().marker.finditer(text)]
+    allow = sorted(m.span() for p in ctx.allowed for m in p.finditer(text) if m.group())
     kept: list[Candidate] = []
     i = j = 0
     reach = -1
@@ -413,6 +867,7 @@ def _scan(
         while k < len(markers) and markers[k][0] < e0:
             ms, me = markers[k]
             pieces = [q for s, e in pieces for q in ((s, min(e, ms)), (max(s, me), e))]
+            pieces = [(s, e) for s, e in pieces if s < e]
             k += 1
         kept += [(s, e, prio, rule) for s, e in pieces if _ALNUM.search(text, s, e)]
     merged: list[Candidate] = []
@@ -423,6 +878,30 @@ def _scan(
         else:
             merged.append((s, e, p, r))
     return [(s, e, r) for s, e, _, r in merged]
+
+
+_ALNUM = re.compile(r"[^\W_]")
+_NEAR = 2048  # after redacting, rescan this much text either side of each marker
+
+
+def _edge(text: str, pos: int, back: bool) -> int:
+    """A line break (else a space) within _NEAR beyond ``pos``, so that a rescan
+    window does not start or end inside a line, or else inside a word."""
+    if pos <= 0 or pos >= len(text):
+        return min(max(pos, 0), len(text))
+    lo, hi = (max(0, pos - _NEAR), pos) if back else (pos, pos + _NEAR)
+    for sep in "\n ":
+        cut = text.rfind(sep, lo, hi) if back else text.find(sep, lo, hi)
+        if cut >= 0:
+            return cut + 1 if back else cut
+    return pos
+
+
+def _settled(text: str, start: int, end: int) -> bool:
+    """Whether the marker at ``text[start:end]`` has space (or the text's edge) on
+    both sides: then no rule sees it change anything around it, so no rescan."""
+    left = start == 0 or text[start - 1].isspace()
+    return left and (end == len(text) or text[end].isspace())
 
 
 def find(
@@ -436,14 +915,37 @@ def find(
     """
     custom = compile_patterns(extra)
     allowed = [p for _, p in compile_patterns([("allow", a) for a in allow])]
-    spans = _scan(text, custom, allowed, 0)
+    ctx = _Context(custom, allowed, 0)
+    spans = _scan(text, ctx)
     # A marker can complete a neighbour's shape (it ends a run that went on before);
-    # rescan the redacted text until nothing new appears, mapping hits back here.
+    # rescan the redacted text near the markers until nothing new appears, mapping
+    # hits back here. Elsewhere the redacted text is this text, already scanned.
     for _ in range(8):
         if not spans:
             break
-        clean, shifts = _apply(text, spans)
-        more = _scan(clean, custom, allowed, 0)
+        # A marker's neighbours are its span's, or another marker (not a space).
+        ends = [-1] + [e for _, e, _ in spans[:-1]]
+        starts = [s for s, _, _ in spans[1:]] + [len(text) + 1]
+        if all(
+            a < s and e < b and _settled(text, s, e)
+            for a, (s, e, _), b in zip(ends, spans, starts, strict=True)
+        ):
+            break
+        clean, shifts, marks = _apply(text, spans)
+        windows: list[Span] = []
+        for ms, me in marks:
+            if _settled(clean, ms, me):
+                continue
+            if windows and ms - _NEAR <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], _edge(clean, me + _NEAR, False))
+            else:
+                lo = _edge(clean, ms - _NEAR, True)
+                windows.append((lo, _edge(clean, me + _NEAR, False)))
+        more = [
+            (s + lo, e + lo, r)
+            for lo, hi in windows
+            for s, e, r in _scan(clean[lo:hi], ctx)
+        ]
         if not more:
             break
         k, shift = 0, 0
@@ -460,16 +962,20 @@ def find(
     return found
 
 
-def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[Span]]:
-    """``text`` with markers for ``spans``; (marker end, shift so far) per marker."""
-    parts, shifts, pos, shift = [], [], 0, 0
+def _apply(
+    text: str, spans: list[tuple[int, int, str]]
+) -> tuple[str, list[Span], list[Span]]:
+    """``text`` with markers for ``spans``; (marker end, shift so far) per marker; and
+    each marker's span in the new text."""
+    parts, shifts, marks, pos, shift = [], [], [], 0, 0
     for s, e, r in spans:
         marker = f"[REDACTED:{r}]"
         parts += [text[pos:s], marker]
+        marks.append((s + shift, s + shift + len(marker)))
         shift += len(marker) - (e - s)
         shifts.append((e + shift, shift))
         pos = e
-    return "".join(parts) + text[pos:], shifts
+    return "".join(parts) + text[pos:], shifts, marks
 
 
 def redact(

@@ -19,9 +19,14 @@ if TYPE_CHECKING:
 class RecordResult:
     commit: str | None
     redacted: tuple[Redaction, ...]
+    warnings: tuple[str, ...] = ()  # a rewritten note restored, a stale lock...
 
     def as_dict(self) -> dict[str, object]:
-        return {"commit": self.commit, "redacted": [r.__dict__ for r in self.redacted]}
+        return {
+            "commit": self.commit,
+            "redacted": [r.__dict__ for r in self.redacted],
+            "warnings": list(self.warnings),
+        }
 
 
 @dataclass(frozen=True)
@@ -43,9 +48,10 @@ class NoteResult:
     path: str  # workspace-relative
     line: str  # the entry as written
     commit: str | None
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "warnings": list(self.warnings)}
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,7 @@ class PromoteResult:
     commit: str | None
     dry_run: bool
     redacted: tuple[Redaction, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         p = self.plan
@@ -70,6 +77,7 @@ class PromoteResult:
             "decisions": [d.as_dict() for d in p.decisions],
             "over_budget": p.over_budget,
             "redacted": [r.__dict__ for r in self.redacted],
+            "warnings": list(self.warnings),
             "dry_run": self.dry_run,
             "commit": self.commit,
         }
@@ -80,6 +88,7 @@ class PruneResult:
     plan: PrunePlan
     commit: str | None
     dry_run: bool
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         p = self.plan
@@ -89,6 +98,7 @@ class PruneResult:
             "notes_removed": len(p.notes_removed),
             "removed_notes": list(p.notes_removed),
             "kept_notes": [{"path": path, "reason": why} for path, why in p.notes_kept],
+            "warnings": list(self.warnings),
             "dry_run": self.dry_run,
             "commit": self.commit,
         }

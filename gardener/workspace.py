@@ -7,11 +7,11 @@ top folder holds ``.git`` (where the workspace lock lives).
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import re
 import secrets
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import date
@@ -22,6 +22,7 @@ from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseE
 # memory/YYYY-MM-DD.md, and the -slug, -HHMM and _slug forms agents also write.
 NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_][^/]*)?\.md$", re.ASCII)
 LOCK_FILE = "gardener.lock"  # inside the workspace's .git folder
+_TEMP = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)  # see _create_temp
 
 _CHUNK = 1 << 16
 _held = threading.local()  # this thread's workspace locks: {lock path: depth}
@@ -163,13 +164,15 @@ def append_entry(path: Path, line: str, *, root: Path | None = None) -> None:
 
 
 @contextmanager
-def workspace_lock(root: Path, timeout: float = 30.0) -> Iterator[None]:
+def workspace_lock(root: Path, timeout: float = 30.0) -> Iterator[str | None]:
     """Hold the workspace's exclusive lock (flock of ``.git/gardener.lock``).
 
     Waits up to ``timeout`` seconds. Re-entrant within one thread; other
     threads and processes are excluded. The lock file holds the owner's pid
-    (informational: the kernel drops the lock when its owner exits).
-    Raises LockError after ``timeout``, NotAWorkspaceError without ``.git``.
+    while it is held and is emptied on release; the kernel drops the flock
+    when its owner dies, so a pid left in the file names an owner that was
+    killed. Yields a notice saying so (the stale pid is then cleared), else
+    None. Raises LockError after ``timeout``, NotAWorkspaceError without ``.git``.
     """
     lock_path = _lock_path(Path(root))
     key = os.path.realpath(lock_path)
@@ -177,22 +180,115 @@ def workspace_lock(root: Path, timeout: float = 30.0) -> Iterator[None]:
     if held.get(key):
         held[key] += 1
         try:
-            yield
+            yield None
         finally:
             held[key] -= 1
         return
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
         _acquire(fd, lock_path, timeout)
+        stale = _dead_owner(fd)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         held[key] = 1
         try:
-            yield
+            yield (
+                None
+                if stale is None
+                else f"process {stale} ended while holding the workspace lock "
+                f"{lock_path} (killed?); the stale lock was cleared"
+            )
         finally:
             del held[key]
+            with suppress(OSError):
+                os.ftruncate(fd, 0)
     finally:
         os.close(fd)  # also releases the flock
+
+
+def replace_if_unchanged(
+    path: Path, text: str | None, before: str | None, *, root: Path | None = None
+) -> bool:
+    """Write ``text`` to ``path`` (None: delete it) only if it still holds ``before``.
+
+    ``before`` is the text a plan was made from (None: the file did not
+    exist). The content hashes are compared under the file's flock, then
+    the file is replaced atomically (``atomic_write``). A write that lands in
+    the old file while it is being replaced is detected: that version is put
+    back. Returns False, writing nothing of ``text``, when the file changed
+    since the plan: re-plan then. Raises GardenerError as ``atomic_write``.
+    """
+    path = Path(path).absolute()
+    top = _workspace_of(path) if root is None else Path(root)
+    if not inside(top, path):
+        raise GardenerError(f"refusing to write {path}: it resolves outside {top}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        if before is not None:
+            return False
+        if text is not None:
+            atomic_write(path, text, root=top)
+        return True
+    except OSError as e:
+        raise GardenerError(f"could not read {path}: {e.strerror or e}") from e
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if not _is_current(fd, path):
+            return False
+        current = _pread_all(fd)
+        if before is None or _digest(current) != _digest(_encode(before)):
+            return False
+        if text is None:
+            os.unlink(path)
+        else:
+            atomic_write(path, text, root=top)
+        late = _pread_all(fd)
+        if late != current:  # written in place while we replaced it: keep that
+            atomic_write(path, late.decode("utf-8", "surrogateescape"), root=top)
+            return False
+        return True
+    except OSError as e:
+        raise GardenerError(f"could not write {path}: {e.strerror or e}") from e
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temps(folder: Path) -> list[str]:
+    """Delete the temp files a killed ``atomic_write`` left in ``folder``; their names.
+
+    Call it under the workspace lock: every gardener write happens under it.
+    """
+    removed = []
+    with suppress(FileNotFoundError, NotADirectoryError), os.scandir(folder) as items:
+        for item in items:
+            if _TEMP.fullmatch(item.name) and item.is_file(follow_symlinks=False):
+                with suppress(FileNotFoundError):
+                    os.unlink(item.path)
+                    removed.append(item.name)
+    return removed
+
+
+def open_for_writing(path: Path) -> bool:
+    """True if a process (this one included) has ``path`` open for writing.
+
+    Reads Linux's /proc (False elsewhere, and for processes of other users):
+    an agent that keeps a note open and appends to it later would lose those
+    lines if the file were replaced by a new one.
+    """
+    target = os.path.realpath(path)
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            for fd in (proc / "fd").iterdir():
+                if os.readlink(fd) != target:
+                    continue
+                info = (proc / "fdinfo" / fd.name).read_text()
+                flags = re.search(r"^flags:\s*([0-7]+)", info, re.MULTILINE)
+                if flags and int(flags[1], 8) & (os.O_WRONLY | os.O_RDWR):
+                    return True
+        except OSError:  # gone meanwhile, or not ours to inspect
+            continue
+    return False
 
 
 def inside(root: Path, path: Path) -> bool:
@@ -229,22 +325,78 @@ def _lock_path(root: Path) -> Path:
 
 
 def _acquire(fd: int, lock_path: Path, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    delay = 0.01
-    while True:
+    """Take the flock, waiting up to ``timeout`` seconds; LockError after that.
+
+    The wait is a blocking flock in a helper thread, so waiters are woken as
+    soon as the lock is free (polling would let a busy process starve them).
+    """
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    waiter = os.dup(fd)  # the same open file: its lock is fd's lock
+    got = threading.Event()
+    guard = threading.Lock()
+    gave_up = False
+
+    def wait() -> None:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(waiter, fcntl.LOCK_EX)
+            with guard:
+                if gave_up:
+                    fcntl.flock(waiter, fcntl.LOCK_UN)
+                else:
+                    got.set()
+        finally:
+            os.close(waiter)
+
+    threading.Thread(target=wait, name="gardener-lock", daemon=True).start()
+    if got.wait(timeout):
+        return
+    with guard:
+        if got.is_set():
             return
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                raise LockError(
-                    f"another gardener process (pid {owner or 'unknown'}) holds "
-                    f"{lock_path}; waited {timeout:g} s. Run the command again when "
-                    f"it finishes (the lock is released when that process exits)"
-                ) from None
-            time.sleep(min(delay, max(deadline - time.monotonic(), 0)))
-            delay = min(delay * 2, 0.2)
+        gave_up = True
+    owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    raise LockError(
+        f"another gardener process (pid {owner or 'unknown'}) holds "
+        f"{lock_path}; waited {timeout:g} s. Run the command again when "
+        f"it finishes (the lock is released when that process exits)"
+    )
+
+
+def _dead_owner(fd: int) -> int | None:
+    """The pid a killed owner left in the lock file; None if none or it still runs."""
+    try:
+        pid = int(os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "0")
+    except ValueError:
+        return None
+    if pid <= 0 or pid == os.getpid():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return pid
+    except OSError:  # alive, another user's
+        return None
+    return None
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _pread_all(fd: int) -> bytes:
+    chunks, offset = [], 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
 
 
 def _create_temp(target: Path) -> tuple[int, Path]:

@@ -7,12 +7,17 @@ joined with ``+`` so secret scanners reading this file see no token literal.
 from __future__ import annotations
 
 import base64
+import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.redact import Finding, compile_patterns, find, redact
+
+HEX64 = "9c1f0e8d7b6a5f4e3d2c1b0a9f8e7d6c" * 2
+UUID = "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0"
+B64 = "Zm9vYmFyLWZha2Uta2V5LTAwMDE="  # base64 of "foobar-fake-key-0001"
 
 KEY_BLOCK = "\n".join(
     [
@@ -75,6 +80,35 @@ SECRETS: list[tuple[str, str]] = [
     ("mot de passe : Soleil#42", "password"),
     ("La contraseña es Gato2024!", "password"),
     ("contraseña: Gato2024!", "password"),
+    # label phrasings: "is:", a qualifier in brackets, a preposition, short forms
+    ("New password is: Hunter2!", "password"),
+    ("the token is: Zk39dkLm2Qp7Wn", "secret"),
+    ("Password (NAS): x7Kp-fake-22", "password"),
+    ("API key (staging): Q7vLm3Np8Rt2xK", "secret"),
+    ("password for the NAS: x7Kp-fake-22", "password"),
+    ("wifi passwd = Lemur-fake-91", "password"),
+    ("pwd: Lemur-fake-91", "password"),
+    # Markdown table rows: a label cell, then a value cell
+    ("| password | Hunter2fake |", "password"),
+    ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
+    ("| API key | sk-" + "rEqmSM9wCZ7Uw9xfogoEmvnEN5N1aE6P |", "openai-key"),
+    ("| **Wi-Fi password** | `Lemur-fake-91` | guest network |", "password"),
+    ("| PIN | 4821 |", "pin"),
+    # command-line flags (long forms only)
+    ("mysql -h db --password hunter2fake", "password"),
+    ("backup --passwd Hunter2fake --quiet", "password"),
+    ("gh api --token Zk39dkLm2Qp7Wn /user", "secret"),
+    ("client --api-key Q7vLm3Np8Rt2xK", "secret"),
+    # labels ending in _key, _secret, _token, _pass, _password with hex or base64
+    ("secret_key_base: " + HEX64, "secret"),
+    ("APP_KEY=base64:" + B64, "secret"),
+    ("webhook_signing_key = " + B64, "secret"),
+    ("license_key: " + UUID, "secret"),
+    ("HEROKU_API_KEY=" + UUID, "secret"),
+    ("session_secret: " + HEX64[:32], "secret"),
+    ("deploy_token=" + B64, "secret"),
+    ("smtp_pass: " + HEX64[:24], "password"),
+    ("admin_password: " + B64, "password"),
     # key blocks and token formats
     (KEY_BLOCK, "private-key"),
     (
@@ -117,6 +151,24 @@ SECRETS: list[tuple[str, str]] = [
         "anthropic-key",
     ),
     ("npm_" + "qHx6kwXoIIXGvOoNZYW2mZp0zVZomHFwUbbY", "npm-token"),
+    ("hf_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z", "huggingface-token"),
+    (
+        "twine upload -p pypi-"
+        + "AgEIcHlwaS5vcmcCJGZha2UtZmFrZS1mYWtlLWZha2UtZmFrZQACKlszLCJmYWtlIl0AAAYg",
+        "pypi-token",
+    ),
+    ("xoxe-" + "1-Mi0yLTEyMzQ1Njc4OTAtZmFrZWZha2U", "slack-token"),
+    ("xoxe.xoxp-" + "1-Mi0yLTEyMzQ1Njc4OTAtZmFrZQ", "slack-token"),
+    ("twilio key SK" + HEX64[:32], "twilio-key"),
+    (
+        "SG."
+        + "fAkEfAkEfAkE0123456789"
+        + "."
+        + "fAkE0123456789fAkE0123456789fAkE0123456789x",
+        "sendgrid-key",
+    ),
+    ("shpat_" + HEX64[:32], "shopify-token"),
+    ("DO token dop_v1_" + HEX64, "digitalocean-token"),
     (
         "eyJhbGciOiJIUzI1NiJ9."
         + "eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLWZha2UtMTIz",
@@ -128,6 +180,15 @@ SECRETS: list[tuple[str, str]] = [
     ("mongodb+srv://svc:S3cr3tVal@cluster0.example.net/db", "connection-string"),
     ("REDIS_URL=redis://:r3d1sPass@cache.example:6379/0", "connection-string"),
     ("amqp://guest:Rabb1t!Hole@mq.example/vhost", "connection-string"),
+    # recovery codes
+    ("recovery codes: 1234-5678 abcd-ef90 98765432", "recovery-codes"),
+    ("Backup codes: a1b2c3d4 e5f6g7h8 i9j0k1l2 m3n4o5p6", "recovery-codes"),
+    ("2FA codes 12345678 23456789 34567890", "recovery-codes"),
+    (
+        "GitHub recovery codes:\n- a1b2c-3d4e5\n- f6a7b-8c9d0\n- 1e2f3-a4b5c",
+        "recovery-codes",
+    ),
+    ("Google backup codes (keep safe):\n1. 4821 9904\n2. 1187 3306", "recovery-codes"),
     # personal data
     ("contact alice.nguyen@example.org today", "email"),
     ("Bob <bob+notes@mail.example.co.uk>", "email"),
@@ -222,12 +283,74 @@ BENIGN: list[str] = [
     "see RFC 7519 section 4.1",
     "postgres://localhost:5432/app",
     "postgres://user:password@localhost/db",
+    # look-alikes of labels with "is:", brackets, prepositions and short forms
+    "New password is: required",
+    "the password is: see vault",
+    "Password (NAS): see vault",
+    "password (min. 12 chars): required",
+    "password for the NAS: in 1Password",
+    "pwd: /home/alice/notes",
+    "wifi passwd = <ask Bob>",
+    # look-alike tables: headers, types, descriptions, placeholders
+    "| Field | Type | Notes |",
+    "| password | str | hashed with bcrypt |",
+    "| password | Description |",
+    "| user | password | notes |",
+    "| API key | rotated monthly |",
+    "| token | 4096 |",
+    "| password | 12 characters minimum |",
+    "| password | see vault |",
+    # look-alike vendor prefixes
+    "call hf_hub_download(repo_id) first",
+    "hf_" + "transformersmodelcachedirectoryname",
+    "pip install -i https://pypi.org/simple pypi-simple",
+    "xoxe-short",
+    "SKU 0f1e2d3c4b5a69788796a5b4c3d2e1f0 restocked",
+    "SG.1 section of the style guide",
+    "shpat_ tokens go in the vault",
+    "dop_v1_ prefix marks DigitalOcean tokens",
+    "request_id: 0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0",
+    "trace 0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0 failed",
+    # look-alike recovery codes
+    "recovery codes: stored in 1Password",
+    "backup codes are printed and kept in the safe",
+    "2FA codes expire after 30 seconds",
+    "backup codes printed on 2026-04-25",
+    "recovery codes: regenerate download printout",
+    "recovery codes: 10 left",
+    # short flags are not labels; long ones without a value are not either
+    "ssh -p 2222 deploy-host",
+    "mkdir -p build/hunter2",
+    "mysql -u root -p",
+    "use the --password flag",
+    "--password-file /run/secrets/db",
+    "gh auth login --token $GITHUB_TOKEN",
+    "client --api-key <KEY>",
+    "--password policy is strict",
+    # look-alike keys: data keys, public keys, short or wordy values
+    "sort_key: created_at",
+    "primary_key: id",
+    "cache_key: user_42_profile",
+    "cache_key: 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345",
+    "idempotency_key: 0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0",
+    "ssh_public_key: 0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    "partition_key = tenant_id",
+    "signing_key: ${SIGNING_KEY}",
+    "encryption_key: see KMS",
+    # already-redacted values
+    "New password is: [REDACTED:password]",
+    "| password | [REDACTED:password] |",
+    "--token [REDACTED:secret]",
+    "secret_key_base: [REDACTED:secret]",
+    "backup codes: [REDACTED:recovery-codes]",
+    "Authorization: Bearer [REDACTED:bearer-token]",
+    "token: [REDACTED]",
 ]
 
 
 def test_suites_are_big_enough() -> None:
-    assert len(SECRETS) >= 60
-    assert len(BENIGN) >= 60
+    assert len(SECRETS) >= 120
+    assert len(BENIGN) >= 120
 
 
 @pytest.mark.parametrize(("text", "rule"), SECRETS)
@@ -261,6 +384,15 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
         ("密码是hunter2，谢谢", "hunter2"),
         ("Password=Blu3Whale;Database=app", "Blu3Whale"),
         ("the password is hunter2.", "hunter2"),
+        ("New password is: Hunter2!", "Hunter2!"),
+        ("Password (NAS): x7Kp-fake-22", "x7Kp-fake-22"),
+        ("| password | Hunter2fake |", "Hunter2fake"),
+        ("| password |`Hunter2fake`|", "Hunter2fake"),
+        ("mysql --password hunter2fake -h db", "hunter2fake"),
+        ("secret_key_base: " + HEX64, HEX64),
+        ("APP_KEY=base64:" + B64 + " # laravel", "base64:" + B64),
+        ("backup codes: 1234-5678 8765-4321.", "1234-5678 8765-4321"),
+        ("codes\n2FA codes:\n- 12345678\n- 23456789\nend", "12345678\n- 23456789"),
     ],
 )
 def test_span_covers_the_value_not_the_label(text: str, value: str) -> None:
@@ -333,6 +465,48 @@ def test_bad_pattern_is_named() -> None:
     with pytest.raises(ValueError):
         find("x", allow=["[z-a]"])
     assert compile_patterns([("ok", "a+")])[0][0] == "custom:ok"
+
+
+RULES = sorted({rule for _, rule in SECRETS})
+LABELS = [
+    "",
+    "password: ",
+    "the token is ",
+    "New password is: ",
+    "| password | ",
+    "--password ",
+    "secret_key_base: ",
+    "backup codes: ",
+    "Authorization: Bearer ",
+    "PIN: ",
+    "postgres://app:",
+    "密码是",
+]
+
+
+@pytest.mark.parametrize("rule", [*RULES, "custom:codename"])
+def test_a_line_whose_only_secret_is_a_marker_is_not_flagged(rule: str) -> None:
+    marker = f"[REDACTED:{rule}]"
+    for label in LABELS:
+        line = label + marker
+        for text in (line, f"{line} |", f"{line}@db/x", f'"{line}"', line + marker):
+            assert find(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        " ".join(t.replace("\n", " ") for t in [*(t for t, _ in SECRETS), *BENIGN, ""]),
+        "pw:x7Kp-fake-22:",  # each label's value holds the next label: no quadratic work
+    ],
+    ids=["every-test-line", "repeated-label"],
+)
+def test_a_megabyte_line_is_fast(unit: str) -> None:
+    line = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
+    start = time.perf_counter()
+    found = find(line)
+    assert time.perf_counter() - start < 5  # generous: it takes well under 1 s
+    assert found
 
 
 def test_base64_of_benign_text_is_not_a_base64_secret() -> None:

@@ -1,0 +1,138 @@
+"""The loss budget, and hand edits: committed first, as their author, and kept."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gardener import Workspace
+from gardener.errors import LossBudgetError
+
+NOW = "2026-03-01T12:00"
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def eight(tmp_path: Path) -> Workspace:
+    """Eight current facts, promoted and committed."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    (ws.root / "memory" / "2026-02-01.md").write_text(
+        "".join(f"- fact: **host {i}**: box{i}\n" for i in range(8))
+    )
+    ws.promote()
+    return ws
+
+
+def current(ws: Workspace) -> list[str]:
+    """The current values of the keys ``host 0`` to ``host 9``."""
+    return sorted(h.value for i in range(10) for h in ws.recall(key=f"host {i}"))
+
+
+# -- loss budget -----------------------------------------------------------------
+
+
+def test_forget_beyond_the_budget_refuses_and_says_what(eight: Workspace, run_cli):
+    ws = eight
+    text, head = ws.memory_path.read_text(), git(ws.root, "rev-parse", "HEAD")
+    with pytest.raises(LossBudgetError) as info:
+        ws.forget("box")
+    message = str(info.value)
+    assert "would remove 8 of 8 current entries" in message
+    assert all(f"host {i}" in message for i in range(8)) and "--force" in message
+    assert ws.memory_path.read_text() == text
+    assert git(ws.root, "rev-parse", "HEAD") == head
+    out = run_cli("-w", str(ws.root), "forget", "box", code=1, now=NOW)
+    assert "would remove 8 of 8" in out.output and "host 3" in out.output
+    assert ws.forget("box", dry_run=True).commit is None  # a dry run shows it all
+    assert len(ws.forget("box", dry_run=True).plan.retired) == 8
+    assert ws.forget("box1").commit is not None  # one entry is within the budget
+    assert ws.forget("box", force=True).commit is not None
+    assert current(ws) == []
+
+
+def test_promote_beyond_the_budget_refuses(eight: Workspace, run_cli):
+    # values that had already expired when promoted would retire most of memory
+    ws = eight
+    (ws.root / "memory" / "2026-02-10.md").write_text(
+        "".join(
+            f"- fact: **host {i}**: spare{i} (expires: 2026-02-12)\n" for i in range(6)
+        )
+    )
+    head = git(ws.root, "rev-parse", "HEAD").strip()
+    with pytest.raises(LossBudgetError, match=r"remove 6 of 8 .*host 0, host 1"):
+        ws.promote()
+    out = run_cli("-w", str(ws.root), "promote", code=1, now=NOW)
+    assert "would remove 6 of 8 current entries" in out.output
+    assert git(ws.root, "log", "-1", "--format=%s").startswith("record:")
+    assert git(ws.root, "diff", head, "HEAD", "--name-only").split() == [
+        "memory/2026-02-10.md"
+    ]  # the note is recorded; MEMORY.md is not touched
+    assert current(ws) == sorted(f"box{i}" for i in range(8))
+    assert ws.promote(force=True).commit is not None
+    assert current(ws) == ["box6", "box7"]
+
+
+def test_prune_of_expired_entries_is_not_a_loss(eight: Workspace):
+    ws = eight
+    (ws.root / "memory" / "2026-02-02.md").write_text(
+        "".join(f"- fact: **port {i}**: {i} (expires: 2026-02-20)\n" for i in range(8))
+    )
+    ws.promote()  # already expired: not current before the prune either
+    assert ws.prune().plan.expired != ()
+    assert current(ws) == sorted(f"box{i}" for i in range(8))
+
+
+def test_a_hand_edit_that_drops_most_entries_is_committed_not_blocked(
+    eight: Workspace,
+):
+    ws = eight
+    text = ws.memory_path.read_text()
+    kept = [
+        line
+        for line in text.splitlines(keepends=True)
+        if "**host" not in line or "**host 7**" in line
+    ]
+    ws.memory_path.write_text("".join(kept))
+    ws.note("box9", kind="fact", key="host 9", time="11:00")
+    result = ws.promote()
+    assert result.commit is not None
+    subjects = git(ws.root, "log", "--format=%s", "-3").splitlines()
+    assert subjects[0].startswith("promote:") and subjects[1].startswith("record:")
+    assert current(ws) == ["box7", "box9"]  # the hand edit is kept, not undone
+    assert ws.promote().commit is None
+
+
+# -- authors of hand edits ---------------------------------------------------------
+
+
+def test_a_hand_edit_is_authored_by_the_configured_git_user(eight: Workspace):
+    ws = eight
+    git(ws.root, "config", "user.name", "Pat Doe")
+    git(ws.root, "config", "user.email", "pat@example.org")
+    ws.memory_path.write_text(ws.memory_path.read_text().replace("box3", "box33"))
+    assert ws.record().commit is not None
+    assert git(ws.root, "log", "-1", "--format=%an <%ae>|%cn") == (
+        "Pat Doe <pat@example.org>|memory-gardener\n"
+    )
+    assert "box33" in current(ws)
+
+
+def test_without_git_user_a_note_is_authored_by_its_agent(eight: Workspace):
+    ws = eight
+    (ws.root / "memory" / "2026-02-27.md").write_text(
+        "---\nagent: atlas\n---\n- fact: **db**: SQLite\n"
+    )
+    ws.record()
+    assert git(ws.root, "log", "-1", "--format=%an").strip() == "atlas"
+    ws.memory_path.write_text(ws.memory_path.read_text() + "my own line\n")
+    ws.record()
+    assert git(ws.root, "log", "-1", "--format=%an").strip() == "memory-gardener"
+    ws.promote()
+    assert ws.memory_path.read_text().endswith("my own line\n")
