@@ -414,6 +414,19 @@ class _Pass:
         )
 
 
+REDACTED = "holds a redacted secret"
+
+
+def _refusal(text: str, config: Config) -> str | None:
+    """Why an entry may not be promoted for never-store reasons, or None."""
+    if "[REDACTED:" in text:  # the secret was taken out before commit: no fact is left
+        return REDACTED
+    found = redact.find(text, config.never_store, config.allow)
+    return (
+        "never-store: " + ", ".join(sorted({f.rule for f in found})) if found else None
+    )
+
+
 def review_id(mark: str) -> str:
     """The short id a person types to approve or reject a held entry."""
     return "h" + mark.split("\t")[1][:8]
@@ -488,9 +501,10 @@ def plan_promotion(
             seen.add(mark)
             continue
         text = "\n".join([entry.text, *entry.nested])
-        if "[REDACTED:" in text:
-            # the secret was taken out before commit: what is left is not a fact
-            seen.add(mark)
+        refusal = _refusal(text, config)
+        if refusal:
+            if refusal == REDACTED:  # already out of the file: report it once
+                seen.add(mark)
             work.decisions.append(
                 Decision(
                     "refused",
@@ -498,22 +512,8 @@ def plan_promotion(
                     "",
                     entry.path,
                     entry.line,
-                    reason="holds a redacted secret",
+                    reason=refusal,
                     by=entry.by,
-                )
-            )
-            continue
-        found = redact.find(text, config.never_store, config.allow)
-        if found:
-            rules = ", ".join(sorted({f.rule for f in found}))
-            work.decisions.append(
-                Decision(
-                    "refused",
-                    c.key,
-                    "",
-                    entry.path,
-                    entry.line,
-                    reason=f"never-store: {rules}",
                 )
             )
             continue

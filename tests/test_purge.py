@@ -6,7 +6,6 @@ git (every object, ``log --all --reflog -p``) and every file of ``.git``.
 
 from __future__ import annotations
 
-import functools
 import os
 import stat
 import subprocess
@@ -16,18 +15,15 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import GardenerError, UsageError
-from gardener.garden import LEDGER
 from gardener.purge import (
     PURGED,
     SALT,
     PurgeResult,
     normalize,
     purge_hash,
-    purge_text,
     read_purged,
     refused_by_purge,
 )
-from gardener.workspace import workspace_lock
 
 TOKEN = "zq_live_FAKE4kR9wPq2LmX7vT3nB8yH"  # shaped like a vendor token; not real
 NAME = "Mira Okonkwo-Lindqvist"
@@ -48,28 +44,7 @@ def purge(
     by: str | None = None,
     ignore_case: bool = False,
 ) -> PurgeResult:
-    """``ws.purge`` once garden.py has it; until then the same steps inline."""
-    method = getattr(ws, "purge", None)
-    if method is not None:
-        result: PurgeResult = method(
-            text, dry_run=dry_run, by=by, ignore_case=ignore_case
-        )
-        return result
-    with workspace_lock(ws.root), ws._repo() as repo:
-        if not dry_run:
-            ws._record_outside_changes(repo)
-            message = "record: promote's review marks\n\nGardener-Action: record\n"
-            ws._commit(repo, [LEDGER], message)
-        return purge_text(
-            ws.root,
-            repo,
-            text,
-            dry_run=dry_run,
-            now=ws.now(),
-            commit=functools.partial(ws._commit, repo),
-            by=by,
-            ignore_case=ignore_case,
-        )
+    return ws.purge(text, dry_run=dry_run, by=by, ignore_case=ignore_case)
 
 
 def assert_gone(root: Path, text: str) -> int:
