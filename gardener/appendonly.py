@@ -12,9 +12,15 @@ from __future__ import annotations
 import fcntl
 import os
 from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .workspace import atomic_write
+
+if TYPE_CHECKING:
+    from .git import Repo
 
 MARKER = "<!-- gardener: lines below were rewritten on {when}; the committed text above is kept -->"
 
@@ -74,6 +80,25 @@ def restore_rewritten(root: Path, rel: str, committed: str, when: str) -> str | 
     if not kept:
         return f"{rel} was rewritten, not appended to: its committed text is restored (the rewrite only took lines out)"
     return f"{rel} was rewritten, not appended to: its committed text is restored and the rewrite's new lines are kept below a marker line"
+
+
+def restore_notes(
+    root: Path, repo: Repo, rels: Sequence[str], now: datetime, warnings: list[str]
+) -> list[str]:
+    """``restore_rewritten`` for each committed note of ``rels``; the ones restored.
+
+    A warning for each is added to ``warnings``.
+    """
+    kept = []
+    for rel in rels:
+        committed = repo.committed_text(rel)
+        warning = committed and restore_rewritten(
+            root, rel, committed, now.strftime("%Y-%m-%dT%H:%M")
+        )
+        if warning:
+            warnings.append(warning)
+            kept.append(rel)
+    return kept
 
 
 def _lines(text: str) -> list[str]:

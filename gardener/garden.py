@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from . import config as configuration
 from . import journal, redact
-from .appendonly import restore_rewritten
+from .appendonly import restore_notes
 from .check import memory_problems, secret_problems, sort_problems
 from .classify import classify
 from .config import Config
@@ -67,7 +67,7 @@ from .workspace import (
     note_date,
     note_files,
     read_text,
-    remove_stale_temps,
+    refuse_outside,
     workspace_lock,
 )
 
@@ -141,18 +141,8 @@ class Workspace:
         return read_text(self.memory_path)
 
     def _refuse_outside(self) -> None:
-        """Raise GardenerError if MEMORY.md or the notes folder leads out of the workspace."""
-        for name in (self.config.memory_file, self.config.notes_dir):
-            if not inside(self.root, Path(name)):
-                path = self.root / name
-                where = (
-                    f"a symlink to {os.readlink(path)}"
-                    if path.is_symlink()
-                    else "resolves to a place"
-                )
-                raise GardenerError(
-                    f"{path} is {where} outside the workspace {self.root}; the gardener never reads or writes outside it: replace the link with the real {'folder' if name == self.config.notes_dir else 'file'}"
-                )
+        names = {self.config.memory_file: "file", self.config.notes_dir: "folder"}
+        refuse_outside(self.root, names)
 
     def read_notes(self, since: date | None = None) -> tuple[list[Note], list[Problem]]:
         """Every daily note (from ``since`` on, if given), and the files that could not be read."""
@@ -243,19 +233,9 @@ class Workspace:
         from .git import identity_for
 
         self._refuse_outside()
-        for folder in {
-            self.root,
-            self.memory_path.parent,
-            self.root / self.config.notes_dir,
-            self.root / STATE_DIR,
-            repo.git_dir,
-        }:
-            remove_stale_temps(folder)  # left by a killed run: not worth a warning
-        resumed = journal.resume(self.root, repo, functools.partial(self._commit, repo))
-        if resumed:
-            self._warnings.append(
-                f"an interrupted gardener run left work uncommitted; it is committed now ({resumed[:8]})"
-            )
+        commit = functools.partial(self._commit, repo)
+        folders = [self.memory_path.parent, self.root / self.config.notes_dir]
+        self._warnings += journal.recover(self.root, repo, commit, folders)
         owned = (self.config.memory_file, "rules.md")
         changed = [
             p
@@ -264,14 +244,8 @@ class Workspace:
         ]
         if not changed:
             return None, []
-        kept: list[str] = []
-        when = self.now().strftime("%Y-%m-%dT%H:%M")
-        for rel in changed:
-            committed = repo.committed_text(rel) if self._is_note(rel) else None
-            warning = committed and restore_rewritten(self.root, rel, committed, when)
-            if warning:
-                self._warnings.append(warning)
-                kept.append(rel)
+        notes = [p for p in changed if self._is_note(p)]
+        kept = restore_notes(self.root, repo, notes, self.now(), self._warnings)
         redacted = redact_files(self.root, changed, self.config, self.now())
         agents = {self._agent_of(p) for p in changed if self._is_note(p)}
         author = repo.configured_identity() or identity_for(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from . import redact
 from .config import Config
-from .workspace import atomic_write, open_for_writing
+from .workspace import atomic_write
 
 STATE_DIR = ".gardener"
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
@@ -168,6 +169,28 @@ def _redact_in_place(
             return found
     finally:
         os.close(fd)
+
+
+def open_for_writing(path: Path) -> bool:
+    """True if a process (this one included) has ``path`` open for writing.
+
+    Reads Linux's /proc (False elsewhere, and for processes of other users):
+    an agent that keeps a note open and appends to it later would lose those
+    lines if the file were replaced by a new one.
+    """
+    target = os.path.realpath(path)
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            for fd in (proc / "fd").iterdir():
+                if os.readlink(fd) != target:
+                    continue
+                info = (proc / "fdinfo" / fd.name).read_text()
+                flags = re.search(r"^flags:\s*([0-7]+)", info, re.MULTILINE)
+                if flags and int(flags[1], 8) & (os.O_WRONLY | os.O_RDWR):
+                    return True
+        except OSError:  # gone meanwhile, or not ours to inspect
+            continue
+    return False
 
 
 def _read_rest(fd: int) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from .errors import GardenerError
-from .workspace import atomic_write, replace_if_unchanged
+from .workspace import atomic_write, remove_stale_temps, replace_if_unchanged
 
 if TYPE_CHECKING:
     from .git import Identity, Repo
@@ -86,6 +86,24 @@ def begin(
 def done(git_dir: Path) -> None:
     """The recorded work is committed: forget it."""
     (git_dir / JOURNAL).unlink(missing_ok=True)
+
+
+def recover(
+    root: Path, repo: Repo, commit: Commit, folders: Sequence[Path]
+) -> list[str]:
+    """Clean up after a killed run, under the workspace lock; warnings to show.
+
+    Removes the temp files a killed write left (in ``root``, ``folders``,
+    ``.gardener`` and the git folder), then ``resume``s the journaled work.
+    """
+    for folder in {root, root / ".gardener", repo.git_dir, *folders}:
+        remove_stale_temps(folder)  # a copy of a file that is still there
+    sha = resume(root, repo, commit)
+    if sha is None:
+        return []
+    return [
+        f"an interrupted gardener run left work uncommitted; it is committed now ({sha[:8]})"
+    ]
 
 
 def resume(root: Path, repo: Repo, commit: Commit) -> str | None:

@@ -237,7 +237,7 @@ _KEYED = (
     r"(?a)(?<=[A-Za-z0-9][_.-])(?i:key)(?:[_.-](?i:base))?(?![\w-])[\"'`]?"
     r"(?P<sep>[ \t]*(?::=|=>|[:=：])[ \t]*)"
 )
-_IDENT_PART = re.compile(r"(?a)([A-Za-z0-9]+)[_.-]\Z")
+_ALNUM_ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 # What a "<name>_key" is when it is no secret: a public key or a data key.
 _KEY_KINDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup
     index idempotency dedup dedupe routing shard object row group map dict hash
@@ -250,14 +250,18 @@ _B64VAL = re.compile(r"(?a)[A-Za-z0-9+/_-]{16,}={0,2}")
 
 
 def _keyed(text: str, m: re.Match[str]) -> Span | None:
+    """A hex, UUID or base64 value (``base64:`` allowed) after ``<name>_key``, where
+    the name does not make it a public or a data key."""
     got = _value_at(text, m.end())
-    part = _IDENT_PART.search(text, max(0, m.start() - 64), m.start())
-    if got is None or (part and part.group(1).lower() in _NOT_KEYS):
-        return None  # "api_key" is the secret label's; a UUID there is caught too
+    if got is None:
+        return None
     start, end, _ = got
     value = text[start:end]
     body = value[7:] if value[:7].lower() == "base64:" else value
-    if not _plausible(value, "secret", False, True):
+    if len(body) < 16 or not _plausible(value, "secret", False, True):
+        return None
+    head = text[max(0, m.start() - 65) : m.start() - 1]  # the name before "_key"
+    if head[len(head.rstrip(_ALNUM_ASCII)) :].lower() in _NOT_KEYS:
         return None
     if _HEXVAL.fullmatch(body):
         ok = any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
@@ -328,7 +332,7 @@ def _card(text: str, m: re.Match[str]) -> Span | None:
     return None
 
 
-_LOCAL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.%+-"
+_LOCAL = _ALNUM_ASCII + "_.%+-"
 
 
 def _email(text: str, m: re.Match[str]) -> Span | None:
@@ -502,7 +506,7 @@ _TABLE: tuple[_Rule, ...] = (
     _Rule("password", _LABEL % (_PW, _PW_CJK), _labelled("password"), _PW_WORDS),
     _Rule(
         "password",
-        r"--(?<![\w-]--)(?i:password|passwd)(?P<sep>[ \t]+)",
+        r"--(?<![\w-]--)(?i:password|passwd)(?P<sep>[ \t]+)(?!-)",
         _labelled("password"),
         need="--",
     ),
@@ -512,7 +516,7 @@ _TABLE: tuple[_Rule, ...] = (
     ),
     _Rule(
         "secret",
-        r"--(?<![\w-]--)(?i:token|api[_-]key)(?P<sep>[ \t]+)",
+        r"--(?<![\w-]--)(?i:token|api[_-]key)(?P<sep>[ \t]+)(?!-)",
         _labelled("secret"),
         need="--",
     ),
@@ -881,7 +885,26 @@ def _scan(text: str, ctx: _Context) -> list[tuple[int, int, str]]:
 
 
 _ALNUM = re.compile(r"[^\W_]")
-_NEAR = 2048  # after redacting, rescan this much text either side of each marker
+_NEAR = 2048  # after redacting, rescan this much text either side of a marker
+
+
+def _quiet(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` has a space, a quote or the text's edge on both
+    sides. Replaced by a marker, it then changes nothing the built-in rules see
+    around it (they look past a space or quote only for labels, whose values start
+    after one), so the text around it needs no rescan."""
+    left = start == 0 or text[start - 1].isspace() or text[start - 1] in "\"'`"
+    return left and (end == len(text) or text[end].isspace() or text[end] in "\"'`")
+
+
+def _all_quiet(text: str, spans: list[tuple[int, int, str]]) -> bool:
+    """Whether every span is quiet once a marker (neighbours of neighbours are not)."""
+    ends = [-1] + [e for _, e, _ in spans]
+    starts = [s for s, _, _ in spans[1:]] + [len(text) + 1]
+    return all(
+        ends[k] < s and e < starts[k] and _quiet(text, s, e)
+        for k, (s, e, _) in enumerate(spans)
+    )
 
 
 def _edge(text: str, pos: int, back: bool) -> int:
@@ -897,11 +920,24 @@ def _edge(text: str, pos: int, back: bool) -> int:
     return pos
 
 
-def _settled(text: str, start: int, end: int) -> bool:
-    """Whether the marker at ``text[start:end]`` has space (or the text's edge) on
-    both sides: then no rule sees it change anything around it, so no rescan."""
-    left = start == 0 or text[start - 1].isspace()
-    return left and (end == len(text) or text[end].isspace())
+def _windows(text: str, marks: list[Span]) -> list[Span]:
+    """The stretches of ``text`` within _NEAR of ``marks``, widened to line breaks
+    or spaces and merged: one scan each."""
+    out: list[Span] = []
+    for ms, me in marks:
+        lo, hi = ms - _NEAR, me + _NEAR
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    merged: list[Span] = []
+    for lo, hi in out:
+        lo, hi = _edge(text, lo, True), _edge(text, hi, False)
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 def find(
@@ -920,30 +956,16 @@ def find(
     # A marker can complete a neighbour's shape (it ends a run that went on before);
     # rescan the redacted text near the markers until nothing new appears, mapping
     # hits back here. Elsewhere the redacted text is this text, already scanned.
+    # Custom and allow patterns can see anything, so then every marker is rescanned.
+    plain = not custom and not allowed
     for _ in range(8):
-        if not spans:
-            break
-        # A marker's neighbours are its span's, or another marker (not a space).
-        ends = [-1] + [e for _, e, _ in spans[:-1]]
-        starts = [s for s, _, _ in spans[1:]] + [len(text) + 1]
-        if all(
-            a < s and e < b and _settled(text, s, e)
-            for a, (s, e, _), b in zip(ends, spans, starts, strict=True)
-        ):
+        if not spans or (plain and _all_quiet(text, spans)):
             break
         clean, shifts, marks = _apply(text, spans)
-        windows: list[Span] = []
-        for ms, me in marks:
-            if _settled(clean, ms, me):
-                continue
-            if windows and ms - _NEAR <= windows[-1][1]:
-                windows[-1] = (windows[-1][0], _edge(clean, me + _NEAR, False))
-            else:
-                lo = _edge(clean, ms - _NEAR, True)
-                windows.append((lo, _edge(clean, me + _NEAR, False)))
+        loud = [(s, e) for s, e in marks if not (plain and _quiet(clean, s, e))]
         more = [
             (s + lo, e + lo, r)
-            for lo, hi in windows
+            for lo, hi in _windows(clean, loud)
             for s, e, r in _scan(clean[lo:hi], ctx)
         ]
         if not more:

@@ -37,9 +37,10 @@ def is_instant(text: str) -> bool:
 
 def format_instant(moment: datetime) -> str:
     """Render a naive local datetime: a bare date at midnight, else ``...THH:MM``."""
+    # isoformat, not strftime: %Y does not pad a year before 1000 to four digits
     if moment.hour == 0 and moment.minute == 0:
-        return moment.strftime("%Y-%m-%d")
-    return moment.strftime("%Y-%m-%dT%H:%M")
+        return moment.date().isoformat()
+    return moment.replace(second=0, microsecond=0).isoformat(timespec="minutes")
 
 
 def stamp(day: date, time: str | None = None) -> str:

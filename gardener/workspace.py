@@ -269,26 +269,16 @@ def remove_stale_temps(folder: Path) -> list[str]:
     return removed
 
 
-def open_for_writing(path: Path) -> bool:
-    """True if a process (this one included) has ``path`` open for writing.
-
-    Reads Linux's /proc (False elsewhere, and for processes of other users):
-    an agent that keeps a note open and appends to it later would lose those
-    lines if the file were replaced by a new one.
-    """
-    target = os.path.realpath(path)
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            for fd in (proc / "fd").iterdir():
-                if os.readlink(fd) != target:
-                    continue
-                info = (proc / "fdinfo" / fd.name).read_text()
-                flags = re.search(r"^flags:\s*([0-7]+)", info, re.MULTILINE)
-                if flags and int(flags[1], 8) & (os.O_WRONLY | os.O_RDWR):
-                    return True
-        except OSError:  # gone meanwhile, or not ours to inspect
-            continue
-    return False
+def refuse_outside(root: Path, names: dict[str, str]) -> None:
+    """Raise GardenerError if one of ``names`` (relative path -> "file" or "folder")
+    leads out of ``root``, through a symlink or otherwise."""
+    for name, what in names.items():
+        if not inside(root, Path(name)):
+            path = Path(root) / name
+            how = f"a symlink to {os.readlink(path)}" if path.is_symlink() else "a path"
+            raise GardenerError(
+                f"{path} is {how} outside the workspace {root}; the gardener never reads or writes outside it: replace the link with the real {what}"
+            )
 
 
 def inside(root: Path, path: Path) -> bool:

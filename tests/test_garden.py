@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -291,12 +292,11 @@ def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
 def test_cli_subprocess_json(tmp_path: Path):
     env = {**os.environ, "GARDENER_NOW": "2026-01-05T09:00"}
     root = tmp_path / "ws"
-    run = lambda *a: subprocess.run(
-        [os.sys.executable, "-m", "gardener", "-w", str(root), *a],
-        env=env,
-        capture_output=True,
-        text=True,
-    )  # noqa: E731
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "gardener", "-w", str(root), *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True)
+
     assert run("init").returncode == 0
     out = run("note", "--json", "--kind", "decision", "--key", "database", "SQLite")
     assert out.returncode == 0, out.stderr
@@ -311,7 +311,7 @@ def test_cli_subprocess_json(tmp_path: Path):
     recall = run("recall", "--json", "database")
     assert '"status": "current"' in recall.stdout
     missing = subprocess.run(
-        [os.sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"],
+        [sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"],
         env=env,
         capture_output=True,
         text=True,

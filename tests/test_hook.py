@@ -11,14 +11,18 @@ USER = ["-c", "user.name=Person", "-c", "user.email=person@example.org"]
 
 
 def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "-C", str(root), *USER, *args], capture_output=True, text=True)
+    return subprocess.run(
+        ["git", "-C", str(root), *USER, *args], capture_output=True, text=True
+    )
 
 
 def test_hook_refuses_a_persons_commit_that_holds_a_secret(tmp_path: Path):
     ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
     hook = ws.root / ".git" / "hooks" / "pre-commit"
     assert hook.exists() and hook.stat().st_mode & 0o111
-    (ws.root / "notes.txt").write_text("deploy token: ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2" + "\n")
+    (ws.root / "notes.txt").write_text(
+        "deploy token: ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2" + "\n"
+    )
     git(ws.root, "add", "notes.txt")
     refused = git(ws.root, "commit", "-m", "my notes")
     assert refused.returncode != 0

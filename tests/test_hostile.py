@@ -6,6 +6,7 @@ import contextlib
 import os
 import subprocess
 import unicodedata
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from gardener import Workspace
 from gardener.config import load
 from gardener.errors import GardenerError
+from gardener.validtime import format_instant, parse_instant
 
 NOW = "2026-03-01T12:00"
 
@@ -219,3 +221,32 @@ def test_any_rules_front_matter_loads_or_says_why(tmp_path_factory, front):
     )
     with contextlib.suppress(GardenerError):
         load(root)
+
+
+@settings(max_examples=500)
+@given(
+    st.text(max_size=30)
+    | st.from_regex(r"\d{4}-\d{2}-\d{2}(T\d{1,2}:\d{2}(:\d{2})?)?", fullmatch=True)
+)
+def test_a_valid_time_parses_or_is_a_value_error(text: str):
+    try:
+        moment = parse_instant(text)
+    except ValueError:
+        return
+    assert parse_instant(format_instant(moment)) == moment.replace(second=0)
+
+
+@settings(max_examples=300)
+@given(st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(9000, 1, 1)))
+def test_format_parse_round_trip(moment: datetime):
+    moment = moment.replace(second=0, microsecond=0)
+    assert parse_instant(format_instant(moment)) == moment
+
+
+def test_a_note_named_before_the_year_1000_is_read(ws: Workspace):
+    (ws.root / "memory" / "0500-01-01.md").write_text("- 10:00 fact: **x**: y\n")
+    ws.promote()
+    ws.note("z", kind="fact", key="x")
+    ws.promote()
+    assert [h.value for h in ws.recall(key="x")] == ["z"]
+    assert [p.kind for p in ws.check()] == []

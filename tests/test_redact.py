@@ -327,6 +327,7 @@ BENIGN: list[str] = [
     "gh auth login --token $GITHUB_TOKEN",
     "client --api-key <KEY>",
     "--password policy is strict",
+    "vault login --token --stdin",
     # look-alike keys: data keys, public keys, short or wordy values
     "sort_key: created_at",
     "primary_key: id",
