@@ -15,8 +15,14 @@ from functools import lru_cache
 from typing import Any
 
 # Plugins left out: IPs are not credentials, and the keyword and hex-entropy
-# plugins flag ordinary prose and commit SHAs (our own rules cover labels).
-_SKIPPED = {"IPPublicDetector", "KeywordDetector", "HexHighEntropyString"}
+# plugins flag ordinary prose and commit SHAs, and basic auth flags placeholder
+# URLs (our own rules cover labels and credentials in URLs).
+_SKIPPED = {
+    "IPPublicDetector",
+    "KeywordDetector",
+    "HexHighEntropyString",
+    "BasicAuthDetector",
+}
 BASE64_LIMIT = 4.5  # detect-secrets' own default limit for base64 strings
 
 _TOKENISH = re.compile(r"[A-Za-z0-9+/_=.:-]{20,}")
