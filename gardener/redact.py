@@ -996,18 +996,20 @@ def _second_opinion(
     extra: list[tuple[int, int, str]] = []
     starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     for line, kind, value in detectors.scan(text):
-        taken = spans + extra
-        s = text.find(value, starts[line - 1])
-        # the same value may stand twice: take the first place not yet covered
-        while s >= 0 and any(a < s + len(value) and s < b for a, b, _ in taken):
-            s = text.find(value, s + 1)
-        e = s + len(value)
-        if s < 0 or any(
-            m.start() <= s and e <= m.end() for p in allowed for m in p.finditer(text)
-        ):
-            continue
         rule = "ds-" + re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-")
-        extra.append((s, e, rule))
+        end_of_line = starts[line] - 1 if line < len(starts) else len(text)
+        s = text.find(value, starts[line - 1], end_of_line)
+        while s >= 0:  # detect-secrets reports a value once: redact every copy
+            e = s + len(value)
+            covered = any(a < e and s < b for a, b, _ in spans + extra)
+            allowed_here = any(
+                m.start() <= s and e <= m.end()
+                for p in allowed
+                for m in p.finditer(text)
+            )
+            if not covered and not allowed_here:
+                extra.append((s, e, rule))
+            s = text.find(value, e, end_of_line)
     return extra
 
 
