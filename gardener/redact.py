@@ -1,6 +1,6 @@
 """Never-store detection (DESIGN.md section 4): find and redact what must not be kept.
 
-Pure (stdlib ``re``, ``base64`` and ``math`` only). ``find(text)`` returns
+Our rules need the stdlib only. ``find(text)`` returns
 ``[Finding(rule, start, end, line), ...]``, sorted and non-overlapping, where
 ``text[start:end]`` is the secret value itself (``hunter2`` in ``password: hunter2``,
 ``pw`` in ``scheme://user:pw@host``). ``redact(text)`` returns ``(clean, findings)``
@@ -28,10 +28,12 @@ high-entropy (erring to refuse). Markers (``[REDACTED:<rule>]``, ``[REDACTED]``)
 never flagged again, so ``redact`` is idempotent. An allow pattern drops a finding only
 when one of its matches covers the whole span.
 
-Speed: ``find`` is linear and reads a megabyte in well under a second. Labels are
-looked for only where a label word starts (one scan of the lowercased text), the
-base64 and entropy rules only inside runs of 20+ base64 characters, token rules start
-with their literal prefix, and after redacting only the text near markers is rescanned.
+Speed: our rules are linear and read a megabyte in well under a second. Labels are
+matched only where a label word starts (one scan of the lowercased text), base64 and
+entropy rules only inside runs of 20+ base64 characters, token rules search for their
+literal prefix, a distinct line is scanned once (its repeats get copies), and after
+redacting only the text near a marker between other characters than spaces and quotes
+is rescanned.
 """
 
 from __future__ import annotations
@@ -209,8 +211,8 @@ _LABEL = (
     rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
     r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*)"
 )
-_PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42, Fail: 3" is no label
-    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.-])pass"
+_PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
+    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"
     r"|senha|has[łl]o"
     r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
     r"|парол(?:ь|я|ю|ем|и|ей|е)"

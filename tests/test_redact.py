@@ -549,3 +549,9 @@ def test_redact_is_idempotent(text: str) -> None:
     twice, found = redact(once)
     assert twice == once
     assert found == []
+
+
+def test_hyphenated_pass_in_prose_is_no_label() -> None:
+    """Regression (a real agent's note): "all-pass = 0.676" was read as a password."""
+    assert find("Wilson CI at n=8 all-pass = 0.676 < ESTABLISHED.") == []
+    assert [f.rule for f in find("DB_PASS=Hunter2fake99")] == ["password"]
