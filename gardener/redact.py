@@ -849,6 +849,12 @@ def _candidates(text: str, ctx: _Context) -> list[Candidate]:
 
 
 def _scan(text: str, ctx: _Context) -> list[tuple[int, int, str]]:
+    """Our rules' spans, then detect-secrets' for what they missed (first scans and rescans alike)."""
+    spans = _scan_rules(text, ctx)
+    return sorted(spans + _second_opinion(text, spans, ctx.allowed))
+
+
+def _scan_rules(text: str, ctx: _Context) -> list[tuple[int, int, str]]:
     """(start, end, rule) of every finding: the rules' candidates, minus markers and
     allowed matches, overlapping ones merged under the earliest rule."""
     cands = _candidates(text, ctx)
@@ -955,7 +961,6 @@ def find(
     allowed = [p for _, p in compile_patterns([("allow", a) for a in allow])]
     ctx = _Context(custom, allowed, 0)
     spans = _scan(text, ctx)
-    spans = sorted(spans + _second_opinion(text, spans, allowed))
     # A marker can complete a neighbour's shape (it ends a run that went on before);
     # rescan the redacted text near the markers until nothing new appears, mapping
     # hits back here. Elsewhere the redacted text is this text, already scanned.
@@ -995,24 +1000,31 @@ def _second_opinion(
 
     if not detectors.suspicious(text):  # most notes: no import, no cost
         return []
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    taken = sorted((a, b) for a, b, _ in spans)
     extra: list[tuple[int, int, str]] = []
-    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     for line, kind, value in detectors.scan(text):
         rule = "ds-" + re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-")
-        end_of_line = starts[line] - 1 if line < len(starts) else len(text)
-        s = text.find(value, starts[line - 1], end_of_line)
+        stop = starts[line] - 1 if line < len(starts) else len(text)
+        s = text.find(value, starts[line - 1], stop)
         while s >= 0:  # detect-secrets reports a value once: redact every copy
             e = s + len(value)
-            covered = any(a < e and s < b for a, b, _ in spans + extra)
-            allowed_here = any(
+            if not _overlaps(taken, s, e) and not any(
                 m.start() <= s and e <= m.end()
                 for p in allowed
-                for m in p.finditer(text)
-            )
-            if not covered and not allowed_here:
+                for m in p.finditer(text, 0, stop)
+            ):
                 extra.append((s, e, rule))
-            s = text.find(value, e, end_of_line)
+                bisect.insort(taken, (s, e))
+            s = text.find(value, e, stop)
     return extra
+
+
+def _overlaps(taken: list[tuple[int, int]], s: int, e: int) -> bool:
+    """True if [s, e) meets a span of ``taken``: disjoint spans sorted by start,
+    so only the last one starting before ``e`` can reach into it."""
+    k = bisect.bisect_left(taken, (e, -1))
+    return k > 0 and taken[k - 1][1] > s
 
 
 def _apply(
@@ -1036,8 +1048,19 @@ def redact(
 ) -> tuple[str, list[Finding]]:
     """``(text with each finding's span replaced by "[REDACTED:<rule>]", findings)``.
 
-    Idempotent: markers are never flagged, and ``find`` already includes whatever a
-    marker would newly expose, so redacting the result changes and finds nothing.
+    Idempotent: markers are never flagged, ``find`` already includes whatever a
+    marker would newly expose to our rules, and what it would expose to
+    detect-secrets is redacted in up to three more rounds.
     """
     found = find(text, extra, allow)
-    return _apply(text, [(f.start, f.end, f.rule) for f in found])[0], found
+    clean = _apply(text, [(f.start, f.end, f.rule) for f in found])[0]
+    # detect-secrets' plugins are not marker-aware: a marker can complete a shape
+    # they match (a UUID run into a label). Settle it here; the extra findings
+    # carry offsets into the partly redacted text, their lines are the same.
+    for _ in range(3):
+        more = find(clean, extra, allow)
+        if not more:
+            break
+        clean = _apply(clean, [(f.start, f.end, f.rule) for f in more])[0]
+        found = found + more
+    return clean, found

@@ -555,3 +555,10 @@ def test_hyphenated_pass_in_prose_is_no_label() -> None:
     """Regression (a real agent's note): "all-pass = 0.676" was read as a password."""
     assert find("Wilson CI at n=8 all-pass = 0.676 < ESTABLISHED.") == []
     assert [f.rule for f in find("DB_PASS=Hunter2fake99")] == ["password"]
+
+
+def test_redact_settles_what_a_marker_exposes_to_detect_secrets() -> None:
+    """Regression: a marker made a UUID run into a label look like an IBM key."""
+    text = "password: hunter2ID 550E8400-E29B-41D4-A716-446655440000password: hunter2"
+    once = redact(text)[0]
+    assert redact(once) == (once, [])
