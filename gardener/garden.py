@@ -87,7 +87,6 @@ fi
 exec "$python" -m gardener -w "$(git rev-parse --show-toplevel)" check --staged
 """
 
-GITATTRIBUTES_LINE = "memory/*.md merge=union"
 REPLANS = 5  # times a pass re-plans when MEMORY.md or a note changes under it
 
 
