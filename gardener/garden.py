@@ -347,7 +347,8 @@ class Workspace:
                 append_entry(target, f"# {when.isoformat()}")
                 append_entry(target, "")
             append_entry(target, line)
-            redact_files(self.root, [rel], self.config, now)
+            if self._unscanned_secret(repo, rel):
+                redact_files(self.root, [rel], self.config, now)
             message = (
                 f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
             )
@@ -357,6 +358,19 @@ class Workspace:
             sha = self._commit(repo, [rel], message, identity_for(by))
             journal.done(repo.git_dir)
         return NoteResult(rel, line, sha, tuple(self._warnings))
+
+    def _unscanned_secret(self, repo: Repo, rel: str) -> bool:
+        """True if the note's text since its last commit holds a never-store match.
+
+        The committed text was scanned before its commit, so only what was
+        written since (by us or by an agent writing the file itself) is read:
+        the cost of ``note`` follows the new lines, not the size of the day.
+        """
+        text = (self.root / rel).read_bytes().decode("utf-8", "surrogateescape")
+        committed = repo.committed_text(rel)
+        if committed is not None and text.startswith(committed):
+            text = text[len(committed) :]
+        return bool(redact.find(text, self.config.never_store, self.config.allow))
 
     def promote(self, dry_run: bool = False, force: bool = False) -> PromoteResult:
         """Promote durable entries of the daily notes into MEMORY.md (DESIGN 2.1).

@@ -352,3 +352,13 @@ def test_why_finds_the_commit_of_a_hand_written_entry(ws: Workspace):
     [record] = ws.why("office")
     assert record.commit and record.hit.value == "Lisbon"
     assert git(ws.root, "log", "-1", "--format=%s", record.commit).startswith("record:")
+
+
+def test_note_redacts_what_an_agent_wrote_directly_before_committing(ws: Workspace):
+    ws.note("first line", time="09:00")
+    with open(ws.root / "memory" / "2026-01-05.md", "a") as f:
+        f.write("- the wifi password is Quartz-Heron-77-fake\n")
+    ws.note("second line", time="09:05")
+    assert "Quartz-Heron-77-fake" not in git(ws.root, "log", "-p", "--all")
+    text = (ws.root / "memory" / "2026-01-05.md").read_text()
+    assert "[REDACTED:password]" in text and text.endswith("second line\n")
