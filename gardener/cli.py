@@ -215,7 +215,7 @@ def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None
         if dry_run
         else (f"; commit {result.commit[:8]}" if result.commit else "")
     )
-    click.echo(result.plan.summary() + tail)
+    click.echo(result.plan.summary(dry_run) + tail)
 
 
 @main.command()

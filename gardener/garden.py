@@ -301,6 +301,7 @@ class Workspace:
         """
         if not text.strip():
             raise UsageError("the note is empty: give the fact to write down")
+        text = _without_repeated_prefix(text, kind, key)
         now = self.now()
         when = _parse_day(day) if day else now.date()
         clock = time if time is not None else now.strftime("%H:%M")
@@ -831,6 +832,16 @@ class Workspace:
 
 def _ledger(marks: frozenset[str]) -> str:
     return "".join(f"{line}\n" for line in sorted(marks))
+
+
+def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:
+    """``--kind decision --key db "decision: **db**: SQLite"`` is written once, not twice."""
+    rest = text.strip()
+    if kind and rest.casefold().startswith(kind.strip().casefold() + ":"):
+        rest = rest[len(kind.strip()) + 1 :].lstrip()
+    if key and rest.casefold().startswith(f"**{key.strip()}**:".casefold()):
+        rest = rest[len(key.strip()) + 5 :].lstrip()
+    return rest or text
 
 
 def _parse_day(text: str) -> date:

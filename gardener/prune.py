@@ -38,16 +38,23 @@ class PrunePlan:
     notes_kept: tuple[tuple[str, str], ...]  # (path, why it was not deleted)
     ledger: frozenset[str]
 
-    def summary(self) -> str:
-        """``removed 2 superseded, expired 1, deleted 3 notes`` (only what happened)."""
+    def summary(self, dry_run: bool = False) -> str:
+        """``removed 2 superseded, expired 1, deleted 3 notes`` (only what happened);
+        with ``dry_run``, ``would remove ...``."""
         parts = []
         if self.superseded_removed:
-            parts.append(f"removed {len(self.superseded_removed)} superseded")
+            parts.append(
+                f"remove{'' if dry_run else 'd'} {len(self.superseded_removed)} superseded"
+            )
         if self.expired:
-            parts.append(f"expired {len(self.expired)}")
+            parts.append(f"expire{'' if dry_run else 'd'} {len(self.expired)}")
         if self.notes_removed:
             n = len(self.notes_removed)
-            parts.append(f"deleted {n} note{'s' if n != 1 else ''}")
+            parts.append(
+                f"delete{'' if dry_run else 'd'} {n} note{'s' if n != 1 else ''}"
+            )
+        if dry_run and parts:
+            parts[0] = "would " + parts[0]
         return ", ".join(parts) or "nothing to prune"
 
     def lines(self) -> list[str]:

@@ -362,3 +362,14 @@ def test_note_redacts_what_an_agent_wrote_directly_before_committing(ws: Workspa
     assert "Quartz-Heron-77-fake" not in git(ws.root, "log", "-p", "--all")
     text = (ws.root / "memory" / "2026-01-05.md").read_text()
     assert "[REDACTED:password]" in text and text.endswith("second line\n")
+
+
+def test_note_does_not_repeat_a_kind_and_key_given_twice(ws: Workspace):
+    """Regression: the README's entry syntax plus --kind/--key wrote both prefixes twice."""
+    result = ws.note(
+        "decision: **database**: Postgres",
+        kind="decision",
+        key="database",
+        time="10:00",
+    )
+    assert result.line == "- 10:00 decision: **database**: Postgres"
