@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--write] [--keep]``: build workspaces, print the table.
+"""``python -m bench [--quick] [--write] [--keep] [--only FIGURE]``: build workspaces, print the table.
 
 Not part of the test run, and it never fails: a figure that cannot be measured
 shows up as a row saying why, and the exit code is 0.
@@ -94,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--keep", action="store_true", help="keep the workspaces")
     parser.add_argument("--repeats", type=int, help="runs per figure (median)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=[f.__name__ for f in FIGURES],
+        help="run only this figure (repeatable)",
+    )
     args = parser.parse_args(argv)
     sizes = QUICK if args.quick else FULL
     scratch = Path(tempfile.mkdtemp(prefix="gardener-bench-"))
@@ -108,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
         notes = context(built)
         for figure in FIGURES:
+            if args.only and figure.__name__ not in args.only:
+                continue
             log(f"{figure.__name__} ...")
             try:
                 rows += figure(setup)
