@@ -1,10 +1,19 @@
 """memory-gardener: a plain-Markdown memory for AI agents that forgets on purpose.
 
 The public API is ``Workspace``; everything the CLI does goes through it.
+``Workspace`` is imported on first use, so ``gardener note`` and ``gardener
+recall`` load only the modules their verb needs (startup time is most of
+their cost; see bench/).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .errors import GardenerError, LossBudgetError, ParseError, RefusedError
-from .garden import Workspace
+
+if TYPE_CHECKING:
+    from .garden import Workspace
 
 __all__ = [
     "GardenerError",
@@ -13,3 +22,11 @@ __all__ = [
     "RefusedError",
     "Workspace",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name == "Workspace":
+        from .garden import Workspace
+
+        return Workspace
+    raise AttributeError(f"module 'gardener' has no attribute {name!r}")

@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from .errors import GardenerError
+from .terminal import emit, fail, open_workspace, print_hits, print_note
+
+if TYPE_CHECKING:
+    from .garden import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_PROBLEMS = 4
-
-
-def _emit(data: object) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
 def handle_errors(func: F) -> F:
@@ -28,23 +27,8 @@ def handle_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except GardenerError as exc:
-            if kwargs.get("as_json"):
-                _emit(
-                    {
-                        "error": exc.location_message(),
-                        "exit_code": exc.exit_code,
-                        "path": exc.path,
-                        "line": exc.line,
-                    }
-                )
-            click.echo(f"gardener: {exc.location_message()}", err=True)
-            sys.exit(exc.exit_code)
-        except OSError as exc:
-            click.echo(
-                f"gardener: {exc.filename or ''}: {exc.strerror or exc}", err=True
-            )
-            sys.exit(1)
+        except (GardenerError, OSError) as exc:
+            fail(exc, bool(kwargs.get("as_json")))
 
     return wrapper  # type: ignore[return-value]
 
@@ -55,15 +39,8 @@ def json_option(func: F) -> F:
     )(func)
 
 
-def _workspace(ctx: click.Context) -> Any:
-    from .garden import Workspace
-
-    root = Path(ctx.obj["workspace"])
-    if not (root / ".git").exists():
-        raise GardenerError(
-            f"{root} is not a gardener workspace; create one with: gardener init {root}"
-        )
-    return Workspace(root)
+def _workspace(ctx: click.Context) -> Workspace:
+    return open_workspace(Path(ctx.obj["workspace"]))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -98,7 +75,7 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
 
     _, result = Workspace.init(Path(directory or ctx.obj["workspace"]))
     if as_json:
-        _emit(result.as_dict())
+        emit(result.as_dict())
         return
     verb = "adopted" if result.adopted else "created"
     click.echo(
@@ -138,11 +115,7 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
 @handle_errors
 def note(ctx: click.Context, text: str, as_json: bool, **options: str | None) -> None:
     """Append TEXT as one entry to today's daily note, and commit it."""
-    result = _workspace(ctx).note(text, **options)
-    if as_json:
-        _emit(result.as_dict())
-    else:
-        click.echo(f"{result.path}: {result.line}")
+    print_note(_workspace(ctx).note(text, **options), as_json)
 
 
 @main.command()
@@ -160,7 +133,7 @@ def promote(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> No
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        _emit(data)
+        emit(data)
         return
     for d in result.plan.decisions:
         what = f"{d.key}: {d.value}" if d.key else d.value
@@ -204,7 +177,7 @@ def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        _emit(data)
+        emit(data)
         return
     for line in result.plan.lines():
         click.echo(line)
@@ -227,6 +200,13 @@ def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None
     metavar="DATE",
     help="What was valid then: YYYY-MM-DD (that whole day) or YYYY-MM-DDTHH:MM.",
 )
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Search the whole history: every note on disk, however old, and "
+    "superseded, retired and expired entries too.",
+)
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
 @json_option
 @click.pass_context
@@ -236,21 +216,21 @@ def recall(
     query: str | None,
     key: str | None,
     as_of: str | None,
+    everything: bool,
     limit: int,
     as_json: bool,
 ) -> None:
     """Rank current memory and live notes for QUERY (BM25, then recency)."""
     if not query and not key and not as_of:
         raise click.UsageError("give a QUERY, --key KEY or --as-of DATE")
-    hits = _workspace(ctx).recall(query, key=key, as_of_time=as_of, limit=limit)
-    if as_json:
-        _emit({"results": [h.as_dict() for h in hits]})
-        return
-    if not hits:
-        click.echo("nothing found")
-    for h in hits:
-        valid = f"since {h.since}" + (f" until {h.until}" if h.until else "")
-        click.echo(f"[{h.status}] {h.text}  ({valid}; {h.path}:{h.line})")
+    if everything and (key or as_of):
+        raise click.UsageError(
+            "--all searches by QUERY; it does not go with --key or --as-of"
+        )
+    hits = _workspace(ctx).recall(
+        query, key=key, as_of_time=as_of, limit=limit, everything=everything
+    )
+    print_hits(hits, as_json)
 
 
 @main.command()
@@ -266,7 +246,7 @@ def why(ctx: click.Context, key: str, as_json: bool) -> None:
             f"no entry has the key {key!r}; search for it with: gardener recall {key!r}"
         )
     if as_json:
-        _emit({"key": key, "history": [r.as_dict() for r in records]})
+        emit({"key": key, "history": [r.as_dict() for r in records]})
         return
     for r in records:
         h = r.hit
@@ -308,7 +288,7 @@ def forget(
         query, key=key, source=source, by=by, dry_run=dry_run, force=force
     )
     if as_json:
-        _emit(result.as_dict())
+        emit(result.as_dict())
         return
     for line in describe(result.plan.retired):
         click.echo(line)
@@ -366,7 +346,7 @@ def purge(
         text, dry_run=not yes, by=by, ignore_case=ignore_case
     )
     if as_json:
-        _emit(result.as_dict())
+        emit(result.as_dict())
     else:
         for line in result.lines():
             click.echo(line)
@@ -383,7 +363,7 @@ def approve(ctx: click.Context, review_id: str, as_json: bool) -> None:
     """Promote a held entry after all (REVIEW_ID from `gardener check`)."""
     result = _workspace(ctx).review(review_id, approve=True)
     if as_json:
-        _emit(result.as_dict() if result else {})
+        emit(result.as_dict() if result else {})
     else:
         click.echo(
             f"approved {review_id}"
@@ -400,7 +380,7 @@ def reject(ctx: click.Context, review_id: str, as_json: bool) -> None:
     """Never promote a held entry (REVIEW_ID from `gardener check`); it stays in its note."""
     _workspace(ctx).review(review_id, approve=False)
     if as_json:
-        _emit({"rejected": review_id})
+        emit({"rejected": review_id})
     else:
         click.echo(f"rejected {review_id}: it will never be promoted")
 
@@ -421,7 +401,7 @@ def check(ctx: click.Context, history: bool, staged: bool, as_json: bool) -> Non
     """Report parse problems, conflicting values, secrets and an over-budget MEMORY.md."""
     problems = _workspace(ctx).check(history=history, staged=staged)
     if as_json:
-        _emit({"problems": [p.as_dict() for p in problems]})
+        emit({"problems": [p.as_dict() for p in problems]})
     else:
         for p in problems:
             where = f"{p.path}:{p.line}" if p.line else p.path
@@ -444,7 +424,7 @@ def demo(directory: str | None, as_json: bool) -> None:
         None if as_json else lambda r: click.echo(r.line()),
     )
     if as_json:
-        _emit({"workspace": str(root), "days": [dict(r.__dict__) for r in reports]})
+        emit({"workspace": str(root), "days": [dict(r.__dict__) for r in reports]})
         return
     click.echo("")
     click.echo(f"workspace: {root}")

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .errors import ConfigError
-from .notes import load_front_matter, split_front_matter
+from .errors import ConfigError, GardenerError
 
 _HERE = Path(__file__).resolve().parent
 
@@ -110,6 +109,11 @@ def parse_rules(
     unknown timezone, a list or mapping of the wrong shape, or a bad regex.
     """
     base = base or Config()
+    from .notes import (  # YAML: only on a cache miss
+        load_front_matter,
+        split_front_matter,
+    )
+
     yaml_text, _ = split_front_matter(text)
     data = load_front_matter(yaml_text) if yaml_text is not None else {}
     if data is None:
@@ -202,12 +206,83 @@ def default_config() -> Config:
 
 
 def load(root: Path) -> Config:
-    """The workspace's settings: its rules.md over the shipped defaults."""
+    """The workspace's settings: its rules.md over the shipped defaults.
+
+    The parsed settings are cached in ``.git/gardener/config.json``, keyed by
+    the bytes of both rules files and this module's version, because parsing
+    YAML costs ~30 ms of every ``gardener note``. A cache that cannot be read
+    or written is ignored. Raises ConfigError for a rules.md that is not UTF-8
+    or holds a bad setting (file and line named).
+    """
     rules = root / "rules.md"
-    if not rules.exists():
-        return default_config()
     try:
-        text = rules.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ConfigError("rules.md is not UTF-8 text", "rules.md") from exc
-    return parse_rules(text, "rules.md", default_config())
+        raw = rules.read_bytes()
+    except FileNotFoundError:
+        raw = None
+    cache = root / ".git" / "gardener" / "config.json"
+    key = _cache_key(raw)
+    cached = _read_cache(cache, key)
+    if cached is not None:
+        return cached
+    if raw is None:
+        config = default_config()
+    else:
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ConfigError("rules.md is not UTF-8 text", "rules.md") from exc
+        config = parse_rules(text, "rules.md", default_config())
+    _write_cache(cache, key, config)
+    return config
+
+
+def _cache_key(raw: bytes | None) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    stamp = Path(__file__).stat()  # a new gardener may parse differently
+    digest.update(f"{stamp.st_mtime_ns}:{stamp.st_size}\0".encode())
+    for part in (raw, _packaged_bytes()):
+        digest.update(b"-" if part is None else b"+%d:" % len(part) + part)
+    return digest.hexdigest()
+
+
+def _packaged_bytes() -> bytes | None:
+    try:
+        return packaged("rules.md").read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _read_cache(path: Path, key: str) -> Config | None:
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            return None
+        values = data["config"]
+        for name in _LISTS + ("durable_kinds",):
+            values[name] = tuple(values[name])
+        for name in _MAPS:
+            values[name] = {k: tuple(v) for k, v in values[name].items()}
+        values["never_store"] = tuple(tuple(pair) for pair in values["never_store"])
+        return Config(**values)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _write_cache(path: Path, key: str, config: Config) -> None:
+    import dataclasses
+    import json
+
+    from .workspace import atomic_write
+
+    if not path.parent.parent.is_dir():  # no .git folder (or a .git file): no cache
+        return
+    try:
+        path.parent.mkdir(exist_ok=True)
+        body = {"key": key, "config": dataclasses.asdict(config)}
+        atomic_write(path, json.dumps(body, ensure_ascii=False))
+    except (OSError, GardenerError):
+        pass  # a cache is an optimisation: the settings were parsed all the same

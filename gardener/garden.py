@@ -18,51 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from . import config as configuration
-from . import journal, redact
-from .appendonly import restore_notes
-from .check import memory_problems, secret_problems, sort_problems
-from .classify import classify
 from .config import Config
 from .errors import GardenerError, LossBudgetError, ParseError, RefusedError, UsageError
-from .forget import Selector, describe, plan_forget
-from .guard import (
-    QUARANTINE,
-    STATE_DIR,
-    Redaction,
-    ensure_state_dir,
-    quarantined,
-    redact_files,
-)
-from .memoryfile import NEW_FILE, parse_memory
-from .model import Entry, Memory, Note, Problem, normalize_key
-from .notes import parse_note, render_entry
-from .promote import (
-    APPROVED,
-    HELD,
-    fingerprints,
-    plan_promotion,
-    review_id,
-)
-from .prune import loss_allowed, lost_current, plan_prune
-from .purge import read_purged, refused_by_purge
-from .recall import Hit, as_of, history, lookup, recall
-from .results import (
-    ForgetResult,
-    InitResult,
-    NoteResult,
-    PromoteResult,
-    PruneResult,
-    RecordResult,
-    WhyRecord,
-    promote_author,
-    promote_message,
-    prune_message,
-    short,
-)
 from .validtime import format_instant, local_now
 from .workspace import (
+    STATE_DIR,
     append_entry,
     atomic_write,
+    ensure_state_dir,
     inside,
     note_date,
     note_files,
@@ -73,7 +36,19 @@ from .workspace import (
 
 if TYPE_CHECKING:
     from .git import Identity, Repo
+    from .guard import Redaction
+    from .model import Memory, Note, Problem
     from .purge import PurgeResult
+    from .recall import Doc, Hit
+    from .results import (
+        ForgetResult,
+        InitResult,
+        NoteResult,
+        PromoteResult,
+        PruneResult,
+        RecordResult,
+        WhyRecord,
+    )
 
 LEDGER = f"{STATE_DIR}/ledger"
 PRE_COMMIT = """#!/bin/sh
@@ -130,6 +105,9 @@ class Workspace:
 
     def read_memory(self) -> Memory:
         """MEMORY.md parsed; a new empty one if the file does not exist."""
+
+        from .memoryfile import NEW_FILE, parse_memory
+
         text = self._memory_text()
         return parse_memory(NEW_FILE if text is None else text, self.config.memory_file)
 
@@ -145,6 +123,9 @@ class Workspace:
 
     def read_notes(self, since: date | None = None) -> tuple[list[Note], list[Problem]]:
         """Every daily note (from ``since`` on, if given), and the files that could not be read."""
+        from .model import Problem
+        from .notes import parse_note
+
         notes: list[Note] = []
         problems: list[Problem] = []
         self._refuse_outside()
@@ -191,6 +172,8 @@ class Workspace:
     @contextmanager
     def _session(self) -> Iterator[Repo]:
         """The workspace lock and one repository handle, for one verb."""
+        from . import journal
+
         with workspace_lock(self.root) as stale, self._repo() as repo:
             self._warnings = [stale] if stale else []
             if stale:  # its git commands may have been killed with it
@@ -216,9 +199,12 @@ class Workspace:
         author: Identity | None = None,
     ) -> str | None:
         """Commit ``paths``; with a fixed clock (GARDENER_NOW), dated at that time."""
+        return repo.commit(paths, message, author, date=self._commit_date())
+
+    def _commit_date(self) -> datetime | None:
+        """The fixed clock (GARDENER_NOW) as an aware time; None for the real clock."""
         override = self.now_override or os.environ.get("GARDENER_NOW")
-        when = self.now().replace(tzinfo=self.config.zone) if override else None
-        return repo.commit(paths, message, author, date=when)
+        return self.now().replace(tzinfo=self.config.zone) if override else None
 
     def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
         """Commit what people and agents changed without the gardener, secrets redacted first.
@@ -229,7 +215,10 @@ class Workspace:
         The author is git's configured user, else the notes' ``agent`` when
         all changed notes name the same one, else the gardener.
         """
+        from . import journal
+        from .appendonly import restore_notes
         from .git import identity_for
+        from .guard import redact_files
 
         self._refuse_outside()
         commit = functools.partial(self._commit, repo)
@@ -265,6 +254,8 @@ class Workspace:
 
     def _agent_of(self, rel: str) -> str | None:
         """The ``agent`` a note's front matter names, if it can be read."""
+        from .notes import parse_note
+
         day = note_date(Path(rel).name)
         if not inside(self.root, Path(rel)):
             return None
@@ -277,6 +268,8 @@ class Workspace:
 
     def record(self) -> RecordResult:
         """Commit changes made outside the gardener (secrets redacted first); None if none."""
+        from .results import RecordResult
+
         with self._session() as repo:
             sha, redacted = self._record_outside_changes(repo)
         return RecordResult(sha, tuple(redacted), tuple(self._warnings))
@@ -299,6 +292,11 @@ class Workspace:
         Raises RefusedError (exit 3) if a never-store rule matches; nothing is
         written then. Raises GardenerError for a bad kind, date or time.
         """
+        from . import journal, redact
+        from .notes import render_entry
+        from .purge import read_purged, refused_by_purge
+        from .results import NoteResult, short
+
         if not text.strip():
             raise UsageError("the note is empty: give the fact to write down")
         text = _without_repeated_prefix(text, kind, key)
@@ -348,7 +346,10 @@ class Workspace:
                 append_entry(target, f"# {when.isoformat()}")
                 append_entry(target, "")
             append_entry(target, line)
-            if self._unscanned_secret(repo, rel):
+            scanned = {line, f"# {when.isoformat()}", ""}
+            if self._unscanned_secret(repo, rel, scanned):
+                from .guard import redact_files
+
                 redact_files(self.root, [rel], self.config, now)
             message = (
                 f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
@@ -356,21 +357,29 @@ class Workspace:
             # journaled: a kill before the commit is finished as this note
             written = target.read_bytes().decode("utf-8", "surrogateescape")
             journal.begin(repo.git_dir, {rel: written}, message, identity_for(by))
-            sha = self._commit(repo, [rel], message, identity_for(by))
+            sha = repo.commit_file(
+                rel, message, identity_for(by), date=self._commit_date()
+            )
             journal.done(repo.git_dir)
         return NoteResult(rel, line, sha, tuple(self._warnings))
 
-    def _unscanned_secret(self, repo: Repo, rel: str) -> bool:
+    def _unscanned_secret(self, repo: Repo, rel: str, scanned: set[str]) -> bool:
         """True if the note's text since its last commit holds a never-store match.
 
         The committed text was scanned before its commit, so only what was
         written since (by us or by an agent writing the file itself) is read:
         the cost of ``note`` follows the new lines, not the size of the day.
+        Lines in ``scanned`` (the entry just checked, the heading) are not
+        scanned again when they are all that is new.
         """
+        from . import redact
+
         text = (self.root / rel).read_bytes().decode("utf-8", "surrogateescape")
         committed = repo.committed_text(rel)
         if committed is not None and text.startswith(committed):
             text = text[len(committed) :]
+        if set(text.split("\n")) <= scanned:
+            return False
         return bool(redact.find(text, self.config.never_store, self.config.allow))
 
     def promote(self, dry_run: bool = False, force: bool = False) -> PromoteResult:
@@ -380,6 +389,9 @@ class Workspace:
         LossBudgetError if current entries would be lost beyond ``max_loss``
         and ``force`` is not set.
         """
+        from .promote import plan_promotion
+        from .results import PromoteResult, promote_author, promote_message
+
         with self._session() as repo:
             redacted: list[Redaction] = []
             for _ in range(REPLANS):
@@ -416,6 +428,9 @@ class Workspace:
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
         """Delete old superseded entries, expire entries, delete aged-out notes (DESIGN 2.2)."""
+        from .prune import plan_prune
+        from .results import PruneResult, prune_message
+
         with self._session() as repo:
             for _ in range(REPLANS):
                 if not dry_run:
@@ -469,6 +484,8 @@ class Workspace:
 
         False if a file in ``before`` changed since the plan (nothing written).
         """
+        from . import journal
+
         if LEDGER in files:
             ensure_state_dir(self.root)
         commit = functools.partial(self._commit, repo)
@@ -480,6 +497,9 @@ class Workspace:
         )
 
     def _check_loss(self, memory: Memory, after: Sequence[object], force: bool) -> None:
+
+        from .prune import loss_allowed, lost_current
+
         today = format_instant(self.now())
         from .promote import is_current
 
@@ -511,6 +531,9 @@ class Workspace:
         Raises UsageError when nothing says what to forget, LossBudgetError when
         more than ``max_loss`` of current entries would go without ``force``.
         """
+        from .forget import Selector, describe, plan_forget
+        from .results import ForgetResult
+
         selector = Selector(key, query, source, by)
         if selector.empty():
             raise UsageError("say what to forget: a QUERY, --key, --source or --by")
@@ -551,6 +574,9 @@ class Workspace:
         Returns the promotion pass for an approval, None for a rejection.
         Raises GardenerError if no held entry has that id.
         """
+
+        from .promote import APPROVED, HELD, review_id
+
         with workspace_lock(self.root):
             ledger = set(self.read_ledger())
             matches = [
@@ -612,13 +638,22 @@ class Workspace:
         key: str | None = None,
         as_of_time: str | None = None,
         limit: int | None = 10,
+        everything: bool = False,
     ) -> list[Hit]:
         """Ranked current facts and live note entries; or one key; or what held at a time.
 
-        Raises GardenerError for a malformed ``as_of_time``.
+        ``everything`` (``recall --all``) searches every note on disk, however
+        old, and every MEMORY.md entry whatever its status. Plain queries go
+        through the recall index (``gardener.index``), so only files changed
+        since the last recall are read. Raises UsageError for a malformed
+        ``as_of_time``.
         """
-        memory = self.read_memory()
+        from .recall import as_of, lookup
+
+        self._refuse_outside()
         file = self.config.memory_file
+        if as_of_time or key is not None:
+            memory = self.read_memory()
         if as_of_time:
             try:
                 hits = as_of(as_of_time, memory.facts, file, key=key, query=query)
@@ -633,22 +668,84 @@ class Workspace:
             if query:
                 hits = [h for h in hits if query.casefold() in h.text.casefold()]
             return hits[:limit] if limit else hits
-        live_from = now.date() - timedelta(days=self.config.note_ttl_days)
-        notes, _ = self.read_notes(since=live_from)
-        # MEMORY.md speaks for keyed facts: a note's copy may be out of date
-        known = {f.norm_key for f in memory.facts if f.key}
-        entries = [e for n in notes for e in n.entries if not self._filed(e, known)]
-        return recall(
-            query or "", memory.facts, entries, now, file, limit, self.config.zone
-        )
+        return self._search(query or "", now, limit, everything)
 
-    def _filed(self, entry: Entry, known: set[str | None]) -> bool:
-        """True if the entry is a durable fact whose key MEMORY.md already holds."""
-        c = classify(entry, self.config)
-        return bool(c.durable and c.key and normalize_key(c.key) in known)
+    def _search(
+        self, query: str, now: datetime, limit: int | None, everything: bool
+    ) -> list[Hit]:
+        """A query through the recall index, refreshed first for the files it needs."""
+        import sqlite3
+
+        from .index import open_index
+        from .recall import match_expression, pick
+
+        expression = match_expression(query)
+        if expression is None:
+            return []
+        file = self.config.memory_file
+        live_from = now.date() - timedelta(days=self.config.note_ttl_days)
+        notes = note_files(self.root, self.config.notes_dir)
+        rels = [(p.relative_to(self.root).as_posix(), p) for p in notes]
+        wanted = [
+            (rel, p)
+            for rel, p in rels
+            if everything or (note_date(p.name) or date.min) >= live_from
+        ]
+        files = [(file, self.memory_path), *wanted]
+        present = {file, *(rel for rel, _ in rels)}
+        since = None if everything else live_from.isoformat()
+        git_dir = self.root / ".git"
+        for where in (git_dir, None):  # a locked or damaged index: one in memory
+            try:
+                with open_index(where, self._index_signature()) as index:
+                    index.refresh(files, present, self._docs)
+                    matches = index.search(
+                        expression, paths_from=since, memory_file=file
+                    )
+                    known = index.keys(file)
+                break
+            except sqlite3.Error:
+                if where is None:
+                    raise
+        return pick(matches, format_instant(now), known, limit, everything)
+
+    def _docs(self, rel: str, path: Path) -> list[Doc]:
+        """A file's recall docs (the index's reader): MEMORY.md's facts or a note's entries."""
+        from .memoryfile import parse_memory
+        from .notes import parse_note
+        from .recall import fact_docs, note_docs
+
+        if not path.exists():
+            return []
+        text = read_text(path)
+        if rel == self.config.memory_file:
+            return fact_docs(parse_memory(text, rel).facts, rel)
+        day = note_date(path.name)
+        return note_docs(parse_note(rel, day, text).entries, self.config) if day else []
+
+    def _index_signature(self) -> str:
+        """What the index's rows depend on besides the files: the settings and
+        the code that turns files into docs."""
+        here = Path(__file__).parent
+        modules = (
+            "recall",
+            "index",
+            "notes",
+            "memoryfile",
+            "classify",
+            "model",
+            "validtime",
+        )
+        stamps = [(here / f"{m}.py").stat() for m in modules]
+        return repr(self.config) + "".join(
+            f"|{s.st_mtime_ns}:{s.st_size}" for s in stamps
+        )
 
     def why(self, key: str) -> list[WhyRecord]:
         """Every value ``key`` has had, with validity, source note and commit."""
+        from .recall import history
+        from .results import WhyRecord
+
         memory = self.read_memory()
         hits = history(key, memory.facts, self.config.memory_file)
         records = []
@@ -677,6 +774,12 @@ class Workspace:
         ``staged``: only secrets in the files staged for the next commit (the
         pre-commit hook). ``history``: also secrets in every blob git holds.
         """
+        from .check import memory_problems, secret_problems, sort_problems
+        from .guard import QUARANTINE, quarantined
+        from .memoryfile import parse_memory
+        from .model import Problem
+        from .promote import HELD, fingerprints, review_id
+
         problems: list[Problem] = []
         try:
             config = self.config
@@ -765,6 +868,9 @@ class Workspace:
         The first commit records the adopted state.
         """
         from .git import Repo
+        from .guard import redact_files
+        from .memoryfile import NEW_FILE
+        from .results import InitResult
 
         root = Path(root)
         root.mkdir(parents=True, exist_ok=True)

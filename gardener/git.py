@@ -1,14 +1,16 @@
 """Git access: commits of explicit paths as a fixed identity, and history reads.
 
-The only module that imports GitPython (lazily, so importing this module is cheap).
-Every command runs with explicit paths, literal pathspecs, hooks off and an
+Commands run as plain child processes: importing GitPython costs about 100 ms,
+which would triple the cost of ``gardener note``. GitPython serves the one read
+that gains from it: ``objects`` streams every object of the store through its
+persistent ``cat-file --batch`` process, one object in memory at a time. It is
+imported there only. Every command runs with explicit paths, literal pathspecs, hooks off and an
 identity that never depends on the machine's git config. Paths are
 workspace-relative POSIX strings; file names keep their exact bytes.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -25,12 +27,9 @@ from datetime import UTC, datetime
 from hashlib import sha1
 from itertools import chain, repeat
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-
-if TYPE_CHECKING:
-    from git import Git
 
 _AGENT_DOMAIN = "agents.memory-gardener.invalid"
 # Options for every command: exact file-name bytes, UTF-8 messages, no hooks
@@ -45,6 +44,9 @@ _OPTIONS = (
     "-c", f"core.hooksPath={os.devnull}",
     "-c", "log.showSignature=false",
 )  # fmt: skip
+# GIT_PYTHON_GIT_EXECUTABLE is GitPython's way to name the git binary; honour it.
+_GIT = os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
+_C_LOCALE = {"LANGUAGE": "C", "LC_ALL": "C"}
 _BUSY_LOCK = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 _LOG_FORMAT = "--format=%H%x1f%an%x1f%at%x1f%s"
 # Operations a history rewrite must not run in the middle of: file -> what it is.
@@ -155,12 +157,11 @@ class Repo:
     """
 
     def __init__(self, root: Path, git_dir: Path, lock_timeout: float = 10.0) -> None:
-        from git import Git
-
         self.root = root
         self.lock_timeout = lock_timeout
         self._git_dir = git_dir
-        self._git: Git = Git(root)
+        self._has_commits: bool | None = None  # known once asked; True after a commit
+        self._reader: Any = None  # GitPython's cat-file process, for ``objects``
 
     @classmethod
     def open(cls, root: Path, *, lock_timeout: float = 10.0) -> Repo:
@@ -174,6 +175,8 @@ class Repo:
         if git_dir is None:
             raise NotAWorkspaceError(f"{root} is not a git work tree's top; {hint}")
         repo = cls(root, git_dir, lock_timeout)
+        if (git_dir / "HEAD").is_file() and (root / ".git").is_dir():
+            return repo  # root holds its own repository: it is the top
         try:
             top = _text(repo._run("rev-parse", "--show-toplevel")[1]).strip()
         except GardenerError as e:  # not a repository, or one git refuses
@@ -195,8 +198,10 @@ class Repo:
         return cls.open(root, lock_timeout=lock_timeout)
 
     def close(self) -> None:
-        """Release GitPython's cached child processes."""
-        self._git.clear_cache()
+        """End GitPython's cat-file process, if ``objects`` started one."""
+        if self._reader is not None:
+            self._reader.clear_cache()
+            self._reader = None
 
     def __enter__(self) -> Repo:
         return self
@@ -205,11 +210,13 @@ class Repo:
         self.close()
 
     def has_commits(self) -> bool:
-        """True once HEAD points at a commit."""
-        status, _ = self._run(
-            "rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1)
-        )
-        return status == 0
+        """True once HEAD points at a commit (asked once per handle)."""
+        if not self._has_commits:
+            status, _ = self._run(
+                "rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1)
+            )
+            self._has_commits = status == 0
+        return self._has_commits
 
     def commit(
         self,
@@ -242,6 +249,38 @@ class Repo:
                 return None
         elif not self._ls("ls-files", "-z", "--cached", "--", *targets):
             return None
+        return self._commit_only(targets, message, author, date)
+
+    def commit_file(
+        self,
+        path: str,
+        message: str,
+        author: Identity | None = None,
+        *,
+        date: datetime | None = None,
+    ) -> str | None:
+        """``commit([path], ...)`` for one file the caller has just written.
+
+        Three git commands instead of eight: ``add``, ``commit --only``,
+        ``rev-parse`` (``gardener note`` runs this on every call). An ignored
+        or missing file falls back to ``commit``. Returns and raises as ``commit``.
+        """
+        (rel,) = _relative_paths([path])
+        if not (self.root / rel).is_file():
+            return self.commit([rel], message, author, date=date)
+        status, _ = self._run("add", "--", rel, index=True, ok=(0, 1))
+        if status != 0:  # ignored by a .gitignore
+            return self.commit([rel], message, author, date=date)
+        return self._commit_only([rel], message, author, date)
+
+    def _commit_only(
+        self,
+        targets: list[str],
+        message: str,
+        author: Identity | None,
+        date: datetime | None,
+    ) -> str | None:
+        """``git commit --only`` of staged ``targets``; None if git finds no change."""
         env = _identity_env("AUTHOR", author or GARDENER)
         env |= _identity_env("COMMITTER", GARDENER)
         if date is not None:
@@ -250,11 +289,25 @@ class Repo:
             env |= {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         with tempfile.TemporaryFile() as stdin:
             stdin.write(_bytes(message))
-            self._run(
+            status, _ = self._run(
                 "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
                 "--cleanup=verbatim", "--untracked-files=no", "--file=-", "--", *targets,
-                index=True, env=env, stdin=cast(BinaryIO, stdin),
+                index=True, env=env, stdin=cast(BinaryIO, stdin), ok=(0, 1),
             )  # fmt: skip
+        if status != 0:
+            same = [
+                "diff",
+                "--cached",
+                "--quiet",
+                "--no-renames",
+                "HEAD",
+                "--",
+                *targets,
+            ]
+            if self.has_commits() and self._run(*same, ok=(0, 1))[0] == 0:
+                return None  # "nothing to commit": the staged text equals HEAD's
+            raise GardenerError(f"`git commit` of {', '.join(targets)} failed")
+        self._has_commits = True
         _, out = self._run("rev-parse", "--verify", "HEAD")
         return _text(out).strip()
 
@@ -290,14 +343,9 @@ class Repo:
         (rel,) = _relative_paths([path])
         if not self.has_commits():
             return None
-        _, out = self._run("ls-tree", "-z", "HEAD", "--", rel)
-        for record in _split_z(out):
-            meta, _, name = record.partition("\t")
-            _mode, kind, sha = meta.split(" ")
-            if name == rel and kind == "blob":
-                _, blob = self._run("cat-file", "blob", sha)
-                return blob.decode("utf-8", "surrogateescape")
-        return None
+        # "HEAD:./name" is a literal path: --literal-pathspecs does not apply here
+        status, blob = self._run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
+        return blob.decode("utf-8", "surrogateescape") if status == 0 else None
 
     def first_commit_time(self, path: str) -> datetime | None:
         """Author time (UTC-aware) of the first commit that added ``path``; None if none."""
@@ -339,15 +387,25 @@ class Repo:
         return self._git_dir
 
     def objects(self) -> Iterator[tuple[str, str, bytes]]:
-        """Every object in the store, reachable or not: (id, type, raw content)."""
-        _, out = self._run("cat-file", "--batch-all-objects", "--batch", "--unordered")
-        at = 0
-        while at < len(out):
-            end = out.index(b"\n", at)
-            sha, kind, size = out[at:end].decode().split(" ")
-            start = end + 1
-            yield sha, kind, out[start : start + int(size)]
-            at = start + int(size) + 1
+        """Every object in the store, reachable or not: (id, type, raw content).
+
+        Streamed one at a time through GitPython's persistent ``cat-file
+        --batch`` process, so memory follows the largest object, not the store.
+        """
+        from git import Git
+
+        _, out = self._run(
+            "cat-file",
+            "--batch-all-objects",
+            "--batch-check=%(objectname)",
+            "--unordered",
+        )
+        if self._reader is None:
+            self._reader = Git(self.root)
+            self._reader.update_environment(**(_C_LOCALE | self._pinned_env()))
+        for sha in _text(out).split():
+            _, kind, _, data = self._reader.get_object_data(sha)
+            yield sha, kind.decode() if isinstance(kind, bytes) else kind, data
 
     def scan_history(self, count: Callable[[bytes], int]) -> HistoryScan:
         """Read every object and find where ``count`` (occurrences in bytes) is not 0.
@@ -469,6 +527,8 @@ class Repo:
         ``forget_old_history``. Raises GardenerError if filter-repo is missing
         or fails.
         """
+        import importlib.util
+
         if importlib.util.find_spec("git_filter_repo") is None:
             raise GardenerError(
                 f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
@@ -589,11 +649,9 @@ class Repo:
         ``index`` marks commands that take ``index.lock``: they wait for a busy
         lock and retry. Exit statuses outside ``ok`` raise GardenerError.
         """
-        from git import Git
-        from git.exc import GitCommandNotFound
-
-        argv = [str(Git.GIT_PYTHON_GIT_EXECUTABLE or "git"), *_OPTIONS, *args]
-        full_env = self._location_env() | dict(env or {})
+        argv = [_GIT, *_OPTIONS, *args]
+        # English messages (the lock-busy check reads them), as GitPython does
+        full_env = os.environ | _C_LOCALE | self._location_env() | dict(env or {})
         deadline = time.monotonic() + self.lock_timeout
         delays = chain((0.02, 0.05, 0.1, 0.2), repeat(0.5))  # seconds
         while True:
@@ -602,15 +660,16 @@ class Repo:
             if stdin is not None:
                 stdin.seek(0)
             try:
-                status, out, err = self._git.execute(
-                    argv, with_extended_output=True, with_exceptions=False,
-                    stdout_as_string=False, strip_newline_in_stdout=False,
-                    env=full_env, istream=stdin,
+                done = subprocess.run(
+                    argv, cwd=self.root, env=full_env, capture_output=True,
+                    stdin=stdin if stdin is not None else subprocess.DEVNULL,
                 )  # fmt: skip
-            except GitCommandNotFound as e:
+            except FileNotFoundError as e:
                 raise GardenerError(f"git is not installed or not on PATH ({e})") from e
+            status, out = done.returncode, done.stdout
             if status in ok:
                 return status, out
+            err = done.stderr.decode("utf-8", "replace")
             busy = _BUSY_LOCK.search(err)
             if busy is None:
                 command = shlex.join(["git", *args])
@@ -628,13 +687,16 @@ class Repo:
 
     def _location_env(self) -> dict[str, str]:
         # Inherited from a hook or a wrapper, these would point git at another
-        # repository or index; GitPython can only add variables, so pin them.
-        pinned = {
+        # repository or index, so pin them.
+        pinned = self._pinned_env()
+        return {key: value for key, value in pinned.items() if key in os.environ}
+
+    def _pinned_env(self) -> dict[str, str]:
+        return {
             "GIT_DIR": str(self._git_dir),
             "GIT_WORK_TREE": str(self.root),
             "GIT_INDEX_FILE": str(self._git_dir / "index"),
         }
-        return {key: value for key, value in pinned.items() if key in os.environ}
 
 
 def _parse_tree(data: bytes) -> tuple[list[bytes], list[str]]:

@@ -19,13 +19,9 @@ from pathlib import Path
 
 from . import redact
 from .config import Config
-from .workspace import atomic_write
+from .workspace import STATE_DIR, atomic_write, ensure_state_dir
 
-STATE_DIR = ".gardener"
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
-_IGNORE = (
-    "# never committed: secrets taken out of memory files\nquarantine.jsonl\n*.lock\n"
-)
 
 
 @dataclass(frozen=True)
@@ -35,15 +31,6 @@ class Redaction:
     path: str
     line: int
     rule: str
-
-
-def ensure_state_dir(root: Path) -> None:
-    """Create ``.gardener/`` with the .gitignore that keeps quarantine out of git."""
-    folder = root / STATE_DIR
-    folder.mkdir(exist_ok=True)
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        atomic_write(ignore, _IGNORE)
 
 
 def _quarantine(

@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import redact
 from .classify import Classified, classify
@@ -31,7 +30,13 @@ from .model import (
     normalize_key,
     normalize_value,
 )
-from .validtime import format_instant, is_instant, parse_instant, stamp
+from .validtime import (
+    entry_since,
+    format_instant,
+    is_current,
+    is_instant,
+    parse_instant,
+)
 
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
 APPROVED = "\tapproved"  # ledger suffix: a person approved a held entry
@@ -103,28 +108,6 @@ def fingerprints(note: Note) -> dict[Entry, str]:
     return marks
 
 
-def entry_since(entry: Entry, zone: tzinfo | None = None) -> str:
-    """When the entry became true, as local time in ``zone`` (the workspace's).
-
-    A note with its own ``timezone`` front matter is converted; a bad zone name
-    there is ignored (the time is then taken as the workspace's local time).
-    """
-    if entry.timezone and entry.time and zone is not None:
-        try:
-            own = ZoneInfo(entry.timezone)
-        except (ZoneInfoNotFoundError, ValueError):
-            return stamp(entry.day, entry.time)
-        hh, mm = entry.time.split(":")
-        there = datetime(
-            entry.day.year, entry.day.month, entry.day.day, int(hh), int(mm), tzinfo=own
-        )
-        try:
-            return format_instant(there.astimezone(zone).replace(tzinfo=None))
-        except OverflowError:  # a note named 9999-12-31 in a zone behind UTC
-            return stamp(entry.day, entry.time)
-    return stamp(entry.day, entry.time)
-
-
 def new_id(
     key: str | None, value: str, since: str, origin: str, taken: set[str]
 ) -> str:
@@ -153,24 +136,6 @@ def _same(a: str, b: str) -> bool:
 
     # order matters: "tabs rather than spaces" is not "spaces rather than tabs"
     return fuzz.ratio(na, nb) >= NEAR_DUPLICATE
-
-
-def is_current(fact: Fact, today: str) -> bool:
-    """Current: outside Superseded, and neither ``until`` nor ``expires`` has passed."""
-    if fact.superseded:
-        return False
-    until = fact.get("until")
-    expires = fact.get("expires")
-    if until and _before(until, today):
-        return False
-    return not (expires and _before(expires, today))
-
-
-def _before(when: str, today: str) -> bool:
-    try:
-        return parse_instant(when) <= parse_instant(today)
-    except ValueError:
-        return False
 
 
 def multi_valued(key: str, config: Config) -> bool:

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import GardenerError, UsageError
-from .guard import STATE_DIR, ensure_state_dir
-from .workspace import atomic_write, read_text
+from .workspace import STATE_DIR, atomic_write, ensure_state_dir, read_text
 
 if TYPE_CHECKING:
     from .git import HistoryScan, Holder, Identity, Repo

@@ -10,12 +10,22 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
 
 from .model import Entry, Fact, normalize_key
-from .promote import entry_since, is_current
-from .validtime import day_span, format_instant, parse_instant
+from .validtime import (
+    current_at,
+    day_span,
+    entry_since,
+    format_instant,
+    is_current,
+    parse_instant,
+)
+
+if TYPE_CHECKING:
+    from .config import Config
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -86,7 +96,91 @@ def entry_hit(entry: Entry, score: float = 0.0, zone: tzinfo | None = None) -> H
     )
 
 
-def _match_expression(query: str) -> str | None:
+@dataclass(frozen=True)
+class Doc:
+    """One searchable line: a fact of MEMORY.md or an entry of a daily note.
+
+    ``hit`` is what recall returns for it (score 0); ``day`` is the note's
+    date (ISO) or None for MEMORY.md; ``until``/``expires`` are valid-time
+    strings, kept so currency is judged at query time.
+    """
+
+    hit: Hit
+    day: str | None = None
+    norm_key: str | None = None
+    filed_key: str | None = None
+    superseded: bool = False
+    until: str | None = None
+    expires: str | None = None
+
+
+@dataclass(frozen=True)
+class Match:
+    """A search result: the doc's fields and its BM25 score (higher is better)."""
+
+    doc: Doc
+    score: float
+
+
+def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
+    """Every fact of MEMORY.md, whatever its status, as index docs."""
+    return [
+        Doc(
+            fact_hit(f, memory_file),
+            norm_key=f.norm_key if f.key else None,
+            superseded=f.superseded,
+            until=f.get("until"),
+            expires=f.get("expires"),
+        )
+        for f in facts
+    ]
+
+
+def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
+    """A daily note's entries as index docs; ``filed_key`` is set for a durable
+    keyed fact, whose key MEMORY.md may already speak for."""
+    from .classify import classify
+
+    docs = []
+    for entry in entries:
+        c = classify(entry, config)
+        filed = normalize_key(c.key) if c.durable and c.key else None
+        hit = entry_hit(entry, zone=config.zone)
+        docs.append(Doc(hit, day=entry.day.isoformat(), filed_key=filed))
+    return docs
+
+
+def pick(
+    matches: Iterable[Match],
+    today: str,
+    known: set[str],
+    limit: int | None,
+    everything: bool = False,
+) -> list[Hit]:
+    """The hits a recall answers with, best BM25 first, then newest first.
+
+    A plain recall (``everything`` False) keeps current facts and the note
+    entries whose durable key MEMORY.md does not hold (``known``): MEMORY.md
+    speaks for keyed facts, a note's copy may be out of date. ``everything``
+    keeps every match, superseded facts and filed entries included.
+    """
+    chosen = [
+        m
+        for m in matches
+        if everything
+        or (
+            current_at(m.doc.superseded, m.doc.until, m.doc.expires, today)
+            if m.doc.day is None
+            else m.doc.filed_key not in known
+        )
+    ]
+    chosen.sort(key=lambda m: (-m.score, _recency(m.doc.hit)))
+    hits = [replace(m.doc.hit, score=m.score) for m in chosen]
+    return hits[:limit] if limit else hits
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 query matching any word of ``query``; None if it has no word."""
     words = _WORD.findall(query)
     return (
         " OR ".join('"' + w.replace('"', '""') + '"' for w in words) if words else None
@@ -95,7 +189,7 @@ def _match_expression(query: str) -> str | None:
 
 def rank(query: str, hits: Sequence[Hit]) -> list[Hit]:
     """``hits`` matching any word of ``query``, best BM25 first, then newest first."""
-    expression = _match_expression(query)
+    expression = match_expression(query)
     if expression is None:
         return []
     db = sqlite3.connect(":memory:")

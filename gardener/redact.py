@@ -587,9 +587,25 @@ class _Pass:
     cjk: re.Pattern[str] | None  # a CJK word, anywhere
 
 
+class _Rules:
+    """The table's rules as (rule, compiled pattern, check), each compiled when
+    first used: the worded rules (password, secret, pin...) cost most of the
+    compile time, and a line with none of their words never needs them."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[int, tuple[str, re.Pattern[str], Check | None]] = {}
+
+    def __getitem__(self, i: int) -> tuple[str, re.Pattern[str], Check | None]:
+        got = self._compiled.get(i)
+        if got is None:
+            r = _TABLE[i]
+            got = self._compiled[i] = (r.rule, re.compile(r.pattern), r.check)
+        return got
+
+
 @dataclass(frozen=True)
 class _Engine:
-    rules: tuple[tuple[str, re.Pattern[str], Check | None], ...]
+    rules: _Rules
     whole: _Pass  # rules whose matches may span lines, run on the whole text
     lines: _Pass  # the rest, run once per distinct line
     marker: re.Pattern[str]
@@ -645,7 +661,7 @@ def _engine() -> _Engine:
         body = rf"custom:[^\[\]\n]{{1,64}}|{ids}|[A-Za-z][A-Za-z_ -]{{0,39}}"
         _ENGINE.append(
             _Engine(
-                rules=tuple((r.rule, re.compile(r.pattern), r.check) for r in _TABLE),
+                rules=_Rules(),
                 whole=_pass([i for i, r in enumerate(_TABLE) if not r.lines]),
                 lines=_pass([i for i, r in enumerate(_TABLE) if r.lines]),
                 marker=re.compile(rf"\[REDACTED(?::(?:{body}))?\]"),

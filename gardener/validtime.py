@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+if TYPE_CHECKING:
+    from .model import Entry, Fact
 
 _STAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 
@@ -74,3 +79,48 @@ def local_now(zone: tzinfo, override: str | None = None) -> datetime:
             return moment.replace(microsecond=0)
         return moment.astimezone(zone).replace(tzinfo=None, microsecond=0)
     return datetime.now(zone).replace(tzinfo=None, microsecond=0)
+
+
+def entry_since(entry: Entry, zone: tzinfo | None = None) -> str:
+    """When the entry became true, as local time in ``zone`` (the workspace's).
+
+    A note with its own ``timezone`` front matter is converted; a bad zone name
+    there is ignored (the time is then taken as the workspace's local time).
+    """
+    if entry.timezone and entry.time and zone is not None:
+        try:
+            own = ZoneInfo(entry.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            return stamp(entry.day, entry.time)
+        hh, mm = entry.time.split(":")
+        there = datetime(
+            entry.day.year, entry.day.month, entry.day.day, int(hh), int(mm), tzinfo=own
+        )
+        try:
+            return format_instant(there.astimezone(zone).replace(tzinfo=None))
+        except OverflowError:  # a note named 9999-12-31 in a zone behind UTC
+            return stamp(entry.day, entry.time)
+    return stamp(entry.day, entry.time)
+
+
+def is_current(fact: Fact, today: str) -> bool:
+    """Current: outside Superseded, and neither ``until`` nor ``expires`` has passed."""
+    return current_at(fact.superseded, fact.get("until"), fact.get("expires"), today)
+
+
+def current_at(
+    superseded: bool, until: str | None, expires: str | None, today: str
+) -> bool:
+    """``is_current`` over the fields themselves (the recall index stores them)."""
+    if superseded:
+        return False
+    if until and _before(until, today):
+        return False
+    return not (expires and _before(expires, today))
+
+
+def _before(when: str, today: str) -> bool:
+    try:
+        return parse_instant(when) <= parse_instant(today)
+    except ValueError:
+        return False

@@ -28,6 +28,12 @@ _CHUNK = 1 << 16
 _held = threading.local()  # this thread's workspace locks: {lock path: depth}
 
 
+STATE_DIR = ".gardener"  # the gardener's own files in a workspace
+_IGNORE = (
+    "# never committed: secrets taken out of memory files\nquarantine.jsonl\n*.lock\n"
+)
+
+
 def note_date(name: str) -> date | None:
     """The date in a note's file name; None if not a note name or not a real day."""
     m = NOTE_NAME.fullmatch(name)
@@ -451,3 +457,12 @@ def _fsync_dir(folder: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def ensure_state_dir(root: Path) -> None:
+    """Create ``.gardener/`` with the .gitignore that keeps quarantine out of git."""
+    folder = root / STATE_DIR
+    folder.mkdir(exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        atomic_write(ignore, _IGNORE)
