@@ -15,7 +15,6 @@ an in-memory index serves the one query.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
@@ -189,13 +188,6 @@ def open_index(git_dir: Path | None, signature: str) -> Index:
             except OSError:
                 break
     return Index(_prepare(sqlite3.connect(":memory:", isolation_level=None), signature))
-
-
-def remove_index(git_dir: Path) -> None:
-    """Delete the index (purge: it may hold the purged text)."""
-    for suffix in ("", "-journal", "-wal", "-shm"):
-        with suppress(FileNotFoundError):
-            os.unlink(git_dir / "gardener" / f"recall.sqlite3{suffix}")
 
 
 def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:

@@ -19,6 +19,7 @@ import hashlib
 import os
 import re
 import secrets
+import shutil
 import unicodedata
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
@@ -336,6 +337,8 @@ def purge_text(
         repo.rewrite_history(text, REPLACEMENT, ignore_case)
     repo.forget_old_history(needle.sub)
     _scrub_work_tree(root, before.files, needle)
+    # the recall index and the settings cache: caches that may hold the text
+    shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
     purge_id = secrets.token_hex(6)
     paths = _remember(root, text, purge_id)
     who = needle.mask(by or _os_user())  # who asked may be whom it is about

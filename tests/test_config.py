@@ -246,3 +246,31 @@ def test_the_shipped_rules_have_what_the_classifier_needs():
     assert set(config.kind_cues) <= set(config.durable_kinds)
     assert "decisions" in config.headings["decision"]
     assert "language" in config.multi_valued
+
+
+# -- the parsed settings are cached in .git/gardener/config.json --------------------
+
+
+def test_an_edited_rules_file_wins_over_the_cache(tmp_path):
+    from gardener import Workspace
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    assert load(ws.root).note_ttl_days == 30
+    assert (ws.root / ".git" / "gardener" / "config.json").exists()
+    rules = ws.root / "rules.md"
+    rules.write_text(rules.read_text().replace("note_ttl_days: 30", "note_ttl_days: 7"))
+    assert load(ws.root).note_ttl_days == 7
+    rules.unlink()
+    assert load(ws.root).note_ttl_days == default_config().note_ttl_days
+
+
+def test_a_damaged_cache_is_ignored_and_replaced(tmp_path):
+    from gardener import Workspace
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    cache = ws.root / ".git" / "gardener" / "config.json"
+    for junk in ("{not json", '{"key": 1}', "[]", '{"key": "x", "config": {}}'):
+        cache.write_text(junk)
+        assert load(ws.root) == load(ws.root) == parse_rules(
+            (ws.root / "rules.md").read_text(), "rules.md", default_config()
+        )

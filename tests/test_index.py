@@ -1,0 +1,130 @@
+"""The recall index in .git/gardener/: refreshed by file, rebuilt at will, never stale."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sqlite3
+from pathlib import Path
+
+from gardener import Workspace
+from gardener.purge import REPLACEMENT
+
+INDEX = Path(".git/gardener/recall.sqlite3")
+
+
+def texts(ws: Workspace, query: str, **options: object) -> list[str]:
+    return [h.value for h in ws.recall(query, **options)]  # type: ignore[arg-type]
+
+
+def test_recall_builds_the_index_and_answers_from_it(ws: Workspace):
+    ws.note("the deploy window is Tuesday morning")
+    assert texts(ws, "deploy") == ["the deploy window is Tuesday morning"]
+    assert (ws.root / INDEX).exists()
+    # a second recall answers the same from the stored rows
+    assert texts(ws, "deploy") == ["the deploy window is Tuesday morning"]
+
+
+def test_a_note_changed_behind_the_index_is_read_again(ws: Workspace):
+    ws.note("the cat is called Miso")
+    assert texts(ws, "cat") == ["the cat is called Miso"]
+    note = ws.root / "memory" / "2026-01-05.md"
+    before = note.stat()
+    # same size, same mtime: only ctime and the bytes tell
+    note.write_text(note.read_text().replace("Miso", "Yuzu"))
+    os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert note.stat().st_size == before.st_size
+    assert texts(ws, "cat") == ["the cat is called Yuzu"]
+
+
+def test_a_pruned_note_leaves_the_index(ws: Workspace):
+    ws.note("the office plant needs water", day="2026-01-01")
+    assert texts(ws, "plant", everything=True)
+    (ws.root / "memory" / "2026-01-01.md").unlink()
+    assert texts(ws, "plant", everything=True) == []
+    db = sqlite3.connect(ws.root / INDEX)
+    assert db.execute(
+        "SELECT count(*) FROM source WHERE path LIKE '%01-01%'"
+    ).fetchone() == (0,)
+
+
+def test_recall_all_reaches_old_notes_and_superseded_facts(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws.note("decided: the database is Postgres", kind="decision", key="database")
+    ws.promote()
+    later = Workspace(ws.root, now_override="2026-03-01T09:00")
+    later.note("decided: the database is SQLite", kind="decision", key="database")
+    later.promote()
+    plain = later.recall("Postgres")
+    assert all(h.status != "superseded" for h in plain)
+    assert not any(h.path.endswith("2026-01-05.md") for h in plain)  # past its TTL
+    everything = later.recall("Postgres", everything=True)
+    assert {h.status for h in everything} >= {"superseded", "note"}
+
+
+def test_a_damaged_index_is_rebuilt(ws: Workspace):
+    ws.note("the printer is on floor two")
+    texts(ws, "printer")
+    (ws.root / INDEX).write_bytes(b"this is not a database" * 100)
+    assert texts(ws, "printer") == ["the printer is on floor two"]
+
+
+def test_without_a_usable_folder_recall_still_answers(ws: Workspace):
+    ws.note("the lunch place is Nori")
+    (ws.root / ".git" / "gardener").mkdir(exist_ok=True)
+    for child in (ws.root / ".git" / "gardener").iterdir():
+        child.unlink()
+    (ws.root / ".git" / "gardener").rmdir()
+    (ws.root / ".git" / "gardener").write_text("a file where the folder goes")
+    assert texts(ws, "lunch") == ["the lunch place is Nori"]
+
+
+def test_new_settings_rebuild_the_index(ws: Workspace):
+    ws.note("the build takes nine minutes")
+    texts(ws, "build")
+    db = sqlite3.connect(ws.root / INDEX)
+    (before,) = db.execute("SELECT value FROM meta").fetchone()
+    rules = ws.root / "rules.md"
+    rules.write_text(
+        rules.read_text().replace("note_ttl_days: 30", "note_ttl_days: 31")
+    )
+    assert texts(Workspace(ws.root, now_override="2026-01-05T10:00"), "build")
+    (after,) = db.execute("SELECT value FROM meta").fetchone()
+    assert before != after
+
+
+def test_a_redacted_secret_does_not_linger_in_the_index(ws: Workspace):
+    secret = "ghp_" + "Zq8Xw2Lm4Nb6Vc1Kj3Hg5Fd7Sa9Pp0Oo2Ii4"
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text(f"# 2026-01-05\n\n- the CI token is {secret}\n")
+    texts(ws, "token")  # indexed before anyone redacted it
+    assert secret.encode() in (ws.root / INDEX).read_bytes()
+    ws.record()  # redacts before committing
+    assert secret not in note.read_text()
+    texts(ws, "token")
+    assert secret.encode() not in (ws.root / INDEX).read_bytes()
+
+
+def test_purge_deletes_the_index(ws: Workspace):
+    ws.note("Dana Whitfield prefers email over calls")
+    texts(ws, "Dana")
+    ws.purge("Dana Whitfield")
+    index = ws.root / INDEX
+    assert not index.exists() or b"Whitfield" not in index.read_bytes()
+    assert texts(ws, "prefers") == [f"{REPLACEMENT} prefers email over calls"]
+
+
+def _recall_in_child(root: str) -> list[str]:
+    return [
+        h.text
+        for h in Workspace(Path(root), now_override="2026-01-05T09:00").recall("fact")
+    ]
+
+
+def test_recalls_building_one_index_at_once_agree(ws: Workspace):
+    for n in range(30):
+        ws.note(f"fact number {n} about the garden")
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        answers = pool.map(_recall_in_child, [str(ws.root)] * 8)
+    assert all(a == answers[0] for a in answers) and len(answers[0]) == 10
