@@ -29,6 +29,7 @@ from .workspace import (
     inside,
     note_date,
     note_files,
+    note_names,
     read_text,
     refuse_outside,
     workspace_lock,
@@ -684,37 +685,38 @@ class Workspace:
             return []
         file = self.config.memory_file
         live_from = now.date() - timedelta(days=self.config.note_ttl_days)
-        notes = note_files(self.root, self.config.notes_dir)
-        rels = [(p.relative_to(self.root).as_posix(), p) for p in notes]
-        wanted = [
-            (rel, p)
-            for rel, p in rels
-            if everything or (note_date(p.name) or date.min) >= live_from
-        ]
-        files = [(file, self.memory_path), *wanted]
-        present = {file, *(rel for rel, _ in rels)}
+        folder = self.config.notes_dir
         since = None if everything else live_from.isoformat()
-        git_dir = self.root / ".git"
-        for where in (git_dir, None):  # a locked or damaged index: one in memory
+        wanted, names = note_names(self.root, folder, since or "")
+        base = (
+            f"{self.root}{os.sep}{folder}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
+        )
+        files = [(file, str(self.memory_path))]
+        files += [(f"{folder}/{n}", base + n) for n in wanted]
+        present = {file, *(f"{folder}/{n}" for n in names)}
+        today = format_instant(now)
+        hits: list[Hit] = []
+        for where in (self.root / ".git", None):  # locked or damaged: one in memory
             try:
                 with open_index(where, self._index_signature()) as index:
-                    index.refresh(files, present, self._docs)
-                    matches = index.search(
-                        expression, paths_from=since, memory_file=file
-                    )
+                    floor = f"{folder}/{since or ''}"
+                    index.refresh(files, present, self._docs, floor)
                     known = index.keys(file)
+                    found = index.search(expression, paths_from=since, memory_file=file)
+                    hits = pick(found, today, known, limit, everything)
                 break
             except sqlite3.Error:
                 if where is None:
                     raise
-        return pick(matches, format_instant(now), known, limit, everything)
+        return hits
 
-    def _docs(self, rel: str, path: Path) -> list[Doc]:
+    def _docs(self, rel: str, where: str) -> list[Doc]:
         """A file's recall docs (the index's reader): MEMORY.md's facts or a note's entries."""
         from .memoryfile import parse_memory
         from .notes import parse_note
         from .recall import fact_docs, note_docs
 
+        path = Path(where)
         if not path.exists():
             return []
         text = read_text(path)

@@ -15,15 +15,16 @@ an in-memory index serves the one query.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
 
 from .errors import GardenerError
-from .recall import Doc, Hit, Match
+from .recall import Doc, Match, sort_key
 
-SCHEMA = 1
+SCHEMA = 2  # bump when the tables change: old indexes are then rebuilt
 _DDL = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
     "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
@@ -32,13 +33,13 @@ _DDL = (
     # filed_key: a note entry's durable key (MEMORY.md speaks for it then)
     "CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, path TEXT, day TEXT,"
     " norm_key TEXT, filed_key TEXT, superseded INTEGER, until TEXT,"
-    " expires TEXT, hit TEXT)",
+    " expires TEXT, since TEXT, hit TEXT)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text,"
     " tokenize='unicode61 remove_diacritics 2')",
 )
 
 
-Reader = Callable[[str, Path], list[Doc]]  # (relative path, file) -> its docs
+Reader = Callable[[str, str], list[Doc]]  # (relative path, absolute path) -> its docs
 
 
 class Index:
@@ -46,6 +47,7 @@ class Index:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self._floor = ""
 
     def __enter__(self) -> Index:
         return self
@@ -54,16 +56,25 @@ class Index:
         self.db.close()
 
     def refresh(
-        self, files: Sequence[tuple[str, Path]], present: Iterable[str], read: Reader
+        self,
+        files: Sequence[tuple[str, str]],
+        present: Iterable[str],
+        read: Reader,
+        floor: str = "",
     ) -> None:
         """Re-read each of ``files`` whose stamp changed; drop files not in ``present``.
 
         ``files`` are (workspace-relative path, absolute path); ``present`` is
-        every file that still exists among those the index may hold. A file
-        that cannot be read (``read`` raises OSError or ValueError) gets no rows.
+        every file that still exists among those the index may hold. Only
+        indexed paths from ``floor`` on (and ``files``) are looked at: a plain
+        recall never reads rows of notes past their TTL, so it need not check
+        them. A file that cannot be read (``read`` raises OSError, ValueError
+        or GardenerError) gets no rows.
         """
         present = set(present)
-        if not self._changes(files, present):
+        self._floor = floor
+        stale, gone, _ = self._changes(files, present)
+        if not stale and not gone:
             return
         # IMMEDIATE: the write lock before reading the spans, so two recalls
         # refreshing at once never drop each other's rows
@@ -89,45 +100,52 @@ class Index:
             raise
 
     def _changes(
-        self, files: Sequence[tuple[str, Path]], present: set[str]
-    ) -> tuple[list[tuple[str, Path]], set[str], dict[str, tuple[int, int]]]:
+        self, files: Sequence[tuple[str, str]], present: set[str]
+    ) -> tuple[list[tuple[str, str]], set[str], dict[str, tuple[int, int]]]:
         """(files whose stamp changed, indexed paths gone, path -> its row span)."""
-        stamps, known = {}, {}
-        for rel, stamp, first, last in self.db.execute(
-            "SELECT path, stamp, first, last FROM source"
-        ):
-            stamps[rel], known[rel] = stamp, (first, last)
+        stamps: dict[str, str] = {}
+        spans: dict[str, tuple[int, int]] = {}
+        query = "SELECT path, stamp, first, last FROM source WHERE "
+        rows = list(self.db.execute(query + "path >= ?", (self._floor,)))
+        for rel, _ in files:
+            if rel < self._floor:  # below the floor (MEMORY.md): by its key
+                rows += self.db.execute(query + "path = ?", (rel,))
+        for rel, stamp, first, last in rows:
+            stamps[rel] = stamp
+            spans[rel] = (first, last)
         stale = [(rel, path) for rel, path in files if stamps.get(rel) != _stamp(path)]
-        return stale, set(known) - present, known
+        return stale, stamps.keys() - present, spans
 
     def search(
         self, expression: str, *, paths_from: str | None = None, memory_file: str
-    ) -> list[Match]:
-        """Docs matching the FTS5 ``expression``, with their BM25 scores.
+    ) -> Iterator[Match]:
+        """Docs matching the FTS5 ``expression``: best BM25 first, then newest.
 
         ``paths_from`` (ISO date) keeps MEMORY.md and the notes of that day on.
+        Rows are read as they are consumed.
         """
         sql = (
-            "SELECT d.hit, d.day, d.norm_key, d.filed_key, d.superseded, d.until,"
-            " d.expires, -bm25(body) FROM body JOIN doc d ON d.id = body.rowid"
+            "SELECT round(-bm25(body), 6) AS score, d.day, d.filed_key, d.superseded,"
+            " d.until, d.expires, d.hit FROM body JOIN doc d ON d.id = body.rowid"
             " WHERE body MATCH ?"
         )
         args: list[object] = [expression]
         if paths_from is not None:
             sql += " AND (d.path = ? OR d.day >= ?)"
             args += [memory_file, paths_from]
-        return [
-            Match(
-                Doc(_hit(h), day, nk, fk, bool(sup), until, exp),
-                round(score, 6),
-            )
-            for h, day, nk, fk, sup, until, exp, score in self.db.execute(sql, args)
-        ]
+        sql += " ORDER BY score DESC, d.since DESC"
+        for score, day, filed, superseded, until, expires, raw in self.db.execute(
+            sql, args
+        ):
+            yield Match(score, day, filed, bool(superseded), until, expires, raw)
 
     def keys(self, path: str) -> set[str]:
         """The normalized keys of the facts indexed from ``path`` (MEMORY.md)."""
+        # by its row span: a file's rows are consecutive, and the rowid is indexed
         rows = self.db.execute(
-            "SELECT DISTINCT norm_key FROM doc WHERE path = ? AND norm_key IS NOT NULL",
+            "SELECT DISTINCT d.norm_key FROM source s JOIN doc d"
+            " ON d.id BETWEEN s.first AND s.last"
+            " WHERE s.path = ? AND d.norm_key IS NOT NULL",
             (path,),
         )
         return {k for (k,) in rows}
@@ -153,11 +171,14 @@ class Index:
                 int(d.superseded),
                 d.until,
                 d.expires,
+                sort_key(d.hit.since),
                 json.dumps(d.hit.as_dict(), ensure_ascii=False),
-            )  # fmt: skip
+            )
             for i, d in enumerate(docs)
         ]
-        self.db.executemany("INSERT INTO doc VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self.db.executemany(
+            "INSERT INTO doc VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+        )
         self.db.executemany(
             "INSERT INTO body(rowid, text) VALUES (?, ?)",
             ((first + i, d.hit.text) for i, d in enumerate(docs)),
@@ -203,10 +224,10 @@ def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:
             row = None
         if row is None or row[0] != wanted:
             db.execute("BEGIN IMMEDIATE")
+            for table in ("source", "doc", "body"):  # their shape may have changed too
+                db.execute(f"DROP TABLE IF EXISTS {table}")
             for statement in _DDL:
                 db.execute(statement)
-            for table in ("source", "doc", "body"):
-                db.execute(f"DELETE FROM {table}")
             db.execute("INSERT OR REPLACE INTO meta VALUES ('signature', ?)", (wanted,))
             db.execute("COMMIT")
     except sqlite3.DatabaseError:
@@ -215,14 +236,10 @@ def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:
     return db
 
 
-def _stamp(path: Path) -> str:
+def _stamp(path: str) -> str:
     """What tells a changed file: size, mtime, ctime (which no tool can set back), inode."""
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return "missing"
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-
-
-def _hit(data: str) -> Hit:
-    return Hit(**json.loads(data))

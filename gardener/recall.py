@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
@@ -116,10 +116,29 @@ class Doc:
 
 @dataclass(frozen=True)
 class Match:
-    """A search result: the doc's fields and its BM25 score (higher is better)."""
+    """A search result: what deciding needs, its BM25 score (higher is better),
+    and its Hit as JSON, decoded only if the result is kept."""
 
-    doc: Doc
     score: float
+    day: str | None
+    filed_key: str | None
+    superseded: bool
+    until: str | None
+    expires: str | None
+    raw: str
+
+    def hit(self) -> Hit:
+        import json
+
+        return Hit(**{**json.loads(self.raw), "score": self.score})
+
+
+def sort_key(since: str | None) -> str:
+    """``since`` as text that sorts by time (an unreadable one sorts first)."""
+    try:
+        return format_instant(parse_instant(since or ""))
+    except ValueError:
+        return ""
 
 
 def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
@@ -157,26 +176,25 @@ def pick(
     limit: int | None,
     everything: bool = False,
 ) -> list[Hit]:
-    """The hits a recall answers with, best BM25 first, then newest first.
+    """The hits a recall answers with, from ``matches`` in rank order.
 
-    A plain recall (``everything`` False) keeps current facts and the note
-    entries whose durable key MEMORY.md does not hold (``known``): MEMORY.md
-    speaks for keyed facts, a note's copy may be out of date. ``everything``
-    keeps every match, superseded facts and filed entries included.
+    ``matches`` come best BM25 first, then newest first (the index orders
+    them); this reads only as many as it keeps. A plain recall (``everything``
+    False) keeps current facts and the note entries whose durable key MEMORY.md
+    does not hold (``known``): MEMORY.md speaks for keyed facts, a note's copy
+    may be out of date. ``everything`` keeps every match.
     """
-    chosen = [
-        m
-        for m in matches
-        if everything
-        or (
-            current_at(m.doc.superseded, m.doc.until, m.doc.expires, today)
-            if m.doc.day is None
-            else m.doc.filed_key not in known
-        )
-    ]
-    chosen.sort(key=lambda m: (-m.score, _recency(m.doc.hit)))
-    hits = [replace(m.doc.hit, score=m.score) for m in chosen]
-    return hits[:limit] if limit else hits
+    hits: list[Hit] = []
+    for m in matches:
+        if limit and len(hits) >= limit:
+            break
+        if everything or (
+            current_at(m.superseded, m.until, m.expires, today)
+            if m.day is None
+            else m.filed_key not in known
+        ):
+            hits.append(m.hit())
+    return hits
 
 
 def match_expression(query: str) -> str | None:

@@ -36,11 +36,10 @@ _IGNORE = (
 
 def note_date(name: str) -> date | None:
     """The date in a note's file name; None if not a note name or not a real day."""
-    m = NOTE_NAME.fullmatch(name)
-    if m is None:
+    if NOTE_NAME.fullmatch(name) is None:
         return None
     try:
-        return date(int(m[1]), int(m[2]), int(m[3]))
+        return date.fromisoformat(name[:10])
     except ValueError:  # 2026-02-30, month 13, year 0
         return None
 
@@ -52,18 +51,34 @@ def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:
     that points outside ``root``. Returns [] if the folder does not exist.
     """
     folder = Path(root) / notes_dir
+    return [folder / name for name in note_names(root, notes_dir)[0]]
+
+
+def note_names(
+    root: Path, notes_dir: str = "memory", since: str = ""
+) -> tuple[list[str], list[str]]:
+    """(the names of ``note_files`` dated ``since`` (ISO) or later, every name in the folder).
+
+    Strings, not paths, and only the kept names are checked in full, because
+    recall lists ten years of notes on every call. Sorted by name, which sorts
+    by date (a note's name starts with its ISO date).
+    """
+    folder = Path(root) / notes_dir
     if not inside(root, folder) or not folder.is_dir():
-        return []
-    found: list[tuple[date, str, Path]] = []
+        return [], []
+    kept: list[str] = []
+    every: list[str] = []
     with os.scandir(folder) as entries:
         for entry in entries:
-            day = note_date(entry.name)
-            path = folder / entry.name
-            if day is None or (entry.is_symlink() and not inside(root, path)):
+            name = entry.name
+            every.append(name)
+            if name < since or note_date(name) is None:
+                continue
+            if entry.is_symlink() and not inside(root, folder / name):
                 continue
             if entry.is_file():
-                found.append((day, entry.name, path))
-    return [path for _, _, path in sorted(found)]
+                kept.append(name)
+    return sorted(kept), every
 
 
 def read_text(path: Path) -> str:
