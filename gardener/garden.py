@@ -22,6 +22,7 @@ from .config import Config
 from .errors import GardenerError, LossBudgetError, ParseError, RefusedError, UsageError
 from .validtime import format_instant, local_now
 from .workspace import (
+    SALT,
     STATE_DIR,
     append_entry,
     atomic_write,
@@ -295,7 +296,6 @@ class Workspace:
         """
         from . import journal, redact
         from .notes import render_entry
-        from .purge import read_purged, refused_by_purge
         from .results import NoteResult, short
 
         if not text.strip():
@@ -326,8 +326,7 @@ class Workspace:
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
         found = redact.find(line, self.config.never_store, self.config.allow)
-        salt, hashes = read_purged(self.root)
-        if refused_by_purge(line, salt, hashes):
+        if (self.root / SALT).is_file() and _purged(self.root, line):
             raise RefusedError(
                 "refused: it holds a text purged from this workspace; nothing was written"
             )
@@ -968,3 +967,11 @@ def _is_clock(text: str) -> bool:
         and int(parts[1]) < 60
         and len(parts[1]) == 2
     )
+
+
+def _purged(root: Path, text: str) -> bool:
+    """True if ``text`` holds a text purged from the workspace at ``root``."""
+    from .purge import read_purged, refused_by_purge  # only once a purge happened
+
+    salt, hashes = read_purged(root)
+    return refused_by_purge(text, salt, hashes)

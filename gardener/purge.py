@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import GardenerError, UsageError
-from .workspace import STATE_DIR, atomic_write, ensure_state_dir, read_text
+from .workspace import SALT, STATE_DIR, atomic_write, ensure_state_dir, read_text
 
 if TYPE_CHECKING:
     from .git import HistoryScan, Holder, Identity, Repo
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 REPLACEMENT = "[PURGED]"
 MIN_LENGTH = 4  # shorter texts are too broad to erase everywhere
 PURGED = f"{STATE_DIR}/purged"  # committed: one keyed hash per purged text
-SALT = f"{STATE_DIR}/salt"  # git-ignored, owner-only: the key of those hashes
 IGNORE = f"{STATE_DIR}/.gitignore"
 _MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
 _SHOWN_COMMITS = 20
