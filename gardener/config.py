@@ -7,6 +7,7 @@ is not a number.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -209,21 +210,21 @@ def load(root: Path) -> Config:
     """The workspace's settings: its rules.md over the shipped defaults.
 
     The parsed settings are cached in ``.git/gardener/config.json``, keyed by
-    the bytes of both rules files and this module's version, because parsing
-    YAML costs ~30 ms of every ``gardener note``. A cache that cannot be read
+    the stat of both rules files and of this module, because parsing YAML
+    costs ~30 ms of every ``gardener note``. A cache that cannot be read
     or written is ignored. Raises ConfigError for a rules.md that is not UTF-8
     or holds a bad setting (file and line named).
     """
     rules = root / "rules.md"
-    try:
-        raw = rules.read_bytes()
-    except FileNotFoundError:
-        raw = None
     cache = root / ".git" / "gardener" / "config.json"
-    key = _cache_key(raw)
+    key = _cache_key(rules)
     cached = _read_cache(cache, key)
     if cached is not None:
         return cached
+    try:
+        raw: bytes | None = rules.read_bytes()
+    except FileNotFoundError:
+        raw = None
     if raw is None:
         config = default_config()
     else:
@@ -236,22 +237,18 @@ def load(root: Path) -> Config:
     return config
 
 
-def _cache_key(raw: bytes | None) -> str:
-    import hashlib
-
-    digest = hashlib.sha256()
-    stamp = Path(__file__).stat()  # a new gardener may parse differently
-    digest.update(f"{stamp.st_mtime_ns}:{stamp.st_size}\0".encode())
-    for part in (raw, _packaged_bytes()):
-        digest.update(b"-" if part is None else b"+%d:" % len(part) + part)
-    return digest.hexdigest()
-
-
-def _packaged_bytes() -> bytes | None:
-    try:
-        return packaged("rules.md").read_bytes()
-    except FileNotFoundError:
-        return None
+def _cache_key(rules: Path) -> str:
+    """What the parsed settings depend on: both rules files and this module,
+    each by size, mtime, ctime and inode (ctime moves on every write, and no
+    tool sets it back), so a hit costs three stats and no hashing."""
+    parts = []
+    for path in (rules, packaged("rules.md"), Path(__file__)):
+        try:
+            st = os.stat(path)
+            parts.append(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}")
+        except OSError:
+            parts.append("-")
+    return "|".join(parts)
 
 
 def _read_cache(path: Path, key: str) -> Config | None:

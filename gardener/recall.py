@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
-from .model import Entry, Fact, normalize_key
 from .validtime import (
     current_at,
     day_span,
@@ -26,6 +25,7 @@ from .validtime import (
 
 if TYPE_CHECKING:
     from .config import Config
+    from .model import Entry, Fact
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -159,6 +159,7 @@ def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
     """A daily note's entries as index docs; ``filed_key`` is set for a durable
     keyed fact, whose key MEMORY.md may already speak for."""
     from .classify import classify
+    from .model import normalize_key
 
     docs = []
     for entry in entries:
@@ -289,7 +290,7 @@ def as_of(
     start, end = day_span(when)
     chosen = [f for f in facts if valid_at(f, start, end)]
     if key is not None:
-        nk = normalize_key(key)
+        nk = _normalize_key(key)
         chosen = [f for f in chosen if f.norm_key == nk]
     hits = [fact_hit(f, memory_file) for f in chosen]
     if query:
@@ -301,7 +302,7 @@ def lookup(
     key: str, facts: Iterable[Fact], now: datetime, memory_file: str = "MEMORY.md"
 ) -> list[Hit]:
     """The current value(s) of one key, compared as keys are (case, space, Unicode)."""
-    nk = normalize_key(key)
+    nk = _normalize_key(key)
     today = format_instant(now)
     return [
         fact_hit(f, memory_file)
@@ -314,8 +315,14 @@ def history(
     key: str, facts: Iterable[Fact], memory_file: str = "MEMORY.md"
 ) -> list[Hit]:
     """Every value a key has had, oldest first (for ``why``)."""
-    nk = normalize_key(key)
+    nk = _normalize_key(key)
     return sorted(
         (fact_hit(f, memory_file) for f in facts if f.norm_key == nk),
         key=lambda h: -_recency(h),
     )
+
+
+def _normalize_key(key: str) -> str:
+    from .model import normalize_key  # not at import: a warm recall needs no model
+
+    return normalize_key(key)
