@@ -7,10 +7,8 @@ top folder holds ``.git`` (where the workspace lock lives).
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import re
-import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -400,6 +398,8 @@ def _encode(text: str) -> bytes:
 
 
 def _digest(data: bytes) -> str:
+    import hashlib  # not at import: it loads OpenSSL (~3 ms of every recall)
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -415,7 +415,7 @@ def _create_temp(target: Path) -> tuple[int, Path]:
     """Create a new hidden temp file next to ``target`` (mode 0666 less the umask)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
     while True:
-        temp = target.with_name(f".{target.name[:150]}.{secrets.token_hex(6)}.tmp")
+        temp = target.with_name(f".{target.name[:150]}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:
