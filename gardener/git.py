@@ -15,19 +15,16 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from hashlib import sha1
 from itertools import chain, repeat
 from pathlib import Path, PurePosixPath
-from typing import Any, BinaryIO, cast
+from typing import Any
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
 
@@ -146,6 +143,8 @@ def identity_for(by: str | None) -> Identity:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
     if not slug:  # nothing ASCII left (CJK names): a stable short hash instead
+        from hashlib import sha1
+
         slug = "agent-" + sha1(name.encode()).hexdigest()[:8]
     return Identity(name, f"{slug}@{_AGENT_DOMAIN}")
 
@@ -287,13 +286,12 @@ class Repo:
             moment = date if date.tzinfo else date.astimezone()
             stamp = f"@{int(moment.timestamp())} {moment.strftime('%z')}"
             env |= {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-        with tempfile.TemporaryFile() as stdin:
-            stdin.write(_bytes(message))
-            status, _ = self._run(
-                "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
-                "--cleanup=verbatim", "--untracked-files=no", "--file=-", "--", *targets,
-                index=True, env=env, stdin=cast(BinaryIO, stdin), ok=(0, 1),
-            )  # fmt: skip
+        # the message goes in on stdin, sent again if a busy lock makes git retry
+        status, _ = self._run(
+            "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
+            "--cleanup=verbatim", "--untracked-files=no", "--file=-", "--", *targets,
+            index=True, env=env, stdin=_bytes(message), ok=(0, 1),
+        )  # fmt: skip
         if status != 0:
             same = [
                 "diff",
@@ -533,7 +531,7 @@ class Repo:
             raise GardenerError(
                 f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
             )
-        shutil.rmtree(self._git_dir / "filter-repo", ignore_errors=True)
+        _rmtree(self._git_dir / "filter-repo")
         spec = {
             "text": text,
             "replacement": replacement,
@@ -565,7 +563,7 @@ class Repo:
         (COMMIT_EDITMSG...), expires every reflog entry and prunes every
         unreachable object (``gc --prune=now``).
         """
-        shutil.rmtree(self._git_dir / "filter-repo", ignore_errors=True)
+        _rmtree(self._git_dir / "filter-repo")
         for name in _OLD_POINTERS:
             (self._git_dir / name).unlink(missing_ok=True)
         for name in _MESSAGE_FILES:
@@ -642,7 +640,7 @@ class Repo:
         ok: tuple[int, ...] = (0,),
         index: bool = False,
         env: Mapping[str, str] | None = None,
-        stdin: BinaryIO | None = None,
+        stdin: bytes | None = None,
     ) -> tuple[int, bytes]:
         """Run one git command in ``root``; returns (exit status, stdout bytes).
 
@@ -657,12 +655,10 @@ class Repo:
         while True:
             if index:
                 self._wait_for(self._git_dir / "index.lock", deadline, delays)
-            if stdin is not None:
-                stdin.seek(0)
             try:
                 done = subprocess.run(
                     argv, cwd=self.root, env=full_env, capture_output=True,
-                    stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                    input=stdin if stdin is not None else b"",
                 )  # fmt: skip
             except FileNotFoundError as e:
                 raise GardenerError(f"git is not installed or not on PATH ({e})") from e
@@ -811,3 +807,9 @@ def _bytes(path: str) -> bytes:
 
 def _text(out: bytes) -> str:
     return out.decode("utf-8", "surrogateescape")
+
+
+def _rmtree(folder: Path) -> None:
+    import shutil  # only a purge needs it
+
+    shutil.rmtree(folder, ignore_errors=True)
