@@ -306,6 +306,19 @@ class Repo:
                 return None  # "nothing to commit": the staged text equals HEAD's
             raise GardenerError(f"`git commit` of {', '.join(targets)} failed")
         self._has_commits = True
+        return self._head()
+
+    def _head(self) -> str:
+        """HEAD's commit id: from the branch's loose ref file if there is one
+        (a commit just wrote it), else from ``git rev-parse``."""
+        try:
+            head = (self._git_dir / "HEAD").read_text("ascii").strip()
+            if head.startswith("ref: refs/heads/"):
+                sha = (self._git_dir / head[5:]).read_text("ascii").strip()
+                if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha):
+                    return sha
+        except (OSError, UnicodeDecodeError):
+            pass
         _, out = self._run("rev-parse", "--verify", "HEAD")
         return _text(out).strip()
 
@@ -339,9 +352,8 @@ class Repo:
     def committed_text(self, path: str) -> str | None:
         """The file's text at HEAD (UTF-8, bad bytes kept as surrogates); None if untracked."""
         (rel,) = _relative_paths([path])
-        if not self.has_commits():
-            return None
-        # "HEAD:./name" is a literal path: --literal-pathspecs does not apply here
+        # "HEAD:./name" is a literal path (--literal-pathspecs does not apply
+        # here); without HEAD or without the file, git exits 128
         status, blob = self._run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
         return blob.decode("utf-8", "surrogateescape") if status == 0 else None
 

@@ -46,6 +46,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 Span = tuple[int, int]
 Compiled = tuple[tuple[str, re.Pattern[str]], ...]  # (rule id, pattern) pairs
@@ -69,19 +70,40 @@ class Finding:
 
 # --- value extraction for labelled secrets -------------------------------------
 
+
+class _Lazy:
+    """A regex compiled on first use. Most scans need none of the helper
+    patterns below, and compiling them all costs ~3 ms of every ``gardener note``."""
+
+    __slots__ = ("_args", "_pattern")
+
+    def __init__(self, *args: object) -> None:
+        self._args = args
+        self._pattern: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> object:
+        if self._pattern is None:
+            self._pattern = re.compile(*self._args)  # type: ignore[call-overload]
+        return getattr(self._pattern, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return cast(re.Pattern[str], _Lazy(pattern, flags))
+
+
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
 _TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
-_NEXT_PARAM = re.compile(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
-_REF = re.compile(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*")
-_TYPE = re.compile(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
-_PATH = re.compile(r"(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?")  # /run/secrets/db, ~/.ssh/id
+_NEXT_PARAM = _lazy(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
+_REF = _lazy(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*")
+_TYPE = _lazy(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
+_PATH = _lazy(r"(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?")  # /run/secrets/db, ~/.ssh/id
 # A bare value: no space, at most 512 chars (bounds the work per label), and no CJK
 # or fullwidth char, since CJK prose resumes right after it: 密码是abc，...
-_BARE = re.compile(
+_BARE = _lazy(
     r"[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
     r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]{1,512}"
 )
-_CELL_END = re.compile(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
+_CELL_END = _lazy(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
 _MASK = "*xX•·.-_#?…"  # a value of these only is a mask: ****, xxx-xxx
 # Words that sit where a value would but say where it is or what it is like.
 _WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hidden
@@ -245,7 +267,7 @@ _KEY_KINDS = """public pub gpg pgp ssh sort primary foreign partition cache look
     index idempotency dedup dedupe routing shard object row group map dict hash
     composite unique cluster range s3"""
 _NOT_KEYS = frozenset(_KEY_KINDS.split())
-_HEXVAL = re.compile(
+_HEXVAL = _lazy(
     r"(?a)[0-9a-fA-F]{16,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
 )
 _B64VAL = re.compile(r"(?a)[A-Za-z0-9+/_-]{16,}={0,2}")
@@ -292,7 +314,7 @@ _CODES = (
     rf"(?P<value>{_CODE}(?:[ \t]*[,;]?[ \t]*{_NEWLINE}{_CODE}){{1,31}})"
 )
 _CODE_WORDS = "recovery backup 2fa mfa two otp totp scratch emergency"
-_ONE_CODE = re.compile(_CODE)
+_ONE_CODE = _lazy(_CODE)
 
 
 def _codes(text: str, m: re.Match[str]) -> Span | None:
@@ -355,7 +377,7 @@ def _email(text: str, m: re.Match[str]) -> Span | None:
     return start, m.end()
 
 
-_SCHEME = re.compile(r"(?a)\b[A-Za-z][\w+.-]{0,20}\Z")  # searched up to the "://"
+_SCHEME = _lazy(r"(?a)\b[A-Za-z][\w+.-]{0,20}\Z")  # searched up to the "://"
 
 
 def _url_password(text: str, m: re.Match[str]) -> Span | None:
@@ -705,8 +727,8 @@ def _runs(text: str) -> list[Span]:
     return out
 
 
-_KEY_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_BODY = re.compile(r"(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*")
+_KEY_END = _lazy(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BODY = _lazy(r"(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*")
 
 
 def _key_blocks(text: str, begin: re.Pattern[str]) -> Iterator[Span]:
@@ -724,7 +746,7 @@ def _key_blocks(text: str, begin: re.Pattern[str]) -> Iterator[Span]:
         yield m.start(), reach
 
 
-_WORTH = re.compile(  # a separator, digits, or a 15+ run with a capital or digit
+_WORTH = _lazy(  # a separator, digits, or a 15+ run with a capital or digit
     r"(?a)[:=@|：—–是为為は는은]|\d{4}|--"
     r"|(?<![\w+/=.-])(?=[\w+/=.-]{15})[a-z_+/=.-]*[A-Z0-9]"
 )
@@ -799,9 +821,9 @@ def _run_pass(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
                 if out and out[-1][2] == base + i:
                     claimed[i] = out[-1][1]
     for i in rules.text_rules:
-        rule, pattern, _ = eng.rules[i]
         if _TABLE[i].need not in text:
-            continue
+            continue  # before compiling: most rules never have to be
+        rule, pattern, _ = eng.rules[i]
         if rule == "private-key":
             out += [(s, e, base + i, rule) for s, e in _key_blocks(text, pattern)]
             continue
@@ -908,7 +930,7 @@ def _scan_rules(text: str, ctx: _Context) -> list[tuple[int, int, str]]:
     return [(s, e, r) for s, e, _, r in merged]
 
 
-_ALNUM = re.compile(r"[^\W_]")
+_ALNUM = _lazy(r"[^\W_]")
 _NEAR = 2048  # after redacting, rescan this much text either side of a marker
 
 
