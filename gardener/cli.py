@@ -84,7 +84,7 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
     )
     for r in result.redacted:
         click.echo(
-            f"redacted {r.rule} in {r.path}:{r.line} (original kept in .gardener/quarantine.jsonl, never committed)"
+            f"redacted {r.rule} in {r.where()} (original kept in .gardener/quarantine.jsonl, never committed)"
         )
 
 

@@ -220,7 +220,7 @@ class Workspace:
         from . import journal
         from .appendonly import restore_notes
         from .git import identity_for
-        from .guard import redact_files
+        from .guard import redact_files, rename_secret_names
 
         self._refuse_outside()
         commit = functools.partial(self._commit, repo)
@@ -235,8 +235,14 @@ class Workspace:
         if not changed:
             return None, []
         notes = [p for p in changed if self._is_note(p)]
+        renamed, redacted = rename_secret_names(
+            self.root, notes, self.config, self.now(),
+            is_new=lambda p: repo.committed_text(p) is None,
+        )  # fmt: skip
+        changed = sorted({renamed.get(p, p) for p in changed})
+        notes = [renamed.get(p, p) for p in notes]
         kept = restore_notes(self.root, repo, notes, self.now(), self._warnings)
-        redacted = redact_files(self.root, changed, self.config, self.now())
+        redacted += redact_files(self.root, changed, self.config, self.now())
         agents = {self._agent_of(p) for p in changed if self._is_note(p)}
         author = repo.configured_identity() or identity_for(
             agents.pop() if len(agents) == 1 else None
@@ -246,7 +252,7 @@ class Workspace:
             f"- {p} was rewritten: its committed text is kept, new lines below a marker"
             for p in kept
         ]
-        lines += [f"- redacted {r.rule} in {r.path}:{r.line}" for r in redacted]
+        lines += [f"- redacted {r.rule} in {r.where()}" for r in redacted]
         message = (
             "record: changes made outside the gardener\n\n"
             + "\n".join(lines)
@@ -869,7 +875,7 @@ class Workspace:
         The first commit records the adopted state.
         """
         from .git import Repo
-        from .guard import redact_files
+        from .guard import redact_files, rename_secret_names
         from .memoryfile import NEW_FILE
         from .results import InitResult
 
@@ -912,18 +918,23 @@ class Workspace:
                     ".gitattributes",
                     f"{STATE_DIR}/.gitignore",
                 ]
-                paths += [
+                notes = [
                     p.relative_to(ws.root).as_posix()
                     for p in note_files(ws.root, config.notes_dir)
                 ]
-                redacted = redact_files(ws.root, paths, config, ws.now())
+                renamed, redacted = rename_secret_names(
+                    ws.root, notes, config, ws.now(),
+                    is_new=lambda p: repo.committed_text(p) is None,
+                )  # fmt: skip
+                paths += [renamed.get(p, p) for p in notes]
+                redacted += redact_files(ws.root, paths, config, ws.now())
                 what = (
                     "adopt existing memory files"
                     if adopted
                     else "create a memory workspace"
                 )
                 body = "\n".join(
-                    f"- redacted {r.rule} in {r.path}:{r.line}" for r in redacted
+                    f"- redacted {r.rule} in {r.where()}" for r in redacted
                 )
                 message = f"init: {what}\n\n{body + chr(10) + chr(10) if body else ''}Gardener-Action: init\n"
                 sha = ws._commit(repo, paths, message)

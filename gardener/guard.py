@@ -12,7 +12,7 @@ import fcntl
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +22,7 @@ from .config import Config
 from .workspace import STATE_DIR, atomic_write, ensure_state_dir
 
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
+_MARKER = re.compile(r"\[REDACTED(?::[^\]]*)?\]")  # redact's marker
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,12 @@ class Redaction:
     """One secret taken out of a file (the secret itself is only in quarantine)."""
 
     path: str
-    line: int
+    line: int  # 0: the secret was in the file's name (the file was renamed)
     rule: str
+
+    def where(self) -> str:
+        """``path:line``, or ``the name of path`` for a renamed file."""
+        return f"{self.path}:{self.line}" if self.line else f"the name of {self.path}"
 
 
 def _quarantine(
@@ -59,6 +64,50 @@ def _quarantine(
     finally:
         os.close(fd)
     os.chmod(target, 0o600)
+
+
+def rename_secret_names(
+    root: Path,
+    paths: Iterable[str],
+    config: Config,
+    now: datetime,
+    is_new: Callable[[str], bool],
+) -> tuple[dict[str, str], list[Redaction]]:
+    """Rename each of ``paths`` whose file name holds a never-store match.
+
+    A path is a commit's path too, so a token in a note's name would reach
+    history. The secret part of the name becomes ``redacted`` (``-2``,
+    ``-3``... if that name is taken); the original name goes to quarantine.
+    Only files ``is_new`` says were never committed are renamed: a committed
+    name is already in history (``gardener purge`` erases it).
+
+    Returns ({old path: new path}, one Redaction per renamed file).
+    """
+    renamed: dict[str, str] = {}
+    done: list[Redaction] = []
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        # a note's name is its ISO date, then "-" or "_" and free text, then .md:
+        # only the free text is scanned, so the renamed file stays a note
+        day, sep, inner = name[:10], name[10:11], name[11:-3]
+        if sep not in ("-", "_") or not name.endswith(".md"):
+            continue
+        found = redact.find(inner, config.never_store, config.allow)
+        if not found or not (root / path).is_file() or not is_new(path):
+            continue
+        marked = redact.redact(inner, config.never_store, config.allow)[0]
+        clean = f"{day}{sep}{_MARKER.sub('redacted', marked)}.md"
+        stem, dot, ext = clean.rpartition(".")
+        candidate, n = clean, 1
+        while (root / folder / candidate).exists():
+            n += 1
+            candidate = f"{stem}-{n}{dot}{ext}"
+        new = f"{folder}/{candidate}" if folder else candidate
+        _quarantine(root, new, name, found, now)
+        os.rename(root / path, root / new)
+        renamed[path] = new
+        done.extend(Redaction(new, 0, f.rule) for f in found)
+    return renamed, done
 
 
 def redact_files(

@@ -362,7 +362,7 @@ class Watcher:
         self._settle(before, written)
         for r in result.redacted:
             self.log(
-                f"redacted {r.rule} in {r.path}:{r.line} (original in .gardener/quarantine.jsonl, never committed)"
+                f"redacted {r.rule} in {r.where()} (original in .gardener/quarantine.jsonl, never committed)"
             )
         if result.commit:
             what = " ".join(paths) if paths else "(rescan)"
