@@ -40,8 +40,10 @@ from .promote import (
     APPROVED,
     HELD,
     fingerprints,
+    note_digest,
     plan_promotion,
     review_id,
+    settled_mark,
 )
 from .prune import loss_allowed, lost_current, plan_prune
 from .purge import read_purged, refused_by_purge
@@ -63,9 +65,11 @@ from .validtime import format_instant, local_now
 from .workspace import (
     append_entry,
     atomic_write,
+    decode_text,
     inside,
     note_date,
     note_files,
+    read_bytes,
     read_text,
     refuse_outside,
     workspace_lock,
@@ -143,8 +147,15 @@ class Workspace:
         names = {self.config.memory_file: "file", self.config.notes_dir: "folder"}
         refuse_outside(self.root, names)
 
-    def read_notes(self, since: date | None = None) -> tuple[list[Note], list[Problem]]:
-        """Every daily note (from ``since`` on, if given), and the files that could not be read."""
+    def read_notes(
+        self, since: date | None = None, *, unless: frozenset[str] = frozenset()
+    ) -> tuple[list[Note], list[Problem]]:
+        """Every daily note (from ``since`` on, if given), and the files that could not be read.
+
+        A note whose settled line (``promote.settled_mark`` of its path and
+        bytes) is in ``unless`` (a ledger) is left out unparsed: a pass has
+        nothing left to do with it. Each note carries its bytes' ``digest``.
+        """
         notes: list[Note] = []
         problems: list[Problem] = []
         self._refuse_outside()
@@ -153,12 +164,16 @@ class Workspace:
             if day is None or (since is not None and day < since):
                 continue
             rel = path.relative_to(self.root).as_posix()
+            data = read_bytes(path)
+            digest = note_digest(data)
+            if unless and settled_mark(rel, digest) in unless:
+                continue
             try:
-                text = read_text(path)
+                text = decode_text(data, path)
             except ParseError as exc:
                 problems.append(Problem("parse", rel, exc.line, exc.message))
                 continue
-            note = parse_note(rel, day, text)
+            note = replace(parse_note(rel, day, text), digest=digest)
             notes.append(note)
             problems.extend(note.problems)
         return notes, problems
@@ -387,10 +402,9 @@ class Workspace:
                     redacted += self._record_outside_changes(repo)[1]
                 before = self._memory_text()
                 memory = self.read_memory()
-                notes, _ = self.read_notes()
-                plan = plan_promotion(
-                    notes, memory, self.config, self.now(), self.read_ledger()
-                )
+                ledger = self.read_ledger()
+                notes, _ = self.read_notes(unless=ledger)  # settled ones stay unread
+                plan = plan_promotion(notes, memory, self.config, self.now(), ledger)
                 self._check_loss(memory, plan.facts, force or dry_run)
                 done = PromoteResult(
                     plan, None, dry_run, tuple(redacted), tuple(self._warnings)

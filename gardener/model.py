@@ -134,6 +134,8 @@ class Note:
     front: Mapping[str, object]  # YAML read with BaseLoader: scalars stay strings
     entries: tuple[Entry, ...]
     problems: tuple[Problem, ...] = ()
+    # git blob id (40 hex) of the file's bytes as read; None when parsed from text alone
+    digest: str | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -34,6 +34,9 @@ from .model import (
 from .validtime import format_instant, is_instant, parse_instant, stamp
 
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
+# ledger line ``path<TAB>settled:<blob id>``: every entry of the note as it held
+# those bytes is in the ledger, so a pass may leave that text unread
+SETTLED = "\tsettled:"
 APPROVED = "\tapproved"  # ledger suffix: a person approved a held entry
 NEAR_DUPLICATE = 92  # rapidfuzz ratio at or above this is "the same"
 
@@ -101,6 +104,16 @@ def fingerprints(note: Note) -> dict[Entry, str]:
         count[digest] = n + 1
         marks[entry] = f"{note.path}\t{digest}" + (f"#{n}" if n else "")
     return marks
+
+
+def note_digest(data: bytes) -> str:
+    """A note file's git blob id (40 hex): what ``git hash-object FILE`` prints."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def settled_mark(path: str, digest: str) -> str:
+    """The ledger line saying the note at ``path`` with blob id ``digest`` is settled."""
+    return f"{path}{SETTLED}{digest}"
 
 
 def entry_since(entry: Entry, zone: tzinfo | None = None) -> str:
@@ -463,6 +476,34 @@ def _reading_order(
     return order
 
 
+def settle(
+    seen: set[str], notes: Sequence[Note], marks: Sequence[Mapping[Entry, str]]
+) -> None:
+    """Mark in ``seen`` (the ledger being built) the notes whose entries are all in it.
+
+    A note whose every entry mark is in the ledger has nothing left for a pass to
+    do: a later pass may skip its text while its bytes stay the same (the ledger
+    line names their blob id). A note with an entry held for review, refused,
+    or dated after the horizon is not settled, so it is read again. The settled
+    lines of the notes read (``marks[i]`` belongs to ``notes[i]``) are replaced;
+    a note without a ``digest`` (parsed from text alone) is never settled.
+    """
+    read = {n.path for n in notes if n.digest}
+    if not read:
+        return
+    seen.difference_update(
+        [m for m in seen if SETTLED in m and m.partition("\t")[0] in read]
+    )
+    for note, mine in zip(notes, marks, strict=True):
+        if note.digest and all(m in seen for m in mine.values()):
+            seen.add(settled_mark(note.path, note.digest))
+
+
+def settled_notes(ledger: Iterable[str]) -> frozenset[str]:
+    """The ``settled:`` lines of a ledger (see ``settled_mark``)."""
+    return frozenset(m for m in ledger if SETTLED in m)
+
+
 def plan_promotion(
     notes: Iterable[Note],
     memory: Memory,
@@ -480,17 +521,20 @@ def plan_promotion(
         ledger: marks (see ``fingerprints``) of entries already processed;
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
-    Returns the plan; nothing is written. Raises ParseError (MEMORY.md and
+    Returns the plan; nothing is written. Its ledger also says which notes
+    are settled (see ``settled_notes``). Raises ParseError (MEMORY.md and
     line) for a fact whose since, until or expires is not a date: the timeline
     cannot be trusted then.
     """
+    notes = list(notes)
     check_dates(memory, config.memory_file)
     today = format_instant(now)
     horizon = now + timedelta(days=1)  # a note dated later is waiting for its day
     work = _Pass(memory, config, today)
     seen = set(ledger)
     order = _reading_order(notes, config.zone)
-    marks = {e: m for n in notes for e, m in fingerprints(n).items()}
+    per_note = [fingerprints(n) for n in notes]
+    marks = {e: m for fp in per_note for e, m in fp.items()}
     entries = sorted(marks, key=lambda e: order[e])
     for entry in entries:
         mark = marks[entry]
@@ -535,6 +579,7 @@ def plan_promotion(
         work.reconcile(entry, c, format_instant(order[entry][0]), "#" not in mark)
         seen.discard(mark + APPROVED)
         seen.add(mark)
+    settle(seen, notes, per_note)
     facts = tuple(work.facts)
     changed_facts = facts != memory.facts
     text = render_memory(memory, facts) if changed_facts else memory.text

@@ -67,12 +67,22 @@ def read_text(path: Path) -> str:
     the file is not UTF-8, FileNotFoundError if it is missing, GardenerError if
     it cannot be read.
     """
+    return decode_text(read_bytes(path), path)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes. Raises FileNotFoundError if it is missing, GardenerError
+    if it cannot be read."""
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise
     except OSError as e:
         raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
+
+
+def decode_text(data: bytes, path: Path | str) -> str:
+    """``data`` (read from ``path``) decoded as ``read_text`` does; ParseError if not UTF-8."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
