@@ -134,6 +134,35 @@ def _compile(template: str) -> tuple[re.Pattern[str], int]:
     ), literal
 
 
+@lru_cache(maxsize=16)
+def _templates(
+    patterns: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[str, re.Pattern[str], int, tuple[str, ...] | None], ...]:
+    """(attribute, regex, specificity, words) of each template, in rules order.
+
+    ``words``: the literal words a match must contain, lowercased, longest first
+    (the likeliest to be missing); None unless all are ASCII, for only then is
+    ``in`` on ``lower()`` the same test as the regex's IGNORECASE.
+    """
+    out = []
+    for attribute, templates in patterns:
+        for template in templates:
+            regex, literal = _compile(template)
+            pieces = re.split(
+                r"\{(?:subject|value|key)\}", template.strip().rstrip(".")
+            )
+            words = sorted(
+                {w.lower() for piece in pieces for w in piece.split(" ") if w},
+                key=len,
+                reverse=True,
+            )
+            ascii_words = all(w.isascii() for w in words)
+            out.append(
+                (attribute, regex, literal, tuple(words) if ascii_words else None)
+            )
+    return tuple(out)
+
+
 def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
     """(key, value) from the most specific matching pattern, or None.
 
@@ -141,22 +170,31 @@ def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
     itself; a template with neither gives the attribute as key.
     """
     best: tuple[int, str, str] | None = None
-    for attribute, templates in config.patterns.items():
-        for template in templates:
-            regex, literal = _compile(template)
-            m = regex.search(text)
-            if not m or (best and best[0] >= literal):
-                continue
-            groups = m.groupdict()
-            value = groups["value"].strip().rstrip(".")
-            if groups.get("key"):
-                key = _ARTICLE.sub("", groups["key"].strip())
-            elif groups.get("subject"):
-                key = f"{_ARTICLE.sub('', groups['subject'].strip())} / {attribute}"
-            else:
-                key = attribute
-            if value and key:
-                best = (literal, key, value)
+    # a template whose words are not all in the text cannot match: skip its regex
+    low = text.lower() if text.isascii() else None
+    for attribute, regex, literal, words in _templates(tuple(config.patterns.items())):
+        if best and best[0] >= literal:
+            continue
+        # the longest word first: it is the likeliest to be missing
+        if (
+            low is not None
+            and words
+            and (words[0] not in low or not all(w in low for w in words[1:]))
+        ):
+            continue
+        m = regex.search(text)
+        if not m:
+            continue
+        groups = m.groupdict()
+        value = groups["value"].strip().rstrip(".")
+        if groups.get("key"):
+            key = _ARTICLE.sub("", groups["key"].strip())
+        elif groups.get("subject"):
+            key = f"{_ARTICLE.sub('', groups['subject'].strip())} / {attribute}"
+        else:
+            key = attribute
+        if value and key:
+            best = (literal, key, value)
     return (best[1], best[2]) if best else None
 
 

@@ -151,8 +151,12 @@ def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
     )
 
 
+_PLAIN = frozenset(ATTRIBUTE_ORDER)
+_NEEDS_QUOTES = re.compile(r"[\s{}\"\\]")
+
+
 def _quote(value: str) -> str:
-    if value and not re.search(r"[\s{}\"\\]", value):
+    if value and not _NEEDS_QUOTES.search(value):
         return value
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -162,10 +166,10 @@ def render_fact(fact: Fact) -> str:
     body = f"**{fact.key}**: {fact.value}" if fact.key else fact.value
     if fact.struck:
         body = f"~~{body}~~"
+    attrs = fact.attrs
     parts = [f"#{fact.id}"] if fact.id else []
-    names = [n for n in ATTRIBUTE_ORDER if n in fact.attrs]
-    names += [n for n in fact.attrs if n not in ATTRIBUTE_ORDER]
-    parts += [f"{name}={_quote(fact.attrs[name])}" for name in names]
+    parts += [f"{n}={_quote(attrs[n])}" for n in ATTRIBUTE_ORDER if n in attrs]
+    parts += [f"{n}={_quote(v)}" for n, v in attrs.items() if n not in _PLAIN]
     return f"- {body} {{{' '.join(parts)}}}" if parts else f"- {body}"
 
 
@@ -175,12 +179,12 @@ def sort_key(fact: Fact) -> tuple[str, str, str]:
     return (label, fact.since or "", fact.id or "")
 
 
-def section_order(facts: Iterable[Fact], stray: Iterable[tuple[str, str]]) -> list[str]:
-    """Known sections first in their fixed order, then others as found, Superseded last."""
-    seen: list[str] = []
-    for title in [f.section for f in facts] + [s for s, _ in stray]:
-        if title not in seen:
-            seen.append(title)
+def section_order(titles: Iterable[str], stray: Iterable[tuple[str, str]]) -> list[str]:
+    """Known sections first in their fixed order, then others as found, Superseded last.
+
+    ``titles``: the facts' sections in the order found (repeats allowed).
+    """
+    seen = list(dict.fromkeys([*titles, *(s for s, _ in stray)]))
     known = {t.casefold() for t in [*_SECTION_ORDER, SUPERSEDED]}
     ordered = [t for t in _SECTION_ORDER if t in seen]
     ordered += [t for t in seen if t.casefold() not in known]
@@ -194,13 +198,15 @@ def render_block(
     """The lines between the markers (without newlines), canonical."""
     facts = list(facts)
     stray = list(stray)
+    by_section: dict[str, list[Fact]] = {}
+    for fact in facts:
+        by_section.setdefault(fact.section, []).append(fact)
     out: list[str] = []
-    for title in section_order(facts, stray):
+    for title in section_order(by_section, stray):
         if out:
             out.append("")
         out.append(f"## {title}")
-        members = sorted((f for f in facts if f.section == title), key=sort_key)
-        for fact in members:
+        for fact in sorted(by_section.get(title, ()), key=sort_key):
             out.append(render_fact(fact))
             out.extend(fact.tail)
         out.extend(line for s, line in stray if s == title)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
@@ -184,6 +184,10 @@ class Fact:
 
     def with_attrs(self, **changes: str | None) -> Fact:
         """A copy with attributes set (``None`` removes one); ``_`` in names is ``-``."""
+        return self.moved(self.section, self.struck, **changes)
+
+    def moved(self, section: str, struck: bool, **changes: str | None) -> Fact:
+        """A copy in ``section``, struck or not, with attributes set as ``with_attrs``."""
         attrs = dict(self.attrs)
         for name, value in changes.items():
             name = name.replace("_", "-")
@@ -191,7 +195,10 @@ class Fact:
                 attrs.pop(name, None)
             else:
                 attrs[name] = value
-        return replace(self, attrs=attrs)
+        # the constructor, not dataclasses.replace: a pass makes tens of thousands
+        return Fact(
+            self.value, self.key, self.id, section, attrs, struck, self.line, self.tail
+        )
 
 
 @dataclass(frozen=True)

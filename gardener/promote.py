@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import redact
@@ -51,6 +52,20 @@ _INSTRUCTION = re.compile(
     r"|\b(?:always|never)\s+(?:run|execute)\s+[`'\"]",
     re.IGNORECASE,
 )
+# every alternative of _INSTRUCTION needs one of these words
+_INSTRUCTION_WORDS = (
+    "ignore", "disregard", "forget", "curl", "wget", "you", "system", "always", "never",
+)  # fmt: skip
+
+
+def _instruction(text: str) -> bool:
+    """True if ``text`` reads like an order to the model (``_INSTRUCTION``)."""
+    # for ASCII text, lower() and ``in`` is the regex's IGNORECASE: a cheap no
+    if text.isascii():
+        low = text.lower()
+        if not any(word in low for word in _INSTRUCTION_WORDS):
+            return False
+    return _INSTRUCTION.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -94,7 +109,12 @@ def fingerprints(note: Note) -> dict[Entry, str]:
     Stable when lines are appended or nested items added under an entry; the
     n-th repeat of the same line in one note (a change back) is its own entry.
     """
-    marks: dict[Entry, str] = {}
+    return dict(zip(note.entries, entry_marks(note), strict=True))
+
+
+def entry_marks(note: Note) -> list[str]:
+    """``fingerprints`` as a list, in the order of ``note.entries``."""
+    marks: list[str] = []
     count: dict[str, int] = {}
     for entry in note.entries:
         digest = hashlib.sha1(
@@ -102,7 +122,7 @@ def fingerprints(note: Note) -> dict[Entry, str]:
         ).hexdigest()[:16]
         n = count.get(digest, 0)
         count[digest] = n + 1
-        marks[entry] = f"{note.path}\t{digest}" + (f"#{n}" if n else "")
+        marks.append(f"{note.path}\t{digest}" + (f"#{n}" if n else ""))
     return marks
 
 
@@ -152,20 +172,27 @@ def new_id(
     raise AssertionError("sha1 collision")  # pragma: no cover
 
 
+FUZZY_LENGTH = 12  # normalized values shorter than this must match exactly
+_DIGITS = re.compile(r"\d+")
+
+
 def _same(a: str, b: str) -> bool:
     na, nb = normalize_value(a), normalize_value(b)
     if na == nb:
         return True
-    if min(len(na), len(nb)) < 12:  # short values differ by a word: "box2" vs "box7"
+    # short values differ by a word: "box2" vs "box7"
+    if min(len(na), len(nb)) < FUZZY_LENGTH:
         return False
-    if re.findall(r"\d+", na) != re.findall(
-        r"\d+", nb
-    ):  # v0.1 vs v0.2, $4,200 vs $3,600
+    if _digits(na) != _digits(nb):  # v0.1 vs v0.2, $4,200 vs $3,600
         return False
     from rapidfuzz import fuzz
 
     # order matters: "tabs rather than spaces" is not "spaces rather than tabs"
     return fuzz.ratio(na, nb) >= NEAR_DUPLICATE
+
+
+def _digits(normalized: str) -> tuple[str, ...]:
+    return tuple(_DIGITS.findall(normalized))
 
 
 def is_current(fact: Fact, today: str) -> bool:
@@ -188,7 +215,12 @@ def _before(when: str, today: str) -> bool:
 
 def multi_valued(key: str, config: Config) -> bool:
     attribute = normalize_key(key).split(" / ")[-1]
-    return attribute in {normalize_key(a) for a in config.multi_valued}
+    return attribute in _multi(config.multi_valued)
+
+
+@lru_cache(maxsize=16)
+def _multi(attributes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(normalize_key(a) for a in attributes)
 
 
 def _instant(fact: Fact) -> datetime:
@@ -212,6 +244,10 @@ class _Pass:
         self.facts: list[Fact] = []
         self.slots: dict[str, list[int]] = {}  # normalized key -> positions in facts
         self.where: dict[int, int] = {}  # id() of a fact object -> its position
+        # for unkeyed entries, built on first use: normalized value -> positions,
+        # and the values long enough to be near-duplicates, by the digits they hold
+        self.values: dict[str, list[int]] | None = None
+        self.fuzzy: dict[tuple[str, ...], tuple[list[str], list[int]]] = {}
         for fact in memory.facts:
             self._append(fact)
         self.config = config
@@ -243,16 +279,58 @@ class _Pass:
         )
 
     def _append(self, fact: Fact) -> None:
-        self.where[id(fact)] = len(self.facts)
+        at = len(self.facts)
+        self.where[id(fact)] = at
         if fact.key:
-            self.slots.setdefault(normalize_key(fact.key), []).append(len(self.facts))
+            self.slots.setdefault(normalize_key(fact.key), []).append(at)
         self.facts.append(fact)
+        if self.values is not None:
+            self._index_value(fact.value, at)
 
     def _replace(self, old: Fact, new: Fact) -> None:
         """Put ``new`` where ``old`` is; both have the same key."""
         at = self.where.pop(id(old))
         self.facts[at] = new
         self.where[id(new)] = at
+        if self.values is not None and new.value != old.value:
+            self._index_value(new.value, at)  # the old value's entry is re-checked
+
+    def _index_value(self, value: str, at: int) -> None:
+        nv = normalize_value(value)
+        assert self.values is not None
+        self.values.setdefault(nv, []).append(at)
+        if len(nv) >= FUZZY_LENGTH:
+            texts, spots = self.fuzzy.setdefault(_digits(nv), ([], []))
+            texts.append(nv)
+            spots.append(at)
+
+    def _duplicate(self, value: str) -> Fact | None:
+        """The first current fact (in list order) whose value is ``_same`` as ``value``.
+
+        Only the facts an index says could be the same are compared: those with
+        the same normalized value, and for a long value those holding the same
+        digits whose text is within rapidfuzz's cutoff.
+        """
+        if self.values is None:
+            self.values = {}
+            for at, fact in enumerate(self.facts):
+                self._index_value(fact.value, at)
+        nv = normalize_value(value)
+        spots = set(self.values.get(nv, ()))
+        if len(nv) >= FUZZY_LENGTH and _digits(nv) in self.fuzzy:
+            from rapidfuzz import fuzz, process
+
+            texts, where = self.fuzzy[_digits(nv)]
+            found = process.extract(
+                nv, texts, scorer=fuzz.ratio, processor=None,
+                score_cutoff=NEAR_DUPLICATE, limit=None,
+            )  # fmt: skip
+            spots.update(where[i] for _, _, i in found)
+        for at in sorted(spots):
+            fact = self.facts[at]
+            if is_current(fact, self.today) and _same(fact.value, value):
+                return fact
+        return None
 
     def _of_key(self, nk: str) -> list[Fact]:
         return [self.facts[i] for i in self.slots.get(nk, ())]
@@ -277,8 +355,7 @@ class _Pass:
 
     def _retire(self, old: Fact, **attrs: str | None) -> Fact:
         """``old`` moved to Superseded, keeping its kind as an attribute."""
-        moved = old.with_attrs(kind=old.kind, **attrs)
-        return replace(moved, section=SUPERSEDED, struck=True)
+        return old.moved(SUPERSEDED, True, kind=old.kind, **attrs)
 
     def reconcile(
         self, entry: Entry, c: Classified, since: str, first: bool = True
@@ -287,8 +364,7 @@ class _Pass:
         at = parse_instant(since)
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         if c.key is None:
-            current = (f for f in self.facts if is_current(f, self.today))
-            dup = next((f for f in current if _same(f.value, c.value)), None)
+            dup = self._duplicate(c.value)
             if dup:
                 self._decide(
                     "reject",
@@ -302,6 +378,11 @@ class _Pass:
             return
         nk = normalize_key(c.key)
         same_key = self._of_key(nk)
+        if not same_key:  # a new key: what the rows below come to, without them
+            multi = c.kind == "event" or multi_valued(c.key, self.config)
+            reason = "events and multi-valued attributes add" if multi else ""
+            self._add(entry, c, since, section, reason)
+            return
         line = _timeline(same_key, nk)
         # a pass re-run after it was killed between its two writes finds its own
         # work, corrected values included; a repeat later in the note is new
@@ -430,14 +511,19 @@ class _Pass:
 REDACTED = "holds a redacted secret"
 
 
-def _refusal(text: str, config: Config) -> str | None:
-    """Why an entry may not be promoted for never-store reasons, or None."""
-    if "[REDACTED:" in text:  # the secret was taken out before commit: no fact is left
-        return REDACTED
-    found = redact.find(text, config.never_store, config.allow)
-    return (
-        "never-store: " + ", ".join(sorted({f.rule for f in found})) if found else None
-    )
+def _refusals(texts: Sequence[str], config: Config) -> list[str | None]:
+    """Why each entry text may not be promoted for never-store reasons, or None."""
+    # a redacted secret was taken out before commit: no fact is left
+    scanned = [t for t in texts if "[REDACTED:" not in t]
+    found = iter(redact.find_each(scanned, config.never_store, config.allow))
+    out: list[str | None] = []
+    for text in texts:
+        if "[REDACTED:" in text:
+            out.append(REDACTED)
+            continue
+        rules = sorted({f.rule for f in next(found)})
+        out.append("never-store: " + ", ".join(rules) if rules else None)
+    return out
 
 
 def review_id(mark: str) -> str:
@@ -458,27 +544,22 @@ def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
                 )
 
 
-def _reading_order(
-    notes: Iterable[Note], zone: tzinfo
-) -> dict[Entry, tuple[datetime, str, int]]:
-    """Valid time and sort key of each entry. An entry without a time takes the
-    time of the timed entry above it in the same note: it was written after it."""
-    order: dict[Entry, tuple[datetime, str, int]] = {}
-    for note in notes:
-        last: datetime | None = None
-        for e in note.entries:
-            at = parse_instant(entry_since(e, zone))
-            if e.time is None and last is not None and last.date() == at.date():
-                at = last
-            elif e.time is not None:
-                last = at
-            order[e] = (at, e.path, e.line)
-    return order
+def _valid_times(note: Note, zone: tzinfo) -> list[datetime]:
+    """Valid time of each entry, in the order of ``note.entries``. An entry without
+    a time takes the time of the timed entry above it: it was written after it."""
+    times: list[datetime] = []
+    last: datetime | None = None
+    for e in note.entries:
+        at = parse_instant(entry_since(e, zone))
+        if e.time is None and last is not None and last.date() == at.date():
+            at = last
+        elif e.time is not None:
+            last = at
+        times.append(at)
+    return times
 
 
-def settle(
-    seen: set[str], notes: Sequence[Note], marks: Sequence[Mapping[Entry, str]]
-) -> None:
+def settle(seen: set[str], notes: Sequence[Note], marks: Sequence[list[str]]) -> None:
     """Mark in ``seen`` (the ledger being built) the notes whose entries are all in it.
 
     A note whose every entry mark is in the ledger has nothing left for a pass to
@@ -495,13 +576,8 @@ def settle(
         [m for m in seen if SETTLED in m and m.partition("\t")[0] in read]
     )
     for note, mine in zip(notes, marks, strict=True):
-        if note.digest and all(m in seen for m in mine.values()):
+        if note.digest and all(m in seen for m in mine):
             seen.add(settled_mark(note.path, note.digest))
-
-
-def settled_notes(ledger: Iterable[str]) -> frozenset[str]:
-    """The ``settled:`` lines of a ledger (see ``settled_mark``)."""
-    return frozenset(m for m in ledger if SETTLED in m)
 
 
 def plan_promotion(
@@ -522,7 +598,7 @@ def plan_promotion(
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
     Returns the plan; nothing is written. Its ledger also says which notes
-    are settled (see ``settled_notes``). Raises ParseError (MEMORY.md and
+    are settled (see ``settle``). Raises ParseError (MEMORY.md and
     line) for a fact whose since, until or expires is not a date: the timeline
     cannot be trusted then.
     """
@@ -532,20 +608,33 @@ def plan_promotion(
     horizon = now + timedelta(days=1)  # a note dated later is waiting for its day
     work = _Pass(memory, config, today)
     seen = set(ledger)
-    order = _reading_order(notes, config.zone)
-    per_note = [fingerprints(n) for n in notes]
-    marks = {e: m for fp in per_note for e, m in fp.items()}
-    entries = sorted(marks, key=lambda e: order[e])
-    for entry in entries:
-        mark = marks[entry]
-        if mark in seen or mark + HELD in seen or order[entry][0] > horizon:
-            continue
-        c = classify(entry, config)
+    per_note = [entry_marks(n) for n in notes]
+    # (valid time, path, line) orders the entries: "latest" is latest true
+    queue = sorted(
+        (
+            (at, e.path, e.line, e, mark)
+            for note, marks in zip(notes, per_note, strict=True)
+            for e, mark, at in zip(
+                note.entries, marks, _valid_times(note, config.zone), strict=True
+            )
+            if mark not in seen and mark + HELD not in seen and at <= horizon
+        ),
+        key=lambda row: row[:3],
+    )
+    kinds = [classify(row[3], config) for row in queue]
+    texts = {
+        i: "\n".join([row[3].text, *row[3].nested])
+        for i, (row, c) in enumerate(zip(queue, kinds, strict=True))
+        if c.durable
+    }
+    refusals = dict(zip(texts, _refusals(list(texts.values()), config), strict=True))
+    for i, (at, _, _, entry, mark) in enumerate(queue):
+        c = kinds[i]
         if not c.durable:
             seen.add(mark)
             continue
-        text = "\n".join([entry.text, *entry.nested])
-        refusal = _refusal(text, config)
+        text = texts[i]
+        refusal = refusals[i]
         if refusal:
             if refusal == REDACTED:  # already out of the file: report it once
                 seen.add(mark)
@@ -561,7 +650,7 @@ def plan_promotion(
                 )
             )
             continue
-        if _INSTRUCTION.search(text) and mark + APPROVED not in seen:
+        if _instruction(text) and mark + APPROVED not in seen:
             # reported once, then pending (its note is not pruned) until reviewed
             seen.add(mark + HELD)
             work.decisions.append(
@@ -576,7 +665,7 @@ def plan_promotion(
                 )
             )
             continue
-        work.reconcile(entry, c, format_instant(order[entry][0]), "#" not in mark)
+        work.reconcile(entry, c, format_instant(at), "#" not in mark)
         seen.discard(mark + APPROVED)
         seen.add(mark)
     settle(seen, notes, per_note)

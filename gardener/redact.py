@@ -992,6 +992,52 @@ def find(
     return found
 
 
+def find_each(
+    texts: Sequence[str],
+    extra: Sequence[tuple[str, str]] = (),
+    allow: Sequence[str] = (),
+) -> list[list[Finding]]:
+    """``[find(t, extra, allow) for t in texts]``, quicker for many short texts.
+
+    The line rules (those ``_per_line`` runs once per distinct line: they look no
+    further than a line) run once over the distinct lines of all the texts. A text
+    where neither they nor the other rules flag anything, and that detect-secrets
+    need not see, is clean; every other text is scanned by ``find`` itself.
+    """
+    from . import detectors
+
+    custom = compile_patterns(extra)
+    allowed = [p for _, p in compile_patterns([("allow", a) for a in allow])]
+    ctx = _Context(custom, allowed, 0)
+    eng = _engine()
+    split = [t.split("\n") for t in texts]
+    lines = list(dict.fromkeys(line for parts in split for line in parts))
+    starts: list[int] = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    flagged = {
+        lines[bisect.bisect_right(starts, s) - 1]
+        for s, e, _, _ in _run_pass("\n".join(lines), eng.lines, ctx)
+        if e > s
+    }
+    out: list[list[Finding]] = []
+    for text, parts in zip(texts, split, strict=True):
+        clean = (
+            not any(line in flagged for line in parts)
+            and not any(
+                m.end() > m.start()
+                for _, pattern in custom
+                for m in pattern.finditer(text)
+            )
+            and not any(e > s for s, e, _, _ in _run_pass(text, eng.whole, ctx))
+            and not detectors.suspicious(text)
+        )
+        out.append([] if clean else find(text, extra, allow))
+    return out
+
+
 def _second_opinion(
     text: str, spans: list[tuple[int, int, str]], allowed: Sequence[re.Pattern[str]]
 ) -> list[tuple[int, int, str]]:

@@ -132,7 +132,9 @@ class WhyRecord:
 
 def short(text: str, width: int = 60) -> str:
     """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
-    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
+    one = " ".join(text.split())
     return one if len(one) <= width else one[: width - 1] + "…"
 
 

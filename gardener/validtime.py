@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta, tzinfo
+from functools import lru_cache
 
 _STAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_instant(text: str) -> datetime:
     """Parse ``YYYY-MM-DD`` or ``YYYY-MM-DDTHH:MM[:SS]`` into a naive local datetime.
 
     Raises ValueError if ``text`` has neither shape or names no real day.
+    Cached: a pass compares the same few thousand stamps again and again.
     """
     m = _STAMP.match(text.strip())
     if not m:
