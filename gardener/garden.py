@@ -66,11 +66,12 @@ from .validtime import format_instant, local_now
 from .workspace import (
     append_entry,
     atomic_write,
+    dated_notes,
     decode_text,
     inside,
     note_date,
     note_files,
-    read_bytes,
+    read_files,
     read_text,
     refuse_outside,
     workspace_lock,
@@ -160,17 +161,21 @@ class Workspace:
         notes: list[Note] = []
         problems: list[Problem] = []
         self._refuse_outside()
-        for path in note_files(self.root, self.config.notes_dir):
-            day = note_date(path.name)
-            if day is None or (since is not None and day < since):
-                continue
-            rel = path.relative_to(self.root).as_posix()
-            data = read_bytes(path)
+        folder = self.root / self.config.notes_dir
+        base = folder.relative_to(self.root).as_posix()
+        days = {
+            name: day
+            for day, name in dated_notes(self.root, self.config.notes_dir)
+            if since is None or day >= since
+        }
+        for name, data in read_files(folder, days):
+            rel = f"{base}/{name}"
             digest = note_digest(data)
             if unless and settled_mark(rel, digest) in unless:
                 continue
+            day = days[name]
             try:
-                text = decode_text(data, path)
+                text = decode_text(data, folder / name)
             except ParseError as exc:
                 problems.append(Problem("parse", rel, exc.line, exc.message))
                 continue
@@ -180,17 +185,29 @@ class Workspace:
         return notes, problems
 
     def read_ledger(self) -> frozenset[str]:
+        """The marks of ``.gardener/ledger`` (see ``promote.fingerprints``, ``settle``)."""
+        return frozenset(self._ledger_lines())
+
+    def _ledger_lines(self) -> list[str]:
+        """The ledger's marks in file order (sorted, as the gardener writes it)."""
         path = self.root / LEDGER
         if not path.exists():
-            return frozenset()
-        return frozenset(line for line in read_text(path).splitlines() if "\t" in line)
+            return []
+        return [line for line in read_text(path).splitlines() if "\t" in line]
 
-    def _write_ledger(self, ledger: frozenset[str]) -> bool:
-        """Write the ledger if it changed; True if it did."""
-        if ledger == self.read_ledger():
+    def _write_ledger(
+        self, ledger: frozenset[str], known: Sequence[str] | None = None
+    ) -> bool:
+        """Write the ledger if it changed; True if it did.
+
+        ``known``: the ledger's lines as read (``_ledger_lines``), if at hand.
+        """
+        if known is None:
+            known = self._ledger_lines()
+        if ledger == frozenset(known):
             return False
         ensure_state_dir(self.root)
-        atomic_write(self.root / LEDGER, _ledger(ledger))
+        atomic_write(self.root / LEDGER, _ledger(ledger, known))
         return True
 
     # -- git -------------------------------------------------------------------
@@ -403,7 +420,8 @@ class Workspace:
                     redacted += self._record_outside_changes(repo)[1]
                 before = self._memory_text()
                 memory = self.read_memory()
-                ledger = self.read_ledger()
+                lines = self._ledger_lines()
+                ledger = frozenset(lines)
                 notes, _ = self.read_notes(unless=ledger)  # settled ones stay unread
                 plan = plan_promotion(notes, memory, self.config, self.now(), ledger)
                 self._check_loss(memory, plan.facts, force or dry_run)
@@ -415,11 +433,11 @@ class Workspace:
                 if not plan.changed:
                     # the ledger rides along with the next MEMORY.md change, so a
                     # pass that only reviewed chatter makes no commit
-                    self._write_ledger(plan.ledger)
+                    self._write_ledger(plan.ledger, lines)
                     return done
                 files = {
                     self.config.memory_file: plan.text,
-                    LEDGER: _ledger(plan.ledger),
+                    LEDGER: _ledger(plan.ledger, lines),
                 }
                 sha = self._apply(
                     repo, files, {self.config.memory_file: before},
@@ -862,8 +880,15 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _ledger(marks: frozenset[str]) -> str:
-    return "".join(f"{line}\n" for line in sorted(marks))
+def _ledger(marks: frozenset[str], known: Sequence[str] = ()) -> str:
+    """The ledger file's text: ``marks`` sorted, one a line.
+
+    ``known``: lines in the order read from the file (sorted, unless edited by
+    hand); those still in ``marks`` make a run that the sort merges in one pass.
+    """
+    kept = list(dict.fromkeys(line for line in known if line in marks))
+    lines = sorted(kept + sorted(marks.difference(kept)))
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:

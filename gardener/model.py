@@ -35,6 +35,7 @@ SECTION_OF_KIND = {
 }
 KIND_OF_SECTION = {title.casefold(): kind for kind, title in SECTION_OF_KIND.items()}
 SUPERSEDED = "Superseded"
+_SUPERSEDED_FOLDED = SUPERSEDED.casefold()
 
 # Fact attributes in the order they are rendered; anything else follows, as found.
 ATTRIBUTE_ORDER = (
@@ -67,8 +68,12 @@ def normalize_key(key: str) -> str:
     ``Tier 2 renewal/List  Price`` and ``tier 2 renewal / list price`` are one key.
     """
     text = unicodedata.normalize("NFKC", key).casefold()
-    text = re.sub(r"\s*/\s*", " / ", text)
+    if "/" in text:
+        text = _SLASH.sub(" / ", text)
     return " ".join(text.split())
+
+
+_SLASH = re.compile(r"\s*/\s*")
 
 
 _PUNCT = re.compile(r"[^\w\s$€£¥%+#.-]|(?<!\d)[.-]|[.-](?!\d)", re.UNICODE)
@@ -176,7 +181,7 @@ class Fact:
 
     @property
     def superseded(self) -> bool:
-        return self.section.casefold() == SUPERSEDED.casefold()
+        return self.section.casefold() == _SUPERSEDED_FOLDED
 
     @property
     def norm_key(self) -> str | None:

@@ -172,6 +172,7 @@ def new_id(
     raise AssertionError("sha1 collision")  # pragma: no cover
 
 
+_CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}")
 FUZZY_LENGTH = 12  # normalized values shorter than this must match exactly
 _DIGITS = re.compile(r"\d+")
 
@@ -227,14 +228,10 @@ def _instant(fact: Fact) -> datetime:
     return parse_instant(fact.since or "1970-01-01")
 
 
-def _timeline(facts: Sequence[Fact], nk: str) -> list[Fact]:
-    """The values of a key in valid-time order, corrected ones left out."""
-    line = [
-        f
-        for f in facts
-        if f.norm_key == nk and f.get("reason") != "corrected" and f.since
-    ]
-    return sorted(line, key=lambda f: parse_instant(f.since or "1970-01-01"))
+def _timeline(facts: Sequence[Fact]) -> list[Fact]:
+    """The values of one key (``facts``) in valid-time order, corrected ones left out."""
+    line = [f for f in facts if f.get("reason") != "corrected" and f.since]
+    return sorted(line, key=_instant)
 
 
 class _Pass:
@@ -335,23 +332,25 @@ class _Pass:
     def _of_key(self, nk: str) -> list[Fact]:
         return [self.facts[i] for i in self.slots.get(nk, ())]
 
-    def _make(self, entry: Entry, c: Classified, since: str, section: str) -> Fact:
+    def _make(
+        self,
+        entry: Entry,
+        c: Classified,
+        since: str,
+        section: str,
+        supersedes: str | None = None,
+    ) -> Fact:
         ident = new_id(c.key, c.value, since, entry.path, self.taken)
         self.taken.add(ident)
-        attrs = {
-            "since": since,
-            "expires": entry.expires,
-            "source": entry.source,
-            "from": entry.path,
-            "by": entry.by,
-        }
-        return Fact(
-            value=c.value,
-            key=c.key,
-            id=ident,
-            section=section,
-            attrs={k: v for k, v in attrs.items() if v},
+        attrs = (
+            ("since", since),
+            ("expires", entry.expires),
+            ("source", entry.source),
+            ("from", entry.path),
+            ("by", entry.by),
+            ("supersedes", supersedes),
         )
+        return Fact(c.value, c.key, ident, section, {k: v for k, v in attrs if v})
 
     def _retire(self, old: Fact, **attrs: str | None) -> Fact:
         """``old`` moved to Superseded, keeping its kind as an attribute."""
@@ -383,7 +382,7 @@ class _Pass:
             reason = "events and multi-valued attributes add" if multi else ""
             self._add(entry, c, since, section, reason)
             return
-        line = _timeline(same_key, nk)
+        line = _timeline(same_key)
         # a pass re-run after it was killed between its two writes finds its own
         # work, corrected values included; a repeat later in the note is new
         known = first and next(
@@ -432,8 +431,8 @@ class _Pass:
             return
         old = max(mine, key=_instant)
         fact = self._make(
-            entry, c, since, section if c.kind else old.section
-        ).with_attrs(supersedes=old.id)
+            entry, c, since, section if c.kind else old.section, supersedes=old.id
+        )
         self._replace(old, self._retire(old, until=since, superseded_by=fact.id))
         self._append(fact)
         self._decide("supersede", entry, c, fact.id, old.id)
@@ -479,7 +478,7 @@ class _Pass:
 
     def _backfill(self, entry: Entry, c: Classified, since: str, nk: str) -> None:
         """An older value arrives late: it joins the history, the current value stays."""
-        line = _timeline(self._of_key(nk), nk)
+        line = _timeline(self._of_key(nk))
         at = parse_instant(since)
         later = next(f for f in line if parse_instant(f.since or since) > at)
         earlier = [f for f in line if parse_instant(f.since or since) <= at]
@@ -550,13 +549,23 @@ def _valid_times(note: Note, zone: tzinfo) -> list[datetime]:
     times: list[datetime] = []
     last: datetime | None = None
     for e in note.entries:
-        at = parse_instant(entry_since(e, zone))
+        at = _entry_instant(e, zone)
         if e.time is None and last is not None and last.date() == at.date():
             at = last
         elif e.time is not None:
             last = at
         times.append(at)
     return times
+
+
+def _entry_instant(entry: Entry, zone: tzinfo) -> datetime:
+    """``parse_instant(entry_since(entry, zone))`` without the round trip through text."""
+    day, clock = entry.day, entry.time
+    if entry.timezone or (clock is not None and not _CLOCK.fullmatch(clock)):
+        return parse_instant(entry_since(entry, zone))  # its own zone, or an odd clock
+    if clock is None:
+        return datetime(day.year, day.month, day.day)
+    return datetime(day.year, day.month, day.day, int(clock[:2]), int(clock[3:]))
 
 
 def settle(seen: set[str], notes: Sequence[Note], marks: Sequence[list[str]]) -> None:

@@ -157,14 +157,17 @@ def promote_message(plan: PromotionPlan) -> str:
         ("held for review", "held"),
     ]
     old_values: dict[str | None, str] = {f.id: f.value for f in plan.facts if f.id}
+    by_action: dict[str, list[Decision]] = {}
+    for d in plan.decisions:
+        by_action.setdefault(d.action, []).append(d)
     counts = ", ".join(
-        f"{len(plan.keys(a))} {label.split(' (')[0].split(' for')[0]}"
+        f"{len(by_action[a])} {label.split(' (')[0].split(' for')[0]}"
         for label, a in groups
-        if plan.keys(a)
+        if by_action.get(a)
     )
     lines = [f"promote: {counts or 'no change'}", ""]
     for label, action in groups:
-        chosen = [d for d in plan.decisions if d.action == action]
+        chosen = by_action.get(action)
         if chosen:
             lines.append(f"{label[0].upper()}{label[1:]}:")
             lines += [_describe(d, old_values) for d in chosen]

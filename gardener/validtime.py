@@ -43,7 +43,7 @@ def format_instant(moment: datetime) -> str:
     # isoformat, not strftime: %Y does not pad a year before 1000 to four digits
     if moment.hour == 0 and moment.minute == 0:
         return moment.date().isoformat()
-    return moment.replace(second=0, microsecond=0).isoformat(timespec="minutes")
+    return moment.isoformat(timespec="minutes")
 
 
 def stamp(day: date, time: str | None = None) -> str:

@@ -12,7 +12,7 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import date
 from pathlib import Path
@@ -25,6 +25,7 @@ LOCK_FILE = "gardener.lock"  # inside the workspace's .git folder
 _TEMP = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)  # see _create_temp
 
 _CHUNK = 1 << 16
+_READ_CHUNK = 1 << 20
 _held = threading.local()  # this thread's workspace locks: {lock path: depth}
 
 
@@ -46,18 +47,25 @@ def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:
     that points outside ``root``. Returns [] if the folder does not exist.
     """
     folder = Path(root) / notes_dir
+    return [folder / name for _, name in dated_notes(root, notes_dir)]
+
+
+def dated_notes(root: Path, notes_dir: str = "memory") -> list[tuple[date, str]]:
+    """``(date, file name)`` of each of ``note_files``, in the same order."""
+    folder = Path(root) / notes_dir
     if not inside(root, folder) or not folder.is_dir():
         return []
-    found: list[tuple[date, str, Path]] = []
+    found: list[tuple[date, str]] = []
     with os.scandir(folder) as entries:
         for entry in entries:
             day = note_date(entry.name)
-            path = folder / entry.name
-            if day is None or (entry.is_symlink() and not inside(root, path)):
+            if day is None or (
+                entry.is_symlink() and not inside(root, folder / entry.name)
+            ):
                 continue
             if entry.is_file():
-                found.append((day, entry.name, path))
-    return [path for _, _, path in sorted(found)]
+                found.append((day, entry.name))
+    return sorted(found)
 
 
 def read_text(path: Path) -> str:
@@ -79,6 +87,41 @@ def read_bytes(path: Path) -> bytes:
         raise
     except OSError as e:
         raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
+
+
+def read_files(folder: Path, names: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+    """Each of the named files in ``folder`` with its bytes, in the order named.
+
+    The files are opened relative to one handle on the folder: for the thousands
+    of notes a long-lived workspace keeps, that takes half the time of a
+    ``read_bytes`` each. Raises as ``read_bytes``.
+    """
+    relative = os.open in os.supports_dir_fd
+    folder_fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC) if relative else None
+    try:
+        for name in names:
+            try:
+                fd = os.open(
+                    name if relative else os.path.join(folder, name),
+                    os.O_RDONLY | os.O_CLOEXEC,
+                    dir_fd=folder_fd,
+                )
+                try:
+                    chunks = []
+                    while chunk := os.read(fd, _READ_CHUNK):
+                        chunks.append(chunk)
+                finally:
+                    os.close(fd)
+            except FileNotFoundError:
+                raise
+            except OSError as e:
+                raise GardenerError(
+                    f"cannot read: {e.strerror or e}", path=str(Path(folder) / name)
+                ) from e
+            yield name, b"".join(chunks)
+    finally:
+        if folder_fd is not None:
+            os.close(folder_fd)
 
 
 def decode_text(data: bytes, path: Path | str) -> str:
