@@ -999,10 +999,12 @@ def find_each(
 ) -> list[list[Finding]]:
     """``[find(t, extra, allow) for t in texts]``, quicker for many short texts.
 
-    The line rules (those ``_per_line`` runs once per distinct line: they look no
-    further than a line) run once over the distinct lines of all the texts. A text
-    where neither they nor the other rules flag anything, and that detect-secrets
-    need not see, is clean; every other text is scanned by ``find`` itself.
+    The texts are read as one, joined by newlines: the line rules (those
+    ``_per_line`` runs per line: they look no further than a line) find there
+    what they find in each text, and the other built-in rules can only match
+    where one of their words, literals or runs starts. A text with none of
+    these, no custom match and nothing for detect-secrets is clean; every other
+    text is scanned by ``find`` itself.
     """
     from . import detectors
 
@@ -1010,29 +1012,31 @@ def find_each(
     allowed = [p for _, p in compile_patterns([("allow", a) for a in allow])]
     ctx = _Context(custom, allowed, 0)
     eng = _engine()
-    split = [t.split("\n") for t in texts]
-    lines = list(dict.fromkeys(line for parts in split for line in parts))
+    joined = "\n".join(texts)
     starts: list[int] = []
     pos = 0
-    for line in lines:
+    for text in texts:
         starts.append(pos)
-        pos += len(line) + 1
-    flagged = {
-        lines[bisect.bisect_right(starts, s) - 1]
-        for s, e, _, _ in _run_pass("\n".join(lines), eng.lines, ctx)
-        if e > s
-    }
+        pos += len(text) + 1
+    hits = [s for s, e, _, _ in _run_pass(joined, eng.lines, ctx) if e > s]
+    hits += [s for s, _ in _hits(joined, eng.whole)]
+    for i in eng.whole.text_rules:
+        need = _TABLE[i].need
+        if not need:  # no literal to look for: every text may match
+            return [find(text, extra, allow) for text in texts]
+        at = joined.find(need)
+        while at >= 0:
+            hits.append(at)
+            at = joined.find(need, at + 1)
+    if eng.whole.run_rules:
+        hits += [s for s, _ in _runs(joined)]
+    suspect = {bisect.bisect_right(starts, at) - 1 for at in hits}
     out: list[list[Finding]] = []
-    for text, parts in zip(texts, split, strict=True):
+    for n, text in enumerate(texts):
         clean = (
-            not any(line in flagged for line in parts)
-            and not any(
-                m.end() > m.start()
-                for _, pattern in custom
-                for m in pattern.finditer(text)
-            )
-            and not any(e > s for s, e, _, _ in _run_pass(text, eng.whole, ctx))
+            n not in suspect
             and not detectors.suspicious(text)
+            and not any(p.search(text) for _, p in custom)
         )
         out.append([] if clean else find(text, extra, allow))
     return out
