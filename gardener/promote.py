@@ -357,10 +357,20 @@ class _Pass:
         return old.moved(SUPERSEDED, True, kind=old.kind, **attrs)
 
     def reconcile(
-        self, entry: Entry, c: Classified, since: str, first: bool = True
+        self,
+        entry: Entry,
+        c: Classified,
+        since: str,
+        first: bool = True,
+        at: datetime | None = None,
     ) -> None:
-        """Apply one row of the decision table to this entry."""
-        at = parse_instant(since)
+        """Apply one row of the decision table to this entry.
+
+        ``since`` is its valid time as written; ``at`` the same as a datetime
+        (parsed from ``since`` if not given).
+        """
+        if at is None:
+            at = parse_instant(since)
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         if c.key is None:
             dup = self._duplicate(c.value)
@@ -674,7 +684,9 @@ def plan_promotion(
                 )
             )
             continue
-        work.reconcile(entry, c, format_instant(at), "#" not in mark)
+        # the valid time as written, and as read back: whole minutes
+        since, minute = format_instant(at), at.replace(second=0, microsecond=0)
+        work.reconcile(entry, c, since, "#" not in mark, minute)
         seen.discard(mark + APPROVED)
         seen.add(mark)
     settle(seen, notes, per_note)
