@@ -517,6 +517,8 @@ class Workspace:
         from .promote import is_current
 
         current = [f for f in memory.facts if is_current(f, today)]
+        if not current:  # nothing to lose
+            return
         lost = lost_current(current, after, today)  # type: ignore[arg-type]
         if (
             lost
