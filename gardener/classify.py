@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .config import Config
-from .model import Entry
+from .model import Entry, quick_init
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
@@ -38,6 +38,7 @@ _REPLACED_BY = re.compile(
 PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
 
 
+@quick_init
 @dataclass(frozen=True)
 class Classified:
     """What an entry is: its kind, whether it is durable, and what it is about."""

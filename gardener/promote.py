@@ -31,6 +31,7 @@ from .model import (
     Note,
     normalize_key,
     normalize_value,
+    quick_init,
 )
 from .validtime import format_instant, is_instant, parse_instant, stamp
 
@@ -68,6 +69,7 @@ def _instruction(text: str) -> bool:
     return _INSTRUCTION.search(text) is not None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Decision:
     """What the pass did with one entry."""
