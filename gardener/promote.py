@@ -233,7 +233,7 @@ def _instant(fact: Fact) -> datetime:
 def _timeline(facts: Sequence[Fact]) -> list[Fact]:
     """The values of one key (``facts``) in valid-time order, corrected ones left out."""
     line = [f for f in facts if f.get("reason") != "corrected" and f.since]
-    return sorted(line, key=_instant)
+    return sorted(line, key=_instant) if len(line) > 1 else line
 
 
 class _Pass:
