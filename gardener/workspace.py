@@ -96,6 +96,9 @@ def read_files(folder: Path, names: Iterable[str]) -> Iterator[tuple[str, bytes]
     of notes a long-lived workspace keeps, that takes half the time of a
     ``read_bytes`` each. Raises as ``read_bytes``.
     """
+    names = list(names)
+    if not names:  # the folder need not exist
+        return
     relative = os.open in os.supports_dir_fd
     folder_fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC) if relative else None
     try:

@@ -8,6 +8,7 @@ passes in real git repositories and look at what a pass decides and commits.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -171,3 +172,9 @@ def test_a_killed_pass_is_finished_with_its_settled_lines(ws: Workspace):
     assert git(ws.root, "show", f"HEAD:{LEDGER}") == text
     assert "memory/2026-02-14.md" in settled(ws)
     assert ws.promote().commit is None
+
+
+def test_a_workspace_without_its_notes_folder_promotes_nothing(ws: Workspace):
+    shutil.rmtree(ws.root / "memory")
+    assert ws.read_notes() == ([], [])
+    assert ws.promote().plan.decisions == ()
