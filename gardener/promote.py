@@ -308,7 +308,8 @@ class _Pass:
 
         Only the facts an index says could be the same are compared: those with
         the same normalized value, and for a long value those holding the same
-        digits whose text is within rapidfuzz's cutoff.
+        digits whose text is near it (a cutoff a point below ``_same``'s, so that
+        no rounding at the boundary can leave one out; ``_same`` decides).
         """
         if self.values is None:
             self.values = {}
@@ -322,7 +323,7 @@ class _Pass:
             texts, where = self.fuzzy[_digits(nv)]
             found = process.extract(
                 nv, texts, scorer=fuzz.ratio, processor=None,
-                score_cutoff=NEAR_DUPLICATE, limit=None,
+                score_cutoff=NEAR_DUPLICATE - 1, limit=None,
             )  # fmt: skip
             spots.update(where[i] for _, _, i in found)
         for at in sorted(spots):
