@@ -319,3 +319,44 @@ def test_held_refused_and_future_entries_keep_a_note_unsettled():
     plan = promote(notes, config=config)
     settled = sorted(m.split("\t")[0] for m in plan.ledger if "settled:" in m)
     assert settled == ["memory/2026-01-14.md"]
+
+
+_PHRASES = [
+    "tabs rather than spaces",
+    "spaces rather than tabs",
+    "deploys go out on Tuesdays",
+    "deploys go out on Tuesday",
+    "deploys go out on Thursdays",
+    "the 2 staging boxes run v1.2",
+    "the 2 staging boxes run v1.3",
+    "box2",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_PHRASES) | st.text(max_size=30),
+            st.sampled_from(["Facts", "Superseded", "Preferences"]),
+            st.sampled_from([None, "2026-01-01", "2027-01-01"]),
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(_PHRASES) | st.text(max_size=30),
+)
+def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query):
+    from gardener.model import Fact, Memory
+    from gardener.promote import _Pass, _same, is_current
+
+    memory = Memory(
+        head="",
+        facts=tuple(
+            Fact(value, section=section, attrs={"until": until} if until else {})
+            for value, section, until in facts
+        ),
+    )
+    today = "2026-06-01"
+    work = _Pass(memory, default_config(), today)
+    scan = (f for f in memory.facts if is_current(f, today) and _same(f.value, query))
+    assert work._duplicate(query) is next(scan, None)
