@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .config import Config
-from .model import Entry
+from .model import Entry, quick_init
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
@@ -38,6 +38,7 @@ _REPLACED_BY = re.compile(
 PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
 
 
+@quick_init
 @dataclass(frozen=True)
 class Classified:
     """What an entry is: its kind, whether it is durable, and what it is about."""
@@ -134,6 +135,35 @@ def _compile(template: str) -> tuple[re.Pattern[str], int]:
     ), literal
 
 
+@lru_cache(maxsize=16)
+def _templates(
+    patterns: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[str, re.Pattern[str], int, tuple[str, ...] | None], ...]:
+    """(attribute, regex, specificity, words) of each template, in rules order.
+
+    ``words``: the literal words a match must contain, lowercased, longest first
+    (the likeliest to be missing); None unless all are ASCII, for only then is
+    ``in`` on ``lower()`` the same test as the regex's IGNORECASE.
+    """
+    out = []
+    for attribute, templates in patterns:
+        for template in templates:
+            regex, literal = _compile(template)
+            pieces = re.split(
+                r"\{(?:subject|value|key)\}", template.strip().rstrip(".")
+            )
+            words = sorted(
+                {w.lower() for piece in pieces for w in piece.split(" ") if w},
+                key=len,
+                reverse=True,
+            )
+            ascii_words = all(w.isascii() for w in words)
+            out.append(
+                (attribute, regex, literal, tuple(words) if ascii_words else None)
+            )
+    return tuple(out)
+
+
 def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
     """(key, value) from the most specific matching pattern, or None.
 
@@ -141,22 +171,31 @@ def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
     itself; a template with neither gives the attribute as key.
     """
     best: tuple[int, str, str] | None = None
-    for attribute, templates in config.patterns.items():
-        for template in templates:
-            regex, literal = _compile(template)
-            m = regex.search(text)
-            if not m or (best and best[0] >= literal):
-                continue
-            groups = m.groupdict()
-            value = groups["value"].strip().rstrip(".")
-            if groups.get("key"):
-                key = _ARTICLE.sub("", groups["key"].strip())
-            elif groups.get("subject"):
-                key = f"{_ARTICLE.sub('', groups['subject'].strip())} / {attribute}"
-            else:
-                key = attribute
-            if value and key:
-                best = (literal, key, value)
+    # a template whose words are not all in the text cannot match: skip its regex
+    low = text.lower() if text.isascii() else None
+    for attribute, regex, literal, words in _templates(tuple(config.patterns.items())):
+        if best and best[0] >= literal:
+            continue
+        # the longest word first: it is the likeliest to be missing
+        if (
+            low is not None
+            and words
+            and (words[0] not in low or not all(w in low for w in words[1:]))
+        ):
+            continue
+        m = regex.search(text)
+        if not m:
+            continue
+        groups = m.groupdict()
+        value = groups["value"].strip().rstrip(".")
+        if groups.get("key"):
+            key = _ARTICLE.sub("", groups["key"].strip())
+        elif groups.get("subject"):
+            key = f"{_ARTICLE.sub('', groups['subject'].strip())} / {attribute}"
+        else:
+            key = attribute
+        if value and key:
+            best = (literal, key, value)
     return (best[1], best[2]) if best else None
 
 

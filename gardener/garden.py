@@ -8,6 +8,7 @@ never print; the CLI and other adapters decide how to show them.
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -26,11 +27,14 @@ from .workspace import (
     STATE_DIR,
     append_entry,
     atomic_write,
+    dated_notes,
+    decode_text,
     ensure_state_dir,
     inside,
     note_date,
     note_files,
     note_names,
+    read_files,
     read_text,
     refuse_outside,
     workspace_lock,
@@ -123,41 +127,69 @@ class Workspace:
         names = {self.config.memory_file: "file", self.config.notes_dir: "folder"}
         refuse_outside(self.root, names)
 
-    def read_notes(self, since: date | None = None) -> tuple[list[Note], list[Problem]]:
-        """Every daily note (from ``since`` on, if given), and the files that could not be read."""
+    def read_notes(
+        self, since: date | None = None, *, unless: frozenset[str] = frozenset()
+    ) -> tuple[list[Note], list[Problem]]:
+        """Every daily note (from ``since`` on, if given), and the files that could not be read.
+
+        A note whose settled line (``promote.settled_mark`` of its path and
+        bytes) is in ``unless`` (a ledger) is left out unparsed: a pass has
+        nothing left to do with it. Each note carries its bytes' ``digest``.
+        """
         from .model import Problem
         from .notes import parse_note
+        from .promote import note_digest, settled_mark
 
         notes: list[Note] = []
         problems: list[Problem] = []
         self._refuse_outside()
-        for path in note_files(self.root, self.config.notes_dir):
-            day = note_date(path.name)
-            if day is None or (since is not None and day < since):
+        folder = self.root / self.config.notes_dir
+        base = folder.relative_to(self.root).as_posix()
+        days = {
+            name: day
+            for day, name in dated_notes(self.root, self.config.notes_dir)
+            if since is None or day >= since
+        }
+        for name, data in read_files(folder, days):
+            rel = f"{base}/{name}"
+            digest = note_digest(data)
+            if unless and settled_mark(rel, digest) in unless:
                 continue
-            rel = path.relative_to(self.root).as_posix()
+            day = days[name]
             try:
-                text = read_text(path)
+                text = decode_text(data, folder / name)
             except ParseError as exc:
                 problems.append(Problem("parse", rel, exc.line, exc.message))
                 continue
-            note = parse_note(rel, day, text)
+            note = replace(parse_note(rel, day, text), digest=digest)
             notes.append(note)
             problems.extend(note.problems)
         return notes, problems
 
     def read_ledger(self) -> frozenset[str]:
+        """The marks of ``.gardener/ledger`` (see ``promote.fingerprints``, ``settle``)."""
+        return frozenset(self._ledger_lines())
+
+    def _ledger_lines(self) -> list[str]:
+        """The ledger's marks in file order (sorted, as the gardener writes it)."""
         path = self.root / LEDGER
         if not path.exists():
-            return frozenset()
-        return frozenset(line for line in read_text(path).splitlines() if "\t" in line)
+            return []
+        return [line for line in read_text(path).splitlines() if "\t" in line]
 
-    def _write_ledger(self, ledger: frozenset[str]) -> bool:
-        """Write the ledger if it changed; True if it did."""
-        if ledger == self.read_ledger():
+    def _write_ledger(
+        self, ledger: frozenset[str], known: Sequence[str] | None = None
+    ) -> bool:
+        """Write the ledger if it changed; True if it did.
+
+        ``known``: the ledger's lines as read (``_ledger_lines``), if at hand.
+        """
+        if known is None:
+            known = self._ledger_lines()
+        if ledger == frozenset(known):
             return False
         ensure_state_dir(self.root)
-        atomic_write(self.root / LEDGER, _ledger(ledger))
+        atomic_write(self.root / LEDGER, _ledger(ledger, known))
         return True
 
     # -- git -------------------------------------------------------------------
@@ -398,17 +430,17 @@ class Workspace:
         from .promote import plan_promotion
         from .results import PromoteResult, promote_author, promote_message
 
-        with self._session() as repo:
+        with self._session() as repo, _collector_paused():
             redacted: list[Redaction] = []
             for _ in range(REPLANS):
                 if not dry_run:
                     redacted += self._record_outside_changes(repo)[1]
                 before = self._memory_text()
                 memory = self.read_memory()
-                notes, _ = self.read_notes()
-                plan = plan_promotion(
-                    notes, memory, self.config, self.now(), self.read_ledger()
-                )
+                lines = self._ledger_lines()
+                ledger = frozenset(lines)
+                notes, _ = self.read_notes(unless=ledger)  # settled ones stay unread
+                plan = plan_promotion(notes, memory, self.config, self.now(), ledger)
                 self._check_loss(memory, plan.facts, force or dry_run)
                 done = PromoteResult(
                     plan, None, dry_run, tuple(redacted), tuple(self._warnings)
@@ -418,11 +450,11 @@ class Workspace:
                 if not plan.changed:
                     # the ledger rides along with the next MEMORY.md change, so a
                     # pass that only reviewed chatter makes no commit
-                    self._write_ledger(plan.ledger)
+                    self._write_ledger(plan.ledger, lines)
                     return done
                 files = {
                     self.config.memory_file: plan.text,
-                    LEDGER: _ledger(plan.ledger),
+                    LEDGER: _ledger(plan.ledger, lines),
                 }
                 sha = self._apply(
                     repo, files, {self.config.memory_file: before},
@@ -510,6 +542,8 @@ class Workspace:
         from .promote import is_current
 
         current = [f for f in memory.facts if is_current(f, today)]
+        if not current:  # nothing to lose
+            return
         lost = lost_current(current, after, today)  # type: ignore[arg-type]
         if (
             lost
@@ -948,8 +982,32 @@ class Workspace:
         )
 
 
-def _ledger(marks: frozenset[str]) -> str:
-    return "".join(f"{line}\n" for line in sorted(marks))
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for one pass, then restore it.
+
+    A pass over many notes allocates a few hundred thousand objects that live
+    until it ends and hold no cycles; the collector would walk them again and
+    again (about a tenth of a large pass) and free nothing.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _ledger(marks: frozenset[str], known: Sequence[str] = ()) -> str:
+    """The ledger file's text: ``marks`` sorted, one a line.
+
+    ``known``: lines in the order read from the file (sorted, unless edited by
+    hand); those still in ``marks`` make a run that the sort merges in one pass.
+    """
+    kept = list(dict.fromkeys(line for line in known if line in marks))
+    lines = sorted(kept + sorted(marks.difference(kept)))
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:

@@ -27,6 +27,10 @@ _BEGIN = re.compile(r"^\s*<!--\s*gardener:begin\b.*-->\s*$")
 _END = re.compile(r"^\s*<!--\s*gardener:end\b.*-->\s*$")
 _SECTION = re.compile(r"^##\s+(.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
+_ITEM_MARK = re.compile(
+    r"[-*+]\s+"
+)  # _ITEM's start; on one line, its group is the rest
+_UNESCAPE = re.compile(r"\\(.)")
 _ATTRS = re.compile(
     r"\s*\{(#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+))((?:\s+(?:#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+)))*)\s*\}$"
 )
@@ -42,13 +46,15 @@ def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
     """``#id name=value name="quoted value"`` -> (id, {name: value})."""
     ident: str | None = None
     attrs: dict[str, str] = {}
-    for m in _ATTR.finditer(text):
-        if m.group("id"):
-            ident = m.group("id")
-        elif m.group("quoted") is not None:
-            attrs[m.group("name")] = re.sub(r"\\(.)", r"\1", m.group("quoted"))
+    for found, name, quoted, bare in _ATTR.findall(text):
+        # findall gives "" for a group that took no part: an id is never empty,
+        # a quoted value may be, and then the bare group is "" too
+        if found:
+            ident = found
+        elif bare:
+            attrs[name] = bare
         else:
-            attrs[m.group("name")] = m.group("bare")
+            attrs[name] = _UNESCAPE.sub(r"\1", quoted) if "\\" in quoted else quoted
     return ident, attrs
 
 
@@ -58,10 +64,16 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
     A line without attributes, without a key or without strike-through is still
     a valid fact: people edit this file by hand.
     """
-    m = _ITEM.match(line)
-    if not m:
-        return None
-    body = m.group(1)
+    if "\n" in line:
+        m = _ITEM.match(line)
+        if not m:
+            return None
+        body = m.group(1)
+    else:  # what _ITEM's group takes, without its backtracking
+        m = _ITEM_MARK.match(line)
+        if not m:
+            return None
+        body = line[m.end() :].rstrip()
     ident: str | None = None
     attrs: dict[str, str] = {}
     am = _ATTRS.search(body)
@@ -77,15 +89,7 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
         if km
         else (None, body.strip())
     )
-    return Fact(
-        value=value,
-        key=key or None,
-        id=ident,
-        section=section,
-        attrs=attrs,
-        struck=struck,
-        line=lineno,
-    )
+    return Fact(value, key or None, ident, section, attrs, struck, lineno)
 
 
 def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
@@ -151,8 +155,12 @@ def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
     )
 
 
+_PLAIN = frozenset(ATTRIBUTE_ORDER)
+_NEEDS_QUOTES = re.compile(r"[\s{}\"\\]")
+
+
 def _quote(value: str) -> str:
-    if value and not re.search(r"[\s{}\"\\]", value):
+    if value and not _NEEDS_QUOTES.search(value):
         return value
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -162,10 +170,17 @@ def render_fact(fact: Fact) -> str:
     body = f"**{fact.key}**: {fact.value}" if fact.key else fact.value
     if fact.struck:
         body = f"~~{body}~~"
+    attrs = fact.attrs
     parts = [f"#{fact.id}"] if fact.id else []
-    names = [n for n in ATTRIBUTE_ORDER if n in fact.attrs]
-    names += [n for n in fact.attrs if n not in ATTRIBUTE_ORDER]
-    parts += [f"{name}={_quote(fact.attrs[name])}" for name in names]
+    known = 0
+    for name in ATTRIBUTE_ORDER:  # a MEMORY.md has thousands of lines: kept tight
+        if name in attrs:
+            value = attrs[name]
+            bare = value and not _NEEDS_QUOTES.search(value)
+            parts.append(f"{name}={value}" if bare else f"{name}={_quote(value)}")
+            known += 1
+    if known < len(attrs):
+        parts += [f"{n}={_quote(v)}" for n, v in attrs.items() if n not in _PLAIN]
     return f"- {body} {{{' '.join(parts)}}}" if parts else f"- {body}"
 
 
@@ -175,12 +190,12 @@ def sort_key(fact: Fact) -> tuple[str, str, str]:
     return (label, fact.since or "", fact.id or "")
 
 
-def section_order(facts: Iterable[Fact], stray: Iterable[tuple[str, str]]) -> list[str]:
-    """Known sections first in their fixed order, then others as found, Superseded last."""
-    seen: list[str] = []
-    for title in [f.section for f in facts] + [s for s, _ in stray]:
-        if title not in seen:
-            seen.append(title)
+def section_order(titles: Iterable[str], stray: Iterable[tuple[str, str]]) -> list[str]:
+    """Known sections first in their fixed order, then others as found, Superseded last.
+
+    ``titles``: the facts' sections in the order found (repeats allowed).
+    """
+    seen = list(dict.fromkeys([*titles, *(s for s, _ in stray)]))
     known = {t.casefold() for t in [*_SECTION_ORDER, SUPERSEDED]}
     ordered = [t for t in _SECTION_ORDER if t in seen]
     ordered += [t for t in seen if t.casefold() not in known]
@@ -194,13 +209,15 @@ def render_block(
     """The lines between the markers (without newlines), canonical."""
     facts = list(facts)
     stray = list(stray)
+    by_section: dict[str, list[Fact]] = {}
+    for fact in facts:
+        by_section.setdefault(fact.section, []).append(fact)
     out: list[str] = []
-    for title in section_order(facts, stray):
+    for title in section_order(by_section, stray):
         if out:
             out.append("")
         out.append(f"## {title}")
-        members = sorted((f for f in facts if f.section == title), key=sort_key)
-        for fact in members:
+        for fact in sorted(by_section.get(title, ()), key=sort_key):
             out.append(render_fact(fact))
             out.extend(fact.tail)
         out.extend(line for s, line in stray if s == title)

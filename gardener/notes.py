@@ -28,6 +28,10 @@ _TIME = re.compile(
     r"^(?:\*\*)?([01]?\d|2[0-3]):([0-5]\d)(?:\*\*)?(?:\s*[-–—:]\s*|\s+)(.*)$"
 )
 _KIND = re.compile(rf"^(?:\*\*)?({_KIND_WORDS})(?:\*\*)?\s*:\s+(.*)$", re.IGNORECASE)
+# the ASCII characters a _KIND match can start with ("ſtate" is non-ASCII: it is tried)
+_KIND_STARTS = frozenset(
+    "*" + "".join(w[0] + w[0].upper() for w in [*KINDS, *KIND_ALIASES])
+)
 _KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*:\s*(.*)$|^\*\*([^*]+?):\*\*\s*(.*)$")
 _TRAILER = re.compile(r"\((source|by|expires):([^()]*)\)\s*$", re.IGNORECASE)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -114,7 +118,9 @@ def parse_note(path: str, day: date, text: str) -> Note:
 
     for index in range(skip, len(lines)):
         raw = lines[index].rstrip("\r")
-        fm = _FENCE.match(raw)
+        # fences and headings start with one of these after at most 3 spaces
+        lead = raw.lstrip()[:1]
+        fm = _FENCE.match(raw) if lead in ("`", "~") else None
         if fence is not None:
             # a closing fence: the same character, at least as long, no info string
             if (
@@ -134,7 +140,7 @@ def parse_note(path: str, day: date, text: str) -> Note:
             else:
                 flush()
             continue
-        hm = _HEADING.match(raw)
+        hm = _HEADING.match(raw) if lead == "#" else None
         if hm:
             flush()
             level = len(hm.group(1))
@@ -176,24 +182,26 @@ def _entry(
     heading = item.heading
     rest = text
     checkbox = False
-    cm = _CHECKBOX.match(rest)
+    # each regex only where its first character (or last, for trailers) allows
+    cm = _CHECKBOX.match(rest) if rest[:1] == "[" else None
     if cm:
         checkbox, rest = True, cm.group(2)
     time = kind = key = None
-    tm = _TIME.match(rest)
+    tm = _TIME.match(rest) if rest[:1] == "*" or rest[:1].isdecimal() else None
     if tm:
         time, rest = f"{int(tm.group(1)):02d}:{tm.group(2)}", tm.group(3)
-    km = _KIND.match(rest)
+    first = rest[:1]
+    km = None if first.isascii() and first not in _KIND_STARTS else _KIND.match(rest)
     if km:
         kind, rest = canonical_kind(km.group(1)), km.group(2)
     trailers: dict[str, str] = {}
-    while True:
+    while rest.rstrip().endswith(")"):
         mm = _TRAILER.search(rest)
         if not mm or mm.group(1).lower() in trailers:
             break
         trailers[mm.group(1).lower()] = mm.group(2).strip()
         rest = rest[: mm.start()]
-    keym = _KEY.match(rest)
+    keym = _KEY.match(rest) if rest.startswith("**") else None
     if keym:
         key = (keym.group(1) or keym.group(3)).strip()
         rest = keym.group(2) if keym.group(1) else keym.group(4)

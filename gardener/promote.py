@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
+from functools import lru_cache
 
 from . import redact
 from .classify import Classified, classify
@@ -29,6 +30,7 @@ from .model import (
     Note,
     normalize_key,
     normalize_value,
+    quick_init,
 )
 from .validtime import (
     entry_since,
@@ -39,6 +41,9 @@ from .validtime import (
 )
 
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
+# ledger line ``path<TAB>settled:<blob id>``: every entry of the note as it held
+# those bytes is in the ledger, so a pass may leave that text unread
+SETTLED = "\tsettled:"
 APPROVED = "\tapproved"  # ledger suffix: a person approved a held entry
 NEAR_DUPLICATE = 92  # rapidfuzz ratio at or above this is "the same"
 
@@ -53,8 +58,23 @@ _INSTRUCTION = re.compile(
     r"|\b(?:always|never)\s+(?:run|execute)\s+[`'\"]",
     re.IGNORECASE,
 )
+# every alternative of _INSTRUCTION needs one of these words
+_INSTRUCTION_WORDS = (
+    "ignore", "disregard", "forget", "curl", "wget", "you", "system", "always", "never",
+)  # fmt: skip
 
 
+def _instruction(text: str) -> bool:
+    """True if ``text`` reads like an order to the model (``_INSTRUCTION``)."""
+    # for ASCII text, lower() and ``in`` is the regex's IGNORECASE: a cheap no
+    if text.isascii():
+        low = text.lower()
+        if not any(word in low for word in _INSTRUCTION_WORDS):
+            return False
+    return _INSTRUCTION.search(text) is not None
+
+
+@quick_init
 @dataclass(frozen=True)
 class Decision:
     """What the pass did with one entry."""
@@ -96,7 +116,12 @@ def fingerprints(note: Note) -> dict[Entry, str]:
     Stable when lines are appended or nested items added under an entry; the
     n-th repeat of the same line in one note (a change back) is its own entry.
     """
-    marks: dict[Entry, str] = {}
+    return dict(zip(note.entries, entry_marks(note), strict=True))
+
+
+def entry_marks(note: Note) -> list[str]:
+    """``fingerprints`` as a list, in the order of ``note.entries``."""
+    marks: list[str] = []
     count: dict[str, int] = {}
     for entry in note.entries:
         digest = hashlib.sha1(
@@ -104,8 +129,18 @@ def fingerprints(note: Note) -> dict[Entry, str]:
         ).hexdigest()[:16]
         n = count.get(digest, 0)
         count[digest] = n + 1
-        marks[entry] = f"{note.path}\t{digest}" + (f"#{n}" if n else "")
+        marks.append(f"{note.path}\t{digest}" + (f"#{n}" if n else ""))
     return marks
+
+
+def note_digest(data: bytes) -> str:
+    """A note file's git blob id (40 hex): what ``git hash-object FILE`` prints."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def settled_mark(path: str, digest: str) -> str:
+    """The ledger line saying the note at ``path`` with blob id ``digest`` is settled."""
+    return f"{path}{SETTLED}{digest}"
 
 
 def new_id(
@@ -122,15 +157,19 @@ def new_id(
     raise AssertionError("sha1 collision")  # pragma: no cover
 
 
+_CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}")
+FUZZY_LENGTH = 12  # normalized values shorter than this must match exactly
+_DIGITS = re.compile(r"\d+")
+
+
 def _same(a: str, b: str) -> bool:
     na, nb = normalize_value(a), normalize_value(b)
     if na == nb:
         return True
-    if min(len(na), len(nb)) < 12:  # short values differ by a word: "box2" vs "box7"
+    # short values differ by a word: "box2" vs "box7"
+    if min(len(na), len(nb)) < FUZZY_LENGTH:
         return False
-    if re.findall(r"\d+", na) != re.findall(
-        r"\d+", nb
-    ):  # v0.1 vs v0.2, $4,200 vs $3,600
+    if _digits(na) != _digits(nb):  # v0.1 vs v0.2, $4,200 vs $3,600
         return False
     from rapidfuzz import fuzz
 
@@ -138,23 +177,28 @@ def _same(a: str, b: str) -> bool:
     return fuzz.ratio(na, nb) >= NEAR_DUPLICATE
 
 
+def _digits(normalized: str) -> tuple[str, ...]:
+    return tuple(_DIGITS.findall(normalized))
+
+
 def multi_valued(key: str, config: Config) -> bool:
     attribute = normalize_key(key).split(" / ")[-1]
-    return attribute in {normalize_key(a) for a in config.multi_valued}
+    return attribute in _multi(config.multi_valued)
+
+
+@lru_cache(maxsize=16)
+def _multi(attributes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(normalize_key(a) for a in attributes)
 
 
 def _instant(fact: Fact) -> datetime:
     return parse_instant(fact.since or "1970-01-01")
 
 
-def _timeline(facts: Sequence[Fact], nk: str) -> list[Fact]:
-    """The values of a key in valid-time order, corrected ones left out."""
-    line = [
-        f
-        for f in facts
-        if f.norm_key == nk and f.get("reason") != "corrected" and f.since
-    ]
-    return sorted(line, key=lambda f: parse_instant(f.since or "1970-01-01"))
+def _timeline(facts: Sequence[Fact]) -> list[Fact]:
+    """The values of one key (``facts``) in valid-time order, corrected ones left out."""
+    line = [f for f in facts if f.get("reason") != "corrected" and f.since]
+    return sorted(line, key=_instant) if len(line) > 1 else line
 
 
 class _Pass:
@@ -164,6 +208,10 @@ class _Pass:
         self.facts: list[Fact] = []
         self.slots: dict[str, list[int]] = {}  # normalized key -> positions in facts
         self.where: dict[int, int] = {}  # id() of a fact object -> its position
+        # for unkeyed entries, built on first use: normalized value -> positions,
+        # and the values long enough to be near-duplicates, by the digits they hold
+        self.values: dict[str, list[int]] | None = None
+        self.fuzzy: dict[tuple[str, ...], tuple[list[str], list[int]]] = {}
         for fact in memory.facts:
             self._append(fact)
         self.config = config
@@ -195,52 +243,105 @@ class _Pass:
         )
 
     def _append(self, fact: Fact) -> None:
-        self.where[id(fact)] = len(self.facts)
+        at = len(self.facts)
+        self.where[id(fact)] = at
         if fact.key:
-            self.slots.setdefault(normalize_key(fact.key), []).append(len(self.facts))
+            self.slots.setdefault(normalize_key(fact.key), []).append(at)
         self.facts.append(fact)
+        if self.values is not None:
+            self._index_value(fact.value, at)
 
     def _replace(self, old: Fact, new: Fact) -> None:
         """Put ``new`` where ``old`` is; both have the same key."""
         at = self.where.pop(id(old))
         self.facts[at] = new
         self.where[id(new)] = at
+        if self.values is not None and new.value != old.value:
+            self._index_value(new.value, at)  # the old value's entry is re-checked
+
+    def _index_value(self, value: str, at: int) -> None:
+        nv = normalize_value(value)
+        assert self.values is not None
+        self.values.setdefault(nv, []).append(at)
+        if len(nv) >= FUZZY_LENGTH:
+            texts, spots = self.fuzzy.setdefault(_digits(nv), ([], []))
+            texts.append(nv)
+            spots.append(at)
+
+    def _duplicate(self, value: str) -> Fact | None:
+        """The first current fact (in list order) whose value is ``_same`` as ``value``.
+
+        Only the facts an index says could be the same are compared: those with
+        the same normalized value, and for a long value those holding the same
+        digits whose text is near it (a cutoff a point below ``_same``'s, so that
+        no rounding at the boundary can leave one out; ``_same`` decides).
+        """
+        if self.values is None:
+            self.values = {}
+            for at, fact in enumerate(self.facts):
+                self._index_value(fact.value, at)
+        nv = normalize_value(value)
+        spots = set(self.values.get(nv, ()))
+        if len(nv) >= FUZZY_LENGTH and _digits(nv) in self.fuzzy:
+            from rapidfuzz import fuzz, process
+
+            texts, where = self.fuzzy[_digits(nv)]
+            found = process.extract(
+                nv, texts, scorer=fuzz.ratio, processor=None,
+                score_cutoff=NEAR_DUPLICATE - 1, limit=None,
+            )  # fmt: skip
+            spots.update(where[i] for _, _, i in found)
+        for at in sorted(spots):
+            fact = self.facts[at]
+            if is_current(fact, self.today) and _same(fact.value, value):
+                return fact
+        return None
 
     def _of_key(self, nk: str) -> list[Fact]:
         return [self.facts[i] for i in self.slots.get(nk, ())]
 
-    def _make(self, entry: Entry, c: Classified, since: str, section: str) -> Fact:
+    def _make(
+        self,
+        entry: Entry,
+        c: Classified,
+        since: str,
+        section: str,
+        supersedes: str | None = None,
+    ) -> Fact:
         ident = new_id(c.key, c.value, since, entry.path, self.taken)
         self.taken.add(ident)
-        attrs = {
-            "since": since,
-            "expires": entry.expires,
-            "source": entry.source,
-            "from": entry.path,
-            "by": entry.by,
-        }
-        return Fact(
-            value=c.value,
-            key=c.key,
-            id=ident,
-            section=section,
-            attrs={k: v for k, v in attrs.items() if v},
+        attrs = (
+            ("since", since),
+            ("expires", entry.expires),
+            ("source", entry.source),
+            ("from", entry.path),
+            ("by", entry.by),
+            ("supersedes", supersedes),
         )
+        return Fact(c.value, c.key, ident, section, {k: v for k, v in attrs if v})
 
     def _retire(self, old: Fact, **attrs: str | None) -> Fact:
         """``old`` moved to Superseded, keeping its kind as an attribute."""
-        moved = old.with_attrs(kind=old.kind, **attrs)
-        return replace(moved, section=SUPERSEDED, struck=True)
+        return old.moved(SUPERSEDED, True, kind=old.kind, **attrs)
 
     def reconcile(
-        self, entry: Entry, c: Classified, since: str, first: bool = True
+        self,
+        entry: Entry,
+        c: Classified,
+        since: str,
+        first: bool = True,
+        at: datetime | None = None,
     ) -> None:
-        """Apply one row of the decision table to this entry."""
-        at = parse_instant(since)
+        """Apply one row of the decision table to this entry.
+
+        ``since`` is its valid time as written; ``at`` the same as a datetime
+        (parsed from ``since`` if not given).
+        """
+        if at is None:
+            at = parse_instant(since)
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         if c.key is None:
-            current = (f for f in self.facts if is_current(f, self.today))
-            dup = next((f for f in current if _same(f.value, c.value)), None)
+            dup = self._duplicate(c.value)
             if dup:
                 self._decide(
                     "reject",
@@ -254,7 +355,12 @@ class _Pass:
             return
         nk = normalize_key(c.key)
         same_key = self._of_key(nk)
-        line = _timeline(same_key, nk)
+        if not same_key:  # a new key: what the rows below come to, without them
+            multi = c.kind == "event" or multi_valued(c.key, self.config)
+            reason = "events and multi-valued attributes add" if multi else ""
+            self._add(entry, c, since, section, reason)
+            return
+        line = _timeline(same_key)
         # a pass re-run after it was killed between its two writes finds its own
         # work, corrected values included; a repeat later in the note is new
         known = first and next(
@@ -303,8 +409,8 @@ class _Pass:
             return
         old = max(mine, key=_instant)
         fact = self._make(
-            entry, c, since, section if c.kind else old.section
-        ).with_attrs(supersedes=old.id)
+            entry, c, since, section if c.kind else old.section, supersedes=old.id
+        )
         self._replace(old, self._retire(old, until=since, superseded_by=fact.id))
         self._append(fact)
         self._decide("supersede", entry, c, fact.id, old.id)
@@ -350,7 +456,7 @@ class _Pass:
 
     def _backfill(self, entry: Entry, c: Classified, since: str, nk: str) -> None:
         """An older value arrives late: it joins the history, the current value stays."""
-        line = _timeline(self._of_key(nk), nk)
+        line = _timeline(self._of_key(nk))
         at = parse_instant(since)
         later = next(f for f in line if parse_instant(f.since or since) > at)
         earlier = [f for f in line if parse_instant(f.since or since) <= at]
@@ -382,14 +488,19 @@ class _Pass:
 REDACTED = "holds a redacted secret"
 
 
-def _refusal(text: str, config: Config) -> str | None:
-    """Why an entry may not be promoted for never-store reasons, or None."""
-    if "[REDACTED:" in text:  # the secret was taken out before commit: no fact is left
-        return REDACTED
-    found = redact.find(text, config.never_store, config.allow)
-    return (
-        "never-store: " + ", ".join(sorted({f.rule for f in found})) if found else None
-    )
+def _refusals(texts: Sequence[str], config: Config) -> list[str | None]:
+    """Why each entry text may not be promoted for never-store reasons, or None."""
+    # a redacted secret was taken out before commit: no fact is left
+    scanned = [t for t in texts if "[REDACTED:" not in t]
+    found = iter(redact.find_each(scanned, config.never_store, config.allow))
+    out: list[str | None] = []
+    for text in texts:
+        if "[REDACTED:" in text:
+            out.append(REDACTED)
+            continue
+        rules = sorted({f.rule for f in next(found)})
+        out.append("never-store: " + ", ".join(rules) if rules else None)
+    return out
 
 
 def review_id(mark: str) -> str:
@@ -410,22 +521,50 @@ def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
                 )
 
 
-def _reading_order(
-    notes: Iterable[Note], zone: tzinfo
-) -> dict[Entry, tuple[datetime, str, int]]:
-    """Valid time and sort key of each entry. An entry without a time takes the
-    time of the timed entry above it in the same note: it was written after it."""
-    order: dict[Entry, tuple[datetime, str, int]] = {}
-    for note in notes:
-        last: datetime | None = None
-        for e in note.entries:
-            at = parse_instant(entry_since(e, zone))
-            if e.time is None and last is not None and last.date() == at.date():
-                at = last
-            elif e.time is not None:
-                last = at
-            order[e] = (at, e.path, e.line)
-    return order
+def _valid_times(note: Note, zone: tzinfo) -> list[datetime]:
+    """Valid time of each entry, in the order of ``note.entries``. An entry without
+    a time takes the time of the timed entry above it: it was written after it."""
+    times: list[datetime] = []
+    last: datetime | None = None
+    for e in note.entries:
+        at = _entry_instant(e, zone)
+        if e.time is None and last is not None and last.date() == at.date():
+            at = last
+        elif e.time is not None:
+            last = at
+        times.append(at)
+    return times
+
+
+def _entry_instant(entry: Entry, zone: tzinfo) -> datetime:
+    """``parse_instant(entry_since(entry, zone))`` without the round trip through text."""
+    day, clock = entry.day, entry.time
+    if entry.timezone or (clock is not None and not _CLOCK.fullmatch(clock)):
+        return parse_instant(entry_since(entry, zone))  # its own zone, or an odd clock
+    if clock is None:
+        return datetime(day.year, day.month, day.day)
+    return datetime(day.year, day.month, day.day, int(clock[:2]), int(clock[3:]))
+
+
+def settle(seen: set[str], notes: Sequence[Note], marks: Sequence[list[str]]) -> None:
+    """Mark in ``seen`` (the ledger being built) the notes whose entries are all in it.
+
+    A note whose every entry mark is in the ledger has nothing left for a pass to
+    do: a later pass may skip its text while its bytes stay the same (the ledger
+    line names their blob id). A note with an entry held for review, refused,
+    or dated after the horizon is not settled, so it is read again. The settled
+    lines of the notes read (``marks[i]`` belongs to ``notes[i]``) are replaced;
+    a note without a ``digest`` (parsed from text alone) is never settled.
+    """
+    read = {n.path for n in notes if n.digest}
+    if not read:
+        return
+    seen.difference_update(
+        [m for m in seen if SETTLED in m and m.partition("\t")[0] in read]
+    )
+    for note, mine in zip(notes, marks, strict=True):
+        if note.digest and all(m in seen for m in mine):
+            seen.add(settled_mark(note.path, note.digest))
 
 
 def plan_promotion(
@@ -445,28 +584,44 @@ def plan_promotion(
         ledger: marks (see ``fingerprints``) of entries already processed;
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
-    Returns the plan; nothing is written. Raises ParseError (MEMORY.md and
+    Returns the plan; nothing is written. Its ledger also says which notes
+    are settled (see ``settle``). Raises ParseError (MEMORY.md and
     line) for a fact whose since, until or expires is not a date: the timeline
     cannot be trusted then.
     """
+    notes = list(notes)
     check_dates(memory, config.memory_file)
     today = format_instant(now)
     horizon = now + timedelta(days=1)  # a note dated later is waiting for its day
     work = _Pass(memory, config, today)
     seen = set(ledger)
-    order = _reading_order(notes, config.zone)
-    marks = {e: m for n in notes for e, m in fingerprints(n).items()}
-    entries = sorted(marks, key=lambda e: order[e])
-    for entry in entries:
-        mark = marks[entry]
-        if mark in seen or mark + HELD in seen or order[entry][0] > horizon:
-            continue
-        c = classify(entry, config)
+    per_note = [entry_marks(n) for n in notes]
+    # (valid time, path, line) orders the entries: "latest" is latest true
+    queue = sorted(
+        (
+            (at, e.path, e.line, e, mark)
+            for note, marks in zip(notes, per_note, strict=True)
+            for e, mark, at in zip(
+                note.entries, marks, _valid_times(note, config.zone), strict=True
+            )
+            if mark not in seen and mark + HELD not in seen and at <= horizon
+        ),
+        key=lambda row: row[:3],
+    )
+    kinds = [classify(row[3], config) for row in queue]
+    texts = {
+        i: "\n".join([row[3].text, *row[3].nested])
+        for i, (row, c) in enumerate(zip(queue, kinds, strict=True))
+        if c.durable
+    }
+    refusals = dict(zip(texts, _refusals(list(texts.values()), config), strict=True))
+    for i, (at, _, _, entry, mark) in enumerate(queue):
+        c = kinds[i]
         if not c.durable:
             seen.add(mark)
             continue
-        text = "\n".join([entry.text, *entry.nested])
-        refusal = _refusal(text, config)
+        text = texts[i]
+        refusal = refusals[i]
         if refusal:
             if refusal == REDACTED:  # already out of the file: report it once
                 seen.add(mark)
@@ -482,7 +637,7 @@ def plan_promotion(
                 )
             )
             continue
-        if _INSTRUCTION.search(text) and mark + APPROVED not in seen:
+        if _instruction(text) and mark + APPROVED not in seen:
             # reported once, then pending (its note is not pruned) until reviewed
             seen.add(mark + HELD)
             work.decisions.append(
@@ -497,9 +652,12 @@ def plan_promotion(
                 )
             )
             continue
-        work.reconcile(entry, c, format_instant(order[entry][0]), "#" not in mark)
+        # the valid time as written, and as read back: whole minutes
+        since, minute = format_instant(at), at.replace(second=0, microsecond=0)
+        work.reconcile(entry, c, since, "#" not in mark, minute)
         seen.discard(mark + APPROVED)
         seen.add(mark)
+    settle(seen, notes, per_note)
     facts = tuple(work.facts)
     changed_facts = facts != memory.facts
     text = render_memory(memory, facts) if changed_facts else memory.text

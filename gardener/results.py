@@ -131,7 +131,9 @@ class WhyRecord:
 
 def short(text: str, width: int = 60) -> str:
     """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
-    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
+    one = " ".join(text.split())
     return one if len(one) <= width else one[: width - 1] + "…"
 
 
@@ -154,14 +156,17 @@ def promote_message(plan: PromotionPlan) -> str:
         ("held for review", "held"),
     ]
     old_values: dict[str | None, str] = {f.id: f.value for f in plan.facts if f.id}
+    by_action: dict[str, list[Decision]] = {}
+    for d in plan.decisions:
+        by_action.setdefault(d.action, []).append(d)
     counts = ", ".join(
-        f"{len(plan.keys(a))} {label.split(' (')[0].split(' for')[0]}"
+        f"{len(by_action[a])} {label.split(' (')[0].split(' for')[0]}"
         for label, a in groups
-        if plan.keys(a)
+        if by_action.get(a)
     )
     lines = [f"promote: {counts or 'no change'}", ""]
     for label, action in groups:
-        chosen = [d for d in plan.decisions if d.action == action]
+        chosen = by_action.get(action)
         if chosen:
             lines.append(f"{label[0].upper()}{label[1:]}:")
             lines += [_describe(d, old_values) for d in chosen]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta, tzinfo
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -17,13 +18,18 @@ if TYPE_CHECKING:
     from .model import Entry, Fact
 
 _STAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
+_CANONICAL = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2})?")
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_instant(text: str) -> datetime:
     """Parse ``YYYY-MM-DD`` or ``YYYY-MM-DDTHH:MM[:SS]`` into a naive local datetime.
 
     Raises ValueError if ``text`` has neither shape or names no real day.
+    Cached: a pass compares the same few thousand stamps again and again.
     """
+    if _CANONICAL.fullmatch(text):  # what the gardener writes: the C parser will do
+        return datetime.fromisoformat(text)
     m = _STAMP.match(text.strip())
     if not m:
         raise ValueError(f"not a date or date-time: {text!r}")
@@ -45,7 +51,7 @@ def format_instant(moment: datetime) -> str:
     # isoformat, not strftime: %Y does not pad a year before 1000 to four digits
     if moment.hour == 0 and moment.minute == 0:
         return moment.date().isoformat()
-    return moment.replace(second=0, microsecond=0).isoformat(timespec="minutes")
+    return moment.isoformat(timespec="minutes")
 
 
 def stamp(day: date, time: str | None = None) -> str:

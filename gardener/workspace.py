@@ -10,7 +10,7 @@ import fcntl
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import date
 from pathlib import Path
@@ -23,6 +23,7 @@ LOCK_FILE = "gardener.lock"  # inside the workspace's .git folder
 _TEMP = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)  # see _create_temp
 
 _CHUNK = 1 << 16
+_READ_CHUNK = 1 << 20
 _held = threading.local()  # this thread's workspace locks: {lock path: depth}
 
 
@@ -80,6 +81,15 @@ def note_names(
     return sorted(kept), every
 
 
+def dated_notes(root: Path, notes_dir: str = "memory") -> list[tuple[date, str]]:
+    """``(date, file name)`` of each of ``note_files``, in the same order."""
+    return [
+        (day, name)
+        for name in note_names(root, notes_dir)[0]
+        if (day := note_date(name)) is not None
+    ]
+
+
 def read_text(path: Path) -> str:
     """The file decoded as UTF-8, byte for byte (a BOM stays as ``'\\ufeff'``, CRLF stays).
 
@@ -87,12 +97,60 @@ def read_text(path: Path) -> str:
     the file is not UTF-8, FileNotFoundError if it is missing, GardenerError if
     it cannot be read.
     """
+    return decode_text(read_bytes(path), path)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes. Raises FileNotFoundError if it is missing, GardenerError
+    if it cannot be read."""
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise
     except OSError as e:
         raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
+
+
+def read_files(folder: Path, names: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+    """Each of the named files in ``folder`` with its bytes, in the order named.
+
+    The files are opened relative to one handle on the folder: for the thousands
+    of notes a long-lived workspace keeps, that takes half the time of a
+    ``read_bytes`` each. Raises as ``read_bytes``.
+    """
+    names = list(names)
+    if not names:  # the folder need not exist
+        return
+    relative = os.open in os.supports_dir_fd
+    folder_fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC) if relative else None
+    try:
+        for name in names:
+            try:
+                fd = os.open(
+                    name if relative else os.path.join(folder, name),
+                    os.O_RDONLY | os.O_CLOEXEC,
+                    dir_fd=folder_fd,
+                )
+                try:
+                    chunks = []
+                    while chunk := os.read(fd, _READ_CHUNK):
+                        chunks.append(chunk)
+                finally:
+                    os.close(fd)
+            except FileNotFoundError:
+                raise
+            except OSError as e:
+                raise GardenerError(
+                    f"cannot read: {e.strerror or e}", path=str(Path(folder) / name)
+                ) from e
+            yield name, b"".join(chunks)
+    finally:
+        if folder_fd is not None:
+            os.close(folder_fd)
+
+
+def decode_text(data: bytes, path: Path | str) -> str:
+    """``data`` (read from ``path``) decoded as ``read_text`` does; ParseError if not UTF-8."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

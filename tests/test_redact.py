@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener.redact import Finding, compile_patterns, find, redact
+from gardener.redact import Finding, compile_patterns, find, find_each, redact
 
 HEX64 = "9c1f0e8d7b6a5f4e3d2c1b0a9f8e7d6c" * 2
 UUID = "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0"
@@ -549,6 +549,20 @@ def test_redact_is_idempotent(text: str) -> None:
     twice, found = redact(once)
     assert twice == once
     assert found == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text() | mixed_text, max_size=12))
+def test_find_each_is_find_for_each_text(texts: list[str]) -> None:
+    assert find_each(texts) == [find(t) for t in texts]
+
+
+def test_find_each_on_the_suites_and_with_rules_md_patterns() -> None:
+    texts = [t for t, _ in SECRETS] + BENIGN + ["", "\n", "plain words"]
+    assert find_each(texts) == [find(t) for t in texts]
+    extra = [("codename", r"Blue(?P<value>bird)"), ("empty", r"x*")]
+    allow = [r"AKIA[A-Z0-9]{16}"]
+    assert find_each(texts, extra, allow) == [find(t, extra, allow) for t in texts]
 
 
 def test_hyphenated_pass_in_prose_is_no_label() -> None:

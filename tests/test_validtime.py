@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gardener.validtime import (
     day_span,
@@ -147,3 +150,32 @@ def test_local_now_without_an_override_is_the_zones_wall_clock(override):
     assert moment.tzinfo is None
     assert moment.microsecond == 0
     assert abs(moment - expected) < timedelta(seconds=5)
+
+
+_STAMP_PIECES = [*"0123456789-T: \n", "2026-", "02-30", "T09:05", "٣"]
+
+
+def _by_the_pattern(text: str) -> datetime:
+    """parse_instant as the pattern alone reads it (no fast path for canonical text)."""
+    import re
+
+    m = re.match(
+        r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$",
+        text.strip(),
+    )
+    if not m:
+        raise ValueError(text)
+    y, mo, d, hh, mm, ss = m.groups()
+    return datetime(int(y), int(mo), int(d), int(hh or 0), int(mm or 0), int(ss or 0))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_STAMP_PIECES), max_size=12).map("".join))
+def test_parse_instant_reads_what_its_pattern_reads(text: str) -> None:
+    def outcome(parse: Callable[[str], datetime]) -> datetime | None:
+        try:
+            return parse(text)
+        except ValueError:
+            return None
+
+    assert outcome(parse_instant) == outcome(_by_the_pattern)

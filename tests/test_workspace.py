@@ -18,6 +18,7 @@ from gardener.workspace import (
     inside,
     note_date,
     note_files,
+    read_files,
     read_text,
     workspace_lock,
 )
@@ -353,3 +354,15 @@ def test_workspace_lock_needs_git_folder(tmp_path: Path) -> None:
         workspace_lock(tmp_path),
     ):
         pass
+
+
+def test_read_files_reads_each_named_file_in_order(tmp_path: Path):
+    (tmp_path / "b.md").write_bytes(b"bee\r\n")
+    (tmp_path / "a.md").write_bytes(b"\xff not utf-8")
+    assert list(read_files(tmp_path, ["b.md", "a.md"])) == [
+        ("b.md", b"bee\r\n"),
+        ("a.md", b"\xff not utf-8"),
+    ]
+    assert list(read_files(tmp_path / "missing", [])) == []
+    with pytest.raises(FileNotFoundError):
+        list(read_files(tmp_path, ["gone.md"]))

@@ -1,0 +1,49 @@
+"""How keys and values compare: normalization and the fast frozen constructors."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gardener.model import Entry, Fact, normalize_value
+
+_PIECES = [
+    *"aZ09 _.-$%+#*`,;:!?()[]{}/\\\"'\t\x1c\x7f\x00é€ß٣",
+    "v1.2",
+    "$4,200",
+    "a-b",
+]
+
+
+def _by_the_pattern(value: str) -> str:
+    """normalize_value with its Unicode pattern alone (no ASCII fast path)."""
+    text = unicodedata.normalize("NFKC", value).casefold()
+    text = text.replace("*", "").replace("`", "")
+    text = re.sub(r"[^\w\s$€£¥%+#.-]|(?<!\d)[.-]|[.-](?!\d)", " ", text)
+    return " ".join(text.split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join) | st.text())
+def test_normalize_value_is_its_pattern(value: str) -> None:
+    normalize_value.cache_clear()
+    assert normalize_value(value) == _by_the_pattern(value)
+
+
+def test_quick_init_keeps_defaults_factories_and_frozenness() -> None:
+    first, second = Fact("a"), Fact("b")
+    assert first.attrs == {} and first.attrs is not second.attrs
+    assert Fact("a", key="k") == Fact(value="a", key="k", section="Facts")
+    entry = Entry("memory/2026-01-05.md", 3, date(2026, 1, 5), "t", "v")
+    assert entry.nested == () and entry.checkbox is False
+    assert hash(entry) == hash(dataclasses.replace(entry))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        entry.text = "changed"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Fact()  # type: ignore[call-arg]
