@@ -395,9 +395,7 @@ class Workspace:
             # journaled: a kill before the commit is finished as this note
             written = target.read_bytes().decode("utf-8", "surrogateescape")
             journal.begin(repo.git_dir, {rel: written}, message, identity_for(by))
-            sha = repo.commit_file(
-                rel, message, identity_for(by), date=self._commit_date()
-            )
+            sha = self._commit(repo, [rel], message, identity_for(by))
             journal.done(repo.git_dir)
         return NoteResult(rel, line, sha, tuple(self._warnings))
 

@@ -239,6 +239,11 @@ class Repo:
         """
         rels = _relative_paths(paths)
         has_head = self.has_commits()
+        # files that exist: three git commands instead of eight (``note`` commits
+        # on every call); an ignored one makes ``add`` fail, and the long way runs
+        quick = has_head and rels and all(self._plain_file(p) for p in rels)
+        if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
+            return self._commit_only(rels, message, author, date)
         targets = self._stage(rels, has_head) if rels else []
         if not targets:
             return None
@@ -250,27 +255,9 @@ class Repo:
             return None
         return self._commit_only(targets, message, author, date)
 
-    def commit_file(
-        self,
-        path: str,
-        message: str,
-        author: Identity | None = None,
-        *,
-        date: datetime | None = None,
-    ) -> str | None:
-        """``commit([path], ...)`` for one file the caller has just written.
-
-        Three git commands instead of eight: ``add``, ``commit --only``,
-        ``rev-parse`` (``gardener note`` runs this on every call). An ignored
-        or missing file falls back to ``commit``. Returns and raises as ``commit``.
-        """
-        (rel,) = _relative_paths([path])
-        if not (self.root / rel).is_file():
-            return self.commit([rel], message, author, date=date)
-        status, _ = self._run("add", "--", rel, index=True, ok=(0, 1))
-        if status != 0:  # ignored by a .gitignore
-            return self.commit([rel], message, author, date=date)
-        return self._commit_only([rel], message, author, date)
+    def _plain_file(self, rel: str) -> bool:
+        path = self.root / rel
+        return path.is_file() and not path.is_symlink()
 
     def _commit_only(
         self,
