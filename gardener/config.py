@@ -210,21 +210,21 @@ def load(root: Path) -> Config:
     """The workspace's settings: its rules.md over the shipped defaults.
 
     The parsed settings are cached in ``.git/gardener/config.json``, keyed by
-    the stat of both rules files and of this module, because parsing YAML
-    costs ~30 ms of every ``gardener note``. A cache that cannot be read
+    the text of both rules files and the stat of this module, because
+    parsing YAML costs ~30 ms of every ``gardener note``. A cache that cannot be read
     or written is ignored. Raises ConfigError for a rules.md that is not UTF-8
     or holds a bad setting (file and line named).
     """
     rules = root / "rules.md"
     cache = root / ".git" / "gardener" / "config.json"
-    key = _cache_key(rules)
-    cached = _read_cache(cache, key)
-    if cached is not None:
-        return cached
     try:
         raw: bytes | None = rules.read_bytes()
     except FileNotFoundError:
         raw = None
+    key = _cache_key(raw)
+    cached = _read_cache(cache, key)
+    if cached is not None:
+        return cached
     if raw is None:
         config = default_config()
     else:
@@ -237,18 +237,23 @@ def load(root: Path) -> Config:
     return config
 
 
-def _cache_key(rules: Path) -> str:
-    """What the parsed settings depend on: both rules files and this module,
-    each by size, mtime, ctime and inode (ctime moves on every write, and no
-    tool sets it back), so a hit costs three stats and no hashing."""
-    parts = []
-    for path in (rules, packaged("rules.md"), Path(__file__)):
-        try:
-            st = os.stat(path)
-            parts.append(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}")
-        except OSError:
-            parts.append("-")
-    return "|".join(parts)
+def _cache_key(raw: bytes | None) -> str:
+    """What the parsed settings depend on: the workspace's rules.md and the
+    shipped one, byte for byte (a few KB: comparing them is cheaper than
+    hashing, and a copied or cloned workspace still hits), and this module's
+    version, by its stat."""
+    try:
+        shipped = packaged("rules.md").read_bytes()
+    except OSError:
+        shipped = b""
+    stamp = os.stat(__file__)
+    return "\0".join(
+        [
+            f"{stamp.st_size}:{stamp.st_mtime_ns}",
+            "-" if raw is None else raw.decode("utf-8", "replace"),
+            shipped.decode("utf-8", "replace"),
+        ]
+    )
 
 
 def _read_cache(path: Path, key: str) -> Config | None:
