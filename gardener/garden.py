@@ -371,7 +371,7 @@ class Workspace:
         if found:
             rules = ", ".join(sorted({f.rule for f in found}))
             raise RefusedError(
-                f"refused by never-store rule: {rules}; nothing was written (write the fact without the secret)"
+                f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
             )
         rel = f"{self.config.notes_dir}/{when.isoformat()}.md"
         from .git import identity_for
@@ -426,7 +426,12 @@ class Workspace:
         and ``force`` is not set.
         """
         from .promote import plan_promotion
-        from .results import PromoteResult, promote_author, promote_message
+        from .results import (
+            PromoteResult,
+            ledger_message,
+            promote_author,
+            promote_message,
+        )
 
         with self._session() as repo, _collector_paused():
             redacted: list[Redaction] = []
@@ -446,10 +451,17 @@ class Workspace:
                 if dry_run:
                     return done
                 if not plan.changed:
-                    # the ledger rides along with the next MEMORY.md change, so a
-                    # pass that only reviewed chatter makes no commit
-                    self._write_ledger(plan.ledger, lines)
-                    return done
+                    if plan.ledger == ledger:
+                        return done
+                    # only the ledger changed (chatter, known values): committed
+                    # too, so the work tree stays clean and git says why
+                    files = {LEDGER: _ledger(plan.ledger, lines)}
+                    sha = self._apply(
+                        repo, files, {}, ledger_message(plan), promote_author(plan)
+                    )
+                    return replace(
+                        done, commit=sha or None, warnings=tuple(self._warnings)
+                    )
                 files = {
                     self.config.memory_file: plan.text,
                     LEDGER: _ledger(plan.ledger, lines),
@@ -749,18 +761,24 @@ class Workspace:
 
     def _docs(self, rel: str, where: str) -> list[Doc]:
         """A file's recall docs (the index's reader): MEMORY.md's facts or a note's entries."""
+        from . import redact
         from .memoryfile import parse_memory
         from .notes import parse_note
         from .recall import fact_docs, note_docs
 
         path = Path(where)
-        if not path.exists():
-            return []
-        text = read_text(path)
-        if rel == self.config.memory_file:
+        config = self.config
+        if not path.exists() or redact.find(
+            path.name, config.never_store, config.allow
+        ):
+            return []  # a token in the name: recall waits until record renames it
+        # what reached disk without ``note`` may hold a secret that no commit has
+        # redacted yet: recall answers into a prompt, and the index is a copy
+        text = redact.redact(read_text(path), config.never_store, config.allow)[0]
+        if rel == config.memory_file:
             return fact_docs(parse_memory(text, rel).facts, rel)
         day = note_date(path.name)
-        return note_docs(parse_note(rel, day, text).entries, self.config) if day else []
+        return note_docs(parse_note(rel, day, text).entries, config) if day else []
 
     def _index_signature(self) -> str:
         """What the index's rows depend on besides the files: the settings and
@@ -889,8 +907,10 @@ class Workspace:
                 Problem(
                     "secret",
                     redaction.path,
-                    redaction.line,
-                    f"redacted ({redaction.rule}) on {when}; the original is in {QUARANTINE}, never committed: rotate it if it is a credential, then delete that file",
+                    redaction.line or None,
+                    f"{'' if redaction.line else 'its file name was '}redacted ({redaction.rule}) on {when}; "
+                    f"the original is in {QUARANTINE}, never committed: rotate it if it is a credential; "
+                    f"`check` lists it until that file is deleted",
                 )
             )
         return sort_problems(problems)

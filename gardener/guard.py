@@ -13,7 +13,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -50,7 +50,7 @@ def _quarantine(
                 "path": path,
                 "line": f.line,
                 "rule": f.rule,
-                "original": lines[f.line - 1],
+                "original": lines[f.line - 1] if f.line else text,  # 0: a file name
             },
             ensure_ascii=False,
         )
@@ -103,7 +103,7 @@ def rename_secret_names(
             n += 1
             candidate = f"{stem}-{n}{dot}{ext}"
         new = f"{folder}/{candidate}" if folder else candidate
-        _quarantine(root, new, name, found, now)
+        _quarantine(root, new, name, [replace(f, line=0) for f in found], now)
         os.rename(root / path, root / new)
         renamed[path] = new
         done.extend(Redaction(new, 0, f.rule) for f in found)

@@ -201,6 +201,9 @@ def open_index(git_dir: Path | None, signature: str) -> Index:
         for _ in range(2):
             try:
                 path.parent.mkdir(exist_ok=True)
+                # owner-only, like the quarantine: it copies what the notes say
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+                os.chmod(path, 0o600)
                 db = sqlite3.connect(path, timeout=10, isolation_level=None)
                 return Index(_prepare(db, signature))
             except sqlite3.DatabaseError:  # damaged or not a database: rebuild

@@ -146,6 +146,20 @@ def _describe(d: Decision, old_values: dict[str | None, str]) -> str:
     return f"- {short(what, 90)} ({d.path}:{d.line})"
 
 
+def ledger_message(plan: PromotionPlan) -> str:
+    """The commit of a pass that filed nothing and only marked entries as read."""
+    seen = [d for d in plan.decisions if d.action in ("reject", "held")]
+    lines = [
+        "promote: nothing to file",
+        "",
+        "The ledger marks the entries this pass read (chatter, or values MEMORY.md",
+        "already holds), so the next pass does not read them again.",
+    ]
+    if seen:
+        lines += ["", *(_describe(d, {}) for d in seen)]
+    return "\n".join([*lines, "", "Gardener-Action: promote", ""])
+
+
 def promote_message(plan: PromotionPlan) -> str:
     groups = [
         ("added", "add"),

@@ -93,16 +93,20 @@ def test_new_settings_rebuild_the_index(ws: Workspace):
     assert before != after
 
 
-def test_a_redacted_secret_does_not_linger_in_the_index(ws: Workspace):
+def test_a_secret_written_past_note_is_never_recalled_nor_indexed(ws: Workspace):
     secret = "ghp_" + "Zq8Xw2Lm4Nb6Vc1Kj3Hg5Fd7Sa9Pp0Oo2Ii4"
     note = ws.root / "memory" / "2026-01-05.md"
     note.write_text(f"# 2026-01-05\n\n- the CI token is {secret}\n")
-    texts(ws, "token")  # indexed before anyone redacted it
-    assert secret.encode() in (ws.root / INDEX).read_bytes()
-    ws.record()  # redacts before committing
-    assert secret not in note.read_text()
-    texts(ws, "token")
-    assert secret.encode() not in (ws.root / INDEX).read_bytes()
+    # no record has redacted the file yet: recall redacts what it reads
+    assert texts(ws, "token") == ["the CI token is [REDACTED:github-token]"]
+    index = ws.root / INDEX
+    assert secret.encode() not in index.read_bytes()
+    assert index.stat().st_mode & 0o777 == 0o600
+    (ws.root / "memory" / f"2026-01-05-{secret}.md").write_text("- a tokened name\n")
+    assert texts(ws, "tokened") == []  # named with a token: not until renamed
+    ws.record()
+    assert texts(ws, "tokened") == ["a tokened name"]
+    assert secret.encode() not in index.read_bytes()
 
 
 def test_purge_deletes_the_index(ws: Workspace):
