@@ -115,14 +115,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Run the ``gardener`` command (the console script's entry point)."""
     args = list(sys.argv[1:] if argv is None else argv)
     call = parse(args, os.environ)
-    if call is None or (
-        os.path.exists(call.workspace) and not os.path.isdir(call.workspace)
+    if call is None or (  # click's Path check says what is wrong with it
+        os.path.exists(call.workspace)
+        and not (os.path.isdir(call.workspace) and os.access(call.workspace, os.R_OK))
     ):
         from .cli import main as click_main
 
         click_main(args=args)
         return
-    run(call)
+    try:
+        run(call)
+    except KeyboardInterrupt:  # as click says it
+        sys.stderr.write("Aborted!\n")
+        sys.exit(1)
     sys.exit(0)
 
 

@@ -271,6 +271,7 @@ class Workspace:
             self.root, notes, self.config, self.now(),
             is_new=lambda p: repo.committed_text(p) is None,
         )  # fmt: skip
+        repo.unstage(list(renamed))  # a staged name would still reach a commit
         changed = sorted({renamed.get(p, p) for p in changed})
         notes = [renamed.get(p, p) for p in notes]
         kept = restore_notes(self.root, repo, notes, self.now(), self._warnings)
@@ -726,7 +727,7 @@ class Workspace:
         """A query through the recall index, refreshed first for the files it needs."""
         import sqlite3
 
-        from .index import open_index
+        from .index import open_index, remove_index
         from .recall import match_expression, pick
 
         expression = match_expression(query)
@@ -742,10 +743,22 @@ class Workspace:
         )
         files = [(file, str(self.memory_path))]
         files += [(f"{folder}/{n}", base + n) for n in wanted]
-        present = {file, *(f"{folder}/{n}" for n in names)}
+        # below the floor any name keeps its rows; from it on, only a readable note
+        # (a note replaced by a folder or a dangling link loses them)
+        kept = set(wanted)
+        floor_name = since or ""
+        present = {
+            file,
+            *(f"{folder}/{n}" for n in names if n < floor_name or n in kept),
+        }
         today = format_instant(now)
         hits: list[Hit] = []
-        for where in (self.root / ".git", None):  # locked or damaged: one in memory
+        git_dir = self.root / ".git"
+        # a damaged index (SQLite errors, rows that do not decode) is deleted and
+        # built again; if that fails too, an index in memory answers this once
+        for where, fresh in ((git_dir, False), (git_dir, True), (None, False)):
+            if fresh:
+                remove_index(git_dir)
             try:
                 with open_index(where, self._index_signature()) as index:
                     floor = f"{folder}/{since or ''}"
@@ -754,7 +767,7 @@ class Workspace:
                     found = index.search(expression, paths_from=since, memory_file=file)
                     hits = pick(found, today, known, limit, everything)
                 break
-            except sqlite3.Error:
+            except (sqlite3.Error, ValueError, TypeError, KeyError):
                 if where is None:
                     raise
         return hits
@@ -772,10 +785,16 @@ class Workspace:
             path.name, config.never_store, config.allow
         ):
             return []  # a token in the name: recall waits until record renames it
-        text = self._unrecorded_redacted(rel, read_text(path))
         if rel == config.memory_file:
+            # unreadable, it is an error (ParseError, file and line), as without
+            # the index: recall must not answer as if MEMORY.md were empty
+            text = self._unrecorded_redacted(rel, read_text(path))
             return fact_docs(parse_memory(text, rel).facts, rel)
         day = note_date(path.name)
+        try:
+            text = self._unrecorded_redacted(rel, read_text(path))
+        except ParseError:  # not UTF-8: `check` reports it; recall goes on
+            return []
         return note_docs(parse_note(rel, day, text).entries, config) if day else []
 
     def _unrecorded_redacted(self, rel: str, text: str) -> str:

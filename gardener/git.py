@@ -309,6 +309,14 @@ class Repo:
         _, out = self._run("rev-parse", "--verify", "HEAD")
         return _text(out).strip()
 
+    def unstage(self, paths: Sequence[str]) -> None:
+        """Take ``paths`` out of the index (the files are left alone)."""
+        rels = _relative_paths(paths)
+        if rels:
+            self._run(
+                "rm", "--cached", "--quiet", "--ignore-unmatch", "--", *rels, index=True
+            )
+
     def configured_identity(self) -> Identity | None:
         """``user.name`` and ``user.email`` as git is configured here; None without a name."""
         values = []

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
 
-from .errors import GardenerError
 from .recall import Doc, Match, sort_key
 
 SCHEMA = 2  # bump when the tables change: old indexes are then rebuilt
@@ -68,8 +67,8 @@ class Index:
         every file that still exists among those the index may hold. Only
         indexed paths from ``floor`` on (and ``files``) are looked at: a plain
         recall never reads rows of notes past their TTL, so it need not check
-        them. A file that cannot be read (``read`` raises OSError, ValueError
-        or GardenerError) gets no rows.
+        them. A file gone while it is read gets no rows; any other error of
+        ``read`` (MEMORY.md that does not parse) undoes the refresh and is raised.
         """
         present = set(present)
         self._floor = floor
@@ -91,7 +90,7 @@ class Index:
                 )  # before reading: a write during it shows next time
                 try:
                     docs = read(rel, path)
-                except (OSError, ValueError, GardenerError):
+                except FileNotFoundError:  # gone meanwhile: its rows go next time
                     docs = []
                 self._add(rel, stamp, docs)
             self.db.execute("COMMIT")
@@ -212,6 +211,13 @@ def open_index(git_dir: Path | None, signature: str) -> Index:
             except OSError:
                 break
     return Index(_prepare(sqlite3.connect(":memory:", isolation_level=None), signature))
+
+
+def remove_index(git_dir: Path) -> None:
+    """Delete the index in ``git_dir/gardener/`` (a damaged one is rebuilt)."""
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        with suppress(OSError):
+            os.unlink(git_dir / "gardener" / f"recall.sqlite3{suffix}")
 
 
 def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:

@@ -365,7 +365,9 @@ class Watcher:
                 f"redacted {r.rule} in {r.where()} (original in .gardener/quarantine.jsonl, never committed)"
             )
         if result.commit:
-            what = " ".join(paths) if paths else "(rescan)"
+            renamed = sorted({r.path for r in result.redacted if r.line == 0})
+            # an event's path may be a name that held a token: then say the new names
+            what = " ".join(renamed or paths or ["(rescan)"])
             self.log(f"commit {result.commit[:12]} record {what}")
         return True
 

@@ -271,6 +271,10 @@ def test_a_damaged_cache_is_ignored_and_replaced(tmp_path):
     cache = ws.root / ".git" / "gardener" / "config.json"
     for junk in ("{not json", '{"key": 1}', "[]", '{"key": "x", "config": {}}'):
         cache.write_text(junk)
-        assert load(ws.root) == load(ws.root) == parse_rules(
-            (ws.root / "rules.md").read_text(), "rules.md", default_config()
+        assert (
+            load(ws.root)
+            == load(ws.root)
+            == parse_rules(
+                (ws.root / "rules.md").read_text(), "rules.md", default_config()
+            )
         )

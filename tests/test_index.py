@@ -132,3 +132,50 @@ def test_recalls_building_one_index_at_once_agree(ws: Workspace):
     with ctx.Pool(4) as pool:
         answers = pool.map(_recall_in_child, [str(ws.root)] * 8)
     assert all(a == answers[0] for a in answers) and len(answers[0]) == 10
+
+
+def test_a_truncated_index_is_rebuilt(ws: Workspace):
+    for n in range(40):
+        ws.note(f"fact number {n} about the orchard and apples")
+    assert len(texts(ws, "apples", limit=100)) == 40
+    index = ws.root / INDEX
+    data = index.read_bytes()
+    for cut in (100, 300, 600):
+        index.write_bytes(data[:-cut])
+        assert len(texts(ws, "apples", limit=100)) == 40
+
+
+def test_a_note_that_is_no_longer_a_readable_note_leaves_the_index(ws: Workspace):
+    drafts = ws.root / "drafts"
+    drafts.mkdir()
+    (drafts / "d.md").write_text(
+        "# 2026-01-04\n\n- the spare key is under the flowerpot\n"
+    )
+    link = ws.root / "memory" / "2026-01-04.md"
+    link.symlink_to(Path("..") / "drafts" / "d.md")
+    assert texts(ws, "flowerpot") == ["the spare key is under the flowerpot"]
+    (drafts / "d.md").unlink()  # dangling now
+    assert texts(ws, "flowerpot") == []
+    link.unlink()
+    link.mkdir()  # a folder with a note's name
+    assert texts(ws, "flowerpot") == []
+
+
+def test_a_memory_file_that_does_not_parse_is_an_error_not_an_empty_answer(
+    ws: Workspace,
+):
+    import pytest
+
+    from gardener.errors import ParseError
+
+    ws.note("decided: the database is Postgres", kind="decision", key="database")
+    ws.promote()
+    assert texts(ws, "Postgres")
+    memory = ws.memory_path
+    memory.write_text(
+        memory.read_text().replace(
+            "<!-- gardener:end -->", "<!-- gardener:begin -->\n<!-- gardener:end -->"
+        )
+    )
+    with pytest.raises(ParseError, match="gardener:begin"):
+        ws.recall("Postgres")

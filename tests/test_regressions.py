@@ -231,8 +231,10 @@ def test_a_token_in_a_note_name_never_reaches_git(ws: Workspace):
     note.write_text("# 2026-01-05\n\n- the deploy went fine\n")
     result = ws.record()
     assert not note.exists()
-    assert (ws.root / "memory" / "2026-01-05-redacted.md").read_text().endswith(
-        "- the deploy went fine\n"
+    assert (
+        (ws.root / "memory" / "2026-01-05-redacted.md")
+        .read_text()
+        .endswith("- the deploy went fine\n")
     )
     assert [r.where() for r in result.redacted] == [
         "the name of memory/2026-01-05-redacted.md"
@@ -254,3 +256,19 @@ def test_adopting_a_folder_renames_a_note_whose_name_holds_a_token(tmp_path: Pat
     assert [r.rule for r in result.redacted] == ["slack-token"]
     assert token not in _everything_git_holds(ws.root)
     assert (ws.root / "memory" / "2026-01-05_redacted.md").exists()
+
+
+def test_a_staged_note_named_with_a_token_is_unstaged_when_renamed(ws: Workspace):
+    """Breaker: `git add` of the file before record left its name in the index."""
+    token = "ghp_" + "Zq8Xw2Lm4Nb6Vc1Kj3Hg5Fd7Sa9Pp0Oo2Ii4"
+    (ws.root / "memory" / f"2026-01-05-{token}.md").write_text("- plain entry\n")
+    subprocess.run(["git", "-C", str(ws.root), "add", "memory"], check=True)
+    ws.promote()
+    (ws.root / "other.txt").write_text("x\n")
+    subprocess.run(["git", "-C", str(ws.root), "add", "other.txt"], check=True)
+    subprocess.run(
+        ["git", "-C", str(ws.root), "-c", "user.name=P", "-c", "user.email=p@example.org",
+         "commit", "-q", "--no-verify", "-m", "unrelated"],
+        check=True,
+    )  # fmt: skip
+    assert token not in _everything_git_holds(ws.root)
