@@ -772,53 +772,65 @@ class Workspace:
                     raise
         return hits
 
-    def _docs(self, rel: str, where: str) -> list[Doc]:
-        """A file's recall docs (the index's reader): MEMORY.md's facts or a note's entries."""
-        from . import redact
-        from .memoryfile import parse_memory
-        from .notes import parse_note
-        from .recall import fact_docs, note_docs
+    def _docs(self, files: list[tuple[str, str]]) -> dict[str, list[Doc]]:
+        """The recall docs of ``files`` (the index's reader): MEMORY.md's facts or
+        a note's entries, per workspace-relative path.
 
-        path = Path(where)
-        config = self.config
-        if not path.exists() or redact.find(
-            path.name, config.never_store, config.allow
-        ):
-            return []  # a token in the name: recall waits until record renames it
-        if rel == config.memory_file:
-            # unreadable, it is an error (ParseError, file and line), as without
-            # the index: recall must not answer as if MEMORY.md were empty
-            text = self._unrecorded_redacted(rel, read_text(path))
-            return fact_docs(parse_memory(text, rel).facts, rel)
-        day = note_date(path.name)
-        try:
-            text = self._unrecorded_redacted(rel, read_text(path))
-        except ParseError:  # not UTF-8: `check` reports it; recall goes on
-            return []
-        return note_docs(parse_note(rel, day, text).entries, config) if day else []
-
-    def _unrecorded_redacted(self, rel: str, text: str) -> str:
-        """``text`` with never-store matches redacted in lines no commit holds.
-
-        What reached disk without ``note`` may hold a secret that no record
-        has redacted yet, and recall answers into a prompt (the index is a
-        copy). Committed lines were scanned before their commit, so only the
-        others are: a year of MEMORY.md costs ~0.3 s to scan whole.
+        What reached disk without ``note`` may hold a secret that no record has
+        redacted yet, and recall answers into a prompt (the index is a copy):
+        lines no commit holds are scanned (committed ones were, before their
+        commit; a year of MEMORY.md costs ~0.3 s to scan whole). A file named
+        with a token is left out until record renames it.
         """
         from . import redact
         from .git import Repo
 
         config = self.config
+        wanted = [
+            (rel, where)
+            for rel, where in files
+            if not redact.find(Path(where).name, config.never_store, config.allow)
+        ]
         try:
             with Repo.open(self.root) as repo:
-                committed = repo.committed_text(rel)
+                committed = repo.committed_texts([rel for rel, _ in wanted])
         except GardenerError:
-            committed = None
-        known = set(committed.split("\n")) if committed else set()
-        fresh = "\n".join(line for line in text.split("\n") if line not in known)
-        if not redact.find(fresh, config.never_store, config.allow):
-            return text
-        return redact.redact(text, config.never_store, config.allow)[0]
+            committed = {}
+        docs: dict[str, list[Doc]] = {}
+        for rel, where in wanted:
+            try:
+                docs[rel] = self._file_docs(rel, Path(where), committed.get(rel))
+            except FileNotFoundError:
+                continue  # gone meanwhile: its rows go next time
+        return docs
+
+    def _file_docs(self, rel: str, path: Path, committed: str | None) -> list[Doc]:
+        from . import redact
+        from .memoryfile import parse_memory
+        from .notes import parse_note
+        from .recall import fact_docs, note_docs
+
+        config = self.config
+
+        def clean(text: str) -> str:
+            known = set(committed.split("\n")) if committed else set()
+            fresh = "\n".join(line for line in text.split("\n") if line not in known)
+            if not redact.find(fresh, config.never_store, config.allow):
+                return text
+            return redact.redact(text, config.never_store, config.allow)[0]
+
+        if rel == config.memory_file:
+            if not path.exists():
+                return []
+            # unreadable, it is an error (ParseError, file and line), as without
+            # the index: recall must not answer as if MEMORY.md were empty
+            return fact_docs(parse_memory(clean(read_text(path)), rel).facts, rel)
+        day = note_date(path.name)
+        try:
+            text = clean(read_text(path))
+        except ParseError:  # not UTF-8: `check` reports it; recall goes on
+            return []
+        return note_docs(parse_note(rel, day, text).entries, config) if day else []
 
     def _index_signature(self) -> str:
         """What the index's rows depend on besides the files: the settings and

@@ -352,6 +352,34 @@ class Repo:
         status, blob = self._run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
         return blob.decode("utf-8", "surrogateescape") if status == 0 else None
 
+    def committed_texts(self, paths: Sequence[str]) -> dict[str, str | None]:
+        """``committed_text`` of each of ``paths``, read by one ``cat-file --batch``."""
+        rels = _relative_paths(paths)
+        if not rels or not self.has_commits():
+            return dict.fromkeys(rels)
+        # a name with a newline cannot go through --batch: asked one by one
+        batch = [r for r in rels if "\n" not in r]
+        request = "".join(f"HEAD:./{r}\n" for r in batch).encode(
+            "utf-8", "surrogateescape"
+        )
+        _, out = self._run("cat-file", "--batch", stdin=request)
+        texts: dict[str, str | None] = {}
+        at = 0
+        for rel in batch:
+            end = out.index(b"\n", at)
+            header = out[at:end].split(b" ")
+            at = end + 1
+            if len(header) == 3 and header[1] == b"blob":
+                size = int(header[2])
+                texts[rel] = out[at : at + size].decode("utf-8", "surrogateescape")
+                at += size + 1
+            else:  # "<name> missing", or a tree: not a committed file
+                texts[rel] = None
+        for rel in rels:
+            if rel not in texts:
+                texts[rel] = self.committed_text(rel)
+        return texts
+
     def first_commit_time(self, path: str) -> datetime | None:
         """Author time (UTC-aware) of the first commit that added ``path``; None if none."""
         (rel,) = _relative_paths([path])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 
@@ -38,7 +38,9 @@ _DDL = (
 )
 
 
-Reader = Callable[[str, str], list[Doc]]  # (relative path, absolute path) -> its docs
+# [(relative path, absolute path)] -> {relative path: its docs}; a file gone
+# while it is read is left out
+Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
 
 
 class Index:
@@ -67,8 +69,9 @@ class Index:
         every file that still exists among those the index may hold. Only
         indexed paths from ``floor`` on (and ``files``) are looked at: a plain
         recall never reads rows of notes past their TTL, so it need not check
-        them. A file gone while it is read gets no rows; any other error of
-        ``read`` (MEMORY.md that does not parse) undoes the refresh and is raised.
+        them. ``read`` gets every changed file at once. A file it leaves out
+        gets no rows; an error it raises (MEMORY.md that does not parse) undoes
+        the refresh.
         """
         present = set(present)
         self._floor = floor
@@ -82,17 +85,13 @@ class Index:
             stale, gone, known = self._changes(files, present)
             for rel in gone:
                 self._drop(rel, known[rel])
-            for rel, path in stale:
+            # stamps before reading: a write during the read shows next time
+            stamps = {rel: _stamp(path) for rel, path in stale}
+            docs = read(stale)
+            for rel, _ in stale:
                 if rel in known:
                     self._drop(rel, known[rel])
-                stamp = _stamp(
-                    path
-                )  # before reading: a write during it shows next time
-                try:
-                    docs = read(rel, path)
-                except FileNotFoundError:  # gone meanwhile: its rows go next time
-                    docs = []
-                self._add(rel, stamp, docs)
+                self._add(rel, stamps[rel], docs.get(rel, []))
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")

@@ -367,6 +367,19 @@ def test_committed_text(repo: Repo) -> None:
     assert repo.committed_text("nope.md") is None
 
 
+def test_committed_texts_in_one_batch_agree_with_one_by_one(repo: Repo) -> None:
+    names = ["MEMORY.md", "memory/2026-01-01.md", "memory/a b ü.md", "memory/x\ny.md"]
+    assert repo.committed_texts(names) == dict.fromkeys(names)  # no commits yet
+    (repo.root / "MEMORY.md").write_bytes(b"# Memory\r\n- bad byte \xff\n")
+    write(repo, "memory/2026-01-01.md", "- a\n")
+    write(repo, "memory/a b ü.md", "")
+    write(repo, "memory/x\ny.md", "- newline in the name\n")
+    repo.commit(["MEMORY.md", "memory"], "m")
+    asked = [*names, "memory", "nope.md"]
+    assert repo.committed_texts(asked) == {n: repo.committed_text(n) for n in asked}
+    assert repo.committed_texts(["memory/a b ü.md"]) == {"memory/a b ü.md": ""}
+
+
 def test_changed(repo: Repo) -> None:
     write(repo, ".gitignore", "*.tmp\n")
     for name in [
