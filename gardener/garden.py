@@ -791,20 +791,29 @@ class Workspace:
             for rel, where in files
             if not redact.find(Path(where).name, config.never_store, config.allow)
         ]
+        committed: dict[str, str | None] = {}
         try:
             with Repo.open(self.root) as repo:
-                committed = repo.committed_texts([rel for rel, _ in wanted])
+                # a file git sees unchanged was scanned before its commit
+                owned = [config.memory_file, config.notes_dir]
+                dirty = set(repo.changed(owned)) & {rel for rel, _ in wanted}
+                committed = repo.committed_texts(sorted(dirty))
         except GardenerError:
-            committed = {}
+            dirty = {rel for rel, _ in wanted}  # no git answer: scan them all
         docs: dict[str, list[Doc]] = {}
         for rel, where in wanted:
             try:
-                docs[rel] = self._file_docs(rel, Path(where), committed.get(rel))
+                docs[rel] = self._file_docs(
+                    rel, Path(where), rel in dirty, committed.get(rel)
+                )
             except FileNotFoundError:
                 continue  # gone meanwhile: its rows go next time
         return docs
 
-    def _file_docs(self, rel: str, path: Path, committed: str | None) -> list[Doc]:
+    def _file_docs(
+        self, rel: str, path: Path, dirty: bool, committed: str | None
+    ) -> list[Doc]:
+        """One file's docs; ``dirty``: it differs from HEAD (``committed``)."""
         from . import redact
         from .memoryfile import parse_memory
         from .notes import parse_note
@@ -813,6 +822,8 @@ class Workspace:
         config = self.config
 
         def clean(text: str) -> str:
+            if not dirty:
+                return text
             known = set(committed.split("\n")) if committed else set()
             fresh = "\n".join(line for line in text.split("\n") if line not in known)
             if not redact.find(fresh, config.never_store, config.allow):

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .recall import Doc, Match, sort_key
 
+_BATCH = 256  # files read at once while refreshing
 SCHEMA = 2  # bump when the tables change: old indexes are then rebuilt
 _DDL = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
@@ -87,11 +88,13 @@ class Index:
                 self._drop(rel, known[rel])
             # stamps before reading: a write during the read shows next time
             stamps = {rel: _stamp(path) for rel, path in stale}
-            docs = read(stale)
-            for rel, _ in stale:
-                if rel in known:
-                    self._drop(rel, known[rel])
-                self._add(rel, stamps[rel], docs.get(rel, []))
+            for at in range(0, len(stale), _BATCH):  # memory follows a batch
+                batch = stale[at : at + _BATCH]
+                docs = read(batch)
+                for rel, _ in batch:
+                    if rel in known:
+                        self._drop(rel, known[rel])
+                    self._add(rel, stamps[rel], docs.get(rel, []))
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
