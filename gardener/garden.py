@@ -762,7 +762,8 @@ class Workspace:
             try:
                 with open_index(where, self._index_signature()) as index:
                     floor = f"{folder}/{since or ''}"
-                    index.refresh(files, present, self._docs, floor)
+                    read = functools.partial(self._docs, changed={})
+                    index.refresh(files, present, read, floor)
                     known = index.keys(file)
                     found = index.search(expression, paths_from=since, memory_file=file)
                     hits = pick(found, today, known, limit, everything)
@@ -772,9 +773,12 @@ class Workspace:
                     raise
         return hits
 
-    def _docs(self, files: list[tuple[str, str]]) -> dict[str, list[Doc]]:
+    def _docs(
+        self, files: list[tuple[str, str]], changed: dict[str, set[str]]
+    ) -> dict[str, list[Doc]]:
         """The recall docs of ``files`` (the index's reader): MEMORY.md's facts or
-        a note's entries, per workspace-relative path.
+        a note's entries, per workspace-relative path. ``changed`` keeps git's
+        list of changed files from one batch of a refresh to the next.
 
         What reached disk without ``note`` may hold a secret that no record has
         redacted yet, and recall answers into a prompt (the index is a copy):
@@ -795,8 +799,10 @@ class Workspace:
         try:
             with Repo.open(self.root) as repo:
                 # a file git sees unchanged was scanned before its commit
-                owned = [config.memory_file, config.notes_dir]
-                dirty = set(repo.changed(owned)) & {rel for rel, _ in wanted}
+                if "paths" not in changed:
+                    owned = [config.memory_file, config.notes_dir]
+                    changed["paths"] = set(repo.changed(owned))
+                dirty = changed["paths"] & {rel for rel, _ in wanted}
                 committed = repo.committed_texts(sorted(dirty))
         except GardenerError:
             dirty = {rel for rel, _ in wanted}  # no git answer: scan them all

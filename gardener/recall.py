@@ -237,27 +237,6 @@ def _recency(hit: Hit) -> float:
         return 0.0
 
 
-def recall(
-    query: str,
-    facts: Iterable[Fact],
-    entries: Iterable[Entry],
-    now: datetime,
-    memory_file: str = "MEMORY.md",
-    limit: int | None = 10,
-    zone: tzinfo | None = None,
-) -> list[Hit]:
-    """Rank current facts and live note entries for ``query``.
-
-    ``entries`` are the live notes' entries (the caller applies the TTL);
-    ``zone`` is the workspace timezone, for notes written in another one.
-    """
-    today = format_instant(now)
-    pool = [fact_hit(f, memory_file) for f in facts if is_current(f, today)]
-    pool += [entry_hit(e, zone=zone) for e in entries]
-    ranked = rank(query, pool)
-    return ranked[:limit] if limit else ranked
-
-
 def valid_at(fact: Fact, start: datetime, end: datetime) -> bool:
     """True if the fact's validity ``[since, min(until, expires))`` meets ``[start, end]``.
 

@@ -7,8 +7,19 @@ from datetime import datetime
 import pytest
 from helpers import note
 
+from gardener.index import open_index
 from gardener.model import Fact
-from gardener.recall import as_of, lookup, rank, recall, valid_at
+from gardener.recall import (
+    Doc,
+    as_of,
+    entry_hit,
+    fact_docs,
+    lookup,
+    match_expression,
+    pick,
+    rank,
+    valid_at,
+)
 
 
 def fact(value: str, since: str, until: str | None = None, **attrs: str) -> Fact:
@@ -73,6 +84,16 @@ def test_as_of_rejects_a_bad_date():
         as_of("last tuesday", TIMELINE)
 
 
+def recall(query, facts, entries, today):
+    """What a plain recall answers from these facts and note entries (an index in memory)."""
+    with open_index(None, "test") as index:
+        index._add("MEMORY.md", "-", fact_docs(facts, "MEMORY.md"))
+        notes = [Doc(entry_hit(e), day=e.day.isoformat()) for e in entries]
+        index._add("memory/notes.md", "-", notes)
+        found = index.search(match_expression(query), memory_file="MEMORY.md")
+        return pick(found, today, index.keys("MEMORY.md"), 10)
+
+
 def test_plain_recall_excludes_superseded_and_ranks_by_bm25_then_recency():
     notes = [
         note(
@@ -82,14 +103,14 @@ def test_plain_recall_excludes_superseded_and_ranks_by_bm25_then_recency():
         note("2026-02-03", "- deploy staging fix is merged\n"),
     ]
     entries = [e for n in notes for e in n.entries]
-    hits = recall("deploy staging", TIMELINE, entries, datetime(2026, 3, 10))
+    hits = recall("deploy staging", TIMELINE, entries, "2026-03-10")
     assert [h.text for h in hits] == [
         "deploy staging fix is merged",
         "deploy needs two approvals",
         "staging server is called box7",
     ]
     assert {h.status for h in hits} == {"note"}
-    prices = recall("list price", TIMELINE, entries, datetime(2026, 3, 10))
+    prices = recall("list price", TIMELINE, entries, "2026-03-10")
     assert [(h.value, h.status) for h in prices] == [("$3,600", "current")]
 
 
@@ -97,8 +118,6 @@ def test_rank_is_safe_with_fts_syntax_and_unicode():
     hits = rank('"AND OR NOT* (x', [])
     assert hits == []
     notes = note("2026-02-01", "- Café au lait préféré\n- 東京 office\n")
-    from gardener.recall import entry_hit
-
     pool = [entry_hit(e) for e in notes.entries]
     assert [h.text for h in rank("cafe", pool)] == ["Café au lait préféré"]
     assert rank("", pool) == []
