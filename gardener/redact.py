@@ -6,27 +6,8 @@ Our rules need the stdlib only. ``find(text)`` returns
 ``pw`` in ``scheme://user:pw@host``). ``redact(text)`` returns ``(clean, findings)``
 with each span replaced by ``[REDACTED:<rule>]``.
 
-Rule ids: private-key, jwt, aws-access-key, github-token, gitlab-token, slack-webhook,
-discord-webhook, slack-token, stripe-key, google-api-key, anthropic-key, openai-key,
-npm-token, huggingface-token, pypi-token, twilio-key, sendgrid-key, shopify-token,
-digitalocean-token, connection-string, bearer-token, auth-header, password, pin,
-secret, recovery-codes, email, card-number, base64-secret, high-entropy, and
-``custom:<name>`` (rules.md).
-
-Choices: a labelled value (``password: x``, ``the API key is x``, ``密码是x``,
-``| password | x |``, ``--token x``) must not be a placeholder (``see vault``, ``****``,
-``${VAR}``, ``str``); a ``pin`` is 4-12 digits; a ``secret`` (token, API key, ...)
-needs >= 6 chars of two classes, so ``max_tokens: 4096`` passes; in prose an unquoted
-English-looking word (``is correct``) is not a value, nor is a table cell of letters
-only (a header row). A bare ``*_key:`` label (``secret_key_base``, ``APP_KEY``) needs a
-hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a label.
-Recovery codes are two or more 8-10 character codes with digits after a "recovery /
-backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
-Hex runs (SHAs, bare UUIDs, Ethereum addresses) are never high-entropy; wallet
-addresses are public and not targeted, though a base58 Bitcoin address may trip
-high-entropy (erring to refuse). Markers (``[REDACTED:<rule>]``, ``[REDACTED]``) are
-never flagged again, so ``redact`` is idempotent. An allow pattern drops a finding only
-when one of its matches covers the whole span.
+The rules themselves (labels in ten languages, token formats, shape checks)
+are in ``gardener.secretrules``.
 
 Speed: our rules are linear and read a megabyte in well under a second. Labels are
 matched only where a label word starts (one scan of the lowercased text), base64 and
@@ -40,18 +21,14 @@ from __future__ import annotations
 
 import base64
 import bisect
-import functools
-import math
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import cast
 
-Span = tuple[int, int]
+from .secretrules import BOUND, TABLE, Check, Span, lazy, target
+
 Compiled = tuple[tuple[str, re.Pattern[str]], ...]  # (rule id, pattern) pairs
 Candidate = tuple[int, int, int, str]  # start, end, priority (lower wins), rule
-Check = Callable[[str, "re.Match[str]"], "Span | None"]
 
 
 @dataclass(frozen=True)
@@ -66,509 +43,6 @@ class Finding:
     def describe(self) -> str:
         """``"<rule> (line <n>)"``: safe to print, it never includes the secret."""
         return f"{self.rule} (line {self.line})"
-
-
-# --- value extraction for labelled secrets -------------------------------------
-
-
-class _Lazy:
-    """A regex compiled on first use. Most scans need none of the helper
-    patterns below, and compiling them all costs ~3 ms of every ``gardener note``."""
-
-    __slots__ = ("_args", "_pattern")
-
-    def __init__(self, *args: object) -> None:
-        self._args = args
-        self._pattern: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> object:
-        if self._pattern is None:
-            self._pattern = re.compile(*self._args)  # type: ignore[call-overload]
-        return getattr(self._pattern, name)
-
-
-def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    return cast(re.Pattern[str], _Lazy(pattern, flags))
-
-
-_QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
-_TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
-_NEXT_PARAM = _lazy(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
-_REF = _lazy(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*")
-_TYPE = _lazy(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
-_PATH = _lazy(r"(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?")  # /run/secrets/db, ~/.ssh/id
-# A bare value: no space, at most 512 chars (bounds the work per label), and no CJK
-# or fullwidth char, since CJK prose resumes right after it: 密码是abc，...
-_BARE = _lazy(
-    r"[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
-    r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]{1,512}"
-)
-_CELL_END = _lazy(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
-_MASK = "*xX•·.-_#?…"  # a value of these only is a mask: ****, xxx-xxx
-# Words that sit where a value would but say where it is or what it is like.
-_WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hidden
-    masked required optional see in at on from stored kept saved ask check via use
-    using with without reset rotate rotated changed expired invalid valid wrong correct
-    incorrect weak strong long short too not never always set the a an this that it its
-    my your our their his her what which who where when how if and or but is are was be
-    been must should will can could would may might only also still now here there
-    below above same true false yes no off str string bytes int bool text any dict
-    secretstr env environment vault keychain keyring 1password bitwarden lastpass
-    manager case protected encrypted hashed managed shared known provided generated
-    random different unchanged available missing password passwords passwd pass pwd
-    secret token key xxx placeholder example sample dummy fake flag flags option
-    options argument arg args parameter param switch prompt instead value values
-    policy policies rules requirements length strength hint field"""
-_NOT_VALUES = frozenset(_WORDS.split())
-_LONGEST = max(map(len, _NOT_VALUES))
-_WORDY = ("ed", "ing", "ly", "ion", "ible", "able", "ive", "ful", "less", "ent", "ous")
-
-
-def _classes(s: str) -> int:
-    """How many of lower / upper / digit / symbol occur; ``Word`` counts as lower and
-    ``-_./`` are not symbols, so identifiers and capitalised words score 1."""
-    seen = {_kind(c) if i or not c.isupper() else 0 for i, c in enumerate(s)}
-    return len(seen - {4})
-
-
-def _kind(ch: str) -> int:
-    """0 lower, 1 upper, 2 digit, 3 symbol, 4 separator or space."""
-    if ch.isalpha():
-        return 1 if ch.isupper() else 0
-    return 2 if ch.isdigit() else 4 if ch in "-_./+=" or ch.isspace() else 3
-
-
-def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
-    """(start, end, quoted) of the value that begins at ``pos``, or None."""
-    if pos >= len(text):
-        return None
-    close = _QUOTES.get(text[pos])
-    if close:
-        end = text.find(close, pos + 1, pos + 514)
-        if end > pos + 1 and "\n" not in text[pos + 1 : end]:
-            return pos + 1, end, True
-        pos += 1  # unbalanced quote: read what follows as a bare value
-    bare = _BARE.match(text, pos)
-    if not bare:
-        return None
-    end = bare.end()
-    if ";" in bare.group() or "&" in bare.group():
-        cut = _NEXT_PARAM.search(text, pos, end)
-        end = cut.start() if cut else end
-    while end > pos and text[end - 1] in _TRAIL:
-        end -= 1
-    return (pos, end, False) if end > pos else None
-
-
-def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
-    """Whether ``value`` is a real secret rather than a placeholder or a word."""
-    if value[0] in "([{<" or not value.strip(_MASK):
-        return False
-    if len(value) <= _LONGEST and value.lower() in _NOT_VALUES:
-        return False
-    if _REF.fullmatch(value) or _TYPE.fullmatch(value) or _PATH.fullmatch(value):
-        return False  # ${DB_PASSWORD}, %TOKEN%, $(pass show db), Optional[str], ~/x/y
-    if family == "pin":
-        return value.isdigit() and 4 <= len(value) <= 12
-    if family == "secret":
-        return len(value) >= 6 and _classes(value) >= 2
-    if prose and not quoted and value.isalpha():
-        return len(value) >= 4 and not value.lower().endswith(_WORDY)
-    return True
-
-
-def _labelled(family: str) -> Check:
-    def check(text: str, m: re.Match[str]) -> Span | None:
-        got = _value_at(text, m.end())
-        if got is None:
-            return None
-        start, end, quoted = got
-        sep = m.group("sep")
-        if "|" in sep:
-            return _cell(text, m.start(), (start, end), quoted, family)
-        prose = not any(c in ":=：" for c in sep)
-        ok = _plausible(text[start:end], family, prose, quoted)
-        return (start, end) if ok else None
-
-    return check
-
-
-def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span | None:
-    """A Markdown table row, ``| password | x |``: the label must be the row's first
-    cell and the value all of the next one; a cell of letters only is a header."""
-    line = text.rfind("\n", max(0, label - 65), label) + 1
-    if label - line > 64:
-        return None
-    head = text[line:label]
-    if head.count("|") != 1 or head.lstrip()[:1] != "|":
-        return None
-    start, end = span
-    bar = text.find("|", start, end)
-    end = bar if bar >= 0 and not quoted else end
-    while end > start and text[end - 1] in _TRAIL:
-        end -= 1
-    value = text[start:end]
-    if not value or not _CELL_END.match(text, end + quoted):
-        return None
-    if not quoted and value.isalpha():
-        return None
-    return (start, end) if _plausible(value, family, False, quoted) else None
-
-
-# A label is a word (password, API key, mot de passe, 密码) that starts a word, follows
-# "_", "." or "-" (DB_PASSWORD) or a camelCase hump (dbPassword, PGPASSWORD); then
-# maybe "(NAS)" and "for the NAS"; then ":", "=", a verb ("is", "is:"), a dash, a CJK
-# particle or, in a table row, "|". Matching starts at the word (see _hits).
-_BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
-_PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
-_VERB = (
-    r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
-    r"|(?:is|was)(?:[ \t]+(?:now|still))?|ist|lautet|war|est|était|es|era|это"
-)
-_LABEL = (
-    rf"(?:{_BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
-    r"(?:[ \t]*\([^()\n]{1,40}\))?"
-    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?"
-    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
-    rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
-    r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*)"
-)
-_PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
-    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"
-    r"|senha|has[łl]o"
-    r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
-    r"|парол(?:ь|я|ю|ем|и|ей|е)"
-)
-_SECRET = (
-    r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
-    r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
-    r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|токен\w{0,2}"
-    r"|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
-)
-_PIN = r"pin[ _-]?(?:code|number)?|пин(?:-код)?"
-# The lowercase words each label family can start with (prefixes will do); _hits
-# finds them. CJK words need no word boundary before them.
-_PW_CJK = "密码|密碼|口令|パスワード|비밀번호|암호"
-_PIN_CJK = "暗証番号"
-_SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
-_PW_WORDS = f"pass pw senha has contrase mot kennwort wachtwoord парол | {_PW_CJK}"
-_PIN_WORDS = f"pin пин | {_PIN_CJK}"
-_SECRET_WORDS = f"""client secret api access private signing encryption master auth
-    refresh token credential токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
-
-# "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
-_KEYED = (
-    r"(?a)(?<=[A-Za-z0-9][_.-])(?i:key)(?:[_.-](?i:base))?(?![\w-])[\"'`]?"
-    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[ \t]*)"
-)
-_ALNUM_ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-# What a "<name>_key" is when it is no secret: a public key or a data key.
-_KEY_KINDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup
-    index idempotency dedup dedupe routing shard object row group map dict hash
-    composite unique cluster range s3"""
-_NOT_KEYS = frozenset(_KEY_KINDS.split())
-_HEXVAL = _lazy(
-    r"(?a)[0-9a-fA-F]{16,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
-)
-_B64VAL = re.compile(r"(?a)[A-Za-z0-9+/_-]{16,}={0,2}")
-
-
-def _keyed(text: str, m: re.Match[str]) -> Span | None:
-    """A hex, UUID or base64 value (``base64:`` allowed) after ``<name>_key``, where
-    the name does not make it a public or a data key."""
-    got = _value_at(text, m.end())
-    if got is None:
-        return None
-    start, end, _ = got
-    value = text[start:end]
-    body = value[7:] if value[:7].lower() == "base64:" else value
-    if len(body) < 16 or not _plausible(value, "secret", False, True):
-        return None
-    head = text[max(0, m.start() - 65) : m.start() - 1]  # the name before "_key"
-    if head[len(head.rstrip(_ALNUM_ASCII)) :].lower() in _NOT_KEYS:
-        return None
-    if _HEXVAL.fullmatch(body):
-        ok = any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
-    elif _B64VAL.fullmatch(body):
-        kinds = {_kind(c) for c in body}
-        separators = body.count("-") + body.count("_")
-        pads = any(c in "+/=" for c in body)
-        ok = {0, 1, 2} <= kinds or (len(body) >= 20 and 2 in kinds and pads)
-        ok = ok and separators <= len(body) / 10 + 1
-    else:
-        ok = False
-    return (start, end) if ok else None
-
-
-# Recovery codes: "backup codes: 1234-5678 8765-4321 ...", codes of 8-10 letters and
-# digits on one line or one per (list) line; _codes wants two with a digit.
-_CODE = (
-    r"(?:\d{4}[ ]\d{4}|[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|[A-Za-z0-9]{8,10})(?![\w-])"
-)
-_NEWLINE = r"(?:\r?\n[ \t]*(?:[-*+•][ \t]+|\d{1,2}[.)][ \t]+)?)?"
-_CODES = (
-    r"(?a)(?<![^\W_])(?i:recovery|backup|2fa|mfa|two[ -]?factor|otp|totp|scratch"
-    r"|emergency)(?:[ \t]+(?i:backup|recovery|login))?[ \t]+(?i:codes?)(?![\w-])"
-    r"(?:[ \t]+(?i:for|of)(?:[ \t]+[^\s:()]{1,40}){1,3}?)?(?:[ \t]*\([^()\n]{1,40}\))?"
-    rf"[ \t]*(?:[:：=—–-][ \t]*)?{_NEWLINE}"
-    rf"(?P<value>{_CODE}(?:[ \t]*[,;]?[ \t]*{_NEWLINE}{_CODE}){{1,31}})"
-)
-_CODE_WORDS = "recovery backup 2fa mfa two otp totp scratch emergency"
-_ONE_CODE = _lazy(_CODE)
-
-
-def _codes(text: str, m: re.Match[str]) -> Span | None:
-    """The list, if two of its codes have a digit (words make no list)."""
-    s, e = m.span("value")
-    codes = _ONE_CODE.finditer(text, s, e)
-    digits = sum(any(c.isdigit() for c in code.group()) for code in codes)
-    return (s, e) if digits >= 2 else None
-
-
-# --- checks for shaped secrets --------------------------------------------------
-
-
-def _target(m: re.Match[str]) -> Span:
-    return m.span("value") if "value" in m.re.groupindex else m.span()
-
-
-def _mixed(length: int) -> Check:
-    """Flag the value only if it has ``length`` chars of two classes (not a word)."""
-
-    def check(text: str, m: re.Match[str]) -> Span | None:
-        s, e = _target(m)
-        return (s, e) if e - s >= length and _classes(text[s:e]) >= 2 else None
-
-    return check
-
-
-def _card(text: str, m: re.Match[str]) -> Span | None:
-    """The longest leading run of groups that is 13-19 digits and Luhn-valid."""
-    groups = re.split(r"[ -]", m.group())
-    for n in range(len(groups), 0, -1):
-        digits = "".join(groups[:n])
-        if n > 1 and not all(4 <= len(g) <= 6 for g in groups[: n - 1]):
-            continue
-        odd = (int(d) * 2 for d in digits[-2::-2])  # Luhn: double every second digit
-        luhn = sum(map(int, digits[::-2])) + sum(d - 9 if d > 9 else d for d in odd)
-        if 13 <= len(digits) <= 19 and luhn % 10 == 0:
-            return m.start(), m.start() + len(digits) + n - 1
-    return None
-
-
-_LOCAL = _ALNUM_ASCII + "_.%+-"
-
-
-def _email(text: str, m: re.Match[str]) -> Span | None:
-    at = m.start()
-    head = text[max(0, at - 65) : at]
-    local = len(head) - len(head.rstrip(_LOCAL))
-    start = at - local
-    if not 0 < local <= 64 or not text[start].isascii() or not text[start].isalnum():
-        return None  # a local part is 1-64 chars from a letter or digit
-    before = text[max(0, start - 256) : start]
-    token = before.split()[-1] if before and not before[-1].isspace() else ""
-    if "://" in token and "/" not in token.rsplit("://", 1)[1]:
-        return None  # userinfo of a URL: connection-string's business
-    if re.match(r":[\w~./-]", text[m.end() : m.end() + 2]):
-        return None  # scp-style git remote, git@github.com:org/repo
-    if re.match(r"\d+x\.", m.group("domain")):
-        return None  # retina asset name, logo@2x.png
-    return start, m.end()
-
-
-_SCHEME = _lazy(r"(?a)\b[A-Za-z][\w+.-]{0,20}\Z")  # searched up to the "://"
-
-
-def _url_password(text: str, m: re.Match[str]) -> Span | None:
-    if not _SCHEME.search(text, max(0, m.start() - 21), m.start()):
-        return None
-    ok = _plausible(m.group("value"), "password", False, False)
-    return m.span("value") if ok else None
-
-
-_HEX = frozenset("0123456789abcdefABCDEF-")
-
-
-_KINDS = str.maketrans(  # a base64 run's characters as classes, separators dropped
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
-    "0" * 26 + "1" * 26 + "2" * 10,
-    "-_/+",
-)
-_SWITCHES = ("01", "02", "10", "12", "20", "21")
-_CLOG = [0.0] + [c * math.log2(c) for c in range(1, 512)]
-
-
-@functools.lru_cache(maxsize=4096)
-def _random_looking(s: str) -> bool:
-    """Long, mixed-class, close to random in entropy and in class switches.
-
-    Calibrated on random base64/alphanumeric strings (>= 95% flagged at 24 chars) and
-    generated camelCase/snake_case identifiers with numbers (< 1% flagged).
-    """
-    body = s.rstrip("=")
-    n = len(body)
-    if n < 24 or set(body) <= _HEX:
-        return False  # hex never: commit SHAs, UUIDs, digests
-    if body.count("-") + body.count("_") + body.count("/") > n / 10 + 1:
-        return False  # snake_case, kebab-case and paths separate words often
-    kinds = body.translate(_KINDS)
-    lower, upper, digit = ("0" in kinds), ("1" in kinds), ("2" in kinds)
-    if not digit or not (lower or upper):
-        return False  # letters-only runs are words; digits-only runs are numbers
-    # Shannon entropy, log2(n) - sum(c * log2(c)) / n over the character counts c.
-    counts = Counter(body).values()
-    entropy = (
-        math.log2(n)
-        - sum(_CLOG[c] if c < 512 else c * math.log2(c) for c in counts) / n
-    )
-    ratio = entropy / math.log2(min(n, 26 * lower + 26 * upper + 14))
-    # Words change character class every few letters, random text every other one
-    # (a pair of two different classes never overlaps itself, so count() is exact).
-    switches = sum(kinds.count(pair) for pair in _SWITCHES) / len(kinds)
-    if lower and upper:
-        return ratio >= 0.8 and switches >= 0.4
-    return ratio >= 0.78 and switches >= 0.25
-
-
-def _high_entropy(text: str, m: re.Match[str]) -> Span | None:
-    run = m.group()
-    if run.count("/") > max(1, len(run) // 24):
-        return None  # a path or URL; the second rule judges its segments alone
-    return m.span() if _random_looking(run) else None
-
-
-# --- the rule table: earlier rules win where spans overlap -----------------------
-
-
-@dataclass(frozen=True)
-class _Rule:
-    """``pattern`` is matched where one of ``words`` starts (labels), or searched in
-    runs of base64 characters (``runs``), or else searched in the whole text, where
-    it should start with a literal so that search is fast."""
-
-    rule: str
-    pattern: str
-    check: Check | None = None
-    words: str = ""  # space-separated lowercase words; and CJK ones after "|"
-    runs: bool = False
-    need: str = ""  # a text without this literal cannot match
-    lines: bool = True  # matches stay within a line and checks look no further
-
-
-def _token(rule: str, prefix: str, rest: str, check: Check | None = None) -> _Rule:
-    """A token that starts with the literal ``prefix`` (so a search for it is fast)
-    and not inside a longer token: the look-behind comes after the prefix."""
-    lead = rf"(?a){re.escape(prefix)}(?<![\w-]{'.' * len(prefix)})"
-    return _Rule(rule, lead + rest, check, need=prefix)
-
-
-_B64 = r"(?a)(?<![\w+/-])[\w+/-]{%d,}={0,2}(?![\w+/=-])"
-_TABLE: tuple[_Rule, ...] = (
-    # A key block runs to its END line or, without one, to the next blank line.
-    _Rule(
-        "private-key",
-        r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----",
-        need="-----BEGIN",
-        lines=False,
-    ),
-    _token("jwt", "eyJ", r"[\w-]{8,}\.[\w-]{8,}\.[\w-]*(?![\w-])"),
-    _Rule("aws-access-key", r"(?a)A(?<![A-Za-z0-9].)(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b"),
-    _token("github-token", "gh", r"[pousr]_[A-Za-z0-9]{36,}"),
-    _token("github-token", "github_pat_", r"\w{22,}"),
-    _token("gitlab-token", "glpat-", r"[\w-]{20,}"),
-    _Rule(
-        "slack-webhook",
-        r"(?a)hooks\.slack\.com/\w+/[\w/-]{12,}",
-        need="hooks.slack.com/",
-    ),
-    _Rule(
-        "discord-webhook",
-        r"(?a)discord(?:app)?\.com/api/webhooks/\d+/[\w-]{20,}",
-        need="/api/webhooks/",
-    ),
-    _token("slack-token", "xox", r"(?:[abprs]|e(?:\.xox[abp])?)-[A-Za-z0-9-]{10,}"),
-    _Rule(
-        "stripe-key",
-        r"(?a)[rs]k_(?<![\w-]...)(?:live|test)_[A-Za-z0-9]{16,}",
-        need="k_",
-    ),
-    _token("google-api-key", "AIza", r"[\w-]{35}(?![\w-])"),
-    _token("anthropic-key", "sk-ant-", r"[\w-]{20,}"),
-    _token(
-        "openai-key",
-        "sk-",
-        r"(?:proj-|svcacct-|admin-)?(?P<value>[\w-]{20,})",
-        _mixed(20),
-    ),
-    _token("npm-token", "npm_", r"[A-Za-z0-9]{36}\b"),
-    _token("huggingface-token", "hf_", r"[A-Za-z0-9]{30,}(?![\w-])", _mixed(33)),
-    _token("pypi-token", "pypi-", r"AgE[\w-]{40,}"),
-    _token("twilio-key", "SK", r"[0-9a-f]{32}(?![\w-])"),
-    _token("sendgrid-key", "SG.", r"[\w-]{22}\.[\w-]{43}(?![\w-])"),
-    _token("shopify-token", "shp", r"(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![\w-])"),
-    _token("digitalocean-token", "do", r"[opr]_v1_[a-f0-9]{64}(?![\w-])"),
-    _Rule(
-        "connection-string",
-        r"(?a)://[^\s:/@]{0,256}:(?P<value>[^\s@/]{1,256})@\w",
-        _url_password,
-        need="://",
-    ),
-    _Rule(
-        "bearer-token",
-        r"(?a)(?<![\w-])[Bb]earer[ \t]+(?P<value>[\w.~+/-]+=*)",
-        _mixed(16),
-        "bearer",
-    ),
-    _Rule(
-        "auth-header",
-        r"(?ai)authorization[ \t]*[:=][ \t]*(?:(?:basic|token|digest)[ \t]+)?"
-        r"(?P<value>[\w.~+/-]+=*)",
-        _mixed(8),
-        "authorization",
-    ),
-    _Rule("password", _LABEL % (_PW, _PW_CJK), _labelled("password"), _PW_WORDS),
-    _Rule(
-        "password",
-        r"--(?<![\w-]--)(?i:password|passwd)(?P<sep>[ \t]+)(?!-)",
-        _labelled("password"),
-        need="--",
-    ),
-    _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
-    _Rule(
-        "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
-    ),
-    _Rule(
-        "secret",
-        r"--(?<![\w-]--)(?i:token|api[_-]key)(?P<sep>[ \t]+)(?!-)",
-        _labelled("secret"),
-        need="--",
-    ),
-    _Rule("secret", _KEYED, _keyed, "key"),
-    _Rule("recovery-codes", _CODES, _codes, _CODE_WORDS, lines=False),
-    _Rule(
-        "email",
-        r"(?a)@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",
-        _email,
-        need="@",
-    ),
-    # 13-19 digits in groups split by one kind of separator; _card picks the run.
-    _Rule(
-        "card-number",
-        r"(?a)[2-6](?<![\w.,+-].)\d{3}"
-        r"(?:(?P<sep>[ -])\d{2,6}(?:(?P=sep)\d{1,6}){1,4}|\d{9,15})(?!\w|-\d)",
-        _card,
-    ),
-    _Rule("base64-secret", _B64 % 20, runs=True),  # decoded and rescanned in _scan
-    _Rule("high-entropy", _B64 % 24, _high_entropy, runs=True),
-    # Without "/", so a random segment of a path or URL is judged on its own.
-    _Rule(
-        "high-entropy",
-        r"(?a)(?<![\w+-])[\w+-]{24,}={0,2}(?![\w+=-])",
-        _high_entropy,
-        runs=True,
-    ),
-)
 
 
 # --- scanning ----------------------------------------------------------------------
@@ -620,7 +94,7 @@ class _Rules:
     def __getitem__(self, i: int) -> tuple[str, re.Pattern[str], Check | None]:
         got = self._compiled.get(i)
         if got is None:
-            r = _TABLE[i]
+            r = TABLE[i]
             got = self._compiled[i] = (r.rule, re.compile(r.pattern), r.check)
         return got
 
@@ -638,11 +112,11 @@ def _pass(indices: Sequence[int]) -> _Pass:
     camel: set[str] = set()
     cjk: set[str] = set()
     for i in indices:
-        r = _TABLE[i]
+        r = TABLE[i]
         west, _, east = r.words.partition("|")
         for word in west.split():
             owners.setdefault(word, set()).add(i)
-            if _BOUND in r.pattern and word.isascii() and word[0].isalpha():
+            if BOUND in r.pattern and word.isascii() and word[0].isalpha():
                 camel.add(word)
         for word in filter(None, (w.strip() for w in east.split("|"))):
             owners.setdefault(word, set()).add(i)
@@ -661,9 +135,9 @@ def _pass(indices: Sequence[int]) -> _Pass:
     hump = "|".join(f"(?<={c})(?i:{_trie(rest)})" for c, rest in sorted(humps.items()))
     return _Pass(
         text_rules=tuple(
-            i for i in indices if not _TABLE[i].words and not _TABLE[i].runs
+            i for i in indices if not TABLE[i].words and not TABLE[i].runs
         ),
-        run_rules=tuple(i for i in indices if _TABLE[i].runs),
+        run_rules=tuple(i for i in indices if TABLE[i].runs),
         route=route,
         words=re.compile(rf"[\W_]({_trie(latin)})") if latin else None,
         camel=re.compile(rf"[{''.join(humps)}](?<=[A-Za-z0-9].)(?:{hump})")
@@ -679,13 +153,13 @@ _ENGINE: list[_Engine] = []
 def _engine() -> _Engine:
     """The table, compiled on first use: that costs ~20 ms and importing must not."""
     if not _ENGINE:
-        ids = "|".join(sorted({r.rule for r in _TABLE}, key=len, reverse=True))
+        ids = "|".join(sorted({r.rule for r in TABLE}, key=len, reverse=True))
         body = rf"custom:[^\[\]\n]{{1,64}}|{ids}|[A-Za-z][A-Za-z_ -]{{0,39}}"
         _ENGINE.append(
             _Engine(
                 rules=_Rules(),
-                whole=_pass([i for i, r in enumerate(_TABLE) if not r.lines]),
-                lines=_pass([i for i, r in enumerate(_TABLE) if r.lines]),
+                whole=_pass([i for i, r in enumerate(TABLE) if not r.lines]),
+                lines=_pass([i for i, r in enumerate(TABLE) if r.lines]),
                 marker=re.compile(rf"\[REDACTED(?::(?:{body}))?\]"),
             )
         )
@@ -727,8 +201,8 @@ def _runs(text: str) -> list[Span]:
     return out
 
 
-_KEY_END = _lazy(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_BODY = _lazy(r"(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*")
+_KEY_END = lazy(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BODY = lazy(r"(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*")
 
 
 def _key_blocks(text: str, begin: re.Pattern[str]) -> Iterator[Span]:
@@ -746,7 +220,7 @@ def _key_blocks(text: str, begin: re.Pattern[str]) -> Iterator[Span]:
         yield m.start(), reach
 
 
-_WORTH = _lazy(  # a separator, digits, or a 15+ run with a capital or digit
+_WORTH = lazy(  # a separator, digits, or a 15+ run with a capital or digit
     r"(?a)[:=@|：—–是为為は는은]|\d{4}|--"
     r"|(?<![\w+/=.-])(?=[\w+/=.-]{15})[a-z_+/=.-]*[A-Z0-9]"
 )
@@ -806,7 +280,7 @@ def _run_pass(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
 
     def judge(i: int, m: re.Match[str]) -> None:
         rule, _, check = eng.rules[i]
-        span = check(text, m) if check else _target(m)
+        span = check(text, m) if check else target(m)
         if span and span[1] > span[0]:
             out.append((span[0], span[1], base + i, rule))
 
@@ -821,7 +295,7 @@ def _run_pass(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
                 if out and out[-1][2] == base + i:
                     claimed[i] = out[-1][1]
     for i in rules.text_rules:
-        if _TABLE[i].need not in text:
+        if TABLE[i].need not in text:
             continue  # before compiling: most rules never have to be
         rule, pattern, _ = eng.rules[i]
         if rule == "private-key":
@@ -876,7 +350,7 @@ def _per_line(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
 def _candidates(text: str, ctx: _Context) -> list[Candidate]:
     """Every rule's hits in ``text``: (start, end, priority, rule)."""
     out = [
-        (*_target(m), prio, rule)
+        (*target(m), prio, rule)
         for prio, (rule, pattern) in enumerate(ctx.custom)
         for m in pattern.finditer(text)
     ]
@@ -930,7 +404,7 @@ def _scan_rules(text: str, ctx: _Context) -> list[tuple[int, int, str]]:
     return [(s, e, r) for s, e, _, r in merged]
 
 
-_ALNUM = _lazy(r"[^\W_]")
+_ALNUM = lazy(r"[^\W_]")
 _NEAR = 2048  # after redacting, rescan this much text either side of a marker
 
 
@@ -1059,7 +533,7 @@ def find_each(
     hits = [s for s, e, _, _ in _run_pass(joined, eng.lines, ctx) if e > s]
     hits += [s for s, _ in _hits(joined, eng.whole)]
     for i in eng.whole.text_rules:
-        need = _TABLE[i].need
+        need = TABLE[i].need
         if not need:  # no literal to look for: every text may match
             return [find(text, extra, allow) for text in texts]
         at = joined.find(need)
