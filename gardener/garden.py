@@ -33,7 +33,6 @@ from .workspace import (
     inside,
     note_date,
     note_files,
-    note_names,
     read_files,
     read_text,
     refuse_outside,
@@ -45,7 +44,7 @@ if TYPE_CHECKING:
     from .guard import Redaction
     from .model import Memory, Note, Problem
     from .purge import PurgeResult
-    from .recall import Doc, Hit
+    from .recall import Hit
     from .results import (
         ForgetResult,
         InitResult,
@@ -719,153 +718,9 @@ class Workspace:
             if query:
                 hits = [h for h in hits if query.casefold() in h.text.casefold()]
             return hits[:limit] if limit else hits
-        return self._search(query or "", now, limit, everything)
+        from .search import search
 
-    def _search(
-        self, query: str, now: datetime, limit: int | None, everything: bool
-    ) -> list[Hit]:
-        """A query through the recall index, refreshed first for the files it needs."""
-        import sqlite3
-
-        from .index import open_index, remove_index
-        from .recall import match_expression, pick
-
-        expression = match_expression(query)
-        if expression is None:
-            return []
-        file = self.config.memory_file
-        live_from = now.date() - timedelta(days=self.config.note_ttl_days)
-        folder = self.config.notes_dir
-        since = None if everything else live_from.isoformat()
-        wanted, names = note_names(self.root, folder, since or "")
-        base = (
-            f"{self.root}{os.sep}{folder}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
-        )
-        files = [(file, str(self.memory_path))]
-        files += [(f"{folder}/{n}", base + n) for n in wanted]
-        # below the floor any name keeps its rows; from it on, only a readable note
-        # (a note replaced by a folder or a dangling link loses them)
-        kept = set(wanted)
-        floor_name = since or ""
-        present = {
-            file,
-            *(f"{folder}/{n}" for n in names if n < floor_name or n in kept),
-        }
-        today = format_instant(now)
-        hits: list[Hit] = []
-        git_dir = self.root / ".git"
-        # a damaged index (SQLite errors, rows that do not decode) is deleted and
-        # built again; if that fails too, an index in memory answers this once
-        for where, fresh in ((git_dir, False), (git_dir, True), (None, False)):
-            if fresh:
-                remove_index(git_dir)
-            try:
-                with open_index(where, self._index_signature()) as index:
-                    floor = f"{folder}/{since or ''}"
-                    read = functools.partial(self._docs, changed={})
-                    index.refresh(files, present, read, floor)
-                    known = index.keys(file)
-                    found = index.search(expression, paths_from=since, memory_file=file)
-                    hits = pick(found, today, known, limit, everything)
-                break
-            except (sqlite3.Error, ValueError, TypeError, KeyError):
-                if where is None:
-                    raise
-        return hits
-
-    def _docs(
-        self, files: list[tuple[str, str]], changed: dict[str, set[str]]
-    ) -> dict[str, list[Doc]]:
-        """The recall docs of ``files`` (the index's reader): MEMORY.md's facts or
-        a note's entries, per workspace-relative path. ``changed`` keeps git's
-        list of changed files from one batch of a refresh to the next.
-
-        What reached disk without ``note`` may hold a secret that no record has
-        redacted yet, and recall answers into a prompt (the index is a copy):
-        lines no commit holds are scanned (committed ones were, before their
-        commit; a year of MEMORY.md costs ~0.3 s to scan whole). A file named
-        with a token is left out until record renames it.
-        """
-        from . import redact
-        from .git import Repo
-
-        config = self.config
-        wanted = [
-            (rel, where)
-            for rel, where in files
-            if not redact.find(Path(where).name, config.never_store, config.allow)
-        ]
-        committed: dict[str, str | None] = {}
-        try:
-            with Repo.open(self.root) as repo:
-                # a file git sees unchanged was scanned before its commit
-                if "paths" not in changed:
-                    owned = [config.memory_file, config.notes_dir]
-                    changed["paths"] = set(repo.changed(owned))
-                dirty = changed["paths"] & {rel for rel, _ in wanted}
-                committed = repo.committed_texts(sorted(dirty))
-        except GardenerError:
-            dirty = {rel for rel, _ in wanted}  # no git answer: scan them all
-        docs: dict[str, list[Doc]] = {}
-        for rel, where in wanted:
-            try:
-                docs[rel] = self._file_docs(
-                    rel, Path(where), rel in dirty, committed.get(rel)
-                )
-            except FileNotFoundError:
-                continue  # gone meanwhile: its rows go next time
-        return docs
-
-    def _file_docs(
-        self, rel: str, path: Path, dirty: bool, committed: str | None
-    ) -> list[Doc]:
-        """One file's docs; ``dirty``: it differs from HEAD (``committed``)."""
-        from . import redact
-        from .memoryfile import parse_memory
-        from .notes import parse_note
-        from .recall import fact_docs, note_docs
-
-        config = self.config
-
-        def clean(text: str) -> str:
-            if not dirty:
-                return text
-            known = set(committed.split("\n")) if committed else set()
-            fresh = "\n".join(line for line in text.split("\n") if line not in known)
-            if not redact.find(fresh, config.never_store, config.allow):
-                return text
-            return redact.redact(text, config.never_store, config.allow)[0]
-
-        if rel == config.memory_file:
-            if not path.exists():
-                return []
-            # unreadable, it is an error (ParseError, file and line), as without
-            # the index: recall must not answer as if MEMORY.md were empty
-            return fact_docs(parse_memory(clean(read_text(path)), rel).facts, rel)
-        day = note_date(path.name)
-        try:
-            text = clean(read_text(path))
-        except ParseError:  # not UTF-8: `check` reports it; recall goes on
-            return []
-        return note_docs(parse_note(rel, day, text).entries, config) if day else []
-
-    def _index_signature(self) -> str:
-        """What the index's rows depend on besides the files: the settings and
-        the code that turns files into docs."""
-        here = Path(__file__).parent
-        modules = (
-            "recall",
-            "index",
-            "notes",
-            "memoryfile",
-            "classify",
-            "model",
-            "validtime",
-        )
-        stamps = [(here / f"{m}.py").stat() for m in modules]
-        return repr(self.config) + "".join(
-            f"|{s.st_mtime_ns}:{s.st_size}" for s in stamps
-        )
+        return search(self, query or "", now, limit, everything)
 
     def why(self, key: str) -> list[WhyRecord]:
         """Every value ``key`` has had, with validity, source note and commit."""
