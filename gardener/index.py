@@ -49,7 +49,6 @@ class Index:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
-        self._floor = ""
 
     def __enter__(self) -> Index:
         return self
@@ -75,15 +74,14 @@ class Index:
         the refresh.
         """
         present = set(present)
-        self._floor = floor
-        stale, gone, _ = self._changes(files, present)
+        stale, gone, _ = self._changes(files, present, floor)
         if not stale and not gone:
             return
         # IMMEDIATE: the write lock before reading the spans, so two recalls
         # refreshing at once never drop each other's rows
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            stale, gone, known = self._changes(files, present)
+            stale, gone, known = self._changes(files, present, floor)
             for rel in gone:
                 self._drop(rel, known[rel])
             # stamps before reading: a write during the read shows next time
@@ -101,15 +99,15 @@ class Index:
             raise
 
     def _changes(
-        self, files: Sequence[tuple[str, str]], present: set[str]
+        self, files: Sequence[tuple[str, str]], present: set[str], floor: str
     ) -> tuple[list[tuple[str, str]], set[str], dict[str, tuple[int, int]]]:
         """(files whose stamp changed, indexed paths gone, path -> its row span)."""
         stamps: dict[str, str] = {}
         spans: dict[str, tuple[int, int]] = {}
         query = "SELECT path, stamp, first, last FROM source WHERE "
-        rows = list(self.db.execute(query + "path >= ?", (self._floor,)))
+        rows = list(self.db.execute(query + "path >= ?", (floor,)))
         for rel, _ in files:
-            if rel < self._floor:  # below the floor (MEMORY.md): by its key
+            if rel < floor:  # below the floor (MEMORY.md): by its key
                 rows += self.db.execute(query + "path = ?", (rel,))
         for rel, stamp, first, last in rows:
             stamps[rel] = stamp
