@@ -418,3 +418,13 @@ def test_classify_never_raises(text):
         assert result.keyed_by in {"explicit", "pattern", "topic", "label", "none"}
         assert (result.key is None) == (result.keyed_by == "none")
         assert result.durable or result.key is None or result.keyed_by == "explicit"
+
+
+def test_templates_are_listed_with_the_specificity_their_regex_has():
+    """The regexes are compiled lazily; the listing must rank them the same."""
+    from gardener.classify import _compile, _templates
+    from gardener.config import default_config
+
+    patterns = tuple(default_config().patterns.items())
+    listed = _templates(patterns)
+    assert listed and all(_compile(t)[1] == literal for _, t, literal, _ in listed)
