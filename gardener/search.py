@@ -43,18 +43,14 @@ def search(
     live_from = now.date() - timedelta(days=ws.config.note_ttl_days)
     folder = ws.config.notes_dir
     since = None if everything else live_from.isoformat()
-    wanted, names = note_names(ws.root, folder, since or "")
+    wanted = note_names(ws.root, folder, since or "")
     base = f"{ws.root}{os.sep}{folder}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
     files = [(file, str(ws.memory_path))]
     files += [(f"{folder}/{n}", base + n) for n in wanted]
-    # below the floor any name keeps its rows; from it on, only a readable note
-    # (a note replaced by a folder or a dangling link loses them)
-    kept = set(wanted)
-    floor_name = since or ""
-    present = {
-        file,
-        *(f"{folder}/{n}" for n in names if n < floor_name or n in kept),
-    }
+    # the index looks only at rows from the floor on (and MEMORY.md's), and there
+    # a row stays only for a readable note: one replaced by a folder, a dangling
+    # link or a deleted file loses its rows
+    present = {rel for rel, _ in files}
     today = format_instant(now)
     hits: list[Hit] = []
     git_dir = ws.root / ".git"

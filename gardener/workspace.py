@@ -51,41 +51,37 @@ def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:
     that points outside ``root``. Returns [] if the folder does not exist.
     """
     folder = Path(root) / notes_dir
-    return [folder / name for name in note_names(root, notes_dir)[0]]
+    return [folder / name for name in note_names(root, notes_dir)]
 
 
-def note_names(
-    root: Path, notes_dir: str = "memory", since: str = ""
-) -> tuple[list[str], list[str]]:
-    """(the names of ``note_files`` dated ``since`` (ISO) or later, every name in the folder).
+def note_names(root: Path, notes_dir: str = "memory", since: str = "") -> list[str]:
+    """The names of ``note_files`` dated ``since`` (ISO) or later, sorted.
 
-    Strings, not paths, and only the kept names are checked in full, because
+    Strings, not paths, and older names are passed over unchecked, because
     recall lists ten years of notes on every call. Sorted by name, which sorts
     by date (a note's name starts with its ISO date).
     """
     folder = Path(root) / notes_dir
     if not inside(root, folder) or not folder.is_dir():
-        return [], []
+        return []
     kept: list[str] = []
-    every: list[str] = []
     with os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
-            every.append(name)
             if name < since or note_date(name) is None:
                 continue
             if entry.is_symlink() and not inside(root, folder / name):
                 continue
             if entry.is_file():
                 kept.append(name)
-    return sorted(kept), every
+    return sorted(kept)
 
 
 def dated_notes(root: Path, notes_dir: str = "memory") -> list[tuple[date, str]]:
     """``(date, file name)`` of each of ``note_files``, in the same order."""
     return [
         (day, name)
-        for name in note_names(root, notes_dir)[0]
+        for name in note_names(root, notes_dir)
         if (day := note_date(name)) is not None
     ]
 
