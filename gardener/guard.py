@@ -22,7 +22,6 @@ from .config import Config
 from .workspace import STATE_DIR, atomic_write, ensure_state_dir
 
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
-_MARKER = re.compile(r"\[REDACTED(?::[^\]]*)?\]")  # redact's marker
 
 
 @dataclass(frozen=True)
@@ -95,8 +94,9 @@ def rename_secret_names(
         found = redact.find(inner, config.never_store, config.allow)
         if not found or not (root / path).is_file() or not is_new(path):
             continue
-        marked = redact.redact(inner, config.never_store, config.allow)[0]
-        clean = f"{day}{sep}{_MARKER.sub('redacted', marked)}.md"
+        for f in reversed(found):  # sorted, not overlapping: cut from the end
+            inner = f"{inner[: f.start]}redacted{inner[f.end :]}"
+        clean = f"{day}{sep}{inner}.md"
         stem, dot, ext = clean.rpartition(".")
         candidate, n = clean, 1
         while (root / folder / candidate).exists():
