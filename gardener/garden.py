@@ -232,12 +232,9 @@ class Workspace:
         author: Identity | None = None,
     ) -> str | None:
         """Commit ``paths``; with a fixed clock (GARDENER_NOW), dated at that time."""
-        return repo.commit(paths, message, author, date=self._commit_date())
-
-    def _commit_date(self) -> datetime | None:
-        """The fixed clock (GARDENER_NOW) as an aware time; None for the real clock."""
         override = self.now_override or os.environ.get("GARDENER_NOW")
-        return self.now().replace(tzinfo=self.config.zone) if override else None
+        when = self.now().replace(tzinfo=self.config.zone) if override else None
+        return repo.commit(paths, message, author, date=when)
 
     def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
         """Commit what people and agents changed without the gardener, secrets redacted first.
