@@ -8,10 +8,9 @@ their cost; see bench/).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .errors import GardenerError, LossBudgetError, ParseError, RefusedError
 
+TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy reads this as usual
 if TYPE_CHECKING:
     from .garden import Workspace
 

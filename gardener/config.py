@@ -7,26 +7,24 @@ is not a number.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .errors import ConfigError, GardenerError
+from . import rulecache
+from .errors import ConfigError
 
-_HERE = Path(__file__).resolve().parent
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def packaged(name: str) -> Path:
-    """A file shipped with the gardener (``rules.md``, ``memory``).
-
-    In a wheel they live in ``gardener/examples/``; in a source checkout they are
-    the repository's top-level files.
-    """
-    inside = _HERE / "examples" / name
-    return inside if inside.exists() else _HERE.parent / name
+    """A file shipped with the gardener (``rules.md``, ``memory``); see
+    ``rulecache.packaged``."""
+    return Path(rulecache.packaged(name))
 
 
 @dataclass(frozen=True)
@@ -209,22 +207,17 @@ def default_config() -> Config:
 def load(root: Path) -> Config:
     """The workspace's settings: its rules.md over the shipped defaults.
 
-    The parsed settings are cached in ``.git/gardener/config.json``, keyed by
-    the text of both rules files and the stat of this module, because
-    parsing YAML costs ~30 ms of every ``gardener note``. A cache that cannot be read
-    or written is ignored. Raises ConfigError for a rules.md that is not UTF-8
-    or holds a bad setting (file and line named).
+    The parsed settings are cached (``gardener.rulecache``), because parsing
+    YAML costs ~30 ms of every ``gardener note``. Raises ConfigError for a
+    rules.md that is not UTF-8 or holds a bad setting (file and line named).
     """
-    rules = root / "rules.md"
-    cache = root / ".git" / "gardener" / "config.json"
-    try:
-        raw: bytes | None = rules.read_bytes()
-    except FileNotFoundError:
-        raw = None
-    key = _cache_key(raw)
-    cached = _read_cache(cache, key)
+    raw = rulecache.rules_bytes(root)
+    key = rulecache.cache_key(raw)
+    cached = rulecache.read(root, key)
     if cached is not None:
-        return cached
+        config = from_values(cached)
+        if config is not None:
+            return config
     if raw is None:
         config = default_config()
     else:
@@ -233,58 +226,27 @@ def load(root: Path) -> Config:
         except UnicodeDecodeError as exc:
             raise ConfigError("rules.md is not UTF-8 text", "rules.md") from exc
         config = parse_rules(text, "rules.md", default_config())
-    _write_cache(cache, key, config)
+    rulecache.write(root, key, as_values(config))
     return config
 
 
-def _cache_key(raw: bytes | None) -> str:
-    """What the parsed settings depend on: the workspace's rules.md and the
-    shipped one, byte for byte (a few KB: comparing them is cheaper than
-    hashing, and a copied or cloned workspace still hits), and this module's
-    version, by its stat."""
-    try:
-        shipped = packaged("rules.md").read_bytes()
-    except OSError:
-        shipped = b""
-    stamp = os.stat(__file__)
-    return "\0".join(
-        [
-            f"{stamp.st_size}:{stamp.st_mtime_ns}",
-            "-" if raw is None else raw.decode("utf-8", "replace"),
-            shipped.decode("utf-8", "replace"),
-        ]
-    )
-
-
-def _read_cache(path: Path, key: str) -> Config | None:
-    import json
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("key") != key:
-            return None
-        values = data["config"]
-        for name in _LISTS + ("durable_kinds",):
-            values[name] = tuple(values[name])
-        for name in _MAPS:
-            values[name] = {k: tuple(v) for k, v in values[name].items()}
-        values["never_store"] = tuple(tuple(pair) for pair in values["never_store"])
-        return Config(**values)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
-def _write_cache(path: Path, key: str, config: Config) -> None:
+def as_values(config: Config) -> dict[str, object]:
+    """The settings as JSON-able values (name -> value), as cached."""
     import dataclasses
-    import json
 
-    from .workspace import atomic_write
+    return dataclasses.asdict(config)
 
-    if not path.parent.parent.is_dir():  # no .git folder (or a .git file): no cache
-        return
+
+def from_values(values: Mapping[str, object]) -> Config | None:
+    """``as_values`` read back from JSON (lists where Config holds tuples);
+    None if they do not fit Config."""
+    raw: dict[str, Any] = dict(values)
     try:
-        path.parent.mkdir(exist_ok=True)
-        body = {"key": key, "config": dataclasses.asdict(config)}
-        atomic_write(path, json.dumps(body, ensure_ascii=False))
-    except (OSError, GardenerError):
-        pass  # a cache is an optimisation: the settings were parsed all the same
+        for name in _LISTS + ("durable_kinds",):
+            raw[name] = tuple(raw[name])
+        for name in _MAPS:
+            raw[name] = {k: tuple(v) for k, v in raw[name].items()}
+        raw["never_store"] = tuple(tuple(pair) for pair in raw["never_store"])
+        return Config(**raw)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return None

@@ -17,8 +17,9 @@ from . import redact
 from .config import packaged
 from .errors import GardenerError
 from .garden import Workspace
+from .layout import note_date
 from .notes import load_front_matter, split_front_matter
-from .workspace import atomic_write, note_date, read_text
+from .workspace import atomic_write, read_text
 
 DAY_END = "T21:00:00"  # the replayed day's promote and prune run in its evening
 

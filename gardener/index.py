@@ -17,11 +17,20 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
-from pathlib import Path
 
-from .recall import Doc, Match, sort_key
+from .hits import Match
+
+# a warm recall imports this module: no typing, pathlib or dataclasses at run time
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+
+    from .recall import Doc
+
+    # [(relative path, absolute path)] -> {relative path: its docs}; a file
+    # gone while it is read is left out
+    Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
 
 _BATCH = 256  # files read at once while refreshing
 SCHEMA = 2  # bump when the tables change: old indexes are then rebuilt
@@ -37,11 +46,6 @@ _DDL = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text,"
     " tokenize='unicode61 remove_diacritics 2')",
 )
-
-
-# [(relative path, absolute path)] -> {relative path: its docs}; a file gone
-# while it is read is left out
-Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
 
 
 class Index:
@@ -97,6 +101,14 @@ class Index:
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
+
+    def fresh(
+        self, files: Sequence[tuple[str, str]], present: Iterable[str], floor: str = ""
+    ) -> bool:
+        """True if ``refresh`` with the same arguments would change nothing:
+        no file's stamp changed and no indexed path from ``floor`` on is gone."""
+        stale, gone, _ = self._changes(files, set(present), floor)
+        return not stale and not gone
 
     def _changes(
         self, files: Sequence[tuple[str, str]], present: set[str], floor: str
@@ -158,6 +170,8 @@ class Index:
         self.db.execute("DELETE FROM source WHERE path = ?", (rel,))
 
     def _add(self, rel: str, stamp: str, docs: list[Doc]) -> None:
+        from .recall import sort_key
+
         (top,) = self.db.execute("SELECT coalesce(max(id), 0) FROM doc").fetchone()
         first = top + 1
         rows = [
@@ -188,18 +202,18 @@ class Index:
         )
 
 
-def open_index(git_dir: Path | None, signature: str) -> Index:
+def open_index(git_dir: str | None, signature: str) -> Index:
     """The index in ``git_dir/gardener/``, emptied when ``signature`` changed.
 
     ``signature`` names everything the rows depend on besides the files
     (settings, the gardener's version). Without a usable folder, or when the
     file is damaged and cannot be replaced, an empty in-memory index.
     """
-    if git_dir is not None and git_dir.is_dir():
-        path = git_dir / "gardener" / "recall.sqlite3"
+    if git_dir is not None and os.path.isdir(git_dir):
+        path = index_path(git_dir)
         for _ in range(2):
             try:
-                path.parent.mkdir(exist_ok=True)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
                 # owner-only, like the quarantine: it copies what the notes say
                 os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
                 os.chmod(path, 0o600)
@@ -207,17 +221,52 @@ def open_index(git_dir: Path | None, signature: str) -> Index:
                 return Index(_prepare(db, signature))
             except sqlite3.DatabaseError:  # damaged or not a database: rebuild
                 with suppress(OSError):
-                    path.unlink()
+                    os.unlink(path)
             except OSError:
                 break
     return Index(_prepare(sqlite3.connect(":memory:", isolation_level=None), signature))
 
 
-def remove_index(git_dir: Path) -> None:
+def open_built(git_dir: str, signature: str) -> Index | None:
+    """The index in ``git_dir/gardener/`` if it exists and was built under
+    ``signature``; else None. Creates and changes nothing (a warm recall
+    opens it this way, and leaves any rebuild to ``open_index``).
+
+    Raises sqlite3.Error for a file SQLite cannot read.
+    """
+    path = index_path(git_dir)
+    if not os.path.isfile(path):
+        return None
+    db = sqlite3.connect(f"file:{_quote(path)}?mode=rw", uri=True, timeout=10,
+                         isolation_level=None)  # fmt: skip
+    try:
+        row = db.execute("SELECT value FROM meta WHERE name = 'signature'").fetchone()
+    except sqlite3.Error:
+        db.close()
+        raise
+    if row is None or row[0] != f"{SCHEMA}:{signature}":
+        db.close()
+        return None
+    db.execute("PRAGMA secure_delete = ON")
+    return Index(db)
+
+
+def index_path(git_dir: str) -> str:
+    """Where the index of the repository at ``git_dir`` lives."""
+    return os.path.join(git_dir, "gardener", "recall.sqlite3")
+
+
+def remove_index(git_dir: str) -> None:
     """Delete the index in ``git_dir/gardener/`` (a damaged one is rebuilt)."""
     for suffix in ("", "-journal", "-wal", "-shm"):
         with suppress(OSError):
-            os.unlink(git_dir / "gardener" / f"recall.sqlite3{suffix}")
+            os.unlink(index_path(git_dir) + suffix)
+
+
+def _quote(path: str) -> str:
+    """``path`` for a SQLite URI: ``?`` and ``#`` would end the file name,
+    and ``%`` starts an escape (urllib's quote costs ~4 ms to import)."""
+    return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
 def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:

@@ -1,21 +1,23 @@
-"""Recall (DESIGN 2.4): rank current facts and live note entries (pure).
+"""Recall (DESIGN 2.4): facts and note entries as hits and index docs; as-of,
+lookup and history (pure). What a plain recall answers is chosen in
+``gardener.hits`` from the recall index (``gardener.index``).
 
-Ranking is BM25 (SQLite FTS5, in memory, standard library) and then recency.
+``rank`` (as-of with a query) orders by BM25 (SQLite FTS5, in memory) and
+then recency.
 Superseded, corrected, retired and expired entries never answer a plain
 query; ``as_of`` answers with what was valid at a time instead.
 """
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
+from .hits import Hit, match_expression
 from .validtime import (
-    current_at,
     day_span,
     entry_since,
     format_instant,
@@ -26,29 +28,6 @@ from .validtime import (
 if TYPE_CHECKING:
     from .config import Config
     from .model import Entry, Fact
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One recall result (the JSON shape of DESIGN 5)."""
-
-    key: str | None
-    value: str
-    text: str
-    kind: str | None
-    since: str | None
-    until: str | None
-    status: str  # "current", "note" or, for as-of and why, "superseded"/"corrected"/"retired"
-    score: float
-    path: str
-    line: int
-    id: str | None = None
-    origin: str | None = None  # the daily note a MEMORY.md fact came from
-
-    def as_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
 
 
 def fact_hit(
@@ -114,25 +93,6 @@ class Doc:
     expires: str | None = None
 
 
-@dataclass(frozen=True)
-class Match:
-    """A search result: what deciding needs, its BM25 score (higher is better),
-    and its Hit as JSON, decoded only if the result is kept."""
-
-    score: float
-    day: str | None
-    filed_key: str | None
-    superseded: bool
-    until: str | None
-    expires: str | None
-    raw: str
-
-    def hit(self) -> Hit:
-        import json
-
-        return Hit(**{**json.loads(self.raw), "score": self.score})
-
-
 def sort_key(since: str | None) -> str:
     """``since`` as text that sorts by time (an unreadable one sorts first)."""
     try:
@@ -170,42 +130,6 @@ def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
     return docs
 
 
-def pick(
-    matches: Iterable[Match],
-    today: str,
-    known: set[str],
-    limit: int | None,
-    everything: bool = False,
-) -> list[Hit]:
-    """The hits a recall answers with, from ``matches`` in rank order.
-
-    ``matches`` come best BM25 first, then newest first (the index orders
-    them); this reads only as many as it keeps. A plain recall (``everything``
-    False) keeps current facts and the note entries whose durable key MEMORY.md
-    does not hold (``known``): MEMORY.md speaks for keyed facts, a note's copy
-    may be out of date. ``everything`` keeps every match.
-    """
-    hits: list[Hit] = []
-    for m in matches:
-        if limit and len(hits) >= limit:
-            break
-        if everything or (
-            current_at(m.superseded, m.until, m.expires, today)
-            if m.day is None
-            else m.filed_key not in known
-        ):
-            hits.append(m.hit())
-    return hits
-
-
-def match_expression(query: str) -> str | None:
-    """An FTS5 query matching any word of ``query``; None if it has no word."""
-    words = _WORD.findall(query)
-    return (
-        " OR ".join('"' + w.replace('"', '""') + '"' for w in words) if words else None
-    )
-
-
 def rank(query: str, hits: Sequence[Hit]) -> list[Hit]:
     """``hits`` matching any word of ``query``, best BM25 first, then newest first."""
     expression = match_expression(query)
@@ -227,7 +151,7 @@ def rank(query: str, hits: Sequence[Hit]) -> list[Hit]:
         db.close()
     scored = [(round(score, 6), hits[rowid]) for rowid, score in rows]
     scored.sort(key=lambda p: (-p[0], _recency(p[1])))
-    return [Hit(**{**h.__dict__, "score": s}) for s, h in scored]
+    return [h.scored(s) for s, h in scored]
 
 
 def _recency(hit: Hit) -> float:

@@ -10,20 +10,41 @@ scanned for secrets, and their rows replaced. ``Workspace.recall`` calls
 from __future__ import annotations
 
 import functools
+import json
 import os
 import sqlite3
 from datetime import datetime, timedelta
-from pathlib import Path
-from typing import TYPE_CHECKING
 
+from . import rulecache
 from .errors import GardenerError, ParseError
-from .index import open_index, remove_index
-from .recall import Doc, Hit, fact_docs, match_expression, note_docs, pick
-from .validtime import format_instant
-from .workspace import note_date, note_names, read_text
+from .hits import match_expression, pick
+from .index import Index, open_built, open_index, remove_index
+from .layout import inside, note_date, note_names
+from .validtime import format_instant, local_now
 
+# a warm recall imports this module: no typing, pathlib or dataclasses at run time
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .garden import Workspace
+    from .hits import Hit
+    from .recall import Doc
+
+# the modules that turn files into the index's rows: a new version of one
+# empties the index (see ``signature``)
+_ROW_MODULES = (
+    "hits",
+    "recall",
+    "search",
+    "index",
+    "notes",
+    "memoryfile",
+    "classify",
+    "model",
+    "validtime",
+    "redact",
+)
 
 
 def search(
@@ -36,42 +57,114 @@ def search(
     the hits (None: all). Raises ParseError if MEMORY.md does not parse; a
     damaged index is rebuilt, and an index in memory answers if it cannot be.
     """
+    from .config import as_values
+
     expression = match_expression(query)
     if expression is None:
         return []
-    file = ws.config.memory_file
-    live_from = now.date() - timedelta(days=ws.config.note_ttl_days)
-    folder = ws.config.notes_dir
-    since = None if everything else live_from.isoformat()
-    wanted = note_names(ws.root, folder, since or "")
-    base = f"{ws.root}{os.sep}{folder}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
-    files = [(file, str(ws.memory_path))]
-    files += [(f"{folder}/{n}", base + n) for n in wanted]
-    # the index looks only at rows from the floor on (and MEMORY.md's), and there
-    # a row stays only for a readable note: one replaced by a folder, a dangling
-    # link or a deleted file loses its rows
-    present = {rel for rel, _ in files}
-    today = format_instant(now)
+    config = ws.config
+    scope = _Scope(str(ws.root), config.memory_file, config.notes_dir,
+                   config.note_ttl_days, now, everything)  # fmt: skip
+    git_dir = os.path.join(scope.root, ".git")
     hits: list[Hit] = []
-    git_dir = ws.root / ".git"
     # a damaged index (SQLite errors, rows that do not decode) is deleted and
     # built again; if that fails too, an index in memory answers this once
     for where, fresh in ((git_dir, False), (git_dir, True), (None, False)):
         if fresh:
             remove_index(git_dir)
         try:
-            with open_index(where, _signature(ws)) as index:
-                floor = f"{folder}/{since or ''}"
+            with open_index(where, signature(as_values(config))) as index:
                 read = functools.partial(_docs, ws, {})
-                index.refresh(files, present, read, floor)
-                known = index.keys(file)
-                found = index.search(expression, paths_from=since, memory_file=file)
-                hits = pick(found, today, known, limit, everything)
+                index.refresh(scope.files, scope.present, read, scope.floor)
+                hits = scope.answer(index, expression, limit)
             break
         except (sqlite3.Error, ValueError, TypeError, KeyError):
             if where is None:
                 raise
     return hits
+
+
+def search_fresh(
+    root: str, query: str, limit: int | None, everything: bool
+) -> list[Hit] | None:
+    """What ``Workspace(root).recall(query, limit=limit, everything=everything)``
+    answers, if that needs no file read: the index was built under the cached
+    settings and no file it covers changed since. Else None, and ``Workspace``
+    must answer (it reads what changed, and raises what is wrong).
+
+    ``root`` is the workspace's real path. The clock is env ``GARDENER_NOW``
+    or the real one, in the rules' timezone. This path exists for speed: a
+    warm ``gardener recall`` runs it without loading the rest of the gardener.
+    """
+    values = rulecache.read(root, rulecache.cache_key(rulecache.rules_bytes(root)))
+    if values is None:
+        return None
+    try:
+        file, folder = str(values["memory_file"]), str(values["notes_dir"])
+        ttl, zone = int(values["note_ttl_days"]), str(values["timezone"])  # type: ignore[call-overload]
+        if not (inside(root, file) and inside(root, folder)):
+            return None  # Workspace says what is wrong with them
+        now = local_now(zone, os.environ.get("GARDENER_NOW"))
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+    expression = match_expression(query)
+    if expression is None:
+        return []
+    scope = _Scope(root, file, folder, ttl, now, everything)
+    try:
+        index = open_built(os.path.join(root, ".git"), signature(values))
+        if index is None:
+            return None
+        with index:
+            if not index.fresh(scope.files, scope.present, scope.floor):
+                return None
+            return scope.answer(index, expression, limit)
+    except (sqlite3.Error, ValueError, TypeError, KeyError):
+        return None  # damaged: Workspace rebuilds it
+
+
+class _Scope:
+    """The files a recall answers from: MEMORY.md and the notes dated from
+    the TTL's start (``since``, ISO), or every note with ``everything``."""
+
+    def __init__(
+        self, root: str, memory_file: str, notes_dir: str, ttl_days: int,
+        now: datetime, everything: bool,
+    ) -> None:  # fmt: skip
+        self.root = root
+        self.memory_file = memory_file
+        self.today = format_instant(now)
+        self.everything = everything
+        live_from = now.date() - timedelta(days=ttl_days)
+        self.since = None if everything else live_from.isoformat()
+        wanted = note_names(root, notes_dir, self.since or "")
+        base = f"{root}{os.sep}{notes_dir}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
+        self.files = [(memory_file, os.path.join(root, memory_file))]
+        self.files += [(f"{notes_dir}/{n}", base + n) for n in wanted]
+        # the index looks only at rows from the floor on (and MEMORY.md's), and
+        # there a row stays only for a readable note: one replaced by a folder,
+        # a dangling link or a deleted file loses its rows
+        self.present = {rel for rel, _ in self.files}
+        self.floor = f"{notes_dir}/{self.since or ''}"
+
+    def answer(self, index: Index, expression: str, limit: int | None) -> list[Hit]:
+        """The hits for the FTS5 ``expression`` from an index that is up to date."""
+        known = index.keys(self.memory_file)
+        found = index.search(
+            expression, paths_from=self.since, memory_file=self.memory_file
+        )
+        return pick(found, self.today, known, limit, self.everything)
+
+
+def signature(values: Mapping[str, object]) -> str:
+    """What the index's rows depend on besides the files: the settings
+    (``config.as_values``) and the version of the code that turns files into
+    rows, by the stat of its modules."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    stamps = [os.stat(os.path.join(here, f"{m}.py")) for m in _ROW_MODULES]
+    return json.dumps(values, sort_keys=True, ensure_ascii=False) + "".join(
+        f"|{s.st_mtime_ns}:{s.st_size}" for s in stamps
+    )
 
 
 def _docs(
@@ -94,7 +187,7 @@ def _docs(
     wanted = [
         (rel, where)
         for rel, where in files
-        if not redact.find(Path(where).name, config.never_store, config.allow)
+        if not redact.find(os.path.basename(where), config.never_store, config.allow)
     ]
     committed: dict[str, str | None] = {}
     try:
@@ -110,21 +203,26 @@ def _docs(
     docs: dict[str, list[Doc]] = {}
     for rel, where in wanted:
         try:
-            docs[rel] = _file_docs(
-                ws, rel, Path(where), rel in dirty, committed.get(rel)
-            )
+            docs[rel] = _file_docs(ws, rel, where, rel in dirty, committed.get(rel))
         except FileNotFoundError:
             continue  # gone meanwhile: its rows go next time
     return docs
 
 
 def _file_docs(
-    ws: Workspace, rel: str, path: Path, dirty: bool, committed: str | None
+    ws: Workspace, rel: str, where: str, dirty: bool, committed: str | None
 ) -> list[Doc]:
-    """One file's docs; ``dirty``: it differs from HEAD (``committed``)."""
+    """One file's docs (``where``: its path); ``dirty``: it differs from HEAD
+    (``committed``)."""
+    from pathlib import Path
+
     from . import redact
     from .memoryfile import parse_memory
     from .notes import parse_note
+    from .recall import fact_docs, note_docs
+    from .workspace import read_text
+
+    path = Path(where)
 
     config = ws.config
 
@@ -149,21 +247,3 @@ def _file_docs(
     except ParseError:  # not UTF-8: `check` reports it; recall goes on
         return []
     return note_docs(parse_note(rel, day, text).entries, config) if day else []
-
-
-def _signature(ws: Workspace) -> str:
-    """What the index's rows depend on besides the files: the settings and
-    the code that turns files into docs."""
-    here = Path(__file__).parent
-    modules = (
-        "recall",
-        "search",
-        "index",
-        "notes",
-        "memoryfile",
-        "classify",
-        "model",
-        "validtime",
-    )
-    stamps = [(here / f"{m}.py").stat() for m in modules]
-    return repr(ws.config) + "".join(f"|{s.st_mtime_ns}:{s.st_size}" for s in stamps)

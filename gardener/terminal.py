@@ -7,22 +7,26 @@ with the same codes (DESIGN 5: 0 ok, 1 error, 2 usage, 3 refused, 4 problems).
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
 
 from .errors import GardenerError
 
+# a warm recall prints through here: no json, typing or pathlib at import
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import NoReturn
+
     from .garden import Workspace
-    from .recall import Hit
+    from .hits import Hit
     from .results import NoteResult
 
 
 def emit(data: object) -> None:
     """One JSON document on stdout (UTF-8 as is, indented)."""
+    import json
+
     say(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 

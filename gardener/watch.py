@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import GardenerError, LockError
 from .garden import Workspace
-from .workspace import note_date, note_files
+from .layout import note_date
+from .workspace import note_files
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver, ObservedWatch

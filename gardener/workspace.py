@@ -16,9 +16,8 @@ from datetime import date
 from pathlib import Path
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
+from gardener.layout import inside, note_date, note_names
 
-# memory/YYYY-MM-DD.md, and the -slug, -HHMM and _slug forms agents also write.
-NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_][^/]*)?\.md$", re.ASCII)
 LOCK_FILE = "gardener.lock"  # inside the workspace's .git folder
 _TEMP = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)  # see _create_temp
 
@@ -34,47 +33,11 @@ _IGNORE = (
 )
 
 
-def note_date(name: str) -> date | None:
-    """The date in a note's file name; None if not a note name or not a real day."""
-    if NOTE_NAME.fullmatch(name) is None:
-        return None
-    try:
-        return date.fromisoformat(name[:10])
-    except ValueError:  # 2026-02-30, month 13, year 0
-        return None
-
-
 def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:
-    """The note files directly in ``root/notes_dir``, sorted by (date, name).
-
-    Sub-folders (``archive/``) and other files are left out, and so is a symlink
-    that points outside ``root``. Returns [] if the folder does not exist.
-    """
+    """The note files directly in ``root/notes_dir``, sorted by (date, name):
+    ``layout.note_names`` as paths. Returns [] if the folder does not exist."""
     folder = Path(root) / notes_dir
     return [folder / name for name in note_names(root, notes_dir)]
-
-
-def note_names(root: Path, notes_dir: str = "memory", since: str = "") -> list[str]:
-    """The names of ``note_files`` dated ``since`` (ISO) or later, sorted.
-
-    Strings, not paths, and older names are passed over unchecked, because
-    recall lists ten years of notes on every call. Sorted by name, which sorts
-    by date (a note's name starts with its ISO date).
-    """
-    folder = Path(root) / notes_dir
-    if not inside(root, folder) or not folder.is_dir():
-        return []
-    kept: list[str] = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            name = entry.name
-            if name < since or note_date(name) is None:
-                continue
-            if entry.is_symlink() and not inside(root, folder / name):
-                continue
-            if entry.is_file():
-                kept.append(name)
-    return sorted(kept)
 
 
 def dated_notes(root: Path, notes_dir: str = "memory") -> list[tuple[date, str]]:
@@ -353,18 +316,6 @@ def refuse_outside(root: Path, names: dict[str, str]) -> None:
             raise GardenerError(
                 f"{path} is {how} outside the workspace {root}; the gardener never reads or writes outside it: replace the link with the real {what}"
             )
-
-
-def inside(root: Path, path: Path) -> bool:
-    """True if ``path`` (relative paths are taken from ``root``) resolves inside ``root``.
-
-    Symlinks are followed, in ``root`` as in ``path``; ``root`` itself counts.
-    """
-    try:
-        top = Path(root).resolve()
-        return (Path(root) / path).resolve().is_relative_to(top)
-    except (OSError, RuntimeError):  # a symlink loop
-        return False
 
 
 def _workspace_of(path: Path) -> Path:

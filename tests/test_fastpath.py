@@ -175,6 +175,14 @@ CASES = [
     ["recall", "--json", "--limit", "1", "tabs"],
     ["recall", "--all", "SQLite"],
     ["recall", "nothing-matches-this"],
+    # again, now from a warm index (the fast path's search_fresh answers)
+    ["recall", "database"],
+    ["recall", "--json", "--limit", "1", "tabs"],
+    ["recall", "--all", "SQLite"],
+    ["recall", "--json", "nothing-matches-this"],
+    ["recall", "!!!"],
+    ["note", "the database moved to a new host"],
+    ["recall", "database"],
 ]
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 import pytest
 from helpers import note
 
+from gardener.hits import match_expression, pick
 from gardener.index import open_index
 from gardener.model import Fact
 from gardener.recall import (
@@ -15,8 +16,6 @@ from gardener.recall import (
     entry_hit,
     fact_docs,
     lookup,
-    match_expression,
-    pick,
     rank,
     valid_at,
 )

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
+from gardener.layout import inside, note_date
 from gardener.workspace import (
     append_entry,
     atomic_write,
-    inside,
-    note_date,
     note_files,
     read_files,
     read_text,

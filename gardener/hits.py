@@ -1,0 +1,194 @@
+"""What a recall answers with (DESIGN 2.4, the JSON shape of DESIGN 5): Hit,
+and the choice of hits among the recall index's matches (pure).
+
+Kept free of heavy imports (no dataclasses, typing or pathlib at run time):
+a warm ``gardener recall`` loads this module and ``gardener.index`` and
+little else, because interpreter start and imports are most of its cost
+(bench/RESULTS.md). Hit is therefore a hand-written frozen value class.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .validtime import current_at
+
+TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy and ruff read this as usual
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_FIELDS = (
+    "key",
+    "value",
+    "text",
+    "kind",
+    "since",
+    "until",
+    "status",
+    "score",
+    "path",
+    "line",
+    "id",
+    "origin",
+)
+
+
+class Hit:
+    """One recall result (the JSON shape of DESIGN 5). Immutable; equal when
+    every field is.
+
+    ``since``/``until`` are valid-time strings (local time); ``status`` is
+    "current" or "note", or for as-of and why "superseded", "corrected",
+    "retired" or "expired"; ``score`` is BM25, higher is better (0 when not
+    ranked); ``line`` is 1-based in ``path``; ``origin`` is the daily note a
+    MEMORY.md fact came from.
+    """
+
+    __slots__ = _FIELDS
+    key: str | None
+    value: str
+    text: str
+    kind: str | None
+    since: str | None
+    until: str | None
+    status: str
+    score: float
+    path: str
+    line: int
+    id: str | None
+    origin: str | None
+
+    def __init__(
+        self,
+        key: str | None,
+        value: str,
+        text: str,
+        kind: str | None,
+        since: str | None,
+        until: str | None,
+        status: str,
+        score: float,
+        path: str,
+        line: int,
+        id: str | None = None,  # noqa: A002 - the JSON field's name
+        origin: str | None = None,
+    ) -> None:
+        given = (
+            key,
+            value,
+            text,
+            kind,
+            since,
+            until,
+            status,
+            score,
+            path,
+            line,
+            id,
+            origin,
+        )
+        for name, field in zip(_FIELDS, given, strict=True):
+            object.__setattr__(self, name, field)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Hit is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Hit is immutable: cannot delete {name!r}")
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hit):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in _FIELDS)
+        return f"Hit({inner})"
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON object of DESIGN 5, fields in declaration order."""
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    def scored(self, score: float) -> Hit:
+        """This hit with ``score`` (BM25, higher is better)."""
+        return Hit(**{**self.as_dict(), "score": score})  # type: ignore[arg-type]
+
+
+class Match:
+    """A search result of the recall index: what deciding needs, its BM25
+    score (higher is better), and its Hit as JSON, decoded only if kept.
+
+    ``day`` is the note's ISO date (None for MEMORY.md); ``filed_key`` a note
+    entry's durable key; ``until``/``expires`` valid-time strings.
+    """
+
+    __slots__ = ("score", "day", "filed_key", "superseded", "until", "expires", "raw")
+
+    def __init__(
+        self,
+        score: float,
+        day: str | None,
+        filed_key: str | None,
+        superseded: bool,
+        until: str | None,
+        expires: str | None,
+        raw: str,
+    ) -> None:
+        self.score = score
+        self.day = day
+        self.filed_key = filed_key
+        self.superseded = superseded
+        self.until = until
+        self.expires = expires
+        self.raw = raw
+
+    def hit(self) -> Hit:
+        """The Hit, with this match's score. Raises ValueError, TypeError or
+        KeyError for a row that does not decode (a damaged index)."""
+        import json
+
+        return Hit(**{**json.loads(self.raw), "score": self.score})
+
+
+def pick(
+    matches: Iterable[Match],
+    today: str,
+    known: set[str],
+    limit: int | None,
+    everything: bool = False,
+) -> list[Hit]:
+    """The hits a recall answers with, from ``matches`` in rank order.
+
+    ``matches`` come best BM25 first, then newest first (the index orders
+    them); this reads only as many as it keeps. A plain recall (``everything``
+    False) keeps current facts and the note entries whose durable key MEMORY.md
+    does not hold (``known``): MEMORY.md speaks for keyed facts, a note's copy
+    may be out of date. ``everything`` keeps every match. ``today`` is a
+    valid-time string (local time).
+    """
+    hits: list[Hit] = []
+    for m in matches:
+        if limit and len(hits) >= limit:
+            break
+        if everything or (
+            current_at(m.superseded, m.until, m.expires, today)
+            if m.day is None
+            else m.filed_key not in known
+        ):
+            hits.append(m.hit())
+    return hits
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 query matching any word of ``query``; None if it has no word."""
+    words = _WORD.findall(query)
+    return (
+        " OR ".join('"' + w.replace('"', '""') + '"' for w in words) if words else None
+    )

@@ -1,0 +1,73 @@
+"""Where things are in a workspace: which files are daily notes, and whether
+a path stays inside the workspace.
+
+Plain strings and ``os.path`` (no pathlib, which costs ~5 ms to import):
+a warm ``gardener recall`` lists the notes on every call and loads this
+module, not ``gardener.workspace``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+from datetime import date
+
+# memory/YYYY-MM-DD.md, and the -slug, -HHMM and _slug forms agents also write.
+NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_][^/]*)?\.md$", re.ASCII)
+
+
+def note_date(name: str) -> date | None:
+    """The date in a note's file name; None if not a note name or not a real day."""
+    if NOTE_NAME.fullmatch(name) is None:
+        return None
+    try:
+        return date.fromisoformat(name[:10])
+    except ValueError:  # 2026-02-30, month 13, year 0
+        return None
+
+
+def note_names(
+    root: str | os.PathLike[str], notes_dir: str = "memory", since: str = ""
+) -> list[str]:
+    """The names of the note files directly in ``root/notes_dir`` dated
+    ``since`` (ISO) or later, sorted by name, which sorts by date (a note's
+    name starts with its ISO date).
+
+    Sub-folders (``archive/``) and other files are left out, and so is a
+    symlink that points outside ``root``. Older names are passed over
+    unchecked, because recall lists ten years of notes on every call.
+    Returns [] if the folder does not exist or leads out of ``root``.
+    """
+    folder = os.path.join(root, notes_dir)
+    if not inside(root, folder) or not os.path.isdir(folder):
+        return []
+    kept: list[str] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name
+            if name < since or note_date(name) is None:
+                continue
+            if entry.is_symlink() and not inside(root, entry.path):
+                continue
+            if entry.is_file():
+                kept.append(name)
+    return sorted(kept)
+
+
+def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
+    """True if ``path`` (relative paths are taken from ``root``) resolves inside ``root``.
+
+    Symlinks are followed, in ``root`` as in ``path``; ``root`` itself
+    counts; a symlink loop is not inside.
+    """
+    try:
+        top = os.path.realpath(root)
+        real = os.path.realpath(os.path.join(root, path))
+        os.stat(real)
+    except OSError as exc:  # realpath leaves a loop unresolved; stat names it
+        if exc.errno == errno.ELOOP:
+            return False
+    except ValueError:  # a NUL in the name
+        return False
+    return os.path.commonpath([top, real]) == top

@@ -1,0 +1,99 @@
+"""The cache of parsed settings: ``.git/gardener/config.json``.
+
+Parsing rules.md's YAML front matter costs ~30 ms of every command, so
+``config.load`` keeps what it parsed here. The key is the text of the
+workspace's rules.md and of the shipped one (a few KB: comparing them is
+cheaper than hashing, and a copied or cloned workspace still hits) and the
+version of ``gardener/config.py``, by its stat. Values are stored as JSON
+gives them back (lists where ``Config`` holds tuples).
+
+Nothing heavy is imported here: a warm ``gardener recall`` reads the few
+settings it needs from this cache without building a ``Config``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def packaged(name: str) -> str:
+    """A file shipped with the gardener (``rules.md``, ``memory``).
+
+    In a wheel they live in ``gardener/examples/``; in a source checkout they
+    are the repository's top-level files.
+    """
+    inside = os.path.join(HERE, "examples", name)
+    return (
+        inside if os.path.exists(inside) else os.path.join(os.path.dirname(HERE), name)
+    )
+
+
+def rules_bytes(root: str | os.PathLike[str]) -> bytes | None:
+    """The workspace's rules.md, byte for byte; None if it has none."""
+    try:
+        with open(os.path.join(root, "rules.md"), "rb") as file:
+            return file.read()
+    except FileNotFoundError:
+        return None
+
+
+def cache_key(raw: bytes | None) -> str:
+    """What the parsed settings depend on: ``raw`` (the workspace's rules.md,
+    None if missing), the shipped rules.md, and config.py's stat."""
+    try:
+        with open(packaged("rules.md"), "rb") as file:
+            shipped = file.read()
+    except OSError:
+        shipped = b""
+    stamp = os.stat(os.path.join(HERE, "config.py"))
+    return "\0".join(
+        [
+            f"{stamp.st_size}:{stamp.st_mtime_ns}",
+            "-" if raw is None else raw.decode("utf-8", "replace"),
+            shipped.decode("utf-8", "replace"),
+        ]
+    )
+
+
+def cache_path(root: str | os.PathLike[str]) -> str:
+    """Where the cache of the workspace at ``root`` lives."""
+    return os.path.join(root, ".git", "gardener", "config.json")
+
+
+def read(root: str | os.PathLike[str], key: str) -> dict[str, object] | None:
+    """The cached settings (name -> JSON value) if cached under ``key``, else
+    None; a cache that cannot be read counts as missing."""
+    try:
+        with open(cache_path(root), encoding="utf-8") as file:
+            data = json.load(file)
+        if data.get("key") != key or not isinstance(data.get("config"), dict):
+            return None
+        values: dict[str, object] = data["config"]
+        return values
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def write(root: str | os.PathLike[str], key: str, values: dict[str, object]) -> None:
+    """Cache ``values`` (JSON-able) under ``key``, atomically. Without a
+    ``.git`` folder (or with a ``.git`` file) nothing is cached; a cache that
+    cannot be written is skipped, since it only saves time."""
+    from pathlib import Path
+
+    from .errors import GardenerError
+    from .workspace import atomic_write
+
+    path = cache_path(root)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(os.path.dirname(folder)):
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+        atomic_write(
+            Path(path), json.dumps({"key": key, "config": values}, ensure_ascii=False)
+        )
+    except (OSError, GardenerError):
+        pass

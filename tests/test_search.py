@@ -1,0 +1,108 @@
+"""A warm recall from the index alone (``search_fresh``): the same answer as
+``Workspace.recall``, or None whenever the Workspace has work to do."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gardener import Workspace
+from gardener.search import search_fresh
+
+NOW = "2026-01-05T09:00"
+
+
+@pytest.fixture
+def warm(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    """A workspace with notes and facts whose index a recall has built."""
+    monkeypatch.setenv("GARDENER_NOW", NOW)
+    ws.note("decided: the database is Postgres", kind="decision", key="database")
+    ws.note("the database backups run nightly")
+    ws.promote()
+    ws.note("the cat is called Miso")
+    ws.recall("database")  # builds the index
+    return ws
+
+
+def fresh(ws: Workspace, query: str, limit: int | None = 10, everything: bool = False):
+    return search_fresh(str(ws.root), query, limit, everything)
+
+
+@pytest.mark.parametrize("everything", [False, True])
+@pytest.mark.parametrize("query", ["database", "cat Miso", "nightly", "nothing"])
+def test_a_warm_index_answers_as_the_workspace_does(
+    warm: Workspace, query: str, everything: bool
+):
+    hits = fresh(warm, query, everything=everything)
+    assert hits == warm.recall(query, everything=everything)
+    assert fresh(warm, query, limit=1, everything=everything) == hits[:1]
+
+
+def test_without_an_index_the_workspace_answers(warm: Workspace):
+    (warm.root / ".git" / "gardener" / "recall.sqlite3").unlink()
+    assert fresh(warm, "database") is None
+    assert not (warm.root / ".git" / "gardener" / "recall.sqlite3").exists()
+
+
+def test_a_changed_note_is_left_to_the_workspace(warm: Workspace):
+    note = warm.root / "memory" / "2026-01-05.md"
+    with note.open("a", encoding="utf-8") as file:
+        file.write("- the cat is called Yuzu now\n")
+    assert fresh(warm, "cat") is None
+    assert [h.value for h in warm.recall("Yuzu")] == ["the cat is called Yuzu now"]
+    assert fresh(warm, "Yuzu") == warm.recall("Yuzu")
+
+
+def test_a_new_or_removed_note_is_left_to_the_workspace(warm: Workspace):
+    extra = warm.root / "memory" / "2026-01-04.md"
+    extra.write_text("- the plant is a fern\n", encoding="utf-8")
+    assert fresh(warm, "plant") is None
+    warm.recall("plant")
+    assert fresh(warm, "plant") is not None
+    extra.unlink()
+    assert fresh(warm, "plant") is None
+
+
+def test_new_settings_are_left_to_the_workspace(warm: Workspace):
+    rules = warm.root / "rules.md"
+    rules.write_text(
+        rules.read_text(encoding="utf-8").replace(
+            "note_ttl_days: 30", "note_ttl_days: 3"
+        ),
+        encoding="utf-8",
+    )
+    assert fresh(warm, "database") is None
+    again = Workspace(warm.root)  # a Workspace reads its settings once
+    again.recall("database")
+    assert fresh(warm, "database") == again.recall("database")
+
+
+def test_an_unreadable_clock_is_left_to_the_workspace(
+    warm: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("GARDENER_NOW", "yesterday-ish")
+    assert fresh(warm, "database") is None
+
+
+def test_a_memory_file_leading_outside_is_left_to_the_workspace(
+    warm: Workspace, tmp_path: Path
+):
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text((warm.root / "MEMORY.md").read_text(encoding="utf-8"))
+    (warm.root / "MEMORY.md").unlink()
+    os.symlink(outside, warm.root / "MEMORY.md")
+    assert fresh(warm, "database") is None
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a database at all" * 100])
+def test_a_damaged_index_is_left_to_the_workspace(warm: Workspace, damage: bytes):
+    (warm.root / ".git" / "gardener" / "recall.sqlite3").write_bytes(damage)
+    assert fresh(warm, "database") is None
+    assert warm.recall("database")  # rebuilt
+    assert fresh(warm, "database") == warm.recall("database")
+
+
+def test_a_query_without_words_finds_nothing(warm: Workspace):
+    assert fresh(warm, "!!! ---") == []
