@@ -11,7 +11,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import rulecache
 from .errors import ConfigError
@@ -19,6 +18,7 @@ from .errors import ConfigError
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from typing import Any
+    from zoneinfo import ZoneInfo
 
 
 def packaged(name: str) -> Path:
@@ -52,6 +52,10 @@ class Config:
 
     @property
     def zone(self) -> ZoneInfo:
+        """``timezone`` as a ZoneInfo. Raises ZoneInfoNotFoundError or
+        ValueError for an unknown name."""
+        from zoneinfo import ZoneInfo  # ~4 ms: not at import, a note may not need it
+
         return ZoneInfo(self.timezone)
 
 
@@ -179,7 +183,7 @@ def parse_rules(
     config = Config(**fields)
     try:
         _ = config.zone
-    except (ZoneInfoNotFoundError, ValueError) as exc:
+    except (KeyError, ValueError) as exc:  # ZoneInfoNotFoundError is a KeyError
         raise ConfigError(
             f"unknown timezone {config.timezone!r}; use an IANA name such as Europe/Berlin",
             path,

@@ -98,7 +98,7 @@ class Workspace:
         """Local wall-clock time in the workspace timezone (naive)."""
         override = self.now_override or os.environ.get("GARDENER_NOW")
         try:
-            return local_now(self.config.zone, override)
+            return local_now(self.config.timezone, override)
         except ValueError as exc:
             raise GardenerError(
                 f"GARDENER_NOW={override!r} is not an ISO 8601 date-time"

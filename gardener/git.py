@@ -210,6 +210,8 @@ class Repo:
 
     def has_commits(self) -> bool:
         """True once HEAD points at a commit (asked once per handle)."""
+        if not self._has_commits and self._loose_head() is not None:
+            self._has_commits = True  # a branch's ref file names a commit
         if not self._has_commits:
             status, _ = self._run(
                 "rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1)
@@ -298,6 +300,16 @@ class Repo:
     def _head(self) -> str:
         """HEAD's commit id: from the branch's loose ref file if there is one
         (a commit just wrote it), else from ``git rev-parse``."""
+        sha = self._loose_head()
+        if sha is not None:
+            return sha
+        _, out = self._run("rev-parse", "--verify", "HEAD")
+        return _text(out).strip()
+
+    def _loose_head(self) -> str | None:
+        """The commit id in the loose ref file HEAD's branch points to; None
+        when there is none (no commit yet, a packed ref, a detached HEAD).
+        Reading two small files saves a git process on every ``note``."""
         try:
             head = (self._git_dir / "HEAD").read_text("ascii").strip()
             if head.startswith("ref: refs/heads/"):
@@ -306,8 +318,7 @@ class Repo:
                     return sha
         except (OSError, UnicodeDecodeError):
             pass
-        _, out = self._run("rev-parse", "--verify", "HEAD")
-        return _text(out).strip()
+        return None
 
     def unstage(self, paths: Sequence[str]) -> None:
         """Take ``paths`` out of the index (the files are left alone)."""

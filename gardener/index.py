@@ -107,8 +107,10 @@ class Index:
     ) -> bool:
         """True if ``refresh`` with the same arguments would change nothing:
         no file's stamp changed and no indexed path from ``floor`` on is gone."""
-        stale, gone, _ = self._changes(files, set(present), floor)
-        return not stale and not gone
+        stamps = {rel: stamp for rel, stamp, _, _ in self._indexed(files, floor)}
+        if stamps.keys() - set(present):
+            return False
+        return all(stamps.get(rel) == _stamp(path) for rel, path in files)
 
     def _changes(
         self, files: Sequence[tuple[str, str]], present: set[str], floor: str
@@ -116,24 +118,37 @@ class Index:
         """(files whose stamp changed, indexed paths gone, path -> its row span)."""
         stamps: dict[str, str] = {}
         spans: dict[str, tuple[int, int]] = {}
-        query = "SELECT path, stamp, first, last FROM source WHERE "
-        rows = list(self.db.execute(query + "path >= ?", (floor,)))
-        for rel, _ in files:
-            if rel < floor:  # below the floor (MEMORY.md): by its key
-                rows += self.db.execute(query + "path = ?", (rel,))
-        for rel, stamp, first, last in rows:
+        for rel, stamp, first, last in self._indexed(files, floor):
             stamps[rel] = stamp
             spans[rel] = (first, last)
         stale = [(rel, path) for rel, path in files if stamps.get(rel) != _stamp(path)]
         return stale, stamps.keys() - present, spans
 
+    def _indexed(
+        self, files: Sequence[tuple[str, str]], floor: str
+    ) -> list[tuple[str, str, int, int]]:
+        """(path, stamp, first row, last row) of each indexed path from ``floor``
+        on, and of each of ``files`` below it (MEMORY.md), by its key."""
+        query = "SELECT path, stamp, first, last FROM source WHERE "
+        rows = list(self.db.execute(query + "path >= ?", (floor,)))
+        for rel, _ in files:
+            if rel < floor:
+                rows += self.db.execute(query + "path = ?", (rel,))
+        return rows
+
     def search(
-        self, expression: str, *, paths_from: str | None = None, memory_file: str
+        self,
+        expression: str,
+        *,
+        paths_from: str | None = None,
+        memory_file: str,
+        limit: int | None = None,
     ) -> Iterator[Match]:
         """Docs matching the FTS5 ``expression``: best BM25 first, then newest.
 
-        ``paths_from`` (ISO date) keeps MEMORY.md and the notes of that day on.
-        Rows are read as they are consumed.
+        ``paths_from`` (ISO date) keeps MEMORY.md and the notes of that day on;
+        ``limit`` caps the rows (SQLite then keeps only the best, not a full
+        sort). Rows are read as they are consumed.
         """
         sql = (
             "SELECT round(-bm25(body), 6) AS score, d.day, d.filed_key, d.superseded,"
@@ -145,6 +160,9 @@ class Index:
             sql += " AND (d.path = ? OR d.day >= ?)"
             args += [memory_file, paths_from]
         sql += " ORDER BY score DESC, d.since DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
         for score, day, filed, superseded, until, expires, raw in self.db.execute(
             sql, args
         ):

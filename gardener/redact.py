@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -104,7 +105,6 @@ class _Engine:
     rules: _Rules
     whole: _Pass  # rules whose matches may span lines, run on the whole text
     lines: _Pass  # the rest, run once per distinct line
-    marker: re.Pattern[str]
 
 
 def _pass(indices: Sequence[int]) -> _Pass:
@@ -153,17 +153,23 @@ _ENGINE: list[_Engine] = []
 def _engine() -> _Engine:
     """The table, compiled on first use: that costs ~20 ms and importing must not."""
     if not _ENGINE:
-        ids = "|".join(sorted({r.rule for r in TABLE}, key=len, reverse=True))
-        body = rf"custom:[^\[\]\n]{{1,64}}|{ids}|[A-Za-z][A-Za-z_ -]{{0,39}}"
         _ENGINE.append(
             _Engine(
                 rules=_Rules(),
                 whole=_pass([i for i, r in enumerate(TABLE) if not r.lines]),
                 lines=_pass([i for i, r in enumerate(TABLE) if r.lines]),
-                marker=re.compile(rf"\[REDACTED(?::(?:{body}))?\]"),
             )
         )
     return _ENGINE[0]
+
+
+@functools.cache
+def _marker() -> re.Pattern[str]:
+    """A redaction marker, ``[REDACTED]`` or ``[REDACTED:<rule>]``: compiled
+    only when a scan has candidates to check against markers (~2 ms)."""
+    ids = "|".join(sorted({r.rule for r in TABLE}, key=len, reverse=True))
+    body = rf"custom:[^\[\]\n]{{1,64}}|{ids}|[A-Za-z][A-Za-z_ -]{{0,39}}"
+    return re.compile(rf"\[REDACTED(?::(?:{body}))?\]")
 
 
 def _hits(text: str, rules: _Pass) -> list[tuple[int, str]]:
@@ -375,7 +381,7 @@ def _scan_rules(text: str, ctx: _Context) -> list[tuple[int, int, str]]:
     # One sweep in start order: drop candidates an allow match covers, and cut out
     # earlier markers (a redaction is never flagged again), keeping pieces that hold
     # a letter or digit.
-    markers = [m.span() for m in _engine().marker.finditer(text)]
+    markers = [m.span() for m in _marker().finditer(text)]
     allow = sorted(m.span() for p in ctx.allowed for m in p.finditer(text) if m.group())
     kept: list[Candidate] = []
     i = j = 0

@@ -151,7 +151,11 @@ class _Scope:
         """The hits for the FTS5 ``expression`` from an index that is up to date."""
         known = index.keys(self.memory_file)
         found = index.search(
-            expression, paths_from=self.since, memory_file=self.memory_file
+            expression,
+            paths_from=self.since,
+            memory_file=self.memory_file,
+            # every match is kept with --all: the limit can go to SQL
+            limit=limit if self.everything else None,
         )
         return pick(found, self.today, known, limit, self.everything)
 

@@ -194,6 +194,22 @@ def test_no_empty_commit(repo: Repo) -> None:
     assert len(repo.log()) == 1
 
 
+@pytest.mark.parametrize("packed", [False, True])
+def test_commits_follow_a_loose_or_packed_branch_ref(repo: Repo, packed: bool) -> None:
+    write(repo, "MEMORY.md", "v1\n")
+    first = repo.commit(["MEMORY.md"], "v1")
+    if packed:  # no loose ref file left: HEAD is read through git
+        subprocess.run(["git", "-C", str(repo.root), "pack-refs", "--all"], check=True)
+        assert not any((repo.root / ".git" / "refs" / "heads").iterdir())
+    with Repo.open(repo.root) as again:
+        assert again.has_commits()
+        write(repo, "MEMORY.md", "v2\n")
+        second = again.commit(["MEMORY.md"], "v2")
+    assert second is not None and second != first
+    assert fmt(repo, "%H") == second
+    assert fmt(repo, "%P") == first
+
+
 def test_no_commit_when_staged_change_was_reverted(repo: Repo) -> None:
     write(repo, "MEMORY.md", "v1\n")
     repo.commit(["MEMORY.md"], "v1")
