@@ -160,6 +160,7 @@ class Repo:
         self.lock_timeout = lock_timeout
         self._git_dir = git_dir
         self._has_commits: bool | None = None  # known once asked; True after a commit
+        self._in_head: set[str] = set()  # paths committed_text found at HEAD
         self._reader: Any = None  # GitPython's cat-file process, for ``objects``
 
     @classmethod
@@ -244,6 +245,13 @@ class Repo:
         # files that exist: three git commands instead of eight (``note`` commits
         # on every call); an ignored one makes ``add`` fail, and the long way runs
         quick = has_head and rels and all(self._plain_file(p) for p in rels)
+        if quick and self._in_head.issuperset(rels):
+            # tracked: ``commit --only`` takes their working-tree text itself,
+            # one git command (``note`` reads the committed text first)
+            try:
+                return self._commit_only(rels, message, author, date)
+            except GardenerError:
+                pass  # e.g. taken out of the index meanwhile: the long way
         if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
             return self._commit_only(rels, message, author, date)
         targets = self._stage(rels, has_head) if rels else []
@@ -361,7 +369,10 @@ class Repo:
         # "HEAD:./name" is a literal path (--literal-pathspecs does not apply
         # here); without HEAD or without the file, git exits 128
         status, blob = self._run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
-        return blob.decode("utf-8", "surrogateescape") if status == 0 else None
+        if status != 0:
+            return None
+        self._in_head.add(rel)
+        return blob.decode("utf-8", "surrogateescape")
 
     def committed_texts(self, paths: Sequence[str]) -> dict[str, str | None]:
         """``committed_text`` of each of ``paths``, read by one ``cat-file --batch``."""

@@ -210,6 +210,20 @@ def test_commits_follow_a_loose_or_packed_branch_ref(repo: Repo, packed: bool) -
     assert fmt(repo, "%P") == first
 
 
+@pytest.mark.parametrize("unstaged", [False, True])
+def test_a_tracked_file_is_committed_without_add(repo: Repo, unstaged: bool) -> None:
+    write(repo, "memory/2026-01-05.md", "- one\n")
+    repo.commit(["memory/2026-01-05.md"], "one")
+    assert repo.committed_text("memory/2026-01-05.md") == "- one\n"
+    write(repo, "memory/2026-01-05.md", "- one\n- two\n")
+    if unstaged:  # someone took it out of the index meanwhile
+        git(repo.root, "rm", "--cached", "--quiet", "memory/2026-01-05.md")
+    assert repo.commit(["memory/2026-01-05.md"], "two") is not None
+    shown = git(repo.root, "show", "HEAD:memory/2026-01-05.md")
+    assert shown == b"- one\n- two\n"
+    assert git(repo.root, "status", "--porcelain") == b""
+
+
 def test_no_commit_when_staged_change_was_reverted(repo: Repo) -> None:
     write(repo, "MEMORY.md", "v1\n")
     repo.commit(["MEMORY.md"], "v1")
