@@ -116,6 +116,9 @@ def search_fresh(
         if index is None:
             return None
         with index:
+            # one read transaction: the check and the answer see the same rows
+            # even if another recall refreshes the index meanwhile
+            index.db.execute("BEGIN")
             if not index.fresh(scope.files, scope.present, scope.floor):
                 return None
             return scope.answer(index, expression, limit)
