@@ -20,11 +20,10 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain, repeat
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
 
@@ -88,8 +87,7 @@ fr.RepoFilter(
 """
 
 
-@dataclass(frozen=True)
-class Identity:
+class Identity(NamedTuple):
     """A git author or committer."""
 
     name: str
@@ -99,8 +97,7 @@ class Identity:
 GARDENER = Identity("memory-gardener", "gardener@memory-gardener.invalid")
 
 
-@dataclass(frozen=True)
-class CommitInfo:
+class CommitInfo(NamedTuple):
     """One commit, as history reads return it."""
 
     sha: str  # full hex object id
@@ -109,8 +106,7 @@ class CommitInfo:
     subject: str  # first line of the message, trailing blanks trimmed (git's %s)
 
 
-@dataclass(frozen=True)
-class Holder:
+class Holder(NamedTuple):
     """A commit reachable from a ref whose snapshot or own text holds a needle."""
 
     sha: str
@@ -120,8 +116,7 @@ class Holder:
     in_commit: int  # occurrences in its message, author and committer
 
 
-@dataclass(frozen=True)
-class HistoryScan:
+class HistoryScan(NamedTuple):
     """Where a needle occurs in a repository's object store."""
 
     objects: int  # objects read: every one in the store, reachable or not

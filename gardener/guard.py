@@ -13,7 +13,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -103,7 +103,7 @@ def rename_secret_names(
             n += 1
             candidate = f"{stem}-{n}{dot}{ext}"
         new = f"{folder}/{candidate}" if folder else candidate
-        _quarantine(root, new, name, [replace(f, line=0) for f in found], now)
+        _quarantine(root, new, name, [f._replace(line=0) for f in found], now)
         os.rename(root / path, root / new)
         renamed[path] = new
         done.extend(Redaction(new, 0, f.rule) for f in found)

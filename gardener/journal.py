@@ -12,9 +12,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from .errors import GardenerError
 from .workspace import atomic_write, remove_stale_temps, replace_if_unchanged
@@ -28,8 +27,7 @@ RESUMED = "Gardener-Resumed: completed after the run that planned it was interru
 Commit = Callable[[Sequence[str], str, "Identity | None"], "str | None"]
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     """The work of an interrupted run."""
 
     pid: int
@@ -79,7 +77,7 @@ def begin(
 ) -> None:
     """Record that ``files`` will hold these texts and be committed with ``message``."""
     pending = Pending(os.getpid(), message, _pair(author), dict(files))
-    data = json.dumps(pending.__dict__)  # ASCII: bad bytes (surrogates) survive
+    data = json.dumps(pending._asdict())  # ASCII: bad bytes (surrogates) survive
     atomic_write(git_dir / JOURNAL, data, root=git_dir)
 
 

@@ -308,7 +308,7 @@ def purge_text(
     root = Path(root)
     needle = Needle(text, ignore_case)
     before = _survey(root, repo, needle)
-    commits = tuple(replace(c, subject=needle.mask(c.subject)) for c in before.history.commits)  # fmt: skip
+    commits = tuple(c._replace(subject=needle.mask(c.subject)) for c in before.history.commits)  # fmt: skip
     remotes = tuple(repo.remotes())
     warnings = [f"{p} is too large to scan ({_MAX_FILE >> 20} MiB or more): check it by hand" for p in before.too_large]  # fmt: skip
     if remotes and before.found:

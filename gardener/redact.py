@@ -24,7 +24,7 @@ import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .secretrules import BOUND, TABLE, Check, Span, lazy, target
 
@@ -32,8 +32,7 @@ Compiled = tuple[tuple[str, re.Pattern[str]], ...]  # (rule id, pattern) pairs
 Candidate = tuple[int, int, int, str]  # start, end, priority (lower wins), rule
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One never-store hit: ``text[start:end]`` is the value, ``line`` is 1-based."""
 
     rule: str
@@ -71,8 +70,7 @@ def _trie(words: Iterable[str]) -> str:
     return emit(root)
 
 
-@dataclass(frozen=True)
-class _Pass:
+class _Pass(NamedTuple):
     """The rules of one pass: searched in the text (``text_rules``), in its base64
     runs (``run_rules``), or matched where a word of theirs starts (``route``)."""
 
@@ -100,8 +98,7 @@ class _Rules:
         return got
 
 
-@dataclass(frozen=True)
-class _Engine:
+class _Engine(NamedTuple):
     rules: _Rules
     whole: _Pass  # rules whose matches may span lines, run on the whole text
     lines: _Pass  # the rest, run once per distinct line
@@ -271,8 +268,7 @@ def _decoded(run: str) -> str | None:
     return out if out.strip() and flat.isprintable() else None
 
 
-@dataclass
-class _Context:
+class _Context(NamedTuple):
     custom: Compiled
     allowed: Sequence[re.Pattern[str]]
     depth: int  # how deep in base64 this text is

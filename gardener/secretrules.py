@@ -32,8 +32,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 Span = tuple[int, int]
 Check = Callable[[str, "re.Match[str]"], "Span | None"]
@@ -415,8 +414,7 @@ def _high_entropy(text: str, m: re.Match[str]) -> Span | None:
 # --- the rule table: earlier rules win where spans overlap -----------------------
 
 
-@dataclass(frozen=True)
-class _Rule:
+class _Rule(NamedTuple):
     """``pattern`` is matched where one of ``words`` starts (labels), or searched in
     runs of base64 characters (``runs``), or else searched in the whole text, where
     it should start with a literal so that search is fast."""
