@@ -160,9 +160,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 def run(call: Call) -> None:
     """Do what click's ``note`` or ``recall`` command would do for ``call``.
 
-    A recall is first asked of the index alone (``search.search_fresh``),
-    which answers when no file changed since the last recall; otherwise, and
-    for ``note``, the ``Workspace`` does the work.
+    Both run without the ``Workspace`` when they can: a recall is first
+    asked of the index alone (``search.search_fresh``), which answers when no
+    file changed since the last recall; a note is written by
+    ``noting.note_fresh`` when the settings are cached. Otherwise the
+    ``Workspace`` does the work.
     """
     from .terminal import fail, print_hits, print_note
 
@@ -170,9 +172,14 @@ def run(call: Call) -> None:
     as_json = bool(arguments.pop("as_json", False))
     try:
         if call.verb == "note":
+            from .noting import note_fresh
+
             text = str(arguments.pop("text"))
-            ws = _workspace(call.workspace)
-            print_note(ws.note(text, **arguments), as_json)  # type: ignore[arg-type]
+            done = note_fresh(call.workspace, text, **arguments)
+            if done is None:
+                ws = _workspace(call.workspace)
+                done = ws.note(text, **arguments)  # type: ignore[arg-type]
+            print_note(done, as_json)
             return
         query = str(arguments.pop("query"))
         hits = _recall_fresh(call.workspace, query, arguments)

@@ -20,12 +20,10 @@ from typing import TYPE_CHECKING, Literal
 
 from . import config as configuration
 from .config import Config
-from .errors import GardenerError, LossBudgetError, ParseError, RefusedError, UsageError
+from .errors import GardenerError, LossBudgetError, ParseError, UsageError
 from .validtime import format_instant, local_now
 from .workspace import (
-    SALT,
     STATE_DIR,
-    append_entry,
     atomic_write,
     dated_notes,
     decode_text,
@@ -43,12 +41,12 @@ if TYPE_CHECKING:
     from .git import Identity, Repo
     from .guard import Redaction
     from .model import Memory, Note, Problem
+    from .noting import NoteResult
     from .purge import PurgeResult
     from .recall import Hit
     from .results import (
         ForgetResult,
         InitResult,
-        NoteResult,
         PromoteResult,
         PruneResult,
         RecordResult,
@@ -327,93 +325,18 @@ class Workspace:
         """Append one entry to a daily note (today's by default) and commit it.
 
         Raises RefusedError (exit 3) if a never-store rule matches; nothing is
-        written then. Raises GardenerError for a bad kind, date or time.
+        written then. Raises GardenerError for a bad kind, date or time. See
+        ``noting.write_note``.
         """
-        from . import journal, redact
-        from .notes import render_entry
-        from .results import NoteResult, short
+        from .noting import NoteSettings, write_note
 
-        if not text.strip():
-            raise UsageError("the note is empty: give the fact to write down")
-        text = _without_repeated_prefix(text, kind, key)
         now = self.now()
-        when = _parse_day(day) if day else now.date()
-        clock = time if time is not None else now.strftime("%H:%M")
-        if clock and not _is_clock(clock):
-            raise UsageError(f"--time {clock!r} is not HH:MM")
-        if clock:
-            clock = f"{int(clock.split(':')[0]):02d}:{clock.split(':')[1]}"
-        for name, given in (("--key", key), ("--source", source), ("--by", by)):
-            if given is not None and (not given.strip() or not given.isprintable()):
-                raise UsageError(f"{name} must be one line of printable text")
-        if expires is not None:
-            _parse_day(expires)
-        try:
-            line = render_entry(
-                text,
-                time=clock,
-                kind=kind,
-                key=key,
-                source=source,
-                by=by,
-                expires=expires,
-            )
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
-        found = redact.find(line, self.config.never_store, self.config.allow)
-        if (self.root / SALT).is_file() and _purged(self.root, line):
-            raise RefusedError(
-                "refused: it holds a text purged from this workspace; nothing was written"
-            )
-        if found:
-            rules = ", ".join(sorted({f.rule for f in found}))
-            raise RefusedError(
-                f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
-            )
-        rel = f"{self.config.notes_dir}/{when.isoformat()}.md"
-        from .git import identity_for
-
-        with self._session() as repo:
-            self._refuse_outside()
-            target = self.root / rel
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                append_entry(target, f"# {when.isoformat()}")
-                append_entry(target, "")
-            append_entry(target, line)
-            scanned = {line, f"# {when.isoformat()}", ""}
-            if self._unscanned_secret(repo, rel, scanned):
-                from .guard import redact_files
-
-                redact_files(self.root, [rel], self.config, now)
-            message = (
-                f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
-            )
-            # journaled: a kill before the commit is finished as this note
-            written = target.read_bytes().decode("utf-8", "surrogateescape")
-            journal.begin(repo.git_dir, {rel: written}, message, identity_for(by))
-            sha = self._commit(repo, [rel], message, identity_for(by))
-            journal.done(repo.git_dir)
-        return NoteResult(rel, line, sha, tuple(self._warnings))
-
-    def _unscanned_secret(self, repo: Repo, rel: str, scanned: set[str]) -> bool:
-        """True if the note's text since its last commit holds a never-store match.
-
-        The committed text was scanned before its commit, so only what was
-        written since (by us or by an agent writing the file itself) is read:
-        the cost of ``note`` follows the new lines, not the size of the day.
-        Lines in ``scanned`` (the entry just checked, the heading) are not
-        scanned again when they are all that is new.
-        """
-        from . import redact
-
-        text = (self.root / rel).read_bytes().decode("utf-8", "surrogateescape")
-        committed = repo.committed_text(rel)
-        if committed is not None and text.startswith(committed):
-            text = text[len(committed) :]
-        if set(text.split("\n")) <= scanned:
-            return False
-        return bool(redact.find(text, self.config.never_store, self.config.allow))
+        return write_note(
+            self.root, NoteSettings.of(self.config), text, now,
+            fixed_clock=bool(self.now_override or os.environ.get("GARDENER_NOW")),
+            kind=kind, key=key, source=source, by=by, expires=expires, day=day,
+            time=time,
+        )  # fmt: skip
 
     def promote(self, dry_run: bool = False, force: bool = False) -> PromoteResult:
         """Promote durable entries of the daily notes into MEMORY.md (DESIGN 2.1).
@@ -947,39 +870,3 @@ def _ledger(marks: frozenset[str], known: Sequence[str] = ()) -> str:
     kept = list(dict.fromkeys(line for line in known if line in marks))
     lines = sorted(kept + sorted(marks.difference(kept)))
     return "\n".join(lines) + "\n" if lines else ""
-
-
-def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:
-    """``--kind decision --key db "decision: **db**: SQLite"`` is written once, not twice."""
-    rest = text.strip()
-    if kind and rest.casefold().startswith(kind.strip().casefold() + ":"):
-        rest = rest[len(kind.strip()) + 1 :].lstrip()
-    if key and rest.casefold().startswith(f"**{key.strip()}**:".casefold()):
-        rest = rest[len(key.strip()) + 5 :].lstrip()
-    return rest or text
-
-
-def _parse_day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError as exc:
-        raise UsageError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
-
-
-def _is_clock(text: str) -> bool:
-    parts = text.split(":")
-    return (
-        len(parts) == 2
-        and all(p.isdigit() for p in parts)
-        and int(parts[0]) < 24
-        and int(parts[1]) < 60
-        and len(parts[1]) == 2
-    )
-
-
-def _purged(root: Path, text: str) -> bool:
-    """True if ``text`` holds a text purged from the workspace at ``root``."""
-    from .purge import read_purged, refused_by_purge  # only once a purge happened
-
-    salt, hashes = read_purged(root)
-    return refused_by_purge(text, salt, hashes)

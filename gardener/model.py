@@ -14,17 +14,7 @@ from datetime import date
 from functools import lru_cache
 from typing import TypeVar
 
-KINDS = (
-    "identity",
-    "preference",
-    "decision",
-    "fact",
-    "event",
-    "state",
-    "todo",
-    "correction",
-)
-KIND_ALIASES = {"pref": "preference", "now": "state"}
+from .entryline import canonical_kind
 
 # MEMORY.md sections, in the order they are rendered; the kind each one holds.
 SECTION_OF_KIND = {
@@ -51,15 +41,6 @@ ATTRIBUTE_ORDER = (
     "reason",
     "kind",
 )
-
-
-def canonical_kind(word: str | None) -> str | None:
-    """``pref`` -> ``preference``, ``now`` -> ``state``; None for an unknown word."""
-    if word is None:
-        return None
-    low = word.strip().casefold()
-    low = KIND_ALIASES.get(low, low)
-    return low if low in KINDS else None
 
 
 @lru_cache(maxsize=65536)

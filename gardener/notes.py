@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
-from .model import KIND_ALIASES, KINDS, Entry, Note, Problem, canonical_kind
+from .entryline import KIND_ALIASES, KINDS, canonical_kind
+from .model import Entry, Note, Problem
 
 _KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
@@ -225,41 +226,3 @@ def _entry(
         checkbox=checkbox,
         timezone=zone,
     )
-
-
-def render_entry(
-    value: str,
-    *,
-    time: str | None = None,
-    kind: str | None = None,
-    key: str | None = None,
-    source: str | None = None,
-    by: str | None = None,
-    expires: str | None = None,
-) -> str:
-    """One entry line (without newline): ``- HH:MM kind: **key**: value (source: S) ...``.
-
-    Raises ValueError if ``value`` spans lines or ``kind`` is unknown.
-    """
-    if "\n" in value or "\r" in value:
-        raise ValueError("an entry is one line: put each fact in its own note")
-    if not all(ch.isprintable() or ch == "\t" for ch in value):
-        raise ValueError("an entry is printable text: remove control characters")
-    parts = ["-"]
-    if time:
-        parts.append(time)
-    if kind:
-        canon = canonical_kind(kind)
-        if canon is None:
-            raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
-        parts.append(f"{canon}:")
-    if key:
-        # "- **state**: x" reads as the kind state; "- **state:** x" is the key
-        name = key.strip()
-        bare = kind is None and canonical_kind(name) is not None
-        parts.append(f"**{name}:**" if bare else f"**{name}**:")
-    parts.append(value.strip())
-    for name, given in (("source", source), ("by", by), ("expires", expires)):
-        if given:
-            parts.append(f"({name}: {given})")
-    return " ".join(parts)

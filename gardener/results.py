@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .noting import short
+
 if TYPE_CHECKING:  # annotations only: importing the planners costs ~40 ms
     from .forget import ForgetPlan
     from .git import Identity
@@ -40,17 +42,6 @@ class ForgetResult:
             for f in self.plan.retired
         ]
         return {"retired": retired, "commit": self.commit, "dry_run": self.dry_run}
-
-
-@dataclass(frozen=True)
-class NoteResult:
-    path: str  # workspace-relative
-    line: str  # the entry as written
-    commit: str | None
-    warnings: tuple[str, ...] = ()
-
-    def as_dict(self) -> dict[str, object]:
-        return {**self.__dict__, "warnings": list(self.warnings)}
 
 
 @dataclass(frozen=True)
@@ -127,14 +118,6 @@ class WhyRecord:
             "commit": self.commit,
             "commit_time": self.commit_time,
         }
-
-
-def short(text: str, width: int = 60) -> str:
-    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
-    if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else " " for ch in text)
-    one = " ".join(text.split())
-    return one if len(one) <= width else one[: width - 1] + "…"
 
 
 def _describe(d: Decision, old_values: dict[str | None, str]) -> str:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from .garden import Workspace
     from .hits import Hit
-    from .results import NoteResult
+    from .noting import NoteResult
 
 
 def emit(data: object) -> None:

@@ -209,3 +209,39 @@ def test_a_folder_that_is_not_a_workspace_fails_the_same_way(tmp_path: Path):
     for root in (tmp_path / "plain", tmp_path / "afile", tmp_path / "missing"):
         for args in (["recall", "x"], ["note", "x"]):
             assert _gardener(FAST, root, args) == _gardener(CLICK, root, args)
+
+
+def _both(tmp_path: Path, prepare, args: list[str], now: str = NOW):
+    """Run ``args`` the fast way and the click way on two equal workspaces,
+    each first changed by ``prepare(root)``; return both results and roots."""
+    fast_ws, _ = Workspace.init(tmp_path / "fast", now_override=NOW)
+    slow_root = tmp_path / "click"
+    shutil.copytree(fast_ws.root, slow_root, symlinks=True)
+    got = []
+    for code, root in ((FAST, fast_ws.root), (CLICK, slow_root)):
+        prepare(root)
+        env = {**os.environ, "GARDENER_NOW": now, "GARDENER_WORKSPACE": str(root)}
+        done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                              text=True, env=env, check=False)  # fmt: skip
+        got.append((done.returncode, done.stdout, done.stderr.replace(str(root), "WS")))
+    return got, (fast_ws.root, slow_root)
+
+
+@pytest.mark.parametrize("args", [["note", "the cat is Miso"], ["recall", "cat"]])
+def test_without_cached_settings_both_ways_agree(tmp_path: Path, args: list[str]):
+    def no_cache(root: Path) -> None:
+        (root / ".git" / "gardener" / "config.json").unlink(missing_ok=True)
+        rules = root / "rules.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace(
+            "note_ttl_days: 30", "note_ttl_days: 7"), encoding="utf-8")  # fmt: skip
+
+    (fast, slow), roots = _both(tmp_path, no_cache, args)
+    assert fast == slow and fast[0] == 0
+    for root in roots:  # the settings were parsed and cached again
+        assert (root / ".git" / "gardener" / "config.json").exists()
+
+
+@pytest.mark.parametrize("now", ["not a time", "2026-01-05T09:00+05:30", "9999-01-01"])
+def test_odd_clocks_both_ways_agree(tmp_path: Path, now: str):
+    (fast, slow), _ = _both(tmp_path, lambda root: None, ["note", "x y"], now)
+    assert fast == slow

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gardener.model import KIND_ALIASES, KINDS
-from gardener.notes import parse_note, render_entry, split_front_matter
+from gardener.entryline import KIND_ALIASES, KINDS, render_entry
+from gardener.notes import parse_note, split_front_matter
 
 DAY = date(2026, 1, 5)
 PATH = "memory/2026-01-05.md"

@@ -1,0 +1,265 @@
+"""The ``note`` verb: append one entry to a daily note and commit it (DESIGN 2.3).
+
+``Workspace.note`` runs ``write_note``; so does a plain ``gardener note``,
+without building a ``Workspace``, because interpreter start and imports are
+most of what a note costs (bench/RESULTS.md). So this module and what it
+imports on the common path (``redact``, ``git``, ``journal``, ``workspace``)
+use no dataclasses: creating one costs ~0.5 ms at import.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import date, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from .entryline import render_entry
+from .errors import RefusedError, UsageError
+from .validtime import zone_named
+from .workspace import SALT, append_entry, refuse_outside, workspace_lock
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .config import Config
+    from .git import Repo
+
+
+class NoteSettings(NamedTuple):
+    """What ``note`` needs of rules.md (see ``config.Config``)."""
+
+    notes_dir: str
+    memory_file: str
+    timezone: str  # IANA name
+    never_store: tuple[tuple[str, str], ...]  # (name, regex)
+    allow: tuple[str, ...]  # regexes
+
+    @classmethod
+    def of(cls, config: Config) -> NoteSettings:
+        """The settings of a parsed ``Config``."""
+        return cls(config.notes_dir, config.memory_file, config.timezone,
+                   tuple(config.never_store), tuple(config.allow))  # fmt: skip
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, object]) -> NoteSettings | None:
+        """The settings from ``config.as_values`` as cached (``rulecache``);
+        None if they do not have the expected shape."""
+        try:
+            pairs = values["never_store"]
+            allow = values["allow"]
+            if not isinstance(pairs, list) or not isinstance(allow, list):
+                return None
+            return cls(
+                str(values["notes_dir"]),
+                str(values["memory_file"]),
+                str(values["timezone"]),
+                tuple((str(name), str(regex)) for name, regex in pairs),
+                tuple(str(a) for a in allow),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+class NoteResult(NamedTuple):
+    """What ``note`` did: the note (workspace-relative path), the entry line as
+    written, the commit (None if git found nothing to commit), warnings."""
+
+    path: str
+    line: str
+    commit: str | None
+    warnings: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON object ``gardener note --json`` prints."""
+        return {**self._asdict(), "warnings": list(self.warnings)}
+
+
+def write_note(
+    root: Path,
+    settings: NoteSettings,
+    text: str,
+    now: datetime,
+    *,
+    fixed_clock: bool = False,
+    kind: str | None = None,
+    key: str | None = None,
+    source: str | None = None,
+    by: str | None = None,
+    expires: str | None = None,
+    day: str | None = None,
+    time: str | None = None,
+) -> NoteResult:
+    """Append one entry to a daily note (``day``, ISO, else today's) and commit it.
+
+    ``root`` is the workspace (the top of a git work tree); ``now`` is naive
+    local time in ``settings.timezone``, and with ``fixed_clock`` (env
+    GARDENER_NOW) the commit is dated then too. ``time`` is ``HH:MM`` (default:
+    now's), ``expires`` a date. Raises RefusedError (exit 3) if a never-store
+    rule matches, or the text was purged from this workspace: nothing is
+    written then. Raises UsageError for a bad kind, date, time or option.
+    """
+    from . import journal, redact
+    from .git import Repo, identity_for
+
+    if not text.strip():
+        raise UsageError("the note is empty: give the fact to write down")
+    text = _without_repeated_prefix(text, kind, key)
+    when = _parse_day(day) if day else now.date()
+    clock = time if time is not None else now.strftime("%H:%M")
+    if clock and not _is_clock(clock):
+        raise UsageError(f"--time {clock!r} is not HH:MM")
+    if clock:
+        clock = f"{int(clock.split(':')[0]):02d}:{clock.split(':')[1]}"
+    for name, given in (("--key", key), ("--source", source), ("--by", by)):
+        if given is not None and (not given.strip() or not given.isprintable()):
+            raise UsageError(f"{name} must be one line of printable text")
+    if expires is not None:
+        _parse_day(expires)
+    try:
+        line = render_entry(
+            text, time=clock, kind=kind, key=key, source=source, by=by, expires=expires
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    found = redact.find(line, settings.never_store, settings.allow)
+    if (root / SALT).is_file() and _purged(root, line):
+        raise RefusedError(
+            "refused: it holds a text purged from this workspace; nothing was written"
+        )
+    if found:
+        rules = ", ".join(sorted({f.rule for f in found}))
+        raise RefusedError(
+            f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
+        )
+    rel = f"{settings.notes_dir}/{when.isoformat()}.md"
+    author = identity_for(by)
+    with workspace_lock(root) as stale, Repo.open(root) as repo:
+        warnings = [stale] if stale else []
+        if stale:  # its git commands may have been killed with it
+            warnings += journal.clear_dead_locks(repo)
+        refuse_outside(
+            root, {settings.memory_file: "file", settings.notes_dir: "folder"}
+        )
+        target = root / rel
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            append_entry(target, f"# {when.isoformat()}")
+            append_entry(target, "")
+        append_entry(target, line)
+        scanned = {line, f"# {when.isoformat()}", ""}
+        if _unscanned_secret(root, repo, rel, scanned, settings):
+            from .config import load
+            from .guard import redact_files
+
+            redact_files(root, [rel], load(root), now)
+        message = (
+            f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
+        )
+        # journaled: a kill before the commit is finished as this note
+        written = target.read_bytes().decode("utf-8", "surrogateescape")
+        journal.begin(repo.git_dir, {rel: written}, message, author)
+        dated = (
+            now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
+        )
+        sha = repo.commit([rel], message, author, date=dated)
+        journal.done(repo.git_dir)
+    return NoteResult(rel, line, sha, tuple(warnings))
+
+
+def _unscanned_secret(
+    root: Path, repo: Repo, rel: str, scanned: set[str], settings: NoteSettings
+) -> bool:
+    """True if the note's text since its last commit holds a never-store match.
+
+    The committed text was scanned before its commit, so only what was
+    written since (by us or by an agent writing the file itself) is read:
+    the cost of ``note`` follows the new lines, not the size of the day.
+    Lines in ``scanned`` (the entry just checked, the heading) are not
+    scanned again when they are all that is new.
+    """
+    from . import redact
+
+    text = (root / rel).read_bytes().decode("utf-8", "surrogateescape")
+    committed = repo.committed_text(rel)
+    if committed is not None and text.startswith(committed):
+        text = text[len(committed) :]
+    if set(text.split("\n")) <= scanned:
+        return False
+    return bool(redact.find(text, settings.never_store, settings.allow))
+
+
+def short(text: str, width: int = 60) -> str:
+    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
+    one = " ".join(text.split())
+    return one if len(one) <= width else one[: width - 1] + "…"
+
+
+def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:
+    """``--kind decision --key db "decision: **db**: SQLite"`` is written once, not twice."""
+    rest = text.strip()
+    if kind and rest.casefold().startswith(kind.strip().casefold() + ":"):
+        rest = rest[len(kind.strip()) + 1 :].lstrip()
+    if key and rest.casefold().startswith(f"**{key.strip()}**:".casefold()):
+        rest = rest[len(key.strip()) + 5 :].lstrip()
+    return rest or text
+
+
+def _parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise UsageError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+
+
+def _is_clock(text: str) -> bool:
+    parts = text.split(":")
+    return (
+        len(parts) == 2
+        and all(p.isdigit() for p in parts)
+        and int(parts[0]) < 24
+        and int(parts[1]) < 60
+        and len(parts[1]) == 2
+    )
+
+
+def _purged(root: Path, text: str) -> bool:
+    """True if ``text`` holds a text purged from the workspace at ``root``."""
+    from .purge import read_purged, refused_by_purge  # only once a purge happened
+
+    salt, hashes = read_purged(root)
+    return refused_by_purge(text, salt, hashes)
+
+
+def note_fresh(folder: str, text: str, **options: object) -> NoteResult | None:
+    """``Workspace(folder).note(text, **options)`` without building the
+    Workspace: when the settings are cached (``rulecache``) and the clock
+    reads. Else None, and the Workspace must do it (it parses rules.md and
+    says what is wrong). Raises what ``write_note`` raises.
+    """
+    from . import rulecache
+    from .validtime import local_now
+
+    root = os.path.realpath(folder)
+    if not os.path.isdir(os.path.join(root, ".git")):
+        return None  # not a workspace, or a worktree: Workspace says or copes
+    values = rulecache.read(root, rulecache.cache_key(rulecache.rules_bytes(root)))
+    settings = NoteSettings.from_values(values) if values is not None else None
+    if settings is None:
+        return None
+    override = os.environ.get("GARDENER_NOW")
+    try:
+        now = local_now(settings.timezone, override)
+    except (KeyError, ValueError, OverflowError):
+        return None
+    return write_note(
+        Path(root),
+        settings,
+        text,
+        now,
+        fixed_clock=bool(override),
+        **options,  # type: ignore[arg-type]
+    )
