@@ -77,9 +77,13 @@ class _Pass(NamedTuple):
     text_rules: tuple[int, ...]
     run_rules: tuple[int, ...]
     route: dict[str, tuple[int, ...]]  # word -> rules to match where it starts
-    words: re.Pattern[str] | None  # a word after a non-alphanumeric (lowercased)
-    camel: re.Pattern[str] | None  # a word at a camelCase hump (dbPassword)
-    cjk: re.Pattern[str] | None  # a CJK word, anywhere
+    # regex sources, compiled on first use (~10 ms for all three of both passes,
+    # which a short text with none of their words never needs)
+    words: str | None  # a word after a non-alphanumeric (lowercased)
+    camel: str | None  # a word at a camelCase hump (dbPassword)
+    cjk: str | None  # a CJK word, anywhere
+    latin: tuple[str, ...]  # the words of ``words``
+    humped: tuple[str, ...]  # the words of ``camel``
 
 
 class _Rules:
@@ -136,11 +140,11 @@ def _pass(indices: Sequence[int]) -> _Pass:
         ),
         run_rules=tuple(i for i in indices if TABLE[i].runs),
         route=route,
-        words=re.compile(rf"[\W_]({_trie(latin)})") if latin else None,
-        camel=re.compile(rf"[{''.join(humps)}](?<=[A-Za-z0-9].)(?:{hump})")
-        if humps
-        else None,
-        cjk=re.compile("|".join(sorted(cjk, key=len, reverse=True))) if cjk else None,
+        words=rf"[\W_]({_trie(latin)})" if latin else None,
+        camel=rf"[{''.join(humps)}](?<=[A-Za-z0-9].)(?:{hump})" if humps else None,
+        cjk="|".join(sorted(cjk, key=len, reverse=True)) if cjk else None,
+        latin=tuple(latin),
+        humped=tuple(sorted(camel)),
     )
 
 
@@ -172,17 +176,46 @@ def _marker() -> re.Pattern[str]:
 def _hits(text: str, rules: _Pass) -> list[tuple[int, str]]:
     """(position, word) wherever a word of ``rules`` starts, in order."""
     hits: list[tuple[int, str]] = []
-    if rules.words:
-        low = text.lower()
-        if len(low) != len(text):  # a few characters lowercase to two ("İ")
-            low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    low = text.lower()
+    if len(low) != len(text):  # a few characters lowercase to two ("İ")
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    # A short text holding none of a regex's words skips it, and so the cost of
+    # compiling it. (The camel regex matches case-insensitively, which outside
+    # ASCII also pairs "ſ" with "s": there no word is ruled out.)
+    short = len(text) <= _PREFILTER
+    if rules.words and not (short and not _any_in(rules.latin, low)):
         # After "\n", the match of "[\W_]word" starts where the word does in text.
-        hits += [(m.start(), m.group(1)) for m in rules.words.finditer("\n" + low)]
-    if rules.camel:
-        hits += [(m.start(), m.group().lower()) for m in rules.camel.finditer(text)]
+        words = _regex(rules.words).finditer("\n" + low)
+        hits += [(m.start(), m.group(1)) for m in words]
+    if rules.camel and not (
+        short and text.isascii() and not _any_in(rules.humped, low)
+    ):
+        for m in _regex(rules.camel).finditer(text):
+            word = m.group().lower()
+            if word not in rules.route:  # matched through a fold outside ASCII
+                word = _folded(m.group(), rules.humped)
+            hits.append((m.start(), word))
     if rules.cjk and not text.isascii():
-        hits += [(m.start(), m.group()) for m in rules.cjk.finditer(text)]
+        hits += [(m.start(), m.group()) for m in _regex(rules.cjk).finditer(text)]
     return sorted(hits)
+
+
+_PREFILTER = 4096  # characters: up to here, looking for each word costs < 0.1 ms
+
+
+def _folded(found: str, words: tuple[str, ...]) -> str:
+    """The word of ``words`` that ``found`` matches case-insensitively, as the
+    camel regex did: "Paſſ" is "pass" ("ſ" folds to "s"), yet lowercases to itself."""
+    return next(w for w in words if re.fullmatch(re.escape(w), found, re.IGNORECASE))
+
+
+def _any_in(words: tuple[str, ...], text: str) -> bool:
+    return any(word in text for word in words)
+
+
+@functools.cache
+def _regex(source: str) -> re.Pattern[str]:
+    return re.compile(source)
 
 
 _RUN_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-"
@@ -234,7 +267,7 @@ def _worth(inner: str, custom: Compiled, eng: _Engine) -> bool:
     if custom or not inner.isascii() or _WORTH.search(inner):
         return True
     words = eng.lines.words
-    return words is not None and words.search("\n" + inner.lower()) is not None
+    return words is not None and _regex(words).search("\n" + inner.lower()) is not None
 
 
 def compile_patterns(pairs: Sequence[tuple[str, str]]) -> Compiled:
