@@ -20,6 +20,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from datetime import UTC, datetime
 from itertools import chain, repeat
 from pathlib import Path, PurePosixPath
@@ -242,11 +243,11 @@ class Repo:
         quick = has_head and rels and all(self._plain_file(p) for p in rels)
         if quick and self._in_head.issuperset(rels):
             # tracked: ``commit --only`` takes their working-tree text itself,
-            # one git command (``note`` reads the committed text first)
-            try:
-                return self._commit_only(rels, message, author, date)
-            except GardenerError:
-                pass  # e.g. taken out of the index meanwhile: the long way
+            # one git command (``note`` reads the committed text first); if git
+            # refuses (skip-worktree, a path out of the index), the long way
+            # says why or copes
+            with suppress(GardenerError):
+                return self._commit_only(rels, message, author, date, strict=True)
         if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
             return self._commit_only(rels, message, author, date)
         targets = self._stage(rels, has_head) if rels else []
@@ -270,8 +271,12 @@ class Repo:
         message: str,
         author: Identity | None,
         date: datetime | None,
+        *,
+        strict: bool = False,
     ) -> str | None:
-        """``git commit --only`` of staged ``targets``; None if git finds no change."""
+        """``git commit --only`` of staged ``targets``; None if git finds no
+        change. Raises GardenerError if git fails (with ``strict``, whenever
+        git exits non-zero, "nothing to commit" included)."""
         env = _identity_env("AUTHOR", author or GARDENER)
         env |= _identity_env("COMMITTER", GARDENER)
         if date is not None:
@@ -284,6 +289,8 @@ class Repo:
             "--cleanup=verbatim", "--untracked-files=no", "--file=-", "--", *targets,
             index=True, env=env, stdin=_bytes(message), ok=(0, 1),
         )  # fmt: skip
+        if status != 0 and strict:
+            raise GardenerError(f"`git commit --only` of {', '.join(targets)} failed")
         if status != 0:
             same = [
                 "diff",
@@ -357,6 +364,14 @@ class Repo:
             "--untracked-files=all", "--ignored=no", "--", *rels,
         )  # fmt: skip
         return sorted({record[3:] for record in _split_z(out)})
+
+    def tracked(self, paths: Sequence[str]) -> set[str]:
+        """The files git's index holds under ``paths`` (workspace-relative POSIX
+        paths; a symlink is listed as itself, files behind it are not)."""
+        rels = _relative_paths(paths)
+        return (
+            set(self._ls("ls-files", "-z", "--cached", "--", *rels)) if rels else set()
+        )
 
     def committed_text(self, path: str) -> str | None:
         """The file's text at HEAD (UTF-8, bad bytes kept as surrogates); None if untracked."""

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .recall import Doc
 
     # [(relative path, absolute path)] -> {relative path: its docs}; a file
-    # gone while it is read is left out
+    # left out (gone while read, named with a token) gets no rows
     Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
 
 _BATCH = 256  # files read at once while refreshing
@@ -73,8 +73,8 @@ class Index:
         every file that still exists among those the index may hold. Only
         indexed paths from ``floor`` on (and ``files``) are looked at: a plain
         recall never reads rows of notes past their TTL, so it need not check
-        them. ``read`` gets every changed file at once. A file it leaves out
-        gets no rows; an error it raises (MEMORY.md that does not parse) undoes
+        them. ``read`` gets the changed files in batches. A file it leaves
+        out gets no rows (and is read again next time); an error it raises (MEMORY.md that does not parse) undoes
         the refresh.
         """
         present = set(present)
@@ -89,14 +89,15 @@ class Index:
             for rel in gone:
                 self._drop(rel, known[rel])
             # stamps before reading: a write during the read shows next time
-            stamps = {rel: _stamp(path) for rel, path in stale}
+            stamps = {rel: stamp(path) for rel, path in stale}
             for at in range(0, len(stale), _BATCH):  # memory follows a batch
                 batch = stale[at : at + _BATCH]
                 docs = read(batch)
                 for rel, _ in batch:
                     if rel in known:
                         self._drop(rel, known[rel])
-                    self._add(rel, stamps[rel], docs.get(rel, []))
+                    if rel in docs:  # one left out gets no row: read next time
+                        self._add(rel, stamps[rel], docs[rel])
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -107,10 +108,10 @@ class Index:
     ) -> bool:
         """True if ``refresh`` with the same arguments would change nothing:
         no file's stamp changed and no indexed path from ``floor`` on is gone."""
-        stamps = {rel: stamp for rel, stamp, _, _ in self._indexed(files, floor)}
+        stamps = {rel: held for rel, held, _, _ in self._indexed(files, floor)}
         if stamps.keys() - set(present):
             return False
-        return all(stamps.get(rel) == _stamp(path) for rel, path in files)
+        return all(stamps.get(rel) == stamp(path) for rel, path in files)
 
     def _changes(
         self, files: Sequence[tuple[str, str]], present: set[str], floor: str
@@ -118,10 +119,10 @@ class Index:
         """(files whose stamp changed, indexed paths gone, path -> its row span)."""
         stamps: dict[str, str] = {}
         spans: dict[str, tuple[int, int]] = {}
-        for rel, stamp, first, last in self._indexed(files, floor):
-            stamps[rel] = stamp
+        for rel, held, first, last in self._indexed(files, floor):
+            stamps[rel] = held
             spans[rel] = (first, last)
-        stale = [(rel, path) for rel, path in files if stamps.get(rel) != _stamp(path)]
+        stale = [(rel, path) for rel, path in files if stamps.get(rel) != stamp(path)]
         return stale, stamps.keys() - present, spans
 
     def _indexed(
@@ -160,7 +161,7 @@ class Index:
             sql += " AND (d.path = ? OR d.day >= ?)"
             args += [memory_file, paths_from]
         sql += " ORDER BY score DESC, d.since DESC"
-        if limit is not None:
+        if limit is not None and limit < 1 << 62:  # SQLite's integers are 64-bit
             sql += " LIMIT ?"
             args.append(limit)
         for score, day, filed, superseded, until, expires, raw in self.db.execute(
@@ -312,7 +313,7 @@ def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:
     return db
 
 
-def _stamp(path: str) -> str:
+def stamp(path: str) -> str:
     """What tells a changed file: size, mtime, ctime (which no tool can set back), inode."""
     try:
         st = os.stat(path)

@@ -174,20 +174,19 @@ def _unscanned_secret(
     """True if the note's text since its last commit holds a never-store match.
 
     The committed text was scanned before its commit, so only what was
-    written since (by us or by an agent writing the file itself) is read:
-    the cost of ``note`` follows the new lines, not the size of the day.
-    Lines in ``scanned`` (the entry just checked, the heading) are not
-    scanned again when they are all that is new.
+    written since (by us or by an agent writing the file itself) is read,
+    with a few lines before it (``redact.unscanned``): the cost of ``note``
+    follows the new lines, not the size of the day. Lines in ``scanned``
+    (the entry just checked, the heading) are not scanned again when they
+    are all that is new.
     """
     from . import redact
 
     text = (root / rel).read_bytes().decode("utf-8", "surrogateescape")
-    committed = repo.committed_text(rel)
-    if committed is not None and text.startswith(committed):
-        text = text[len(committed) :]
-    if set(text.split("\n")) <= scanned:
-        return False
-    return bool(redact.find(text, settings.never_store, settings.allow))
+    fresh = redact.unscanned(text, repo.committed_text(rel), scanned)
+    return bool(fresh) and bool(
+        redact.find(fresh, settings.never_store, settings.allow)
+    )
 
 
 def short(text: str, width: int = 60) -> str:

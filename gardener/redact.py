@@ -270,6 +270,34 @@ def _worth(inner: str, custom: Compiled, eng: _Engine) -> bool:
     return words is not None and _regex(words).search("\n" + inner.lower()) is not None
 
 
+def unscanned(
+    text: str, committed: str | None, scanned: Iterable[str] = (), context: int = 8
+) -> str:
+    """What of ``text`` a scan must read, given that ``committed`` (its text at
+    the last commit, None if it has none) was scanned before that commit: the
+    lines no commit holds, each with up to ``context`` lines before it (a
+    label committed earlier, values added under it), runs apart separated by
+    a blank line. "" when nothing is new, or only lines in ``scanned``
+    (already checked by the caller). The whole text when ``committed`` is None.
+    """
+    if committed is None:
+        return text
+    lines = text.split("\n")
+    held = set(committed.split("\n"))
+    fresh = [i for i, line in enumerate(lines) if line not in held]
+    if all(lines[i] in scanned for i in fresh):
+        return ""
+    keep: set[int] = set()
+    for i in fresh:
+        keep.update(range(max(0, i - context), i + 1))
+    out: list[str] = []
+    for i in sorted(keep):
+        if out and i - 1 not in keep:
+            out.append("")  # a gap: the runs must not read as one
+        out.append(lines[i])
+    return "\n".join(out)
+
+
 def compile_patterns(pairs: Sequence[tuple[str, str]]) -> Compiled:
     """``((name, regex), ...)`` -> ``(("custom:<name>", compiled), ...)``.
 

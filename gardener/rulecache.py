@@ -52,8 +52,9 @@ def cache_key(raw: bytes | None) -> str:
     return "\0".join(
         [
             f"{stamp.st_size}:{stamp.st_mtime_ns}",
-            "-" if raw is None else raw.decode("utf-8", "replace"),
-            shipped.decode("utf-8", "replace"),
+            # surrogateescape: bytes that are not UTF-8 never equal a cached key
+            "-" if raw is None else raw.decode("utf-8", "surrogateescape"),
+            shipped.decode("utf-8", "surrogateescape"),
         ]
     )
 
@@ -72,6 +73,8 @@ def read(root: str | os.PathLike[str], key: str) -> dict[str, object] | None:
         if data.get("key") != key or not isinstance(data.get("config"), dict):
             return None
         values: dict[str, object] = data["config"]
+        if data.get("check") != _check(values):
+            return None  # edited by hand: parse rules.md again
         return values
     except (OSError, ValueError, AttributeError):
         return None
@@ -92,8 +95,16 @@ def write(root: str | os.PathLike[str], key: str, values: dict[str, object]) -> 
         return
     try:
         os.makedirs(folder, exist_ok=True)
-        atomic_write(
-            Path(path), json.dumps({"key": key, "config": values}, ensure_ascii=False)
-        )
+        body = {"key": key, "config": values, "check": _check(values)}
+        atomic_write(Path(path), json.dumps(body, ensure_ascii=False))
     except (OSError, GardenerError):
         pass
+
+
+def _check(values: dict[str, object]) -> int:
+    """A checksum of ``values``: a cache edited by hand is not trusted (its
+    values were never checked the way ``config.parse_rules`` checks them)."""
+    import zlib
+
+    text = json.dumps(values, sort_keys=True, ensure_ascii=False)
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))

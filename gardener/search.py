@@ -175,72 +175,89 @@ def signature(values: Mapping[str, object]) -> str:
 
 
 def _docs(
-    ws: Workspace, changed: dict[str, set[str]], files: list[tuple[str, str]]
+    ws: Workspace, git: dict[str, set[str]], files: list[tuple[str, str]]
 ) -> dict[str, list[Doc]]:
     """The recall docs of ``files`` (the index's reader): MEMORY.md's facts or
-    a note's entries, per workspace-relative path. ``changed`` keeps git's
-    list of changed files from one batch of a refresh to the next.
+    a note's entries, per workspace-relative path. ``git`` keeps git's lists
+    of changed and tracked files from one batch of a refresh to the next.
 
     What reached disk without ``note`` may hold a secret that no record has
-    redacted yet, and recall answers into a prompt (the index is a copy):
-    lines no commit holds are scanned (committed ones were, before their
-    commit; a year of MEMORY.md costs ~0.3 s to scan whole). A file named
-    with a token is left out until record renames it.
+    redacted yet, and recall answers into a prompt (the index is a copy). A
+    file is taken as scanned only if git tracks it, sees it unchanged, and
+    it did not change while it was read; of any other file, the lines no
+    commit holds are scanned (``redact.unscanned``; a year of MEMORY.md costs
+    ~0.3 s to scan whole), or all of it if no commit holds it (untracked,
+    ignored, behind a symlink). A file named with a token is left out (no
+    rows) until record renames it.
     """
-    config = ws.config
     from . import redact  # only when a file changed: a warm recall needs neither
     from .git import Repo
+    from .index import stamp
 
+    config = ws.config
     wanted = [
         (rel, where)
         for rel, where in files
         if not redact.find(os.path.basename(where), config.never_store, config.allow)
     ]
+    # stamps before asking git: a write after git's answer shows in them
+    before = {rel: stamp(where) for rel, where in wanted}
     committed: dict[str, str | None] = {}
     try:
         with Repo.open(ws.root) as repo:
-            # a file git sees unchanged was scanned before its commit
-            if "paths" not in changed:
+            if not git:
                 owned = [config.memory_file, config.notes_dir]
-                changed["paths"] = set(repo.changed(owned))
-            dirty = changed["paths"] & {rel for rel, _ in wanted}
+                git["changed"] = set(repo.changed(owned))
+                git["tracked"] = repo.tracked(owned)
+            dirty = {
+                rel
+                for rel, where in wanted
+                if rel in git["changed"]
+                or rel not in git["tracked"]
+                or os.path.islink(where)  # git sees the link, not what it points to
+            }
             committed = repo.committed_texts(sorted(dirty))
     except GardenerError:
         dirty = {rel for rel, _ in wanted}  # no git answer: scan them all
     docs: dict[str, list[Doc]] = {}
     for rel, where in wanted:
         try:
-            docs[rel] = _file_docs(ws, rel, where, rel in dirty, committed.get(rel))
+            docs[rel] = _file_docs(ws, rel, where, rel in dirty, committed.get(rel),
+                                   before[rel])  # fmt: skip
         except FileNotFoundError:
-            continue  # gone meanwhile: its rows go next time
+            continue  # gone meanwhile: no rows, read again next time
     return docs
 
 
 def _file_docs(
-    ws: Workspace, rel: str, where: str, dirty: bool, committed: str | None
+    ws: Workspace,
+    rel: str,
+    where: str,
+    dirty: bool,
+    committed: str | None,
+    before: str,
 ) -> list[Doc]:
-    """One file's docs (``where``: its path); ``dirty``: it differs from HEAD
-    (``committed``)."""
+    """One file's docs (``where``: its path). ``dirty``: git does not hold it
+    as it is (``committed``: its text at HEAD); ``before``: its stamp before
+    git was asked."""
     from pathlib import Path
 
     from . import redact
+    from .index import stamp
     from .memoryfile import parse_memory
     from .notes import parse_note
     from .recall import fact_docs, note_docs
     from .workspace import read_text
 
+    config = ws.config
     path = Path(where)
 
-    config = ws.config
-
     def clean(text: str) -> str:
-        if not dirty:
-            return text
-        known = set(committed.split("\n")) if committed else set()
-        fresh = "\n".join(line for line in text.split("\n") if line not in known)
-        if not redact.find(fresh, config.never_store, config.allow):
-            return text
-        return redact.redact(text, config.never_store, config.allow)[0]
+        if dirty or stamp(where) != before:  # changed after git answered: all of it
+            fresh = redact.unscanned(text, committed if dirty else None)
+            if fresh and redact.find(fresh, config.never_store, config.allow):
+                return redact.redact(text, config.never_store, config.allow)[0]
+        return text
 
     if rel == config.memory_file:
         if not path.exists():

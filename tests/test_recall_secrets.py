@@ -1,0 +1,171 @@
+"""Recall never shows nor indexes a secret that reached a file without ``note``,
+however git sees the file (found by a breaker: each case once leaked)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gardener import Workspace, git
+
+SECRET = "hunter2hunter2"
+INDEX = Path(".git/gardener/recall.sqlite3")
+
+
+def shown(ws: Workspace, query: str, everything: bool = False) -> str:
+    """What a new Workspace (settings read again) recalls, one hit a line."""
+    fresh = Workspace(ws.root, now_override=ws.now_override)
+    hits = fresh.recall(query, everything=everything)
+    assert hits, "the query must find the entry, redacted or not"
+    return "\n".join(h.text for h in hits)
+
+
+def indexed(ws: Workspace) -> bytes:
+    return (ws.root / INDEX).read_bytes()
+
+
+def run_git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})  # fmt: skip
+
+
+@pytest.fixture
+def warm(ws: Workspace) -> Workspace:
+    ws.note("the stash holds old keys")
+    ws.recall("stash")
+    return ws
+
+
+def test_a_git_ignored_note(warm: Workspace):
+    (warm.root / ".git" / "info" / "exclude").write_text("memory/*-private.md\n")
+    (warm.root / "memory" / "2026-01-05-private.md").write_text(
+        f"- stash vault password: {SECRET}\n"
+    )
+    assert SECRET not in shown(warm, "stash")
+    assert SECRET.encode() not in indexed(warm)
+
+
+def test_a_notes_folder_that_is_a_committed_symlink(warm: Workspace):
+    store = warm.root / "store"
+    (warm.root / "memory").rename(store)
+    os.symlink("store", warm.root / "memory")
+    run_git(warm.root, "add", "-A")
+    run_git(warm.root, "commit", "-qm", "notes live in store/")
+    with (store / "2026-01-05.md").open("a") as file:
+        file.write(f"- stash vault password: {SECRET}\n")
+    assert SECRET not in shown(warm, "stash")
+    assert SECRET.encode() not in indexed(warm)
+
+
+def test_a_memory_file_that_is_a_committed_symlink(warm: Workspace):
+    warm.note("the vault is in the stash room", kind="fact", key="vault")
+    warm.promote()
+    docs = warm.root / "docs"
+    docs.mkdir()
+    (warm.root / "MEMORY.md").rename(docs / "MEMORY.md")
+    os.symlink("docs/MEMORY.md", warm.root / "MEMORY.md")
+    run_git(warm.root, "add", "-A")
+    run_git(warm.root, "commit", "-qm", "MEMORY.md lives in docs/")
+    text = (docs / "MEMORY.md").read_text()
+    leaked = text.replace("the vault is in the stash room", f"stash password: {SECRET}")
+    assert leaked != text
+    (docs / "MEMORY.md").write_text(leaked)
+    assert SECRET not in shown(warm, "stash vault")
+    assert SECRET.encode() not in indexed(warm)
+
+
+@pytest.mark.parametrize("setting", ["notes_dir: ./memory", "notes_dir: memory/"])
+def test_notes_dir_spelled_another_way(ws: Workspace, setting: str):
+    rules = ws.root / "rules.md"
+    rules.write_text(rules.read_text().replace("notes_dir: memory", setting, 1))
+    again = Workspace(ws.root, now_override=ws.now_override)
+    again.note("the stash holds old keys")
+    again.recall("stash")
+    with (ws.root / "memory" / "2026-01-05.md").open("a") as file:
+        file.write(f"- stash vault password: {SECRET}\n")
+    assert SECRET not in shown(again, "stash")
+    assert SECRET.encode() not in indexed(again)
+
+
+def test_a_secret_split_over_lines_below_a_committed_label(ws: Workspace):
+    codes = ["8F3K2M9Q1Z", "7H2J4L6P0X", "5T9R3W1Y8V"]
+    ws.note("backup codes for github:")
+    with (ws.root / "memory" / "2026-01-05.md").open("a") as file:
+        file.write("".join(f"- {c}\n" for c in codes))
+    assert not any(c in shown(ws, "codes", everything=True) for c in codes)
+    assert not any(c.encode() in indexed(ws) for c in codes)
+    ws.note("later, something unrelated")  # commits the day's note
+    committed = subprocess.run(
+        ["git", "-C", str(ws.root), "log", "-p"], capture_output=True, text=True
+    ).stdout
+    assert not any(c in committed for c in codes)
+
+
+def test_a_write_between_gits_answer_and_the_read(
+    warm: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    note = warm.root / "memory" / "2026-01-05.md"
+    clean = note.read_text()
+    note.write_text(clean)  # the same text: git sees no change, the index re-reads it
+    real = git.Repo.changed
+
+    def then_write(self: git.Repo, paths: list[str]) -> list[str]:
+        out = real(self, paths)  # git has answered; now the agent writes
+        note.write_text(clean + f"- stash vault password: {SECRET}\n")
+        return out
+
+    monkeypatch.setattr(git.Repo, "changed", then_write)
+    assert SECRET not in shown(warm, "stash")
+    assert SECRET.encode() not in indexed(warm)
+
+
+def test_a_token_in_a_file_name_is_not_stored(warm: Workspace):
+    token = "ghp_" + "Zq8Xw2Lm4Nb6Vc1Kj3Hg5Fd7Sa9Pp0Oo2Ii4"
+    (warm.root / "memory" / f"2026-01-05-{token}.md").write_text("- stash plans\n")
+    warm.recall("stash")
+    assert token.encode() not in indexed(warm)
+
+
+# -- other breaker findings, each once a traceback or a silent wrong answer ---------
+
+
+def test_a_huge_limit_with_all_is_no_limit(warm: Workspace):
+    assert warm.recall("stash", limit=2**63, everything=True)
+
+
+def test_rules_that_stop_being_utf8_are_an_error_despite_the_cache(ws: Workspace):
+    from gardener.config import load
+    from gardener.errors import ConfigError
+
+    rules = ws.root / "rules.md"
+    rules.write_bytes(rules.read_bytes() + "\n<!-- \ufffd -->\n".encode())
+    load(ws.root)  # cached under this text
+    rules.write_bytes(rules.read_bytes().replace("\ufffd".encode(), b"\xff"))
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load(ws.root)
+
+
+def test_a_cache_edited_by_hand_is_not_trusted(ws: Workspace):
+    import json
+
+    from gardener.config import load
+
+    cache = ws.root / ".git" / "gardener" / "config.json"
+    load(ws.root)
+    data = json.loads(cache.read_text())
+    data["config"]["note_ttl_days"] = 99999999
+    cache.write_text(json.dumps(data))
+    assert load(ws.root).note_ttl_days == 30
+
+
+def test_a_note_git_will_not_commit_is_an_error_not_a_silent_success(ws: Workspace):
+    from gardener.errors import GardenerError
+
+    ws.note("first")
+    run_git(ws.root, "update-index", "--skip-worktree", "memory/2026-01-05.md")
+    with pytest.raises(GardenerError):
+        ws.note("second")
