@@ -223,6 +223,7 @@ class Repo:
         author: Identity | None = None,
         *,
         date: datetime | None = None,
+        maintain: bool = True,
     ) -> str | None:
         """Commit exactly ``paths`` (added, modified or deleted files, or folders).
 
@@ -231,6 +232,8 @@ class Repo:
         adds a final newline if it lacks one). The author is ``author`` or
         GARDENER, the committer always GARDENER; ``date`` (naive = local time)
         sets both dates, else now. Hooks do not run; commits are not signed.
+        ``maintain`` False skips git's automatic housekeeping check after the
+        commit (``git maintenance run --auto``, a process of its own).
 
         Returns the new commit's sha, or None when the paths hold no change.
         Raises LockError when ``index.lock`` stays busy for ``lock_timeout``
@@ -247,9 +250,11 @@ class Repo:
             # refuses (skip-worktree, a path out of the index), the long way
             # says why or copes
             with suppress(GardenerError):
-                return self._commit_only(rels, message, author, date, strict=True)
+                return self._commit_only(
+                    rels, message, author, date, strict=True, maintain=maintain
+                )
         if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
-            return self._commit_only(rels, message, author, date)
+            return self._commit_only(rels, message, author, date, maintain=maintain)
         targets = self._stage(rels, has_head) if rels else []
         if not targets:
             return None
@@ -259,7 +264,7 @@ class Repo:
                 return None
         elif not self._ls("ls-files", "-z", "--cached", "--", *targets):
             return None
-        return self._commit_only(targets, message, author, date)
+        return self._commit_only(targets, message, author, date, maintain=maintain)
 
     def _plain_file(self, rel: str) -> bool:
         path = self.root / rel
@@ -273,6 +278,7 @@ class Repo:
         date: datetime | None,
         *,
         strict: bool = False,
+        maintain: bool = True,
     ) -> str | None:
         """``git commit --only`` of staged ``targets``; None if git finds no
         change. Raises GardenerError if git fails (with ``strict``, whenever
@@ -285,6 +291,8 @@ class Repo:
             env |= {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         # the message goes in on stdin, sent again if a busy lock makes git retry
         status, _ = self._run(
+            # maintain=False: no `git maintenance run --auto` (one process) after it
+            *(() if maintain else ("-c", "maintenance.auto=false")),
             "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
             "--cleanup=verbatim", "--untracked-files=no", "--file=-", "--", *targets,
             index=True, env=env, stdin=_bytes(message), ok=(0, 1),

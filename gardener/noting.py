@@ -10,6 +10,8 @@ use no dataclasses: creating one costs ~0.5 ms at import.
 from __future__ import annotations
 
 import os
+import time
+from contextlib import suppress
 from datetime import date, datetime
 from pathlib import Path
 from typing import NamedTuple
@@ -163,7 +165,8 @@ def write_note(
         dated = (
             now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
         )
-        sha = repo.commit([rel], message, author, date=dated)
+        sha = repo.commit([rel], message, author, date=dated,
+                          maintain=_maintenance_due(repo.git_dir))  # fmt: skip
         journal.done(repo.git_dir)
     return NoteResult(rel, line, sha, tuple(warnings))
 
@@ -187,6 +190,26 @@ def _unscanned_secret(
     return bool(fresh) and bool(
         redact.find(fresh, settings.never_store, settings.allow)
     )
+
+
+MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after notes
+
+
+def _maintenance_due(git_dir: Path) -> bool:
+    """Whether this note's commit runs git's automatic housekeeping (packing
+    loose objects once there are many). An agent may note hundreds of times a
+    day, and each check is a git process of its own; once every few hours
+    keeps the store packed just as well. Promote and prune always check."""
+    stamp = git_dir / "gardener" / "maintained"
+    try:
+        if time.time() - stamp.stat().st_mtime < MAINTENANCE_EVERY:
+            return False
+        stamp.touch()
+    except OSError:
+        with suppress(OSError):
+            stamp.parent.mkdir(exist_ok=True)
+            stamp.touch()
+    return True
 
 
 def short(text: str, width: int = 60) -> str:

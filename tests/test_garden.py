@@ -373,3 +373,20 @@ def test_note_does_not_repeat_a_kind_and_key_given_twice(ws: Workspace):
         time="10:00",
     )
     assert result.line == "- 10:00 decision: **database**: Postgres"
+
+
+def test_notes_check_gits_housekeeping_every_few_hours(
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    stamp = ws.root / ".git" / "gardener" / "maintained"
+    stamp.unlink(missing_ok=True)
+    runs = []
+    for text in ("one", "two", "three"):
+        if text == "three":  # hours later
+            os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+        trace.write_text("")
+        ws.note(text)
+        runs.append("maintenance run --auto" in trace.read_text())
+    assert runs == [True, False, True]

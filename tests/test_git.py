@@ -462,3 +462,15 @@ def test_commits_adding_and_log(repo: Repo) -> None:
     assert [c.sha for c in repo.log("MEMORY.md", limit=2)] == [c4, c3]
     assert repo.first_commit_time("MEMORY.md") == found[0].time
     assert repo.first_commit_time("nope.md") is None
+
+
+@pytest.mark.parametrize("maintain", [True, False])
+def test_maintain_false_skips_gits_housekeeping_check(
+    repo: Repo, maintain: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    write(repo, "MEMORY.md", "v1\n")
+    assert repo.commit(["MEMORY.md"], "v1", maintain=maintain)
+    ran = "maintenance run --auto" in trace.read_text()
+    assert ran == maintain
