@@ -1,4 +1,4 @@
-"""The ``note`` verb: append one entry to a daily note and commit it (DESIGN 2.3).
+"""The ``note`` verb: append one entry to a daily note and commit it (DESIGN 1.1, 4, 5).
 
 ``Workspace.note`` runs ``write_note``; so does a plain ``gardener note``,
 without building a ``Workspace``, because interpreter start and imports are
