@@ -437,6 +437,12 @@ class Workspace:
                     return done
                 sha = self._apply(repo, files, expected, prune_message(plan), None)
                 if sha is not False:
+                    if plan.notes_removed:  # the recall index copies what they said
+                        from .config import as_values
+                        from .search import forget_files
+
+                        forget_files(str(self.root), as_values(self.config),
+                                     plan.notes_removed)  # fmt: skip
                     return replace(done, commit=sha, warnings=tuple(self._warnings))
             raise self._kept_changing()
 

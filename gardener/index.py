@@ -169,6 +169,22 @@ class Index:
         ):
             yield Match(score, day, filed, bool(superseded), until, expires, raw)
 
+    def forget(self, paths: Iterable[str]) -> None:
+        """Drop the rows of ``paths`` (notes prune deleted) and merge the full-text
+        index, so their words leave the file too: FTS5 keeps a deleted row's
+        words in its older segments until they are merged."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            query = "SELECT first, last FROM source WHERE path = ?"
+            for rel in paths:
+                for first, last in list(self.db.execute(query, (rel,))):
+                    self._drop(rel, (first, last))
+            self.db.execute("INSERT INTO body(body) VALUES ('optimize')")
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
     def keys(self, path: str) -> set[str]:
         """The normalized keys of the facts indexed from ``path`` (MEMORY.md)."""
         # by its row span: a file's rows are consecutive, and the rowid is indexed

@@ -25,7 +25,7 @@ from .validtime import format_instant, local_now
 # a warm recall imports this module: no typing, pathlib or dataclasses at run time
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from .garden import Workspace
     from .hits import Hit
@@ -124,6 +124,24 @@ def search_fresh(
             return scope.answer(index, expression, limit)
     except (sqlite3.Error, ValueError, TypeError, KeyError):
         return None  # damaged: Workspace rebuilds it
+
+
+def forget_files(root: str, values: Mapping[str, object], paths: Iterable[str]) -> None:
+    """Take ``paths`` (notes prune deleted) out of the recall index of the
+    workspace at ``root``, their words included. ``values`` are the settings
+    (``config.as_values``). An index built under other settings, or one that
+    cannot be read, is deleted instead: the next recall builds it again.
+    """
+    git_dir = os.path.join(root, ".git")
+    try:
+        index = open_built(git_dir, signature(values))
+        if index is None:
+            remove_index(git_dir)  # none, or rows under other settings
+            return
+        with index:
+            index.forget(paths)
+    except sqlite3.Error:
+        remove_index(git_dir)
 
 
 class _Scope:

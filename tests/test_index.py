@@ -179,3 +179,16 @@ def test_a_memory_file_that_does_not_parse_is_an_error_not_an_empty_answer(
     )
     with pytest.raises(ParseError, match="gardener:begin"):
         ws.recall("Postgres")
+
+
+def test_a_note_prune_deletes_leaves_the_index_words_and_all(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws.note("the old codename was bluewhale")
+    ws.promote()
+    assert texts(ws, "bluewhale", everything=True)
+    later = Workspace(ws.root, now_override="2026-03-01T09:00")
+    later.note("a new day")
+    done = later.prune()
+    assert "memory/2026-01-05.md" in done.plan.notes_removed
+    assert b"bluewhale" not in (ws.root / INDEX).read_bytes()
+    assert texts(later, "bluewhale", everything=True) == []
