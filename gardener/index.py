@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from contextlib import suppress
 
 from .hits import Match
@@ -168,6 +169,40 @@ class Index:
             sql, args
         ):
             yield Match(score, day, filed, bool(superseded), until, expires, raw)
+
+    def remember_listing(self, folder: str, held: str, since: str) -> None:
+        """Note that a refresh just covered every note in ``folder`` (relative
+        path) from ``since`` (ISO date, "" for all) on, listed when the folder's
+        stamp was ``held``. Call it only after a refresh that succeeded. A
+        listing of the same folder as it is, from an earlier date, is kept."""
+        if self._covers(folder, held, since):
+            return  # what is remembered covers this listing and more
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                        (f"listing:{folder}", json.dumps([held, since])))  # fmt: skip
+
+    def listed(self, folder: str, held: str, since: str) -> list[str] | None:
+        """The names of the notes in ``folder`` from ``since`` on, from the rows,
+        if a refresh covered them (``remember_listing``) and the folder's stamp
+        is still ``held``: no note was added, removed or renamed since, so the
+        rows name exactly the notes there. Else None: list the folder."""
+        if not self._covers(folder, held, since):
+            return None
+        start, stop = f"{folder}/{since}", f"{folder}0"  # "0" sorts right after "/"
+        rows = self.db.execute(
+            "SELECT path FROM source WHERE path >= ? AND path < ?", (start, stop)
+        )
+        names = [path[len(folder) + 1 :] for (path,) in rows]
+        return [name for name in names if "/" not in name]
+
+    def _covers(self, folder: str, held: str, since: str) -> bool:
+        """A remembered listing of ``folder`` at stamp ``held`` reaches back to ``since``."""
+        row = self.db.execute(
+            "SELECT value FROM meta WHERE name = ?", (f"listing:{folder}",)
+        ).fetchone()
+        if row is None:
+            return False
+        stamp_then, since_then = json.loads(row[0])
+        return bool(stamp_then == held and since_then <= since)
 
     def forget(self, paths: Iterable[str]) -> None:
         """Drop the rows of ``paths`` (notes prune deleted) and merge the full-text
@@ -321,12 +356,29 @@ def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:
                 db.execute(f"DROP TABLE IF EXISTS {table}")
             for statement in _DDL:
                 db.execute(statement)
+            db.execute("DELETE FROM meta")  # listings too: they name rows now gone
             db.execute("INSERT OR REPLACE INTO meta VALUES ('signature', ?)", (wanted,))
             db.execute("COMMIT")
     except sqlite3.DatabaseError:
         db.close()
         raise
     return db
+
+
+def folder_stamp(path: str) -> str:
+    """A folder's stamp (``stamp``), or "" when it changed too recently to tell:
+    a file added within the same clock tick as the last change leaves the
+    folder's mtime as it was (git's "racy" rule: trust only older stamps)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < _RACY_NS:
+        return ""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+_RACY_NS = 2_000_000_000  # coarser than any file system's timestamps
 
 
 def stamp(path: str) -> str:

@@ -28,7 +28,11 @@ def note_date(name: str) -> date | None:
 
 
 def note_names(
-    root: str | os.PathLike[str], notes_dir: str = "memory", since: str = ""
+    root: str | os.PathLike[str],
+    notes_dir: str = "memory",
+    since: str = "",
+    *,
+    links: list[str] | None = None,
 ) -> list[str]:
     """The names of the note files directly in ``root/notes_dir`` dated
     ``since`` (ISO) or later, sorted by name, which sorts by date (a note's
@@ -37,7 +41,8 @@ def note_names(
     Sub-folders (``archive/``) and other files are left out, and so is a
     symlink that points outside ``root``. Older names are passed over
     unchecked, because recall lists ten years of notes on every call.
-    Returns [] if the folder does not exist or leads out of ``root``.
+    Returns [] if the folder does not exist or leads out of ``root``. The
+    names of note-named symlinks (kept or not) are added to ``links``.
     """
     folder = os.path.join(root, notes_dir)
     if not inside(root, folder) or not os.path.isdir(folder):
@@ -48,8 +53,11 @@ def note_names(
             name = entry.name
             if name < since or note_date(name) is None:
                 continue
-            if entry.is_symlink() and not inside(root, entry.path):
-                continue
+            if entry.is_symlink():
+                if links is not None:
+                    links.append(name)
+                if not inside(root, entry.path):
+                    continue
             if entry.is_file():
                 kept.append(name)
     return sorted(kept)

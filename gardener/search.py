@@ -13,12 +13,13 @@ import functools
 import json
 import os
 import sqlite3
+from contextlib import suppress
 from datetime import datetime, timedelta
 
 from . import rulecache
 from .errors import GardenerError, ParseError
 from .hits import match_expression, pick
-from .index import Index, open_built, open_index, remove_index
+from .index import Index, folder_stamp, open_built, open_index, remove_index
 from .layout import inside, note_date, note_names
 from .validtime import format_instant, local_now
 
@@ -76,6 +77,7 @@ def search(
             with open_index(where, signature(as_values(config))) as index:
                 read = functools.partial(_docs, ws, {})
                 index.refresh(scope.files, scope.present, read, scope.floor)
+                scope.remember(index)
                 hits = scope.answer(index, expression, limit)
             break
         except (sqlite3.Error, ValueError, TypeError, KeyError):
@@ -110,7 +112,6 @@ def search_fresh(
     expression = match_expression(query)
     if expression is None:
         return []
-    scope = _Scope(root, file, folder, ttl, now, everything)
     try:
         index = open_built(os.path.join(root, ".git"), signature(values))
         if index is None:
@@ -119,9 +120,16 @@ def search_fresh(
             # one read transaction: the check and the answer see the same rows
             # even if another recall refreshes the index meanwhile
             index.db.execute("BEGIN")
+            scope = _Scope(root, file, folder, ttl, now, everything, index)
             if not index.fresh(scope.files, scope.present, scope.floor):
                 return None
-            return scope.answer(index, expression, limit)
+            hits = scope.answer(index, expression, limit)
+            index.db.execute("COMMIT")
+            if scope.listed_now:  # the rows name what the folder holds: say so
+                with suppress(sqlite3.Error):  # busy: it can wait for next time
+                    index.db.execute("PRAGMA busy_timeout = 20")
+                    scope.remember(index)
+            return hits
     except (sqlite3.Error, ValueError, TypeError, KeyError):
         return None  # damaged: Workspace rebuilds it
 
@@ -150,15 +158,28 @@ class _Scope:
 
     def __init__(
         self, root: str, memory_file: str, notes_dir: str, ttl_days: int,
-        now: datetime, everything: bool,
+        now: datetime, everything: bool, index: Index | None = None,
     ) -> None:  # fmt: skip
+        """``index``: take the notes' names from its rows when its listing holds
+        (``Index.listed``); else the folder is listed."""
         self.root = root
         self.memory_file = memory_file
+        self.notes_dir = notes_dir
         self.today = format_instant(now)
         self.everything = everything
         live_from = now.date() - timedelta(days=ttl_days)
         self.since = None if everything else live_from.isoformat()
-        wanted = note_names(root, notes_dir, self.since or "")
+        # the folder's stamp before listing it: a change after shows in it
+        self.held = folder_stamp(os.path.join(root, notes_dir))
+        wanted = None
+        if index is not None and self.held:
+            wanted = index.listed(notes_dir, self.held, self.since or "")
+        self.listed_now = wanted is None  # the folder itself is listed
+        if wanted is None:
+            links: list[str] = []
+            wanted = note_names(root, notes_dir, self.since or "", links=links)
+            if links:  # a link's target may change with the folder as it was
+                self.held = ""
         base = f"{root}{os.sep}{notes_dir}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
         self.files = [(memory_file, os.path.join(root, memory_file))]
         self.files += [(f"{notes_dir}/{n}", base + n) for n in wanted]
@@ -167,6 +188,11 @@ class _Scope:
         # a dangling link or a deleted file loses its rows
         self.present = {rel for rel, _ in self.files}
         self.floor = f"{notes_dir}/{self.since or ''}"
+
+    def remember(self, index: Index) -> None:
+        """After a refresh: the rows now name every note listed (see ``_Scope``)."""
+        if self.held:
+            index.remember_listing(self.notes_dir, self.held, self.since or "")
 
     def answer(self, index: Index, expression: str, limit: int | None) -> list[Hit]:
         """The hits for the FTS5 ``expression`` from an index that is up to date."""

@@ -106,3 +106,60 @@ def test_a_damaged_index_is_left_to_the_workspace(warm: Workspace, damage: bytes
 
 def test_a_query_without_words_finds_nothing(warm: Workspace):
     assert fresh(warm, "!!! ---") == []
+
+
+# -- the notes' names from the index's rows while the folder is unchanged -------
+
+
+@pytest.fixture
+def steady(warm: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    """``warm``, with every folder stamp trusted at once (no 2 s racy wait)."""
+    import gardener.index
+
+    monkeypatch.setattr(gardener.index, "_RACY_NS", 0)
+    Workspace(warm.root).recall("database", everything=True)  # remembers the listing
+    Workspace(warm.root).recall("database")
+    return warm
+
+
+@pytest.mark.parametrize("everything", [False, True])
+def test_names_from_the_rows_answer_as_a_listing_does(
+    steady: Workspace, everything: bool
+):
+    from gardener.index import folder_stamp, open_built
+    from gardener.search import signature
+
+    index = open_built(str(steady.root / ".git"), signature(_values(steady)))
+    assert index is not None
+    with index:
+        held = folder_stamp(str(steady.root / "memory"))
+        assert index.listed("memory", held, "") == ["2026-01-05.md"]
+    for query in ("database", "cat Miso", "nothing"):
+        assert fresh(steady, query, everything=everything) == steady.recall(
+            query, everything=everything
+        )
+
+
+def _values(ws: Workspace) -> dict[str, object]:
+    from gardener.config import as_values
+
+    return as_values(ws.config)
+
+
+def test_a_note_added_or_removed_changes_the_folder(steady: Workspace):
+    extra = steady.root / "memory" / "2026-01-04.md"
+    extra.write_text("- the plant is a fern\n", encoding="utf-8")
+    assert fresh(steady, "plant") is None
+    Workspace(steady.root).recall("plant")
+    assert fresh(steady, "plant") == steady.recall("plant")
+    extra.unlink()
+    assert fresh(steady, "plant") is None
+
+
+def test_a_dangling_link_that_comes_alive_is_seen(steady: Workspace):
+    target = steady.root / "elsewhere.md"
+    os.symlink("../elsewhere.md", steady.root / "memory" / "2026-01-04.md")
+    Workspace(steady.root).recall("fern")  # the link is listed, so not remembered
+    target.write_text("- the plant is a fern\n", encoding="utf-8")
+    assert fresh(steady, "fern") is None  # the folder is as it was: listed again
+    assert [h.value for h in steady.recall("fern")] == ["the plant is a fern"]
