@@ -15,7 +15,7 @@ from .validtime import current_at
 
 TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy and ruff read this as usual
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _FIELDS = (
@@ -126,10 +126,13 @@ class Match:
     score (higher is better), and its Hit as JSON, decoded only if kept.
 
     ``day`` is the note's ISO date (None for MEMORY.md); ``filed_key`` a note
-    entry's durable key; ``until``/``expires`` valid-time strings.
+    entry's durable key; ``until``/``expires`` valid-time strings; ``since``
+    as ``recall.sort_key`` writes it (text that sorts by time).
     """
 
-    __slots__ = ("score", "day", "filed_key", "superseded", "until", "expires", "raw")
+    __slots__ = (
+        "score", "day", "filed_key", "superseded", "until", "expires", "since", "raw"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -139,6 +142,7 @@ class Match:
         superseded: bool,
         until: str | None,
         expires: str | None,
+        since: str,
         raw: str,
     ) -> None:
         self.score = score
@@ -147,6 +151,7 @@ class Match:
         self.superseded = superseded
         self.until = until
         self.expires = expires
+        self.since = since
         self.raw = raw
 
     def hit(self) -> Hit:
@@ -160,7 +165,7 @@ class Match:
 def pick(
     matches: Iterable[Match],
     today: str,
-    known: set[str],
+    pending: Mapping[str, str],
     limit: int | None,
     everything: bool = False,
 ) -> list[Hit]:
@@ -168,10 +173,12 @@ def pick(
 
     ``matches`` come best BM25 first, then newest first (the index orders
     them); this reads only as many as it keeps. A plain recall (``everything``
-    False) keeps current facts and the note entries whose durable key MEMORY.md
-    does not hold (``known``): MEMORY.md speaks for keyed facts, a note's copy
-    may be out of date. ``everything`` keeps every match. ``today`` is a
-    valid-time string (local time).
+    False) keeps current facts, unkeyed note entries, and of a durable key's
+    note entries only the one ``pending`` names (key -> its ``since``): the
+    newest, when promote has not filed it yet. MEMORY.md speaks for a key's
+    filed values; an older note copy would answer with a stale value.
+    ``everything`` keeps every match. ``today`` is a valid-time string
+    (local time).
     """
     hits: list[Hit] = []
     for m in matches:
@@ -180,7 +187,7 @@ def pick(
         if everything or (
             current_at(m.superseded, m.until, m.expires, today)
             if m.day is None
-            else m.filed_key not in known
+            else m.filed_key is None or pending.get(m.filed_key) == m.since
         ):
             hits.append(m.hit())
     return hits

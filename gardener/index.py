@@ -154,7 +154,8 @@ class Index:
         """
         sql = (
             "SELECT round(-bm25(body), 6) AS score, d.day, d.filed_key, d.superseded,"
-            " d.until, d.expires, d.hit FROM body JOIN doc d ON d.id = body.rowid"
+            " d.until, d.expires, d.since, d.hit FROM body JOIN doc d"
+            " ON d.id = body.rowid"
             " WHERE body MATCH ?"
         )
         args: list[object] = [expression]
@@ -165,10 +166,17 @@ class Index:
         if limit is not None and limit < 1 << 62:  # SQLite's integers are 64-bit
             sql += " LIMIT ?"
             args.append(limit)
-        for score, day, filed, superseded, until, expires, raw in self.db.execute(
-            sql, args
-        ):
-            yield Match(score, day, filed, bool(superseded), until, expires, raw)
+        for (
+            score,
+            day,
+            filed,
+            superseded,
+            until,
+            expires,
+            since,
+            raw,
+        ) in self.db.execute(sql, args):
+            yield Match(score, day, filed, bool(superseded), until, expires, since, raw)
 
     def remember_listing(self, folder: str, held: str, since: str) -> None:
         """Note that a refresh just covered every note in ``folder`` (relative
@@ -220,16 +228,27 @@ class Index:
             self.db.execute("ROLLBACK")
             raise
 
-    def keys(self, path: str) -> set[str]:
-        """The normalized keys of the facts indexed from ``path`` (MEMORY.md)."""
-        # by its row span: a file's rows are consecutive, and the rowid is indexed
-        rows = self.db.execute(
-            "SELECT DISTINCT d.norm_key FROM source s JOIN doc d"
-            " ON d.id BETWEEN s.first AND s.last"
-            " WHERE s.path = ? AND d.norm_key IS NOT NULL",
-            (path,),
+    def pending(self, memory_file: str, paths_from: str | None) -> dict[str, str]:
+        """Durable keys whose newest note entry (of the notes dated
+        ``paths_from`` on, or all) is newer than every value MEMORY.md holds
+        for the key, whatever its status: key -> that entry's ``since`` (as
+        ``recall.sort_key`` writes it). Promote has not filed it yet, so it is
+        the key's latest word; older note entries of a key are not."""
+        # MEMORY.md's rows by their span: a file's rows are consecutive
+        filed = dict(
+            self.db.execute(
+                "SELECT d.norm_key, max(d.since) FROM source s JOIN doc d"
+                " ON d.id BETWEEN s.first AND s.last"
+                " WHERE s.path = ? AND d.norm_key IS NOT NULL GROUP BY d.norm_key",
+                (memory_file,),
+            )
         )
-        return {k for (k,) in rows}
+        newest = self.db.execute(
+            "SELECT filed_key, max(since) FROM doc WHERE filed_key IS NOT NULL"
+            " AND day >= ? GROUP BY filed_key",
+            (paths_from or "",),
+        )
+        return {k: since for k, since in newest if since > filed.get(k, "")}
 
     def _drop(self, rel: str, span: tuple[int, int]) -> None:
         first, last = span

@@ -196,7 +196,7 @@ class _Scope:
 
     def answer(self, index: Index, expression: str, limit: int | None) -> list[Hit]:
         """The hits for the FTS5 ``expression`` from an index that is up to date."""
-        known = index.keys(self.memory_file)
+        pending = index.pending(self.memory_file, self.since)
         found = index.search(
             expression,
             paths_from=self.since,
@@ -204,7 +204,7 @@ class _Scope:
             # every match is kept with --all: the limit can go to SQL
             limit=limit if self.everything else None,
         )
-        return pick(found, self.today, known, limit, self.everything)
+        return pick(found, self.today, pending, limit, self.everything)
 
 
 def signature(values: Mapping[str, object]) -> str:

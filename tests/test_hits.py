@@ -42,6 +42,6 @@ def test_as_dict_is_the_json_shape_in_order():
 
 def test_a_match_decodes_its_hit_with_its_score():
     raw = json.dumps({**HIT.as_dict(), "score": 0.0})
-    assert Match(0.5, None, None, False, None, None, raw).hit() == HIT
+    assert Match(0.5, None, None, False, None, None, "", raw).hit() == HIT
     with pytest.raises((ValueError, TypeError, KeyError)):
-        Match(0.5, None, None, False, None, None, '{"key": 1}').hit()
+        Match(0.5, None, None, False, None, None, "", '{"key": 1}').hit()

@@ -192,3 +192,30 @@ def test_a_note_prune_deletes_leaves_the_index_words_and_all(tmp_path: Path):
     assert "memory/2026-01-05.md" in done.plan.notes_removed
     assert b"bluewhale" not in (ws.root / INDEX).read_bytes()
     assert texts(later, "bluewhale", everything=True) == []
+
+
+def test_a_keys_newest_note_answers_until_promote_files_it(tmp_path: Path):
+    """Regression (new-user trial): a new value noted for a key MEMORY.md holds
+    was invisible to recall until the next promote, and so was a value noted
+    after the key was forgotten."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws.note("we use SQLite", kind="decision", key="database")
+    ws.promote()
+    assert [(h.value, h.status) for h in ws.recall("database")] == [
+        ("we use SQLite", "current")
+    ]  # the note's copy is filed: MEMORY.md speaks for it
+    later = Workspace(ws.root, now_override="2026-01-06T09:00")
+    later.note("we use Postgres", kind="decision", key="database", time="08:00")
+    later.note("we use MariaDB", kind="decision", key="database", time="09:00")
+    assert [h.value for h in later.recall("MariaDB")] == ["we use MariaDB"]
+    assert later.recall("Postgres") == []  # not the key's latest word
+    found = {(h.value, h.status) for h in later.recall("database")}
+    assert found == {("we use SQLite", "current"), ("we use MariaDB", "note")}
+    later.promote()
+    assert [(h.value, h.status) for h in later.recall("database")] == [
+        ("we use MariaDB", "current")
+    ]
+    later.forget(key="database")
+    assert later.recall("MariaDB") == []  # forgotten, its note too
+    later.note("we use DuckDB", kind="decision", key="database", time="10:00")
+    assert [h.value for h in later.recall("database")] == ["we use DuckDB"]

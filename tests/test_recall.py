@@ -90,7 +90,7 @@ def recall(query, facts, entries, today):
         notes = [Doc(entry_hit(e), day=e.day.isoformat()) for e in entries]
         index._add("memory/notes.md", "-", notes)
         found = index.search(match_expression(query), memory_file="MEMORY.md")
-        return pick(found, today, index.keys("MEMORY.md"), 10)
+        return pick(found, today, index.pending("MEMORY.md", None), 10)
 
 
 def test_plain_recall_excludes_superseded_and_ranks_by_bm25_then_recency():
