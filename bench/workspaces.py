@@ -84,22 +84,23 @@ def ws_notes(root: Path) -> list[Path]:
 
 def mark_processed(root: Path, paths: list[Path]) -> None:
     """Enter every entry of ``paths`` in the ledger, as a promote pass would have."""
-    from gardener.garden import LEDGER
+    from gardener.ledger import read_all
     from gardener.notes import parse_note
     from gardener.promote import fingerprints
 
-    ledger = root / LEDGER
-    marks = (
-        set(ledger.read_text(encoding="utf-8").splitlines())
-        if ledger.exists()
-        else set()
-    )
+    book = read_all(root)
+    marks = set(book.marks())
     for path in paths:
         rel = path.relative_to(root).as_posix()
         note = parse_note(rel, _day(path), path.read_text(encoding="utf-8"))
         marks.update(fingerprints(note).values())
-    ledger.parent.mkdir(exist_ok=True)
-    ledger.write_text("".join(f"{m}\n" for m in sorted(marks)), encoding="utf-8")
+    for rel, text in book.files(marks).items():
+        target = root / rel
+        if text is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
 
 
 def git(root: Path, *args: str) -> None:
@@ -117,6 +118,11 @@ def copy(built: Built, target: Path) -> Built:
     subprocess.run(
         ["git", "-C", str(target), "update-index", "-q", "--refresh"], check=False
     )
+    # the same for the gardener's stat cache (.git/gardener/promote-cache): a
+    # dry run stats every note and ledger month and writes what it found
+    from gardener import Workspace
+
+    Workspace(target, now_override=built.spec.now).promote(dry_run=True)
     return Built(target, built.spec, built.notes, 0.0)
 
 
