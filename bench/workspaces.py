@@ -108,8 +108,12 @@ def git(root: Path, *args: str) -> None:
     subprocess.run(["git", *GIT_ID, *args], cwd=root, check=True, capture_output=True)
 
 
-def copy(built: Built, target: Path) -> Built:
-    """A copy of the workspace (git folder included) to change without touching it."""
+def copy(built: Built, target: Path, warm: bool = False) -> Built:
+    """A copy of the workspace (git folder included) to change without touching it.
+
+    ``warm``: also fill the gardener's stat cache, as the last pass of a lived-in
+    workspace leaves it.
+    """
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(built.root, target, symlinks=True)
@@ -118,11 +122,10 @@ def copy(built: Built, target: Path) -> Built:
     subprocess.run(
         ["git", "-C", str(target), "update-index", "-q", "--refresh"], check=False
     )
-    # the same for the gardener's stat cache (.git/gardener/promote-cache): a
-    # dry run stats every note and ledger month and writes what it found
-    from gardener import Workspace
+    if warm:  # a dry run stats every note and ledger month and caches that
+        from gardener import Workspace
 
-    Workspace(target, now_override=built.spec.now).promote(dry_run=True)
+        Workspace(target, now_override=built.spec.now).promote(dry_run=True)
     return Built(target, built.spec, built.notes, 0.0)
 
 
