@@ -16,50 +16,39 @@ from datetime import date
 from pathlib import Path
 
 from .errors import ParseError
-from .ledger import FOLDER, LEGACY, Ledger, month_of, read_all
+from .ledger import FOLDER, LEGACY, Ledger, read_all
 from .model import Note, Problem
-from .statcache import Cache, NoteState, Stamp, begin, load, stamp_of
+from .statcache import MISSING, Cache, Clock, begin, load, stamp_of
 from .workspace import decode_text, note_names, read_files
 
 
 @dataclass
 class Scan:
-    """What ``scan`` found: the notes to plan with and the ledger months read."""
+    """What ``scan`` found: the notes to plan with, and the ledger months read."""
 
     notes: list[Note]  # the unsettled notes, parsed, each with its ``digest``
     problems: list[Problem]  # notes that could not be read
     ledger: Ledger  # the months read (every month when the legacy file is there)
-    cache: Cache  # as loaded
-    epoch: int  # file-system time when the scan began (``statcache.begin``)
-    # every note seen: path -> (month, stamp, blob id)
-    seen: dict[str, tuple[str, Stamp, str]] = field(default_factory=dict)
-    # months whose file was read, with its stamp taken before the read
-    stamps: dict[str, Stamp | None] = field(default_factory=dict)
-
-    def settled(self, rel: str) -> bool:
-        """True if note ``rel`` is settled by the ledger as read, or by the cache."""
-        month, stamp, blob = self.seen[rel]
-        if self.ledger.legacy is not None or month in self.ledger.months:
-            mark = f"{rel}\tsettled:{blob}"
-            return mark in self.ledger.months.get(month, ()) or mark in (
-                self.ledger.legacy or ()
-            )
-        hit = self.cache.blob(rel, stamp)
-        return hit is not None and hit.blob == blob and hit.settled
+    # what the cache may keep: note path -> (stamp, blob id, settled "1"/"0")
+    # for stamps older than the pass, and month -> stamp of every month seen
+    # (None: too new to keep)
+    notes_seen: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    months_seen: dict[str, str | None] = field(default_factory=dict)
 
     def learned(self, written: set[str]) -> Cache:
-        """The cache to save after the pass; ``written``: the months it rewrote."""
-        out = Cache(self.epoch)
-        migrated = self.ledger.legacy is not None
-        for month, stamp in self.cache.months.items():
-            if month not in self.ledger.months and not migrated:
-                out.months[month] = stamp  # not read: it matched, still true
-        for month, stamp in self.stamps.items():
-            if month not in written and not migrated:
-                out.months[month] = stamp
-        for rel, (month, stamp, blob) in self.seen.items():
-            settled = month in out.months and self.settled(rel)
-            out.notes[rel] = NoteState(stamp, blob, settled)
+        """The cache to save after the pass; ``written``: the months it rewrote.
+
+        A month rewritten (or read from the legacy file) is left out, so its
+        notes' settled flags are worked out again from its file next time.
+        """
+        out = Cache()
+        if self.ledger.legacy is None:
+            out.months = {
+                month: stamp
+                for month, stamp in self.months_seen.items()
+                if stamp is not None and month not in written
+            }
+        out.notes = self.notes_seen
         return out
 
 
@@ -70,87 +59,94 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     no cache, every note is read). Raises GardenerError if a note cannot be
     read; one that is not UTF-8 is a problem, left out.
     """
-    from .promote import note_digest
+    from .promote import note_digest, settled_mark
 
     folder = root / notes_dir
-    cache = load(git_dir, folder)
-    epoch = begin(git_dir)
+    cache = load(git_dir)
+    clock = begin(git_dir, folder, root)
     base = folder.relative_to(root).as_posix()
-    names = note_names(root, notes_dir)
-    found = Scan([], [], Ledger(root), cache, epoch)
+    found = Scan([], [], Ledger(root))
     if (root / LEGACY).is_file():
         found.ledger = read_all(root)
-    data: dict[str, bytes] = {}
+    names = note_names(root, notes_dir)
+    stamps: dict[str, tuple[str, bool]] = {}  # name -> (stamp, keep it)
+    blobs: dict[str, str] = {}  # name -> blob id, from the cache or the bytes
+    flags: dict[str, str] = {}  # name -> the cache's settled flag
     if names:
-        stamps = _stamps(folder, names)
-        misses = []
-        for name, stamp in stamps.items():
-            rel = f"{base}/{name}"
-            hit = cache.blob(rel, stamp)
-            if hit is None:
-                misses.append(name)
-            else:
-                found.seen[rel] = (month_of(rel), stamp, hit.blob)
-        for name, raw in read_files(folder, misses):
-            rel = f"{base}/{name}"
-            data[rel] = raw
-            found.seen[rel] = (month_of(rel), stamps[name], note_digest(raw))
-    months = {month for month, _, _ in found.seen.values()}
-    for month in sorted(months - found.ledger.months.keys()):
-        stamp = _stamp(root / FOLDER / month)
-        if not cache.month(month, stamp):
-            found.stamps[month] = stamp
-            found.ledger.read([month])
-    for rel in data:  # a changed note: its entries' marks are needed
-        _read_month(found, rel)
-    days = {}
-    for rel in sorted(found.seen):
-        if found.settled(rel):
-            continue
-        _read_month(found, rel)
-        days[rel] = date.fromisoformat(rel[len(base) + 1 :][:10])
-    unread = [rel[len(base) + 1 :] for rel in days if rel not in data]
-    for name, raw in read_files(folder, unread):
-        data[f"{base}/{name}"] = raw
+        fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            for name in names:
+                try:
+                    st = os.stat(name, dir_fd=fd)
+                except FileNotFoundError:  # gone since it was listed
+                    continue
+                stamp = stamp_of(st)
+                stamps[name] = (stamp, clock.keeps(st))
+                hit = cache.notes.get(f"{base}/{name}")
+                if hit is not None and hit[0] == stamp:
+                    blobs[name] = hit[1]
+                    flags[name] = hit[2]
+        finally:
+            os.close(fd)
+    data: dict[str, bytes] = {}
+    for name, raw in read_files(folder, [n for n in stamps if n not in blobs]):
+        data[name] = raw
+        blobs[name] = note_digest(raw)
+    for month in sorted({name[:7] for name in stamps}):
+        _month(found, clock, cache, month, changed=False)
+    for name in data:  # a changed note: its entries' marks are needed
+        _month(found, clock, cache, name[:7], changed=True)
+    todo: list[str] = []
+    legacy = found.ledger.legacy
+    for name, (stamp, keep) in stamps.items():
+        rel = f"{base}/{name}"
+        month = name[:7]
+        if legacy is not None or month in found.ledger.months:
+            mark = settled_mark(rel, blobs[name])
+            settled = mark in found.ledger.months.get(month, ()) or (
+                legacy is not None and mark in legacy
+            )
+        else:
+            settled = flags[name] == "1"
+        if keep:
+            found.notes_seen[rel] = (stamp, blobs[name], "1" if settled else "0")
+        if not settled:
+            todo.append(name)
+            _month(found, clock, cache, month, changed=True)
+    for name, raw in read_files(folder, [n for n in todo if n not in data]):
+        data[name] = raw
     from .notes import parse_note
 
-    for rel, day in days.items():
-        raw = data[rel]
+    for name in todo:
+        rel, raw = f"{base}/{name}", data[name]
         try:
-            text = decode_text(raw, folder / rel[len(base) + 1 :])
+            text = decode_text(raw, folder / name)
         except ParseError as exc:
             found.problems.append(Problem("parse", rel, exc.line, exc.message))
             continue
+        day = date.fromisoformat(name[:10])  # note_names checked the name
         note = replace(parse_note(rel, day, text), digest=note_digest(raw))
         found.notes.append(note)
         found.problems.extend(note.problems)
     return found
 
 
-def _read_month(found: Scan, rel: str) -> None:
-    month = found.seen[rel][0]
-    if month not in found.ledger.months:
-        found.stamps[month] = _stamp(found.ledger.root / FOLDER / month)
-        found.ledger.read([month])
+def _month(found: Scan, clock: Clock, cache: Cache, month: str, changed: bool) -> None:
+    """Stamp ``month``'s ledger file; read it unless the cache vouches for its flags.
 
-
-def _stamps(folder: Path, names: list[str]) -> dict[str, Stamp]:
-    """Each note's stamp; a note gone since it was listed is left out."""
-    out: dict[str, Stamp] = {}
-    fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        for name in names:
-            try:
-                out[name] = stamp_of(os.stat(name, dir_fd=fd))
-            except FileNotFoundError:
-                continue
-    finally:
-        os.close(fd)
-    return out
-
-
-def _stamp(path: Path) -> Stamp | None:
-    try:
-        return stamp_of(os.stat(path))
-    except FileNotFoundError:
-        return None
+    ``changed``: read it anyway (a note of the month is to be read).
+    """
+    if month in found.ledger.months:
+        return
+    if month not in found.months_seen:
+        try:
+            st = os.stat(found.ledger.root / FOLDER / month)
+            found.months_seen[month] = stamp_of(st) if clock.keeps(st) else None
+            stamp = stamp_of(st)
+        except FileNotFoundError:
+            found.months_seen[month] = stamp = MISSING
+        if cache.months.get(month) == stamp and not changed:
+            return
+    elif not changed:
+        return
+    found.ledger.read([month])
