@@ -34,6 +34,9 @@ _UNESCAPE = re.compile(r"\\(.)")
 _ATTRS = re.compile(
     r"\s*\{(#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+))((?:\s+(?:#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+)))*)\s*\}$"
 )
+# _ATTRS from its brace on, matched where a "{" is: a search for _ATTRS tries
+# every position of a long line
+_ATTRS_AT = re.compile(_ATTRS.pattern.removeprefix(r"\s*"))
 _ATTR = re.compile(
     r"#(?P<id>[^\s{}\"]+)|(?P<name>[\w-]+)=(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<bare>[^\s{}\"]+))"
 )
@@ -58,6 +61,22 @@ def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
     return ident, attrs
 
 
+def _attributes(braced: str) -> tuple[str | None, dict[str, str]]:
+    """``parse_attributes`` of a text that matches ``_ATTRS_AT``."""
+    if '"' in braced or "\\" in braced:
+        return parse_attributes(braced)
+    # no quoted value: the attributes are the words between the braces
+    ident: str | None = None
+    attrs: dict[str, str] = {}
+    for word in braced[1:-1].split():
+        if word[0] == "#":
+            ident = word[1:]
+        else:
+            name, _, value = word.partition("=")
+            attrs[name] = value
+    return ident, attrs
+
+
 def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
     """One block line -> a Fact, or None if the line is not a list item.
 
@@ -76,10 +95,14 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
         body = line[m.end() :].rstrip()
     ident: str | None = None
     attrs: dict[str, str] = {}
-    am = _ATTRS.search(body)
-    if am:
-        ident, attrs = parse_attributes(body[am.start() :])
-        body = body[: am.start()].rstrip()
+    if body[-1:] == "}":
+        # the first "{" that starts _ATTRS (what a search for _ATTRS finds)
+        brace = body.find("{")
+        while brace >= 0 and not _ATTRS_AT.match(body, brace):
+            brace = body.find("{", brace + 1)
+        if brace >= 0:
+            ident, attrs = _attributes(body[brace:])
+            body = body[:brace].rstrip()
     struck = len(body) >= 4 and body.startswith("~~") and body.endswith("~~")
     if struck:
         body = body[2:-2]
@@ -101,9 +124,14 @@ def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
     first = text.find("\n")
     newline = "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
     # split on \n only: splitlines() would also break on \x0c, \u2028 ...
-    lines = [part for part in re.split(r"(?<=\n)", text) if part]
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
     begin_at = end_at = None
     for number, raw in enumerate(lines):
+        if "gardener:" not in raw:  # what both markers hold
+            continue
         content = raw.rstrip("\r\n")
         if _BEGIN.match(content):
             if begin_at is not None:
@@ -172,15 +200,16 @@ def render_fact(fact: Fact) -> str:
         body = f"~~{body}~~"
     attrs = fact.attrs
     parts = [f"#{fact.id}"] if fact.id else []
-    known = 0
-    for name in ATTRIBUTE_ORDER:  # a MEMORY.md has thousands of lines: kept tight
-        if name in attrs:
-            value = attrs[name]
-            bare = value and not _NEEDS_QUOTES.search(value)
-            parts.append(f"{name}={value}" if bare else f"{name}={_quote(value)}")
-            known += 1
-    if known < len(attrs):
-        parts += [f"{n}={_quote(v)}" for n, v in attrs.items() if n not in _PLAIN]
+    if attrs:  # a MEMORY.md has thousands of lines: kept tight
+        names = [name for name in ATTRIBUTE_ORDER if name in attrs]
+        values = [attrs[name] for name in names]
+        # one search over all values: most need no quotes
+        if all(values) and not _NEEDS_QUOTES.search("".join(values)):
+            parts += [f"{n}={v}" for n, v in zip(names, values, strict=True)]
+        else:
+            parts += [f"{n}={_quote(v)}" for n, v in zip(names, values, strict=True)]
+        if len(names) < len(attrs):
+            parts += [f"{n}={_quote(v)}" for n, v in attrs.items() if n not in _PLAIN]
     return f"- {body} {{{' '.join(parts)}}}" if parts else f"- {body}"
 
 
