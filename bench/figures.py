@@ -83,7 +83,10 @@ def recall(setup: Setup) -> list[Row]:
 
     # the first recall builds the index (.git/gardener/): timed once, apart
     cold = {}
-    for name, ws, extra in (("year", year, ()), ("all", ten, ("--all",) if has_all else ())):
+    for name, ws, extra in (
+        ("year", year, ()),
+        ("all", ten, ("--all",) if has_all else ()),
+    ):
         (ws.root / ".git" / "gardener" / "recall.sqlite3").unlink(missing_ok=True)
         cold[name] = gardener(ws, *extra)
     runs = [

@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from .model import Memory, Note, Problem
     from .purge import PurgeResult
     from .recall import Hit
-    from .scan import Scan
     from .results import (
         ForgetResult,
         InitResult,
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
         RecordResult,
         WhyRecord,
     )
+    from .scan import Scan
 
 PRE_COMMIT = """#!/bin/sh
 # memory-gardener: refuse a commit that would put a secret into history.

@@ -109,7 +109,9 @@ def read_all(root: Path) -> Ledger:
     book = Ledger(root)
     folder = root / FOLDER
     if folder.is_dir():
-        book.read(sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")))
+        book.read(
+            sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+        )
     legacy = root / LEGACY
     if legacy.is_file():
         book.legacy = frozenset(_read(legacy))

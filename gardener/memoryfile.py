@@ -61,19 +61,32 @@ def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
     return ident, attrs
 
 
-def _attributes(braced: str) -> tuple[str | None, dict[str, str]]:
-    """``parse_attributes`` of a text that matches ``_ATTRS_AT``."""
-    if '"' in braced or "\\" in braced:
-        return parse_attributes(braced)
-    # no quoted value: the attributes are the words between the braces
+def _plain_attributes(inner: str) -> tuple[str | None, dict[str, str]] | None:
+    """The attributes between a line's last braces when they are plain words
+    (``#id name=value``, nothing quoted), else None (``_ATTRS`` decides then).
+
+    Same as ``_ATTRS_AT`` then ``parse_attributes``: the gardener writes such
+    lines by the thousand, and a few string methods read them faster.
+    """
+    if not inner or inner[0].isspace():
+        return None
+    if '"' in inner or "\\" in inner or "{" in inner or "}" in inner:
+        return None
     ident: str | None = None
     attrs: dict[str, str] = {}
-    for word in braced[1:-1].split():
+    for word in inner.split():
         if word[0] == "#":
+            if len(word) == 1:
+                return None
             ident = word[1:]
-        else:
-            name, _, value = word.partition("=")
-            attrs[name] = value
+            continue
+        name, sep, value = word.partition("=")
+        if not value or not name:
+            return None
+        letters = name.replace("-", "").replace("_", "")  # [\w-]+
+        if letters and not letters.isalnum():
+            return None
+        attrs[name] = value
     return ident, attrs
 
 
@@ -88,25 +101,29 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
         if not m:
             return None
         body = m.group(1)
-    else:  # what _ITEM's group takes, without its backtracking
-        m = _ITEM_MARK.match(line)
-        if not m:
-            return None
-        body = line[m.end() :].rstrip()
+    elif line[:1] in ("-", "*", "+") and line[1:2].isspace():
+        body = line[1:].strip()  # what _ITEM's group takes, without its backtracking
+    else:
+        return None
     ident: str | None = None
     attrs: dict[str, str] = {}
     if body[-1:] == "}":
         # the first "{" that starts _ATTRS (what a search for _ATTRS finds)
         brace = body.find("{")
-        while brace >= 0 and not _ATTRS_AT.match(body, brace):
-            brace = body.find("{", brace + 1)
+        plain = _plain_attributes(body[brace + 1 : -1]) if brace >= 0 else None
+        if plain is not None:
+            ident, attrs = plain
+        else:
+            while brace >= 0 and not _ATTRS_AT.match(body, brace):
+                brace = body.find("{", brace + 1)
+            if brace >= 0:
+                ident, attrs = parse_attributes(body[brace:])
         if brace >= 0:
-            ident, attrs = _attributes(body[brace:])
             body = body[:brace].rstrip()
     struck = len(body) >= 4 and body.startswith("~~") and body.endswith("~~")
     if struck:
         body = body[2:-2]
-    km = _KEYED.match(body)
+    km = _KEYED.match(body) if body[:2] == "**" else None
     key, value = (
         (km.group("key").strip(), km.group("value").strip())
         if km
@@ -200,16 +217,15 @@ def render_fact(fact: Fact) -> str:
         body = f"~~{body}~~"
     attrs = fact.attrs
     parts = [f"#{fact.id}"] if fact.id else []
-    if attrs:  # a MEMORY.md has thousands of lines: kept tight
-        names = [name for name in ATTRIBUTE_ORDER if name in attrs]
-        values = [attrs[name] for name in names]
-        # one search over all values: most need no quotes
-        if all(values) and not _NEEDS_QUOTES.search("".join(values)):
-            parts += [f"{n}={v}" for n, v in zip(names, values, strict=True)]
-        else:
-            parts += [f"{n}={_quote(v)}" for n, v in zip(names, values, strict=True)]
-        if len(names) < len(attrs):
-            parts += [f"{n}={_quote(v)}" for n, v in attrs.items() if n not in _PLAIN]
+    known = 0
+    for name in ATTRIBUTE_ORDER:  # a MEMORY.md has thousands of lines: kept tight
+        if name in attrs:
+            value = attrs[name]
+            bare = value and not _NEEDS_QUOTES.search(value)
+            parts.append(f"{name}={value}" if bare else f"{name}={_quote(value)}")
+            known += 1
+    if known < len(attrs):
+        parts += [f"{n}={_quote(v)}" for n, v in attrs.items() if n not in _PLAIN]
     return f"- {body} {{{' '.join(parts)}}}" if parts else f"- {body}"
 
 

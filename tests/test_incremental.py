@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.ledger import FOLDER, group, month_file, read_all, render
 from gardener.journal import begin
+from gardener.ledger import FOLDER, group, month_file, read_all, render
 from gardener.promote import plan_promotion, settled_mark
 
 

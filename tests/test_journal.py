@@ -18,8 +18,8 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import GardenerError
-from gardener.ledger import Ledger
 from gardener.journal import JOURNAL, RESUMED, begin
+from gardener.ledger import Ledger
 from gardener.memoryfile import END, parse_memory
 from gardener.promote import plan_promotion
 from gardener.workspace import replace_if_unchanged, workspace_lock
