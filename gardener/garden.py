@@ -44,6 +44,7 @@ from .workspace import (
 if TYPE_CHECKING:
     from .git import Identity, Repo
     from .guard import Redaction
+    from .linememo import LineMemo
     from .model import Memory, Note, Problem
     from .purge import PurgeResult
     from .recall import Hit
@@ -402,6 +403,8 @@ class Workspace:
         LossBudgetError if current entries would be lost beyond ``max_loss``
         and ``force`` is not set.
         """
+        from . import linememo
+        from .memoryfile import NEW_FILE, parse_memory
         from .promote import plan_promotion
         from .results import (
             PromoteResult,
@@ -412,29 +415,35 @@ class Workspace:
 
         with self._session() as repo, _collector_paused():
             redacted: list[Redaction] = []
+            memo = linememo.load(repo.git_dir)
             for _ in range(REPLANS):
                 if not dry_run:
                     redacted += self._record_outside_changes(repo)[1]
                 before = self._memory_text()
-                memory = self.read_memory()
+                memory = parse_memory(
+                    NEW_FILE if before is None else before,
+                    self.config.memory_file,
+                    memo,
+                )
                 found = self._scan(repo)  # settled notes stay unread
                 plan = plan_promotion(
-                    found.notes, memory, self.config, self.now(), found.ledger.marks()
-                )
+                    found.notes, memory, self.config, self.now(),
+                    found.ledger.marks(), memo,
+                )  # fmt: skip
                 self._check_loss(memory, plan.facts, force or dry_run)
                 done = PromoteResult(
                     plan, None, dry_run, tuple(redacted), tuple(self._warnings)
                 )
                 ledger = found.ledger.files(plan.ledger)
                 if dry_run or (not plan.changed and not ledger):
-                    self._learned(repo, found, {})
+                    self._learned(repo, found, {}, memo)
                     return done
                 if not plan.changed:
                     # only the ledger changed (chatter, known values): committed
                     # too, so the work tree stays clean and git says why
                     message = ledger_message(plan, LEGACY in ledger)
                     sha = self._apply(repo, ledger, {}, message, promote_author(plan))
-                    self._learned(repo, found, ledger)
+                    self._learned(repo, found, ledger, memo)
                     return replace(
                         done, commit=sha or None, warnings=tuple(self._warnings)
                     )
@@ -445,7 +454,7 @@ class Workspace:
                     promote_message(plan), promote_author(plan),
                 )  # fmt: skip
                 if sha is not False:
-                    self._learned(repo, found, files)
+                    self._learned(repo, found, files, memo)
                     return replace(done, commit=sha, warnings=tuple(self._warnings))
             raise self._kept_changing()
 
@@ -457,10 +466,18 @@ class Workspace:
         return scan(self.root, self.config.notes_dir, repo.git_dir)
 
     def _learned(
-        self, repo: Repo, found: Scan, written: Mapping[str, str | None]
+        self,
+        repo: Repo,
+        found: Scan,
+        written: Mapping[str, str | None],
+        memo: LineMemo,
     ) -> None:
-        """Save what the pass learned about files (``written``: what it wrote)."""
+        """Save what the pass learned about files (``written``: what it wrote)
+        and MEMORY.md's lines."""
+        from .linememo import save as save_lines
         from .statcache import save
+
+        save_lines(repo.git_dir, memo)
 
         months = {
             rel.removeprefix(LEDGER_FOLDER + "/")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .errors import ParseError
 from .model import (
@@ -42,6 +43,9 @@ _ATTR = re.compile(
 )
 _KEYED = re.compile(r"^\*\*(?P<key>.+?)\*\*\s*:\s*(?P<value>.*)$")
 _SECTION_ORDER = [*SECTION_OF_KIND.values()]
+if TYPE_CHECKING:
+    from .linememo import LineMemo
+
 NEW_FILE = "# Memory\n\n" + BEGIN + "\n" + END + "\n"
 
 
@@ -132,9 +136,12 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
     return Fact(value, key or None, ident, section, attrs, struck, lineno)
 
 
-def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
+def parse_memory(
+    text: str, path: str = "MEMORY.md", memo: LineMemo | None = None
+) -> Memory:
     """Split MEMORY.md text into head, block facts and tail.
 
+    ``memo``: lines parsed before (``gardener.linememo``), same result, faster.
     Raises ParseError (with the line) for a begin marker without an end marker,
     or a second block: the gardener then refuses to rewrite the file.
     """
@@ -183,7 +190,7 @@ def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
             last = facts[-1]
             facts[-1] = Fact(**{**last.__dict__, "tail": (*last.tail, content)})
             continue
-        fact = parse_fact(content, section, number + 1)
+        fact = (memo.parse if memo else parse_fact)(content, section, number + 1)
         if fact is None:
             stray.append((section, content))
         else:
@@ -249,9 +256,16 @@ def section_order(titles: Iterable[str], stray: Iterable[tuple[str, str]]) -> li
 
 
 def render_block(
-    facts: Iterable[Fact], stray: Iterable[tuple[str, str]] = (), newline: str = "\n"
+    facts: Iterable[Fact],
+    stray: Iterable[tuple[str, str]] = (),
+    newline: str = "\n",
+    memo: LineMemo | None = None,
 ) -> list[str]:
-    """The lines between the markers (without newlines), canonical."""
+    """The lines between the markers (without newlines), canonical.
+
+    ``memo``: lines rendered before (``gardener.linememo``), same result, faster.
+    """
+    render = memo.render if memo else render_fact
     facts = list(facts)
     stray = list(stray)
     by_section: dict[str, list[Fact]] = {}
@@ -263,22 +277,25 @@ def render_block(
             out.append("")
         out.append(f"## {title}")
         for fact in sorted(by_section.get(title, ()), key=sort_key):
-            out.append(render_fact(fact))
+            out.append(render(fact))
             out.extend(fact.tail)
         out.extend(line for s, line in stray if s == title)
     return out
 
 
-def render_memory(memory: Memory, facts: Iterable[Fact] | None = None) -> str:
+def render_memory(
+    memory: Memory, facts: Iterable[Fact] | None = None, memo: LineMemo | None = None
+) -> str:
     """MEMORY.md text with the block rendered from ``facts`` (default: memory's own).
 
-    A file without a block gets one appended at its end.
+    A file without a block gets one appended at its end. ``memo``: see
+    ``render_block``.
     """
     chosen = memory.facts if facts is None else tuple(facts)
     nl = memory.newline
     block = [
         memory.begin or BEGIN,
-        *render_block(chosen, memory.stray, nl),
+        *render_block(chosen, memory.stray, nl, memo),
         memory.end or END,
     ]
     body = nl.join(block) + nl

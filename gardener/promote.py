@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from . import redact
 from .classify import Classified, classify
@@ -40,6 +41,9 @@ from .validtime import (
     parse_instant,
 )
 
+if TYPE_CHECKING:
+    from .linememo import LineMemo
+
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
 # ledger line ``path<TAB>settled:<blob id>``: every entry of the note as it held
 # those bytes is in the ledger, so a pass may leave that text unread
@@ -64,13 +68,14 @@ _INSTRUCTION_WORDS = (
 )  # fmt: skip
 
 
+_ANY_INSTRUCTION_WORD = re.compile("|".join(_INSTRUCTION_WORDS))
+
+
 def _instruction(text: str) -> bool:
     """True if ``text`` reads like an order to the model (``_INSTRUCTION``)."""
-    # for ASCII text, lower() and ``in`` is the regex's IGNORECASE: a cheap no
-    if text.isascii():
-        low = text.lower()
-        if not any(word in low for word in _INSTRUCTION_WORDS):
-            return False
+    # for ASCII text, lower() and a plain search is the regex's IGNORECASE: a cheap no
+    if text.isascii() and not _ANY_INSTRUCTION_WORD.search(text.lower()):
+        return False
     return _INSTRUCTION.search(text) is not None
 
 
@@ -192,7 +197,13 @@ def _multi(attributes: tuple[str, ...]) -> frozenset[str]:
 
 
 def _instant(fact: Fact) -> datetime:
-    return parse_instant(fact.since or "1970-01-01")
+    return _parsed_instant(fact.attrs.get("since") or "1970-01-01")
+
+
+@lru_cache(maxsize=65536)
+def _parsed_instant(text: str) -> datetime:
+    """``parse_instant``, once per text: a pass orders timelines again and again."""
+    return parse_instant(text)
 
 
 def _timeline(facts: Sequence[Fact]) -> list[Fact]:
@@ -573,6 +584,7 @@ def plan_promotion(
     config: Config,
     now: datetime,
     ledger: frozenset[str] = frozenset(),
+    memo: LineMemo | None = None,
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -584,6 +596,7 @@ def plan_promotion(
         ledger: marks (see ``fingerprints``) of entries already processed;
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
+        memo: MEMORY.md lines rendered before (``gardener.linememo``), if at hand.
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``settle``). Raises ParseError (MEMORY.md and
     line) for a fact whose since, until or expires is not a date: the timeline
@@ -660,7 +673,7 @@ def plan_promotion(
     settle(seen, notes, per_note)
     facts = tuple(work.facts)
     changed_facts = facts != memory.facts
-    text = render_memory(memory, facts) if changed_facts else memory.text
+    text = render_memory(memory, facts, memo) if changed_facts else memory.text
     over = max(0, len(text) - config.memory_budget_chars)
     return PromotionPlan(
         facts, tuple(work.decisions), frozenset(seen), text, text != memory.text, over

@@ -1,0 +1,67 @@
+"""The MEMORY.md line memo gives the answers of parse_fact and render_fact, only faster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gardener import Workspace
+from gardener.linememo import FILE, LineMemo, load, save
+from gardener.memoryfile import parse_fact, parse_memory, render_fact, render_memory
+
+LINES = [
+    "- **database**: SQLite {#m1 since=2026-01-02 from=memory/2026-01-02.md}",
+    "- ~~**database**: Postgres~~ {#m0 since=2026-01-01 until=2026-01-02 kind=decision}",
+    '- **motto**: say "hi" {#m2 reason="two words" since=2026-01-01}',
+    "- **hand**: written {since=2026-01-01   #m3}",  # not canonical: attributes reordered
+    "- a line without attributes",
+    "- value {x} {#m4}",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_memo_parses_and_renders_as_the_plain_functions(line: str):
+    memo = LineMemo()
+    for _ in range(2):  # first parsed, then from the memo
+        fact = memo.parse(line, "Facts", 7)
+        assert fact == parse_fact(line, "Facts", 7)
+        assert fact is not None
+        assert memo.render(fact) == render_fact(fact)
+        changed = fact.with_attrs(until="2027-01-01")
+        assert memo.render(changed) == render_fact(changed)
+
+
+def test_a_saved_memo_is_loaded_and_a_damaged_one_ignored(tmp_path: Path):
+    text = (
+        "# Memory\n\n<!-- gardener:begin -->\n## Facts\n"
+        + "\n".join(LINES)
+        + "\n<!-- gardener:end -->\n"
+    )
+    memo = LineMemo()
+    plain = parse_memory(text)
+    assert parse_memory(text, "MEMORY.md", memo) == plain
+    (tmp_path / "gardener").mkdir()
+    save(tmp_path, memo)
+    again = load(tmp_path)
+    assert set(again.known) == set(LINES)
+    memory = parse_memory(text, "MEMORY.md", again)
+    assert memory == plain
+    assert render_memory(memory, memory.facts, again) == render_memory(plain)
+    (tmp_path / "gardener" / FILE).write_bytes(b"not marshal")
+    assert load(tmp_path).known == {}
+
+
+def test_promote_with_and_without_the_memo_writes_the_same(tmp_path: Path):
+    texts = []
+    for name in ("kept", "deleted"):
+        ws, _ = Workspace.init(tmp_path / name, now_override="2026-03-01T18:00")
+        notes = ws.root / "memory"
+        (notes / "2026-02-10.md").write_text("- 09:00 fact: **staging host**: box2\n")
+        ws.promote()
+        (notes / "2026-02-12.md").write_text("- 09:00 fact: **staging host**: box5\n")
+        if name == "deleted":
+            (ws.root / ".git" / "gardener" / FILE).unlink()
+        ws.promote()
+        texts.append(ws.memory_path.read_text())
+    assert texts[0] == texts[1]
