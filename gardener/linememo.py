@@ -36,6 +36,7 @@ class LineMemo:
 
     def __init__(self, known: dict[str, Parsed] | None = None) -> None:
         self.known: dict[str, Parsed] = known or {}
+        self.loaded = frozenset(self.known)  # the lines it was made with
         self.seen: dict[str, Parsed] = {}
         # id() of a fact ``parse`` made from a canonical line -> (the fact, its
         # line); the fact is held so that its id is not reused
@@ -87,8 +88,11 @@ def load(git_dir: Path | None) -> LineMemo:
 
 
 def save(git_dir: Path | None, memo: LineMemo) -> None:
-    """Keep the lines the memo's last parse met (a failure to write is ignored)."""
-    if git_dir is None:
+    """Keep the lines the memo's parses met (a failure to write is ignored).
+
+    Nothing is written when they are the lines it was loaded with.
+    """
+    if git_dir is None or memo.seen.keys() == memo.loaded:
         return
     folder = git_dir / "gardener"
     temp = folder / f"{FILE}.new"

@@ -64,7 +64,7 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     folder = root / notes_dir
     cache = load(git_dir)
     clock = begin(git_dir, folder, root)
-    base = folder.relative_to(root).as_posix()
+    base = folder.relative_to(root).as_posix() + "/"  # of workspace-relative paths
     found = Scan([], [], Ledger(root))
     if (root / LEGACY).is_file():
         found.ledger = read_all(root)
@@ -75,14 +75,14 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     if names:
         fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
         try:
-            for name in names:
+            for name in names:  # years of notes: the loop is kept tight
                 try:
                     st = os.stat(name, dir_fd=fd)
                 except FileNotFoundError:  # gone since it was listed
                     continue
                 stamp = stamp_of(st)
                 stamps[name] = (stamp, clock.keeps(st))
-                hit = cache.notes.get(f"{base}/{name}")
+                hit = cache.notes.get(base + name)
                 if hit is not None and hit[0] == stamp:
                     blobs[name] = hit[1]
                     flags[name] = hit[2]
@@ -99,7 +99,7 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     todo: list[str] = []
     legacy = found.ledger.legacy
     for name, (stamp, keep) in stamps.items():
-        rel = f"{base}/{name}"
+        rel = base + name
         month = name[:7]
         if legacy is not None or month in found.ledger.months:
             mark = settled_mark(rel, blobs[name])
@@ -118,7 +118,7 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     from .notes import parse_note
 
     for name in todo:
-        rel, raw = f"{base}/{name}", data[name]
+        rel, raw = base + name, data[name]
         try:
             text = decode_text(raw, folder / name)
         except ParseError as exc:

@@ -59,9 +59,14 @@ def test_promote_with_and_without_the_memo_writes_the_same(tmp_path: Path):
         notes = ws.root / "memory"
         (notes / "2026-02-10.md").write_text("- 09:00 fact: **staging host**: box2\n")
         ws.promote()
-        (notes / "2026-02-12.md").write_text("- 09:00 fact: **staging host**: box5\n")
+        (notes / "2026-02-11.md").write_text("- 09:00 decision: **database**: SQLite\n")
+        ws.promote()  # parses the line the first pass wrote: the memo keeps it
+        memo = ws.root / ".git" / "gardener" / FILE
+        assert memo.exists()
         if name == "deleted":
-            (ws.root / ".git" / "gardener" / FILE).unlink()
+            memo.unlink()
+        (notes / "2026-02-12.md").write_text("- 09:00 fact: **staging host**: box5\n")
         ws.promote()
         texts.append(ws.memory_path.read_text())
     assert texts[0] == texts[1]
+    assert "box5" in texts[0] and "~~**staging host**: box2~~" in texts[0]
