@@ -98,5 +98,9 @@ def save(git_dir: Path | None, memo: LineMemo) -> None:
     temp = folder / f"{FILE}.new"
     with suppress(OSError):
         folder.mkdir(exist_ok=True)
-        temp.write_bytes(marshal.dumps((_VERSION, memo.seen)))
+        temp.unlink(missing_ok=True)
+        # owner-only, as the recall index: it holds MEMORY.md's text
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(marshal.dumps((_VERSION, memo.seen)))
         os.replace(temp, folder / FILE)

@@ -137,5 +137,8 @@ def save(git_dir: Path | None, cache: Cache) -> None:
     lines += [_END, ""]
     temp = folder / f"{FILE}.new"
     with suppress(OSError):
-        temp.write_text("\n".join(lines), "utf-8", "surrogateescape")
+        # owner-only, as the recall index (made so by ``begin``, else here)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write("\n".join(lines).encode("utf-8", "surrogateescape"))
         os.replace(temp, folder / FILE)

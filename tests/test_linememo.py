@@ -70,3 +70,11 @@ def test_promote_with_and_without_the_memo_writes_the_same(tmp_path: Path):
         texts.append(ws.memory_path.read_text())
     assert texts[0] == texts[1]
     assert "box5" in texts[0] and "~~**staging host**: box2~~" in texts[0]
+
+
+def test_the_memo_is_readable_by_its_owner_only(tmp_path: Path):
+    memo = LineMemo()
+    memo.parse(LINES[0], "Facts", 1)
+    (tmp_path / "gardener").mkdir()
+    save(tmp_path, memo)
+    assert (tmp_path / "gardener" / FILE).stat().st_mode & 0o777 == 0o600
