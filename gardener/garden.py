@@ -478,7 +478,6 @@ class Workspace:
         from .statcache import save
 
         save_lines(repo.git_dir, memo)
-
         months = {
             rel.removeprefix(LEDGER_FOLDER + "/")
             for rel in written
