@@ -36,8 +36,8 @@ def span(built: Built) -> str:
     return f"{days // 365} y" if days % 365 == 0 else f"{days} d"
 
 
-def _fresh(setup: Setup, built: Built, name: str) -> Built:
-    return copy(built, setup.scratch / name)
+def _fresh(setup: Setup, built: Built, name: str, warm: bool = False) -> Built:
+    return copy(built, setup.scratch / name, warm)
 
 
 def note(setup: Setup) -> list[Row]:
@@ -83,7 +83,10 @@ def recall(setup: Setup) -> list[Row]:
 
     # the first recall builds the index (.git/gardener/): timed once, apart
     cold = {}
-    for name, ws, extra in (("year", year, ()), ("all", ten, ("--all",) if has_all else ())):
+    for name, ws, extra in (
+        ("year", year, ()),
+        ("all", ten, ("--all",) if has_all else ()),
+    ):
         (ws.root / ".git" / "gardener" / "recall.sqlite3").unlink(missing_ok=True)
         cold[name] = gardener(ws, *extra)
     runs = [
@@ -176,7 +179,7 @@ def promote_new_day(setup: Setup) -> list[Row]:
     """Promote one new day on the 5-year workspace vs on the 1-day workspace."""
 
     def one(built: Built, name: str) -> float:
-        ws = _fresh(setup, built, name)
+        ws = _fresh(setup, built, name, warm=True)
         got = timing.probe_promote(ws.root, add_next_day(ws), setup.timeout)
         return got["seconds"] if got else float("inf")
 

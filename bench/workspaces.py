@@ -84,22 +84,23 @@ def ws_notes(root: Path) -> list[Path]:
 
 def mark_processed(root: Path, paths: list[Path]) -> None:
     """Enter every entry of ``paths`` in the ledger, as a promote pass would have."""
-    from gardener.garden import LEDGER
+    from gardener.ledger import read_all
     from gardener.notes import parse_note
     from gardener.promote import fingerprints
 
-    ledger = root / LEDGER
-    marks = (
-        set(ledger.read_text(encoding="utf-8").splitlines())
-        if ledger.exists()
-        else set()
-    )
+    book = read_all(root)
+    marks = set(book.marks())
     for path in paths:
         rel = path.relative_to(root).as_posix()
         note = parse_note(rel, _day(path), path.read_text(encoding="utf-8"))
         marks.update(fingerprints(note).values())
-    ledger.parent.mkdir(exist_ok=True)
-    ledger.write_text("".join(f"{m}\n" for m in sorted(marks)), encoding="utf-8")
+    for rel, text in book.files(marks).items():
+        target = root / rel
+        if text is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
 
 
 def git(root: Path, *args: str) -> None:
@@ -107,8 +108,12 @@ def git(root: Path, *args: str) -> None:
     subprocess.run(["git", *GIT_ID, *args], cwd=root, check=True, capture_output=True)
 
 
-def copy(built: Built, target: Path) -> Built:
-    """A copy of the workspace (git folder included) to change without touching it."""
+def copy(built: Built, target: Path, warm: bool = False) -> Built:
+    """A copy of the workspace (git folder included) to change without touching it.
+
+    ``warm``: also fill the gardener's stat cache, as the last pass of a lived-in
+    workspace leaves it.
+    """
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(built.root, target, symlinks=True)
@@ -117,6 +122,10 @@ def copy(built: Built, target: Path) -> Built:
     subprocess.run(
         ["git", "-C", str(target), "update-index", "-q", "--refresh"], check=False
     )
+    if warm:  # a dry run stats every note and ledger month and caches that
+        from gardener import Workspace
+
+        Workspace(target, now_override=built.spec.now).promote(dry_run=True)
     return Built(target, built.spec, built.notes, 0.0)
 
 

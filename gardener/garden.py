@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Literal
 from . import config as configuration
 from .config import Config
 from .errors import GardenerError, LossBudgetError, ParseError, UsageError
+from .ledger import FOLDER as LEDGER_FOLDER
+from .ledger import LEGACY, read_all
 from .validtime import format_instant, local_now
 from .workspace import (
     STATE_DIR,
@@ -40,6 +42,7 @@ from .workspace import (
 if TYPE_CHECKING:
     from .git import Identity, Repo
     from .guard import Redaction
+    from .linememo import LineMemo
     from .model import Memory, Note, Problem
     from .noting import NoteResult
     from .purge import PurgeResult
@@ -52,8 +55,8 @@ if TYPE_CHECKING:
         RecordResult,
         WhyRecord,
     )
+    from .scan import Scan
 
-LEDGER = f"{STATE_DIR}/ledger"
 PRE_COMMIT = """#!/bin/sh
 # memory-gardener: refuse a commit that would put a secret into history.
 # (Bypass once, knowingly: git commit --no-verify)
@@ -164,30 +167,8 @@ class Workspace:
         return notes, problems
 
     def read_ledger(self) -> frozenset[str]:
-        """The marks of ``.gardener/ledger`` (see ``promote.fingerprints``, ``settle``)."""
-        return frozenset(self._ledger_lines())
-
-    def _ledger_lines(self) -> list[str]:
-        """The ledger's marks in file order (sorted, as the gardener writes it)."""
-        path = self.root / LEDGER
-        if not path.exists():
-            return []
-        return [line for line in read_text(path).splitlines() if "\t" in line]
-
-    def _write_ledger(
-        self, ledger: frozenset[str], known: Sequence[str] | None = None
-    ) -> bool:
-        """Write the ledger if it changed; True if it did.
-
-        ``known``: the ledger's lines as read (``_ledger_lines``), if at hand.
-        """
-        if known is None:
-            known = self._ledger_lines()
-        if ledger == frozenset(known):
-            return False
-        ensure_state_dir(self.root)
-        atomic_write(self.root / LEDGER, _ledger(ledger, known))
-        return True
+        """Every mark of the ledger (``gardener.ledger``; see ``promote.fingerprints``)."""
+        return read_all(self.root).marks()
 
     # -- git -------------------------------------------------------------------
     @contextmanager
@@ -345,6 +326,8 @@ class Workspace:
         LossBudgetError if current entries would be lost beyond ``max_loss``
         and ``force`` is not set.
         """
+        from . import linememo
+        from .memoryfile import NEW_FILE, parse_memory
         from .promote import plan_promotion
         from .results import (
             PromoteResult,
@@ -355,44 +338,75 @@ class Workspace:
 
         with self._session() as repo, _collector_paused():
             redacted: list[Redaction] = []
+            memo = linememo.load(repo.git_dir)
             for _ in range(REPLANS):
                 if not dry_run:
                     redacted += self._record_outside_changes(repo)[1]
                 before = self._memory_text()
-                memory = self.read_memory()
-                lines = self._ledger_lines()
-                ledger = frozenset(lines)
-                notes, _ = self.read_notes(unless=ledger)  # settled ones stay unread
-                plan = plan_promotion(notes, memory, self.config, self.now(), ledger)
+                memory = parse_memory(
+                    NEW_FILE if before is None else before,
+                    self.config.memory_file,
+                    memo,
+                )
+                found = self._scan(repo)  # settled notes stay unread
+                plan = plan_promotion(
+                    found.notes, memory, self.config, self.now(),
+                    found.ledger.marks(), memo,
+                )  # fmt: skip
                 self._check_loss(memory, plan.facts, force or dry_run)
                 done = PromoteResult(
                     plan, None, dry_run, tuple(redacted), tuple(self._warnings)
                 )
-                if dry_run:
+                ledger = found.ledger.files(plan.ledger)
+                if dry_run or (not plan.changed and not ledger):
+                    self._learned(repo, found, {}, memo)
                     return done
                 if not plan.changed:
-                    if plan.ledger == ledger:
-                        return done
                     # only the ledger changed (chatter, known values): committed
                     # too, so the work tree stays clean and git says why
-                    files = {LEDGER: _ledger(plan.ledger, lines)}
-                    sha = self._apply(
-                        repo, files, {}, ledger_message(plan), promote_author(plan)
-                    )
+                    message = ledger_message(plan, LEGACY in ledger)
+                    sha = self._apply(repo, ledger, {}, message, promote_author(plan))
+                    self._learned(repo, found, ledger, memo)
                     return replace(
                         done, commit=sha or None, warnings=tuple(self._warnings)
                     )
-                files = {
-                    self.config.memory_file: plan.text,
-                    LEDGER: _ledger(plan.ledger, lines),
-                }
+                # MEMORY.md first: if it changed since the plan, nothing is written
+                files = {self.config.memory_file: plan.text, **ledger}
                 sha = self._apply(
                     repo, files, {self.config.memory_file: before},
                     promote_message(plan), promote_author(plan),
                 )  # fmt: skip
                 if sha is not False:
+                    self._learned(repo, found, files, memo)
                     return replace(done, commit=sha, warnings=tuple(self._warnings))
             raise self._kept_changing()
+
+    def _scan(self, repo: Repo) -> Scan:
+        """The notes a promote pass must read (see ``gardener.scan``)."""
+        from .scan import scan
+
+        self._refuse_outside()
+        return scan(self.root, self.config.notes_dir, repo.git_dir)
+
+    def _learned(
+        self,
+        repo: Repo,
+        found: Scan,
+        written: Mapping[str, str | None],
+        memo: LineMemo,
+    ) -> None:
+        """Save what the pass learned about files (``written``: what it wrote)
+        and MEMORY.md's lines."""
+        from .linememo import save as save_lines
+        from .statcache import save
+
+        save_lines(repo.git_dir, memo)
+        months = {
+            rel.removeprefix(LEDGER_FOLDER + "/")
+            for rel in written
+            if rel.startswith(LEDGER_FOLDER + "/")
+        }
+        save(repo.git_dir, found.learned(months))
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
         """Delete old superseded entries, expire entries, delete aged-out notes (DESIGN 2.2)."""
@@ -415,9 +429,8 @@ class Workspace:
                         first[note.path] = (
                             stamp.astimezone(self.config.zone).date() if stamp else None
                         )
-                plan = plan_prune(
-                    memory, notes, self.config, now, self.read_ledger(), first
-                )
+                book = read_all(self.root)
+                plan = plan_prune(memory, notes, self.config, now, book.marks(), first)
                 self._check_loss(memory, plan.facts, force or dry_run)
                 done = PruneResult(plan, None, dry_run, tuple(self._warnings))
                 if dry_run:
@@ -431,8 +444,8 @@ class Workspace:
                     # only what git holds is deleted: a line written since stays
                     files[rel] = None
                     expected[rel] = repo.committed_text(rel)
-                if files or plan.ledger != self.read_ledger():
-                    files[LEDGER] = _ledger(plan.ledger)
+                if files or plan.ledger != book.marks():
+                    files.update(book.files(plan.ledger))
                 if not files:
                     return done
                 sha = self._apply(repo, files, expected, prune_message(plan), None)
@@ -460,7 +473,7 @@ class Workspace:
         """
         from . import journal
 
-        if LEDGER in files:
+        if any(rel.startswith(STATE_DIR + "/") for rel in files):
             ensure_state_dir(self.root)
         commit = functools.partial(self._commit, repo)
         return journal.apply(self.root, repo, files, before, message, author, commit)
@@ -554,7 +567,8 @@ class Workspace:
         from .promote import APPROVED, HELD, review_id
 
         with workspace_lock(self.root):
-            ledger = set(self.read_ledger())
+            book = read_all(self.root)
+            ledger = set(book.marks())
             matches = [
                 m for m in ledger if m.endswith(HELD) and review_id(m) == held.strip()
             ]
@@ -565,12 +579,20 @@ class Workspace:
             mark = matches[0][: -len(HELD)]
             ledger.discard(matches[0])
             ledger.add(mark + APPROVED if approve else mark)
-            self._write_ledger(frozenset(ledger))
+            files = book.files(ledger)
             if approve:
-                return self.promote()
+                for rel, text in files.items():  # the pass commits them
+                    if text is None:
+                        (self.root / rel).unlink(missing_ok=True)
+                    else:
+                        atomic_write(self.root / rel, text, root=self.root)
+                result = self.promote()
+                with self._repo() as repo:  # months the pass did not rewrite
+                    self._commit(repo, list(files), _approve_message(held))
+                return result
+            message = f"reject: held entry {held} is never promoted\n\nGardener-Action: reject\n"
             with self._repo() as repo:
-                message = f"reject: held entry {held} is never promoted\n\nGardener-Action: reject\n"
-                self._commit(repo, [LEDGER], message)
+                self._apply(repo, files, {}, message, None)
             return None
 
     def purge(
@@ -593,7 +615,7 @@ class Workspace:
                 self._record_outside_changes(repo)
                 self._commit(
                     repo,
-                    [LEDGER],
+                    [LEDGER_FOLDER, LEGACY],
                     "record: promote's review marks\n\nGardener-Action: record\n",
                 )
             return purge_text(
@@ -867,12 +889,5 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _ledger(marks: frozenset[str], known: Sequence[str] = ()) -> str:
-    """The ledger file's text: ``marks`` sorted, one a line.
-
-    ``known``: lines in the order read from the file (sorted, unless edited by
-    hand); those still in ``marks`` make a run that the sort merges in one pass.
-    """
-    kept = list(dict.fromkeys(line for line in known if line in marks))
-    lines = sorted(kept + sorted(marks.difference(kept)))
-    return "\n".join(lines) + "\n" if lines else ""
+def _approve_message(held: str) -> str:
+    return f"approve: held entry {held} is promoted\n\nGardener-Action: approve\n"

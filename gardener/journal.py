@@ -92,9 +92,11 @@ def recover(
     """Clean up after a killed run, under the workspace lock; warnings to show.
 
     Removes the temp files a killed write left (in ``root``, ``folders``,
-    ``.gardener`` and the git folder), then ``resume``s the journaled work.
+    ``.gardener``, its ledger folder and the git folder), then ``resume``s the journaled work.
     """
-    for folder in {root, root / ".gardener", repo.git_dir, *folders}:
+    from .ledger import FOLDER
+
+    for folder in {root, root / ".gardener", root / FOLDER, repo.git_dir, *folders}:
         remove_stale_temps(folder)  # a copy of a file that is still there
     sha = resume(root, repo, commit)
     if sha is None:

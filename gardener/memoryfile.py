@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .errors import ParseError
 from .model import (
@@ -34,11 +35,17 @@ _UNESCAPE = re.compile(r"\\(.)")
 _ATTRS = re.compile(
     r"\s*\{(#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+))((?:\s+(?:#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+)))*)\s*\}$"
 )
+# _ATTRS from its brace on, matched where a "{" is: a search for _ATTRS tries
+# every position of a long line
+_ATTRS_AT = re.compile(_ATTRS.pattern.removeprefix(r"\s*"))
 _ATTR = re.compile(
     r"#(?P<id>[^\s{}\"]+)|(?P<name>[\w-]+)=(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<bare>[^\s{}\"]+))"
 )
 _KEYED = re.compile(r"^\*\*(?P<key>.+?)\*\*\s*:\s*(?P<value>.*)$")
 _SECTION_ORDER = [*SECTION_OF_KIND.values()]
+if TYPE_CHECKING:
+    from .linememo import LineMemo
+
 NEW_FILE = "# Memory\n\n" + BEGIN + "\n" + END + "\n"
 
 
@@ -58,6 +65,35 @@ def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
     return ident, attrs
 
 
+def _plain_attributes(inner: str) -> tuple[str | None, dict[str, str]] | None:
+    """The attributes between a line's last braces when they are plain words
+    (``#id name=value``, nothing quoted), else None (``_ATTRS`` decides then).
+
+    Same as ``_ATTRS_AT`` then ``parse_attributes``: the gardener writes such
+    lines by the thousand, and a few string methods read them faster.
+    """
+    if not inner or inner[0].isspace():
+        return None
+    if '"' in inner or "\\" in inner or "{" in inner or "}" in inner:
+        return None
+    ident: str | None = None
+    attrs: dict[str, str] = {}
+    for word in inner.split():
+        if word[0] == "#":
+            if len(word) == 1:
+                return None
+            ident = word[1:]
+            continue
+        name, sep, value = word.partition("=")
+        if not value or not name:
+            return None
+        letters = name.replace("-", "").replace("_", "")  # [\w-]+
+        if letters and not letters.isalnum():
+            return None
+        attrs[name] = value
+    return ident, attrs
+
+
 def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
     """One block line -> a Fact, or None if the line is not a list item.
 
@@ -69,21 +105,29 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
         if not m:
             return None
         body = m.group(1)
-    else:  # what _ITEM's group takes, without its backtracking
-        m = _ITEM_MARK.match(line)
-        if not m:
-            return None
-        body = line[m.end() :].rstrip()
+    elif line[:1] in ("-", "*", "+") and line[1:2].isspace():
+        body = line[1:].strip()  # what _ITEM's group takes, without its backtracking
+    else:
+        return None
     ident: str | None = None
     attrs: dict[str, str] = {}
-    am = _ATTRS.search(body)
-    if am:
-        ident, attrs = parse_attributes(body[am.start() :])
-        body = body[: am.start()].rstrip()
+    if body[-1:] == "}":
+        # the first "{" that starts _ATTRS (what a search for _ATTRS finds)
+        brace = body.find("{")
+        plain = _plain_attributes(body[brace + 1 : -1]) if brace >= 0 else None
+        if plain is not None:
+            ident, attrs = plain
+        else:
+            while brace >= 0 and not _ATTRS_AT.match(body, brace):
+                brace = body.find("{", brace + 1)
+            if brace >= 0:
+                ident, attrs = parse_attributes(body[brace:])
+        if brace >= 0:
+            body = body[:brace].rstrip()
     struck = len(body) >= 4 and body.startswith("~~") and body.endswith("~~")
     if struck:
         body = body[2:-2]
-    km = _KEYED.match(body)
+    km = _KEYED.match(body) if body[:2] == "**" else None
     key, value = (
         (km.group("key").strip(), km.group("value").strip())
         if km
@@ -92,18 +136,26 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
     return Fact(value, key or None, ident, section, attrs, struck, lineno)
 
 
-def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
+def parse_memory(
+    text: str, path: str = "MEMORY.md", memo: LineMemo | None = None
+) -> Memory:
     """Split MEMORY.md text into head, block facts and tail.
 
+    ``memo``: lines parsed before (``gardener.linememo``), same result, faster.
     Raises ParseError (with the line) for a begin marker without an end marker,
     or a second block: the gardener then refuses to rewrite the file.
     """
     first = text.find("\n")
     newline = "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
     # split on \n only: splitlines() would also break on \x0c, \u2028 ...
-    lines = [part for part in re.split(r"(?<=\n)", text) if part]
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
     begin_at = end_at = None
     for number, raw in enumerate(lines):
+        if "gardener:" not in raw:  # what both markers hold
+            continue
         content = raw.rstrip("\r\n")
         if _BEGIN.match(content):
             if begin_at is not None:
@@ -138,7 +190,7 @@ def parse_memory(text: str, path: str = "MEMORY.md") -> Memory:
             last = facts[-1]
             facts[-1] = Fact(**{**last.__dict__, "tail": (*last.tail, content)})
             continue
-        fact = parse_fact(content, section, number + 1)
+        fact = (memo.parse if memo else parse_fact)(content, section, number + 1)
         if fact is None:
             stray.append((section, content))
         else:
@@ -204,9 +256,16 @@ def section_order(titles: Iterable[str], stray: Iterable[tuple[str, str]]) -> li
 
 
 def render_block(
-    facts: Iterable[Fact], stray: Iterable[tuple[str, str]] = (), newline: str = "\n"
+    facts: Iterable[Fact],
+    stray: Iterable[tuple[str, str]] = (),
+    newline: str = "\n",
+    memo: LineMemo | None = None,
 ) -> list[str]:
-    """The lines between the markers (without newlines), canonical."""
+    """The lines between the markers (without newlines), canonical.
+
+    ``memo``: lines rendered before (``gardener.linememo``), same result, faster.
+    """
+    render = memo.render if memo else render_fact
     facts = list(facts)
     stray = list(stray)
     by_section: dict[str, list[Fact]] = {}
@@ -218,22 +277,25 @@ def render_block(
             out.append("")
         out.append(f"## {title}")
         for fact in sorted(by_section.get(title, ()), key=sort_key):
-            out.append(render_fact(fact))
+            out.append(render(fact))
             out.extend(fact.tail)
         out.extend(line for s, line in stray if s == title)
     return out
 
 
-def render_memory(memory: Memory, facts: Iterable[Fact] | None = None) -> str:
+def render_memory(
+    memory: Memory, facts: Iterable[Fact] | None = None, memo: LineMemo | None = None
+) -> str:
     """MEMORY.md text with the block rendered from ``facts`` (default: memory's own).
 
-    A file without a block gets one appended at its end.
+    A file without a block gets one appended at its end. ``memo``: see
+    ``render_block``.
     """
     chosen = memory.facts if facts is None else tuple(facts)
     nl = memory.newline
     block = [
         memory.begin or BEGIN,
-        *render_block(chosen, memory.stray, nl),
+        *render_block(chosen, memory.stray, nl, memo),
         memory.end or END,
     ]
     body = nl.join(block) + nl

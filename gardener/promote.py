@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from . import redact
 from .classify import Classified, classify
@@ -40,6 +43,9 @@ from .validtime import (
     parse_instant,
 )
 
+if TYPE_CHECKING:
+    from .linememo import LineMemo
+
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
 # ledger line ``path<TAB>settled:<blob id>``: every entry of the note as it held
 # those bytes is in the ledger, so a pass may leave that text unread
@@ -64,13 +70,14 @@ _INSTRUCTION_WORDS = (
 )  # fmt: skip
 
 
+_ANY_INSTRUCTION_WORD = re.compile("|".join(_INSTRUCTION_WORDS))
+
+
 def _instruction(text: str) -> bool:
     """True if ``text`` reads like an order to the model (``_INSTRUCTION``)."""
-    # for ASCII text, lower() and ``in`` is the regex's IGNORECASE: a cheap no
-    if text.isascii():
-        low = text.lower()
-        if not any(word in low for word in _INSTRUCTION_WORDS):
-            return False
+    # for ASCII text, lower() and a plain search is the regex's IGNORECASE: a cheap no
+    if text.isascii() and not _ANY_INSTRUCTION_WORD.search(text.lower()):
+        return False
     return _INSTRUCTION.search(text) is not None
 
 
@@ -171,10 +178,29 @@ def _same(a: str, b: str) -> bool:
         return False
     if _digits(na) != _digits(nb):  # v0.1 vs v0.2, $4,200 vs $3,600
         return False
+    if _surely_apart(na, nb):
+        return False
     from rapidfuzz import fuzz
 
     # order matters: "tabs rather than spaces" is not "spaces rather than tabs"
     return fuzz.ratio(na, nb) >= NEAR_DUPLICATE
+
+
+def _surely_apart(a: str, b: str) -> bool:
+    """True if ``fuzz.ratio(a, b)`` is below NEAR_DUPLICATE, known without rapidfuzz.
+
+    The ratio is 200 * LCS / (len(a) + len(b)), and the longest common
+    subsequence is no longer than the shorter text nor than the characters the
+    two share (counted with repeats): an exact "no" for most pairs, which spares
+    a pass that needs no fuzzy match the import of rapidfuzz (~20 ms).
+    """
+    total = len(a) + len(b)
+    if 200 * min(len(a), len(b)) < NEAR_DUPLICATE * total:
+        return True
+    if "rapidfuzz.fuzz" in sys.modules:  # imported: its answer is as cheap
+        return False
+    shared = sum((Counter(a) & Counter(b)).values())
+    return 200 * shared < NEAR_DUPLICATE * total
 
 
 def _digits(normalized: str) -> tuple[str, ...]:
@@ -192,7 +218,13 @@ def _multi(attributes: tuple[str, ...]) -> frozenset[str]:
 
 
 def _instant(fact: Fact) -> datetime:
-    return parse_instant(fact.since or "1970-01-01")
+    return _parsed_instant(fact.attrs.get("since") or "1970-01-01")
+
+
+@lru_cache(maxsize=65536)
+def _parsed_instant(text: str) -> datetime:
+    """``parse_instant``, once per text: a pass orders timelines again and again."""
+    return parse_instant(text)
 
 
 def _timeline(facts: Sequence[Fact]) -> list[Fact]:
@@ -279,7 +311,10 @@ class _Pass:
         if self.values is None:
             self.values = {}
             for at, fact in enumerate(self.facts):
-                self._index_value(fact.value, at)
+                # a fact in Superseded never comes back (sections only move
+                # there): most of a long-lived MEMORY.md, never a duplicate
+                if not fact.superseded:
+                    self._index_value(fact.value, at)
         nv = normalize_value(value)
         spots = set(self.values.get(nv, ()))
         if len(nv) >= FUZZY_LENGTH and _digits(nv) in self.fuzzy:
@@ -573,6 +608,7 @@ def plan_promotion(
     config: Config,
     now: datetime,
     ledger: frozenset[str] = frozenset(),
+    memo: LineMemo | None = None,
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -584,6 +620,7 @@ def plan_promotion(
         ledger: marks (see ``fingerprints``) of entries already processed;
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
+        memo: MEMORY.md lines rendered before (``gardener.linememo``), if at hand.
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``settle``). Raises ParseError (MEMORY.md and
     line) for a fact whose since, until or expires is not a date: the timeline
@@ -660,7 +697,7 @@ def plan_promotion(
     settle(seen, notes, per_note)
     facts = tuple(work.facts)
     changed_facts = facts != memory.facts
-    text = render_memory(memory, facts) if changed_facts else memory.text
+    text = render_memory(memory, facts, memo) if changed_facts else memory.text
     over = max(0, len(text) - config.memory_budget_chars)
     return PromotionPlan(
         facts, tuple(work.decisions), frozenset(seen), text, text != memory.text, over

@@ -129,8 +129,11 @@ def _describe(d: Decision, old_values: dict[str | None, str]) -> str:
     return f"- {short(what, 90)} ({d.path}:{d.line})"
 
 
-def ledger_message(plan: PromotionPlan) -> str:
-    """The commit of a pass that filed nothing and only marked entries as read."""
+def ledger_message(plan: PromotionPlan, split: bool = False) -> str:
+    """The commit of a pass that filed nothing and only marked entries as read.
+
+    ``split``: the pass also moved the old single-file ledger into month files.
+    """
     seen = [d for d in plan.decisions if d.action in ("reject", "held")]
     lines = [
         "promote: nothing to file",
@@ -138,6 +141,12 @@ def ledger_message(plan: PromotionPlan) -> str:
         "The ledger marks the entries this pass read (chatter, or values MEMORY.md",
         "already holds), so the next pass does not read them again.",
     ]
+    if split:
+        lines += [
+            "",
+            "The ledger moves from .gardener/ledger to one file a month in",
+            ".gardener/ledger.d/, so that a pass rewrites only the months it reads.",
+        ]
     if seen:
         lines += ["", *(_describe(d, {}) for d in seen)]
     return "\n".join([*lines, "", "Gardener-Action: promote", ""])

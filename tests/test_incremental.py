@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.garden import LEDGER
 from gardener.journal import begin
+from gardener.ledger import FOLDER, group, month_file, read_all, render
 from gardener.promote import plan_promotion, settled_mark
 
 
@@ -37,8 +37,16 @@ def values(ws: Workspace, key: str) -> list[str]:
 
 
 def ledger(ws: Workspace) -> list[str]:
-    path = ws.root / LEDGER
-    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return sorted(read_all(ws.root).marks())
+
+
+def write_ledger(ws: Workspace, marks: list[str]) -> None:
+    """Rewrite the ledger by hand (as a person or another tool might)."""
+    shutil.rmtree(ws.root / FOLDER, ignore_errors=True)
+    for month, mine in group(marks).items():
+        path = ws.root / month_file(month)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render(mine), encoding="utf-8")
 
 
 def settled(ws: Workspace) -> dict[str, str]:
@@ -65,7 +73,7 @@ def test_a_pass_settles_each_note_it_read_and_commits_that(ws: Workspace):
         f"memory/{name}": blob_id(ws.root / "memory" / name)
         for name in ("2026-02-10.md", "2026-02-12.md")
     }
-    committed = git(ws.root, "show", f"HEAD:{LEDGER}").splitlines()
+    committed = git(ws.root, "show", f"HEAD:{month_file('2026-02')}").splitlines()
     assert committed == ledger(ws)
 
 
@@ -74,14 +82,14 @@ def test_an_unchanged_note_is_not_read_again(ws: Workspace):
     # see the entry again (and reject it as already on the timeline)
     mark = next(m for m in ledger(ws) if m.startswith("memory/2026-02-10.md\t"))
     kept = [line for line in ledger(ws) if line != mark]
-    (ws.root / LEDGER).write_text("".join(f"{line}\n" for line in kept))
+    write_ledger(ws, kept)
     assert ws.promote().plan.decisions == ()
     # without the settled line the note is read, and the entry is found known
     settled_line = settled_mark(
         "memory/2026-02-10.md", settled(ws)["memory/2026-02-10.md"]
     )
     kept.remove(settled_line)
-    (ws.root / LEDGER).write_text("".join(f"{line}\n" for line in kept))
+    write_ledger(ws, kept)
     again = ws.promote()
     assert [(d.action, d.reason) for d in again.plan.decisions] == [
         ("reject", "already on the timeline")
@@ -127,7 +135,7 @@ def test_without_the_ledger_a_pass_reads_everything_and_changes_nothing(
 ):
     memory = ws.memory_path.read_text()
     head = git(ws.root, "rev-parse", "HEAD")
-    (ws.root / LEDGER).unlink()
+    shutil.rmtree(ws.root / FOLDER)
     result = ws.promote()
     assert {d.action for d in result.plan.decisions} == {"reject"}
     assert len(result.plan.decisions) == 2
@@ -166,10 +174,11 @@ def test_a_killed_pass_is_finished_with_its_settled_lines(ws: Workspace):
     )
     text = "".join(f"{mark}\n" for mark in sorted(plan.ledger))
     message = "promote: 1 superseded\n\nGardener-Action: promote\n"
-    begin(ws.root / ".git", {"MEMORY.md": plan.text, LEDGER: text}, message, None)
+    month = month_file("2026-02")
+    begin(ws.root / ".git", {"MEMORY.md": plan.text, month: text}, message, None)
     ws.memory_path.write_text(plan.text)  # killed here: the ledger not written
     ws.record()  # the next run finishes the work
-    assert git(ws.root, "show", f"HEAD:{LEDGER}") == text
+    assert git(ws.root, "show", f"HEAD:{month}") == text
     assert "memory/2026-02-14.md" in settled(ws)
     assert ws.promote().commit is None
 

@@ -18,8 +18,8 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import GardenerError
-from gardener.garden import LEDGER
 from gardener.journal import JOURNAL, RESUMED, begin
+from gardener.ledger import Ledger
 from gardener.memoryfile import END, parse_memory
 from gardener.promote import plan_promotion
 from gardener.workspace import replace_if_unchanged, workspace_lock
@@ -177,16 +177,17 @@ def test_a_kill_between_write_and_commit_is_committed_as_promote(big: Workspace)
     plan = plan_promotion(
         ws.read_notes()[0], ws.read_memory(), ws.config, ws.now(), ws.read_ledger()
     )
-    ledger = "".join(f"{mark}\n" for mark in sorted(plan.ledger))
+    months = Ledger(ws.root).files(plan.ledger)  # the ledger's month files
     message = "promote: 9 added\n\nGardener-Action: promote\n"
     # what apply() does: journal, MEMORY.md written, then the process dies
-    begin(ws.root / ".git", {"MEMORY.md": plan.text, LEDGER: ledger}, message, None)
+    begin(ws.root / ".git", {"MEMORY.md": plan.text, **months}, message, None)
     (ws.root / "MEMORY.md").write_text(plan.text)
     result = ws.record()
     assert result.commit is None and "interrupted" in result.warnings[0]
     subject, body = git(ws.root, "log", "-1", "--format=%s%n%b").split("\n", 1)
     assert subject == "promote: 9 added" and RESUMED in body
-    assert (ws.root / LEDGER).read_text() == ledger  # finished, not re-planned
+    for rel, text in months.items():  # finished, not re-planned
+        assert (ws.root / rel).read_text() == text
     assert ws.promote().commit is None
     assert git(ws.root, "status", "--porcelain") == ""
     subjects = git(ws.root, "log", "--format=%s", "--", "MEMORY.md").splitlines()

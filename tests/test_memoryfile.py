@@ -11,6 +11,7 @@ from gardener.memoryfile import (
     BEGIN,
     END,
     NEW_FILE,
+    parse_fact,
     parse_memory,
     render_fact,
     render_memory,
@@ -170,3 +171,42 @@ def test_parse_never_raises_anything_but_parse_error(text):
 
 def test_new_file_is_canonical():
     assert render_memory(parse_memory(NEW_FILE)) == NEW_FILE
+
+
+def _reference_attributes(body: str) -> tuple[str | None, dict[str, str], str]:
+    """parse_fact's attribute split by the regex alone (what the fast path must equal)."""
+    from gardener.memoryfile import _ATTRS, parse_attributes
+
+    found = _ATTRS.search(body)
+    if not found:
+        return None, {}, body
+    ident, attrs = parse_attributes(body[found.start() :])
+    return ident, attrs, body[: found.start()].rstrip()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "v {#m1 since=2026-01-01 from=memory/2026-01-01.md}",
+        "v {#m1 a_b-c=x=y}",
+        "v { #m1}",
+        "v {#}",
+        "v {=x}",
+        "v {a=}",
+        "v {é=1 ·=2}",
+        "v {a.b=1}",
+        'v {#m1 reason="two words"}',
+        "v {x} {#m1}",
+        "v {#m1 a=b} {#m2}",
+        "v {#m1 a=b }",
+        "v {#m1\u00a0a=b}",
+        "v {#m1 a=b\\c}",
+        "{#m1}",
+        "v }",
+    ],
+)
+def test_plain_attributes_read_as_the_regex_reads_them(body: str):
+    fact = parse_fact(f"- {body}", "Facts")
+    assert fact is not None
+    ident, attrs, rest = _reference_attributes(body)
+    assert (fact.id, dict(fact.attrs), fact.value) == (ident, attrs, rest.strip())

@@ -360,3 +360,28 @@ def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query)
     work = _Pass(memory, default_config(), today)
     scan = (f for f in memory.facts if is_current(f, today) and _same(f.value, query))
     assert work._duplicate(query) is next(scan, None)
+
+
+SIMILAR_PAIRS = [
+    ("tabs rather than spaces", "spaces rather than tabs"),
+    ("one pr per feature branch", "one pr per feature branches"),
+    ("deploys go out on tuesdays", "deploys go out on thursdays"),
+    ("the staging host is in frankfurt", "prefers dark mode everywhere"),
+    ("aaaaaaaaaaaaaaaa", "aaaaaaaaaaaaaaab"),
+]
+
+
+def test_surely_apart_never_contradicts_the_fuzzy_ratio(monkeypatch):
+    import sys
+
+    from rapidfuzz import fuzz
+
+    from gardener.promote import NEAR_DUPLICATE, _surely_apart
+
+    # as in a pass that has not imported rapidfuzz: the shared-letters bound too
+    monkeypatch.delitem(sys.modules, "rapidfuzz.fuzz")
+    apart = [_surely_apart(a, b) for a, b in SIMILAR_PAIRS]
+    assert apart[3] and not apart[1]
+    for (a, b), surely in zip(SIMILAR_PAIRS, apart, strict=True):
+        if surely:
+            assert fuzz.ratio(a, b) < NEAR_DUPLICATE

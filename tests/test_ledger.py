@@ -1,0 +1,126 @@
+"""The ledger keeps one file a month; a workspace with the old single file keeps working.
+
+Real passes in real git repositories: what they commit, and that a split
+ledger gives the same answers as the one file it replaced.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from gardener import Workspace
+from gardener.ledger import (
+    FOLDER,
+    LEGACY,
+    Ledger,
+    group,
+    month_file,
+    month_of,
+    read_all,
+)
+
+NOW = "2026-03-01T18:00"
+NOTES = {
+    "2026-01-20.md": "- 09:00 fact: **staging host**: box2\n- lunch was good\n",
+    "2026-02-10.md": "- 10:00 decision: **database**: Postgres\n",
+    "2026-02-12.md": "- 11:00 decision: **database**: SQLite\n- 12:00 fact: **ci**: GitHub\n",
+}
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def workspace(root: Path) -> Workspace:
+    ws, _ = Workspace.init(root, now_override=NOW)
+    for name, text in NOTES.items():
+        (ws.root / "memory" / name).write_text(text, encoding="utf-8")
+    return ws
+
+
+def as_legacy(ws: Workspace) -> None:
+    """Put the ledger back in the one file of older workspaces, committed."""
+    marks = read_all(ws.root).marks()
+    git(ws.root, "rm", "-rq", FOLDER)
+    (ws.root / LEGACY).write_text("".join(f"{m}\n" for m in sorted(marks)))
+    git(ws.root, "add", LEGACY)
+    git(ws.root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "old")
+
+
+def test_marks_go_to_the_month_of_their_note():
+    assert month_of("memory/2026-02-10.md\tabc") == "2026-02"
+    assert month_of("memory/2026-02-10-standup.md\tsettled:1") == "2026-02"
+    assert month_of("memory/notes.md\tabc") == "undated"
+    assert group(["memory/2026-01-20.md\ta", "memory/2026-02-10.md\tb"]) == {
+        "2026-01": {"memory/2026-01-20.md\ta"},
+        "2026-02": {"memory/2026-02-10.md\tb"},
+    }
+
+
+def test_a_pass_writes_only_the_months_whose_marks_changed(tmp_path: Path):
+    book = Ledger(tmp_path, {"2026-01": frozenset({"memory/2026-01-20.md\ta"})})
+    book.months["2026-02"] = frozenset({"memory/2026-02-10.md\tb"})
+    files = book.files({"memory/2026-01-20.md\ta", "memory/2026-02-10.md\tc"})
+    assert files == {month_file("2026-02"): "memory/2026-02-10.md\tc\n"}
+    # a month left without marks loses its file
+    assert book.files({"memory/2026-01-20.md\ta"}) == {month_file("2026-02"): None}
+
+
+def test_a_pass_commits_one_ledger_file_a_month(tmp_path: Path):
+    ws = workspace(tmp_path / "ws")
+    assert ws.promote().commit
+    tracked = git(ws.root, "ls-files", ".gardener").split()
+    assert tracked == [
+        ".gardener/.gitignore",
+        month_file("2026-01"),
+        month_file("2026-02"),
+    ]
+    assert git(ws.root, "status", "--porcelain") == ""
+    january = (ws.root / month_file("2026-01")).read_text().splitlines()
+    assert all(line.startswith("memory/2026-01-20.md\t") for line in january)
+
+
+def test_an_old_single_file_ledger_is_split_by_the_next_pass(tmp_path: Path):
+    ws = workspace(tmp_path / "ws")
+    ws.promote()
+    marks = ws.read_ledger()
+    memory = ws.memory_path.read_text()
+    as_legacy(ws)
+    assert ws.read_ledger() == marks  # still read as it is
+    result = ws.promote()
+    assert result.plan.decisions == ()  # nothing promoted twice
+    assert result.commit and "one file a month" in git(
+        ws.root, "log", "-1", "--format=%b"
+    )
+    assert not (ws.root / LEGACY).exists()
+    assert ws.read_ledger() == marks
+    assert ws.memory_path.read_text() == memory
+    assert git(ws.root, "status", "--porcelain") == ""
+    assert ws.promote().commit is None  # twice changes nothing
+
+
+def test_an_old_ledger_gives_the_same_memory_as_a_fresh_pass(tmp_path: Path):
+    # half the notes promoted under the old ledger, the rest after the upgrade
+    old = workspace(tmp_path / "old")
+    (old.root / "memory" / "2026-02-12.md").unlink()
+    old.promote()
+    as_legacy(old)
+    (old.root / "memory" / "2026-02-12.md").write_text(NOTES["2026-02-12.md"])
+    assert old.promote().plan.keys("supersede") == ["database"]
+    fresh = workspace(tmp_path / "fresh")
+    fresh.promote()
+    assert old.memory_path.read_text() == fresh.memory_path.read_text()
+    assert old.read_ledger() == fresh.read_ledger()
+
+
+def test_prune_drops_the_marks_of_notes_it_deletes(tmp_path: Path):
+    ws = workspace(tmp_path / "ws")
+    ws.promote()
+    later = Workspace(ws.root, now_override="2026-03-05T18:00")  # 2026-01-20 ages out
+    assert later.prune().plan.notes_removed == ("memory/2026-01-20.md",)
+    assert not (ws.root / month_file("2026-01")).exists()
+    assert "2026-01" not in git(ws.root, "ls-files", FOLDER)
+    assert git(ws.root, "status", "--porcelain") == ""
