@@ -27,6 +27,8 @@ TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
+    Row = tuple[str, str, int, int]  # source: path, stamp, first and last doc id
+
     from .recall import Doc
 
     # [(relative path, absolute path)] -> {relative path: its docs}; a file
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
 
 _BATCH = 256  # files read at once while refreshing
-SCHEMA = 2  # bump when the tables change: old indexes are then rebuilt
+SCHEMA = 3  # bump when the tables change: old indexes are then rebuilt
 _DDL = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
     "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
@@ -44,6 +46,8 @@ _DDL = (
     "CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, path TEXT, day TEXT,"
     " norm_key TEXT, filed_key TEXT, superseded INTEGER, until TEXT,"
     " expires TEXT, since TEXT, hit TEXT)",
+    # a plain recall asks for the live notes' durable keys: by day, not a scan
+    "CREATE INDEX IF NOT EXISTS doc_day ON doc(day, filed_key, since)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text,"
     " tokenize='unicode61 remove_diacritics 2')",
 )
@@ -105,11 +109,16 @@ class Index:
             raise
 
     def fresh(
-        self, files: Sequence[tuple[str, str]], present: Iterable[str], floor: str = ""
+        self,
+        files: Sequence[tuple[str, str]],
+        present: Iterable[str],
+        floor: str = "",
+        rows: list[Row] | None = None,
     ) -> bool:
         """True if ``refresh`` with the same arguments would change nothing:
-        no file's stamp changed and no indexed path from ``floor`` on is gone."""
-        stamps = {rel: held for rel, held, _, _ in self._indexed(files, floor)}
+        no file's stamp changed and no indexed path from ``floor`` on is gone.
+        ``rows``: those from ``floor`` on, if already read (``listed``)."""
+        stamps = {rel: held for rel, held, _, _ in self._indexed(files, floor, rows)}
         if stamps.keys() - set(present):
             return False
         return all(stamps.get(rel) == stamp(path) for rel, path in files)
@@ -127,12 +136,17 @@ class Index:
         return stale, stamps.keys() - present, spans
 
     def _indexed(
-        self, files: Sequence[tuple[str, str]], floor: str
-    ) -> list[tuple[str, str, int, int]]:
+        self,
+        files: Sequence[tuple[str, str]],
+        floor: str,
+        rows: list[Row] | None = None,
+    ) -> list[Row]:
         """(path, stamp, first row, last row) of each indexed path from ``floor``
-        on, and of each of ``files`` below it (MEMORY.md), by its key."""
+        on (``rows`` if given), and of each of ``files`` below it (MEMORY.md)."""
         query = "SELECT path, stamp, first, last FROM source WHERE "
-        rows = list(self.db.execute(query + "path >= ?", (floor,)))
+        rows = list(
+            self.db.execute(query + "path >= ?", (floor,)) if rows is None else rows
+        )
         for rel, _ in files:
             if rel < floor:
                 rows += self.db.execute(query + "path = ?", (rel,))
@@ -188,19 +202,16 @@ class Index:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                         (f"listing:{folder}", json.dumps([held, since])))  # fmt: skip
 
-    def listed(self, folder: str, held: str, since: str) -> list[str] | None:
-        """The names of the notes in ``folder`` from ``since`` on, from the rows,
-        if a refresh covered them (``remember_listing``) and the folder's stamp
-        is still ``held``: no note was added, removed or renamed since, so the
-        rows name exactly the notes there. Else None: list the folder."""
+    def listed(self, folder: str, held: str, since: str) -> list[Row] | None:
+        """The rows of the notes in ``folder`` from ``since`` on (see
+        ``_indexed``), if a refresh covered them (``remember_listing``) and the
+        folder's stamp is still ``held``: no note was added, removed or renamed
+        since, so the rows name exactly the notes there. Else None: list the
+        folder."""
         if not self._covers(folder, held, since):
             return None
-        start, stop = f"{folder}/{since}", f"{folder}0"  # "0" sorts right after "/"
-        rows = self.db.execute(
-            "SELECT path FROM source WHERE path >= ? AND path < ?", (start, stop)
-        )
-        names = [path[len(folder) + 1 :] for (path,) in rows]
-        return [name for name in names if "/" not in name]
+        query = "SELECT path, stamp, first, last FROM source WHERE path >= ?"
+        return list(self.db.execute(query, (f"{folder}/{since}",)))
 
     def _covers(self, folder: str, held: str, since: str) -> bool:
         """A remembered listing of ``folder`` at stamp ``held`` reaches back to ``since``."""
@@ -244,8 +255,8 @@ class Index:
             )
         )
         newest = self.db.execute(
-            "SELECT filed_key, max(since) FROM doc WHERE filed_key IS NOT NULL"
-            " AND day >= ? GROUP BY filed_key",
+            "SELECT filed_key, max(since) FROM doc WHERE day >= ?"
+            " AND filed_key IS NOT NULL GROUP BY filed_key",
             (paths_from or "",),
         )
         return {k: since for k, since in newest if since > filed.get(k, "")}

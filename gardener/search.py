@@ -121,7 +121,7 @@ def search_fresh(
             # even if another recall refreshes the index meanwhile
             index.db.execute("BEGIN")
             scope = _Scope(root, file, folder, ttl, now, everything, index)
-            if not index.fresh(scope.files, scope.present, scope.floor):
+            if not index.fresh(scope.files, scope.present, scope.floor, scope.rows):
                 return None
             hits = scope.answer(index, expression, limit)
             index.db.execute("COMMIT")
@@ -171,10 +171,16 @@ class _Scope:
         self.since = None if everything else live_from.isoformat()
         # the folder's stamp before listing it: a change after shows in it
         self.held = folder_stamp(os.path.join(root, notes_dir))
-        wanted = None
+        self.rows = None
         if index is not None and self.held:
-            wanted = index.listed(notes_dir, self.held, self.since or "")
-        self.listed_now = wanted is None  # the folder itself is listed
+            self.rows = index.listed(notes_dir, self.held, self.since or "")
+        # the rows from the floor are the folder's notes; else list the folder
+        self.listed_now = self.rows is None
+        wanted = None
+        if self.rows is not None:
+            inner = [r[0][len(notes_dir) + 1 :] for r in self.rows
+                     if r[0].startswith(f"{notes_dir}/")]  # fmt: skip
+            wanted = [name for name in inner if "/" not in name]
         if wanted is None:
             links: list[str] = []
             wanted = note_names(root, notes_dir, self.since or "", links=links)
@@ -196,7 +202,8 @@ class _Scope:
 
     def answer(self, index: Index, expression: str, limit: int | None) -> list[Hit]:
         """The hits for the FTS5 ``expression`` from an index that is up to date."""
-        pending = index.pending(self.memory_file, self.since)
+        # --all keeps every match: which note entries are pending is moot
+        pending = {} if self.everything else index.pending(self.memory_file, self.since)
         found = index.search(
             expression,
             paths_from=self.since,

@@ -133,7 +133,8 @@ def test_names_from_the_rows_answer_as_a_listing_does(
     assert index is not None
     with index:
         held = folder_stamp(str(steady.root / "memory"))
-        assert index.listed("memory", held, "") == ["2026-01-05.md"]
+        rows = index.listed("memory", held, "")
+        assert rows is not None and [r[0] for r in rows] == ["memory/2026-01-05.md"]
     for query in ("database", "cat Miso", "nothing"):
         assert fresh(steady, query, everything=everything) == steady.recall(
             query, everything=everything
