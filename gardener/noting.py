@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from .config import Config
-    from .git import Repo
 
 
 class NoteSettings(NamedTuple):
@@ -117,8 +116,11 @@ def write_note(
     for name, given in (("--key", key), ("--source", source), ("--by", by)):
         if given is not None and (not given.strip() or not given.isprintable()):
             raise UsageError(f"{name} must be one line of printable text")
-    if expires is not None:
-        _parse_day(expires)
+    if expires is not None and _parse_day(expires) <= now.date():
+        raise UsageError(
+            f"--expires {expires} is not after today ({now.date()}): "
+            "the entry would never be current"
+        )
     try:
         line = render_entry(
             text, time=clock, kind=kind, key=key, source=source, by=by, expires=expires
@@ -145,13 +147,20 @@ def write_note(
             root, {settings.memory_file: "file", settings.notes_dir: "folder"}
         )
         target = root / rel
+        committed = repo.committed_text(rel)
+        if target.exists() and _text(target) != committed:
+            # written without the gardener since its last commit: that is its
+            # writer's change, committed as theirs first (DESIGN 3), secrets
+            # redacted; this note's commit then holds only its own line
+            warnings += _record(root, now if fixed_clock else None)
+            committed = repo.committed_text(rel)
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
             append_entry(target, f"# {when.isoformat()}")
             append_entry(target, "")
         append_entry(target, line)
         scanned = {line, f"# {when.isoformat()}", ""}
-        if _unscanned_secret(root, repo, rel, scanned, settings):
+        if _unscanned_secret(_text(target), committed, scanned, settings):
             from .config import load
             from .guard import redact_files
 
@@ -160,7 +169,7 @@ def write_note(
             f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
         )
         # journaled: a kill before the commit is finished as this note
-        written = target.read_bytes().decode("utf-8", "surrogateescape")
+        written = _text(target)
         journal.begin(repo.git_dir, {rel: written}, message, author)
         dated = (
             now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
@@ -172,24 +181,39 @@ def write_note(
 
 
 def _unscanned_secret(
-    root: Path, repo: Repo, rel: str, scanned: set[str], settings: NoteSettings
+    text: str, committed: str | None, scanned: set[str], settings: NoteSettings
 ) -> bool:
-    """True if the note's text since its last commit holds a never-store match.
+    """True if the note's ``text`` holds a never-store match in what its last
+    commit (``committed``) does not hold.
 
     The committed text was scanned before its commit, so only what was
-    written since (by us or by an agent writing the file itself) is read,
-    with a few lines before it (``redact.unscanned``): the cost of ``note``
-    follows the new lines, not the size of the day. Lines in ``scanned``
-    (the entry just checked, the heading) are not scanned again when they
-    are all that is new.
+    written since is read, with a few lines before it (``redact.unscanned``):
+    the cost of ``note`` follows the new lines, not the size of the day.
+    Lines in ``scanned`` (the entry just checked, the heading) are not
+    scanned again when they are all that is new.
     """
     from . import redact
 
-    text = (root / rel).read_bytes().decode("utf-8", "surrogateescape")
-    fresh = redact.unscanned(text, repo.committed_text(rel), scanned)
+    fresh = redact.unscanned(text, committed, scanned)
     return bool(fresh) and bool(
         redact.find(fresh, settings.never_store, settings.allow)
     )
+
+
+def _text(path: Path) -> str:
+    """The file's text as git's blobs are read (bad bytes kept as surrogates)."""
+    return path.read_bytes().decode("utf-8", "surrogateescape")
+
+
+def _record(root: Path, now: datetime | None) -> list[str]:
+    """Commit what was written in the workspace without the gardener, as
+    ``Workspace.record`` does (authored by its writer); its warnings. ``now``:
+    the fixed clock, if any. Only when a note was written by hand, so the
+    Workspace is loaded then and not on every note."""
+    from .garden import Workspace
+
+    override = now.isoformat() if now is not None else None
+    return list(Workspace(root, now_override=override).record().warnings)
 
 
 MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after notes

@@ -390,3 +390,15 @@ def test_notes_check_gits_housekeeping_every_few_hours(
         ws.note(text)
         runs.append("maintenance run --auto" in trace.read_text())
     assert runs == [True, False, True]
+
+
+@pytest.mark.parametrize("expires", ["2020-01-01", "2026-01-05"])
+def test_an_expiry_that_has_passed_is_refused(ws: Workspace, expires: str):
+    """Regression (new-user trial): --expires in the past was accepted, and the
+    entry promoted as current with an expiry behind it."""
+    from gardener.errors import UsageError
+
+    with pytest.raises(UsageError, match="never be current"):
+        ws.note("the banner is on", expires=expires)
+    assert not (ws.root / "memory" / "2026-01-05.md").exists()
+    ws.note("the banner is on", expires="2026-01-06")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,30 @@ def test_without_git_user_a_note_is_authored_by_its_agent(eight: Workspace):
     assert git(ws.root, "log", "-1", "--format=%an").strip() == "memory-gardener"
     ws.promote()
     assert ws.memory_path.read_text().endswith("my own line\n")
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_hand_edit_of_todays_note_is_its_writers_commit_not_the_notes(
+    tmp_path: Path, fast: bool
+):
+    """Regression (new-user trial): ``note`` folded a person's uncommitted edit
+    of the day's note into its own commit, authored by the agent."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    git(ws.root, "config", "user.name", "Pat Doe")
+    git(ws.root, "config", "user.email", "pat@example.org")
+    ws.note("CI runs on GitHub Actions", by="atlas")
+    day = ws.root / "memory" / f"{NOW[:10]}.md"
+    day.write_text(day.read_text().replace("GitHub Actions", "Buildkite"))
+    if fast:
+        env = {"GARDENER_NOW": NOW, "PATH": os.environ["PATH"]}
+        subprocess.run([sys.executable, "-m", "gardener", "-w", str(ws.root), "note",
+                        "--by", "atlas", "deploys are on Tuesdays"],
+                       check=True, capture_output=True, env=env)  # fmt: skip
+    else:
+        ws.note("deploys are on Tuesdays", by="atlas")
+    log = git(ws.root, "log", "-2", "--format=%an|%s").splitlines()
+    assert log[0] == "atlas|note: deploys are on Tuesdays"
+    assert log[1].startswith("Pat Doe|")
+    shown = git(ws.root, "show", "HEAD", "--format=", "--unified=0")
+    assert "Buildkite" not in shown and "deploys are on Tuesdays" in shown
+    assert git(ws.root, "status", "--porcelain") == ""
