@@ -257,7 +257,7 @@ def why(ctx: click.Context, key: str, as_json: bool) -> None:
         click.echo(f"{valid:36} {h.status:10} {h.value}  ({'; '.join(where)})")
 
 
-@main.command()
+@main.command(short_help="Retire matching entries: recall stops using them.")
 @click.argument("query", required=False)
 @click.option("--key", help="Forget the entries with this key.")
 @click.option("--source", help="Forget the entries from this source.")
