@@ -20,7 +20,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from itertools import chain, repeat
 from pathlib import Path, PurePosixPath
@@ -157,6 +157,7 @@ class Repo:
         self._git_dir = git_dir
         self._has_commits: bool | None = None  # known once asked; True after a commit
         self._in_head: set[str] = set()  # paths committed_text found at HEAD
+        self._tree: Path = self.root  # where git reads files (see commit's texts)
         self._reader: Any = None  # GitPython's cat-file process, for ``objects``
 
     @classmethod
@@ -224,6 +225,7 @@ class Repo:
         *,
         date: datetime | None = None,
         maintain: bool = True,
+        texts: Mapping[str, str] | None = None,
     ) -> str | None:
         """Commit exactly ``paths`` (added, modified or deleted files, or folders).
 
@@ -234,12 +236,21 @@ class Repo:
         sets both dates, else now. Hooks do not run; commits are not signed.
         ``maintain`` False skips git's automatic housekeeping check after the
         commit (``git maintenance run --auto``, a process of its own).
+        ``texts`` (path -> text, one for each of ``paths``): commit these, not
+        what the files hold when git reads them, so what a writer appends
+        meanwhile (unscanned for secrets) stays out of the commit; git reads
+        them from a copy in a temporary work tree.
 
         Returns the new commit's sha, or None when the paths hold no change.
         Raises LockError when ``index.lock`` stays busy for ``lock_timeout``
         seconds, GardenerError when git fails (with the command and its stderr).
         """
         rels = _relative_paths(paths)
+        if texts is not None:
+            if set(_relative_paths(list(texts))) != set(rels):
+                raise ValueError("texts must name exactly the paths committed")
+            with self._frozen(texts):
+                return self.commit(rels, message, author, date=date, maintain=maintain)
         has_head = self.has_commits()
         # files that exist: three git commands instead of eight (``note`` commits
         # on every call); an ignored one makes ``add`` fail, and the long way runs
@@ -267,8 +278,34 @@ class Repo:
         return self._commit_only(targets, message, author, date, maintain=maintain)
 
     def _plain_file(self, rel: str) -> bool:
-        path = self.root / rel
+        path = self._tree / rel
         return path.is_file() and not path.is_symlink()
+
+    @contextmanager
+    def _frozen(self, texts: Mapping[str, str]) -> Iterator[None]:
+        """Point git's reads at a temporary work tree (in the git folder, so on
+        the same file system) holding ``texts``; removed afterwards."""
+        tree = self._git_dir / "gardener" / f"tree-{os.getpid()}-{time.monotonic_ns()}"
+        written: list[Path] = []
+        try:
+            for rel, text in texts.items():
+                path = tree / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(text.encode("utf-8", "surrogateescape"))
+                written.append(path)
+            self._tree = tree
+            yield
+        finally:
+            self._tree = self.root
+            for path in written:
+                with suppress(OSError):
+                    path.unlink()
+            for rel in texts:  # the folders it made, deepest first
+                for folder in (tree / rel).parents:
+                    if folder == tree.parent:
+                        break
+                    with suppress(OSError):
+                        folder.rmdir()
 
     def _commit_only(
         self,
@@ -695,7 +732,7 @@ class Repo:
             p
             for p in rels
             if not any(_under(p, i) for i in ignored)
-            and (os.path.lexists(self.root / p) or any(_under(i, p) for i in indexed))
+            and (os.path.lexists(self._tree / p) or any(_under(i, p) for i in indexed))
         ]
         if addable:
             self._run("add", "--all", "--", *addable, index=True)
@@ -725,6 +762,8 @@ class Repo:
         argv = [_GIT, *_OPTIONS, *args]
         # English messages (the lock-busy check reads them), as GitPython does
         full_env = os.environ | _C_LOCALE | self._location_env() | dict(env or {})
+        if self._tree != self.root:  # git cannot find the repository from there
+            full_env |= self._pinned_env() | {"GIT_WORK_TREE": str(self._tree)}
         deadline = time.monotonic() + self.lock_timeout
         delays = chain((0.02, 0.05, 0.1, 0.2), repeat(0.5))  # seconds
         while True:
@@ -732,7 +771,7 @@ class Repo:
                 self._wait_for(self._git_dir / "index.lock", deadline, delays)
             try:
                 done = subprocess.run(
-                    argv, cwd=self.root, env=full_env, capture_output=True,
+                    argv, cwd=self._tree, env=full_env, capture_output=True,
                     input=stdin if stdin is not None else b"",
                 )  # fmt: skip
             except FileNotFoundError as e:

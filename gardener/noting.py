@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .entryline import render_entry
-from .errors import RefusedError, UsageError
+from .errors import GardenerError, RefusedError, UsageError
 from .validtime import zone_named
 from .workspace import SALT, append_entry, refuse_outside, workspace_lock
 
@@ -116,10 +116,10 @@ def write_note(
     for name, given in (("--key", key), ("--source", source), ("--by", by)):
         if given is not None and (not given.strip() or not given.isprintable()):
             raise UsageError(f"{name} must be one line of printable text")
-    if expires is not None and _parse_day(expires) <= now.date():
+    if expires is not None and _parse_day(expires) <= max(now.date(), when):
         raise UsageError(
-            f"--expires {expires} is not after today ({now.date()}): "
-            "the entry would never be current"
+            f"--expires {expires} is not after today ({now.date()}) and the note's"
+            " day: the entry would never be current"
         )
     try:
         line = render_entry(
@@ -160,21 +160,28 @@ def write_note(
             append_entry(target, "")
         append_entry(target, line)
         scanned = {line, f"# {when.isoformat()}", ""}
-        if _unscanned_secret(_text(target), committed, scanned, settings):
+        # what is scanned is what is committed (a writer may append meanwhile)
+        written = _text(target)
+        if _unscanned_secret(written, committed, scanned, settings):
             from .config import load
             from .guard import redact_files
 
             redact_files(root, [rel], load(root), now)
+            written = _text(target)
+            if _unscanned_secret(written, committed, scanned, settings):
+                raise GardenerError(
+                    f"{rel} took a secret again while it was being redacted; nothing"
+                    " was committed: run `gardener check`"
+                )
         message = (
             f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
         )
         # journaled: a kill before the commit is finished as this note
-        written = _text(target)
         journal.begin(repo.git_dir, {rel: written}, message, author)
         dated = (
             now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
         )
-        sha = repo.commit([rel], message, author, date=dated,
+        sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
                           maintain=_maintenance_due(repo.git_dir))  # fmt: skip
         journal.done(repo.git_dir)
     return NoteResult(rel, line, sha, tuple(warnings))
@@ -255,7 +262,11 @@ def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> st
 
 
 def _parse_day(text: str) -> date:
+    """``YYYY-MM-DD`` as a date; UsageError otherwise (Python 3.11 would also
+    take ``YYYYMMDD``, which the note's parser does not read back)."""
     try:
+        if len(text) != 10 or text[4] != "-" or text[7] != "-":
+            raise ValueError(text)
         return date.fromisoformat(text)
     except ValueError as exc:
         raise UsageError(f"{text!r} is not a date (YYYY-MM-DD)") from exc

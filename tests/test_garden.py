@@ -402,3 +402,22 @@ def test_an_expiry_that_has_passed_is_refused(ws: Workspace, expires: str):
         ws.note("the banner is on", expires=expires)
     assert not (ws.root / "memory" / "2026-01-05.md").exists()
     ws.note("the banner is on", expires="2026-01-06")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"expires": "20260320"}, "not a date"),
+        ({"day": "20260105"}, "not a date"),
+        ({"day": "2026-01-20", "expires": "2026-01-10"}, "never be current"),
+    ],
+)
+def test_dates_a_note_could_not_read_back_are_refused(
+    ws: Workspace, options: dict[str, str], message: str
+):
+    """Regression (breaker): --expires 20260320 was written, then dropped by
+    promote; an entry could expire before its own day."""
+    from gardener.errors import UsageError
+
+    with pytest.raises(UsageError, match=message):
+        ws.note("the banner is on", **options)  # type: ignore[arg-type]

@@ -169,3 +169,30 @@ def test_a_note_git_will_not_commit_is_an_error_not_a_silent_success(ws: Workspa
     run_git(ws.root, "update-index", "--skip-worktree", "memory/2026-01-05.md")
     with pytest.raises(GardenerError):
         ws.note("second")
+
+
+def test_a_write_landing_while_note_commits_stays_out_of_the_commit(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): git read the live file, so a direct append landing
+    between note's scan and its commit went into the note's commit, unscanned
+    (secrets included) and under the note's author."""
+    ws.note("first")
+    day = ws.root / "memory" / "2026-01-05.md"
+    real = git.Repo.commit
+
+    def meanwhile(self: git.Repo, paths, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with day.open("a") as file:  # an agent appends as git is about to read
+            file.write(f"- vault password: {SECRET}\n")
+        return real(self, paths, *args, **kwargs)
+
+    monkeypatch.setattr(git.Repo, "commit", meanwhile)
+    ws.note("second")
+    monkeypatch.undo()
+    committed = subprocess.run(["git", "-C", str(ws.root), "log", "-p"],
+                               capture_output=True, text=True).stdout  # fmt: skip
+    assert SECRET not in committed and "second" in committed
+    Workspace(ws.root, now_override=ws.now_override).record()  # redacts, then commits
+    committed = subprocess.run(["git", "-C", str(ws.root), "log", "-p"],
+                               capture_output=True, text=True).stdout  # fmt: skip
+    assert SECRET not in committed
