@@ -187,7 +187,8 @@ def pick(
         if everything or (
             current_at(m.superseded, m.until, m.expires, today)
             if m.day is None
-            else m.filed_key is None or pending.get(m.filed_key) == m.since
+            else (m.filed_key is None or pending.get(m.filed_key) == m.since)
+            and current_at(False, None, m.expires, today)  # a note may expire too
         ):
             hits.append(m.hit())
     return hits

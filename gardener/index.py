@@ -242,13 +242,16 @@ class Index:
     def pending(self, memory_file: str, paths_from: str | None) -> dict[str, str]:
         """Durable keys whose newest note entry (of the notes dated
         ``paths_from`` on, or all) is newer than every value MEMORY.md holds
-        for the key, whatever its status: key -> that entry's ``since`` (as
-        ``recall.sort_key`` writes it). Promote has not filed it yet, so it is
+        for the key, whatever its status, and than the end of each: key ->
+        that entry's ``since`` (as ``recall.sort_key`` writes it). Promote has not filed it yet, so it is
         the key's latest word; older note entries of a key are not."""
         # MEMORY.md's rows by their span: a file's rows are consecutive
         filed = dict(
             self.db.execute(
-                "SELECT d.norm_key, max(d.since) FROM source s JOIN doc d"
+                # a value's until counts too: a correction's note is filed when
+                # the wrong value ends, though the right one keeps its since
+                "SELECT d.norm_key, max(max(d.since, coalesce(d.until, '')))"
+                " FROM source s JOIN doc d"
                 " ON d.id BETWEEN s.first AND s.last"
                 " WHERE s.path = ? AND d.norm_key IS NOT NULL GROUP BY d.norm_key",
                 (memory_file,),

@@ -117,16 +117,27 @@ def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
 
 def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
     """A daily note's entries as index docs; ``filed_key`` is set for a durable
-    keyed fact, whose key MEMORY.md may already speak for."""
+    keyed fact that has one value at a time (not an event, not a multi-valued
+    attribute), whose key MEMORY.md may already speak for."""
     from .classify import classify
     from .model import normalize_key
+    from .promote import multi_valued
 
     docs = []
     for entry in entries:
         c = classify(entry, config)
-        filed = normalize_key(c.key) if c.durable and c.key else None
+        filed = None
+        if (
+            c.durable
+            and c.key
+            and c.kind != "event"
+            and not multi_valued(c.key, config)
+        ):
+            filed = normalize_key(c.key)
         hit = entry_hit(entry, zone=config.zone)
-        docs.append(Doc(hit, day=entry.day.isoformat(), filed_key=filed))
+        docs.append(
+            Doc(hit, day=entry.day.isoformat(), filed_key=filed, expires=entry.expires)
+        )
     return docs
 
 

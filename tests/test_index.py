@@ -219,3 +219,40 @@ def test_a_keys_newest_note_answers_until_promote_files_it(tmp_path: Path):
     assert later.recall("MariaDB") == []  # forgotten, its note too
     later.note("we use DuckDB", kind="decision", key="database", time="10:00")
     assert [h.value for h in later.recall("database")] == ["we use DuckDB"]
+
+
+def _values(ws: Workspace, query: str) -> list[str]:
+    return sorted(h.value for h in ws.recall(query))
+
+
+def test_each_unfiled_value_of_a_multi_valued_key_answers(tmp_path: Path):
+    """Regression (breaker): only the newest note of a multi-valued key showed,
+    though promote files them all."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-10T12:00")
+    ws.note("Python", kind="fact", key="language", time="09:00")
+    ws.promote()
+    ws.note("Rust", kind="fact", key="language", time="10:00")
+    ws.note("Go", kind="fact", key="language", time="11:00")
+    assert _values(ws, "Rust Go") == ["Go", "Rust"]
+
+
+def test_a_filed_correction_no_longer_answers_as_a_note(tmp_path: Path):
+    """Regression (breaker): promote gives a corrected value the wrong one's
+    since, so its correction note looked newer than anything filed, forever."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-10T12:00")
+    ws.note("Postgres", kind="decision", key="db", time="09:00")
+    ws.promote()
+    ws.note("MySQL", kind="correction", key="db", time="10:00")
+    ws.promote()
+    assert [(h.value, h.status) for h in ws.recall("db MySQL")] == [
+        ("MySQL", "current")
+    ]
+    ws.forget(key="db")
+    assert ws.recall("db MySQL") == []
+
+
+def test_an_expired_note_entry_does_not_answer(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-10T12:00")
+    ws.note("the banner is on", expires="2026-03-12")
+    assert _values(ws, "banner") == ["the banner is on"]
+    assert _values(Workspace(ws.root, now_override="2026-03-15T12:00"), "banner") == []
