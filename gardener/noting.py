@@ -147,6 +147,11 @@ def write_note(
             root, {settings.memory_file: "file", settings.notes_dir: "folder"}
         )
         target = root / rel
+        if target.is_symlink():  # an append would land in the link's target
+            raise GardenerError(
+                f"{rel} is a symlink; the gardener appends only to a plain note file:"
+                " replace the link with the file"
+            )
         committed = repo.committed_text(rel)
         if target.exists() and _text(target) != committed:
             # written without the gardener since its last commit: that is its

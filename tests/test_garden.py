@@ -421,3 +421,16 @@ def test_dates_a_note_could_not_read_back_are_refused(
 
     with pytest.raises(UsageError, match=message):
         ws.note("the banner is on", **options)  # type: ignore[arg-type]
+
+
+def test_a_days_note_that_is_a_symlink_is_refused_not_silently_skipped(ws: Workspace):
+    """Regression (breaker): the line went into the link's target, outside the
+    notes, and nothing was committed ("commit": null)."""
+    from gardener.errors import GardenerError
+
+    (ws.root / "archive").mkdir()
+    (ws.root / "archive" / "x.md").write_text("# 2026-01-05\n\n- linked\n")
+    os.symlink("../archive/x.md", ws.root / "memory" / "2026-01-05.md")
+    with pytest.raises(GardenerError, match="symlink"):
+        ws.note("via link")
+    assert "via link" not in (ws.root / "archive" / "x.md").read_text()
