@@ -209,11 +209,13 @@ class Workspace:
         paths: Sequence[str],
         message: str,
         author: Identity | None = None,
+        texts: Mapping[str, str] | None = None,
     ) -> str | None:
-        """Commit ``paths``; with a fixed clock (GARDENER_NOW), dated at that time."""
+        """Commit ``paths`` (``texts``: as ``Repo.commit`` takes them); with a
+        fixed clock (GARDENER_NOW), dated at that time."""
         override = self.now_override or os.environ.get("GARDENER_NOW")
         when = self.now().replace(tzinfo=self.config.zone) if override else None
-        return repo.commit(paths, message, author, date=when)
+        return repo.commit(paths, message, author, date=when, texts=texts)
 
     def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
         """Commit what people and agents changed without the gardener, secrets redacted first.
@@ -260,13 +262,49 @@ class Workspace:
             f"- {p} was rewritten: its committed text is kept, new lines below a marker"
             for p in kept
         ]
+        message_head = "record: changes made outside the gardener\n\n"
+        texts, again = self._scanned_texts(repo, changed)
+        redacted += again
         lines += [f"- redacted {r.rule} in {r.where()}" for r in redacted]
-        message = (
-            "record: changes made outside the gardener\n\n"
-            + "\n".join(lines)
-            + "\n\nGardener-Action: record\n"
+        message = message_head + "\n".join(lines) + "\n\nGardener-Action: record\n"
+        return self._commit(repo, changed, message, author, texts), redacted
+
+    def _scanned_texts(
+        self, repo: Repo, changed: Sequence[str]
+    ) -> tuple[dict[str, str] | None, list[Redaction]]:
+        """The texts of ``changed`` as last scanned, for the commit to take
+        instead of what the files hold when git reads them: a writer appending
+        meanwhile would put unscanned text into history. Lines no commit holds
+        are scanned once more and redacted if a secret landed since the first
+        scan. None when a path is not a plain file (deleted, a link, a folder):
+        then git reads the files. Raises GardenerError if they keep taking
+        secrets."""
+        from . import redact
+        from .guard import redact_files
+
+        paths = [self.root / p for p in changed]
+        if not all(p.is_file() and not p.is_symlink() for p in paths):
+            return None, []
+        committed = repo.committed_texts(list(changed))
+        redacted: list[Redaction] = []
+        for _ in range(3):
+            texts = {
+                rel: path.read_bytes().decode("utf-8", "surrogateescape")
+                for rel, path in zip(changed, paths, strict=True)
+            }
+            fresh = [
+                rel
+                for rel, text in texts.items()
+                if (new := redact.unscanned(text, committed.get(rel)))
+                and redact.find(new, self.config.never_store, self.config.allow)
+            ]
+            if not fresh:
+                return texts, redacted
+            redacted += redact_files(self.root, fresh, self.config, self.now())
+        raise GardenerError(
+            f"{', '.join(changed)} kept taking secrets while being recorded; nothing"
+            " was committed: run `gardener check`"
         )
-        return self._commit(repo, changed, message, author), redacted
 
     def _agent_of(self, rel: str) -> str | None:
         """The ``agent`` a note's front matter names, if it can be read."""

@@ -196,3 +196,27 @@ def test_a_write_landing_while_note_commits_stays_out_of_the_commit(
     committed = subprocess.run(["git", "-C", str(ws.root), "log", "-p"],
                                capture_output=True, text=True).stdout  # fmt: skip
     assert SECRET not in committed
+
+
+def test_a_write_landing_while_record_commits_stays_out_of_the_commit(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): record redacted a hand edit, then git read the live
+    file, so a secret appended in between reached history."""
+    ws.note("first")
+    day = ws.root / "memory" / "2026-01-05.md"
+    with day.open("a") as file:
+        file.write("- a hand-written line\n")
+    real = git.Repo.commit
+
+    def meanwhile(self: git.Repo, paths, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with day.open("a") as file:
+            file.write(f"- vault password: {SECRET}\n")
+        return real(self, paths, *args, **kwargs)
+
+    monkeypatch.setattr(git.Repo, "commit", meanwhile)
+    Workspace(ws.root, now_override=ws.now_override).record()
+    monkeypatch.undo()
+    committed = subprocess.run(["git", "-C", str(ws.root), "log", "-p"],
+                               capture_output=True, text=True).stdout  # fmt: skip
+    assert SECRET not in committed and "a hand-written line" in committed
