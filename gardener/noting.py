@@ -19,7 +19,13 @@ from typing import NamedTuple
 from .entryline import render_entry
 from .errors import GardenerError, RefusedError, UsageError
 from .validtime import zone_named
-from .workspace import SALT, append_entry, refuse_outside, workspace_lock
+from .workspace import (
+    SALT,
+    append_entry,
+    appended_text,
+    refuse_outside,
+    workspace_lock,
+)
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
@@ -159,12 +165,21 @@ def write_note(
             # redacted; this note's commit then holds only its own line
             warnings += _record(root, now if fixed_clock else None)
             committed = repo.committed_text(rel)
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            append_entry(target, f"# {when.isoformat()}")
-            append_entry(target, "")
-        append_entry(target, line)
-        scanned = {line, f"# {when.isoformat()}", ""}
+        heading = f"# {when.isoformat()}"
+        new = [heading, "", line] if not target.exists() else [line]
+        expected = _text(target) if target.exists() else None
+        for added in new:
+            expected = appended_text(expected, added)
+        message = (
+            f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
+        )
+        # journaled before the append: a kill after it is finished as this note
+        # (not committed later as someone's hand edit)
+        journal.begin(repo.git_dir, {rel: expected or ""}, message, author)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for added in new:
+            append_entry(target, added)
+        scanned = {line, heading, ""}
         # what is scanned is what is committed (a writer may append meanwhile)
         written = _text(target)
         if _unscanned_secret(written, committed, scanned, settings):
@@ -178,11 +193,8 @@ def write_note(
                     f"{rel} took a secret again while it was being redacted; nothing"
                     " was committed: run `gardener check`"
                 )
-        message = (
-            f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
-        )
-        # journaled: a kill before the commit is finished as this note
-        journal.begin(repo.git_dir, {rel: written}, message, author)
+        if written != expected:  # another writer, or a redaction: journal what is
+            journal.begin(repo.git_dir, {rel: written}, message, author)
         dated = (
             now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
         )

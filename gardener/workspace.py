@@ -178,7 +178,6 @@ def append_entry(path: Path, line: str, *, root: Path | None = None) -> None:
     top = _workspace_of(path) if root is None else Path(root)
     if not inside(top, path):
         raise GardenerError(f"refusing to append to {path}: it resolves outside {top}")
-    body = line.replace("\r\n", "\n").removesuffix("\n")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         created = not path.exists()
@@ -190,7 +189,7 @@ def append_entry(path: Path, line: str, *, root: Path | None = None) -> None:
                 # An atomic_write may have replaced the file while we waited:
                 # then append to the new file, not to the orphaned old one.
                 if _is_current(fd, path):
-                    _append_locked(fd, body)
+                    _append_locked(fd, line)
                     break
             finally:
                 os.close(fd)  # also releases the flock
@@ -429,15 +428,38 @@ def _create_temp(target: Path) -> tuple[int, Path]:
 
 def _append_locked(fd: int, body: str) -> None:
     size = os.fstat(fd).st_size
-    newline, prefix = b"\n", b""
-    if size:
-        newline = _newline_of(fd)
-        last = os.pread(fd, 1, size - 1)
-        if last != b"\n":
-            prefix = b"\n" if last == b"\r" and newline == b"\r\n" else newline
-    encoded = body.encode("utf-8", "surrogateescape").replace(b"\n", newline)
-    _write_all(fd, prefix + encoded + newline)
+    newline = _newline_of(fd) if size else b"\n"
+    last = os.pread(fd, 1, size - 1) if size else b""
+    _write_all(fd, _appended(body, newline, last))
     os.fsync(fd)
+
+
+def appended_text(text: str | None, line: str) -> str:
+    """What ``append_entry(path, line)`` makes of a file holding ``text``
+    (None: no file), as text: for a journal to record before the append."""
+    if not text:
+        return (text or "") + _appended(line, b"\n", b"").decode(
+            "utf-8", "surrogateescape"
+        )
+    first, found, _ = text.partition("\n")
+    newline = b"\r\n" if found and first.endswith("\r") else b"\n"
+    last = text[-1].encode("utf-8", "surrogateescape")[-1:]
+    tail = _appended(line, newline, last)
+    return text + tail.decode("utf-8", "surrogateescape")
+
+
+def _appended(line: str, newline: bytes, last: bytes) -> bytes:
+    """The bytes an append of ``line`` writes after a file whose first line
+    ends with ``newline`` and whose last byte is ``last`` (b"": empty)."""
+    body = line.replace("\r\n", "\n").removesuffix("\n")
+    prefix = b""
+    if last and last != b"\n":
+        prefix = b"\n" if last == b"\r" and newline == b"\r\n" else newline
+    return (
+        prefix
+        + body.encode("utf-8", "surrogateescape").replace(b"\n", newline)
+        + newline
+    )
 
 
 def _newline_of(fd: int) -> bytes:

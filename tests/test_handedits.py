@@ -165,3 +165,30 @@ def test_a_hand_edit_of_todays_note_is_its_writers_commit_not_the_notes(
     shown = git(ws.root, "show", "HEAD", "--format=", "--unified=0")
     assert "Buildkite" not in shown and "deploys are on Tuesdays" in shown
     assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_a_note_killed_after_its_append_is_finished_as_that_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): a kill between the append and the journal left the
+    line to be committed later as the person's hand edit."""
+    import gardener.noting
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    git(ws.root, "config", "user.name", "Pat Doe")
+    git(ws.root, "config", "user.email", "pat@example.org")
+    ws.note("first", by="atlas")
+    real = gardener.noting.append_entry
+
+    def then_killed(path: Path, line: str, **kwargs: object) -> None:
+        real(path, line)
+        raise KeyboardInterrupt  # the process dies right after its append
+
+    monkeypatch.setattr(gardener.noting, "append_entry", then_killed)
+    with pytest.raises(KeyboardInterrupt):
+        ws.note("killed mid-way", by="atlas")
+    monkeypatch.undo()
+    ws.note("next", by="atlas")
+    log = git(ws.root, "log", "--format=%an|%s").splitlines()
+    assert log[:2] == ["atlas|note: next", "atlas|note: killed mid-way"]
+    assert git(ws.root, "status", "--porcelain") == ""

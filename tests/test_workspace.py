@@ -10,6 +10,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
 from gardener.layout import inside, note_date
@@ -365,3 +367,22 @@ def test_read_files_reads_each_named_file_in_order(tmp_path: Path):
     assert list(read_files(tmp_path / "missing", [])) == []
     with pytest.raises(FileNotFoundError):
         list(read_files(tmp_path, ["gone.md"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.none() | st.text(alphabet="ab \r\n\té", max_size=30),
+    st.text(alphabet="xy \r\n", min_size=1, max_size=12),
+)
+def test_appended_text_is_what_append_entry_writes(
+    tmp_path_factory: pytest.TempPathFactory, text: str | None, line: str
+) -> None:
+    from gardener.workspace import appended_text
+
+    folder = tmp_path_factory.mktemp("ws")
+    (folder / ".git").mkdir()
+    path = folder / "note.md"
+    if text is not None:
+        path.write_bytes(text.encode())
+    append_entry(path, line)
+    assert path.read_bytes().decode() == appended_text(text, line)
