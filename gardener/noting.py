@@ -159,15 +159,17 @@ def write_note(
                 " replace the link with the file"
             )
         committed = repo.committed_text(rel)
-        if target.exists() and _text(target) != committed:
+        current = _text(target) if target.exists() else None
+        if current is not None and current != committed:
             # written without the gardener since its last commit: that is its
             # writer's change, committed as theirs first (DESIGN 3), secrets
             # redacted; this note's commit then holds only its own line
             warnings += _record(root, now if fixed_clock else None)
             committed = repo.committed_text(rel)
+            current = _text(target) if target.exists() else None
         heading = f"# {when.isoformat()}"
-        new = [heading, "", line] if not target.exists() else [line]
-        expected = _text(target) if target.exists() else None
+        new = [heading, "", line] if current is None else [line]
+        expected = current
         for added in new:
             expected = appended_text(expected, added)
         message = (

@@ -125,7 +125,7 @@ def search_fresh(
                 return None
             hits = scope.answer(index, expression, limit)
             index.db.execute("COMMIT")
-            if scope.listed_now:  # the rows name what the folder holds: say so
+            if scope.rows is None:  # the folder was listed, and the rows match it
                 with suppress(sqlite3.Error):  # busy: it can wait for next time
                     index.db.execute("PRAGMA busy_timeout = 20")
                     scope.remember(index)
@@ -171,17 +171,14 @@ class _Scope:
         self.since = None if everything else live_from.isoformat()
         # the folder's stamp before listing it: a change after shows in it
         self.held = folder_stamp(os.path.join(root, notes_dir))
-        self.rows = None
+        self.rows = None  # the index's rows from the floor, when they name the notes
         if index is not None and self.held:
             self.rows = index.listed(notes_dir, self.held, self.since or "")
-        # the rows from the floor are the folder's notes; else list the folder
-        self.listed_now = self.rows is None
-        wanted = None
         if self.rows is not None:
             inner = [r[0][len(notes_dir) + 1 :] for r in self.rows
                      if r[0].startswith(f"{notes_dir}/")]  # fmt: skip
             wanted = [name for name in inner if "/" not in name]
-        if wanted is None:
+        else:
             links: list[str] = []
             wanted = note_names(root, notes_dir, self.since or "", links=links)
             if links:  # a link's target may change with the folder as it was
