@@ -252,8 +252,9 @@ class Repo:
             with self._frozen(texts):
                 return self.commit(rels, message, author, date=date, maintain=maintain)
         has_head = self.has_commits()
-        # files that exist: three git commands instead of eight (``note`` commits
-        # on every call); an ignored one makes ``add`` fail, and the long way runs
+        # files that exist: two or three git commands instead of eight (``note``
+        # commits on every call); an ignored one makes ``add`` fail, and the
+        # long way runs
         quick = has_head and rels and all(self._plain_file(p) for p in rels)
         if quick and self._in_head.issuperset(rels):
             # tracked: ``commit --only`` takes their working-tree text itself,
@@ -285,6 +286,7 @@ class Repo:
     def _frozen(self, texts: Mapping[str, str]) -> Iterator[None]:
         """Point git's reads at a temporary work tree (in the git folder, so on
         the same file system) holding ``texts``; removed afterwards."""
+        _clear_dead_trees(self._git_dir / "gardener")
         tree = self._git_dir / "gardener" / f"tree-{os.getpid()}-{time.monotonic_ns()}"
         written: list[Path] = []
         try:
@@ -807,6 +809,26 @@ class Repo:
             "GIT_WORK_TREE": str(self.root),
             "GIT_INDEX_FILE": str(self._git_dir / "index"),
         }
+
+
+def _clear_dead_trees(folder: Path) -> None:
+    """Remove the temporary work trees (``Repo._frozen``) of processes that died
+    before they could: ``tree-<pid>-<n>`` whose pid is gone."""
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith("tree-")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.kill(int(name.split("-")[1]), 0)
+            continue  # alive (or reused: it is left for a later pass)
+        except (ValueError, IndexError, ProcessLookupError):
+            pass
+        except PermissionError:
+            continue  # alive, another user's
+        import shutil
+
+        shutil.rmtree(folder / name, ignore_errors=True)
 
 
 def _parse_tree(data: bytes) -> tuple[list[bytes], list[str]]:
