@@ -243,8 +243,9 @@ class Index:
         """Durable keys whose newest note entry (of the notes dated
         ``paths_from`` on, or all) is newer than every value MEMORY.md holds
         for the key, whatever its status, and than the end of each: key ->
-        that entry's ``since`` (as ``recall.sort_key`` writes it). Promote has not filed it yet, so it is
-        the key's latest word; older note entries of a key are not."""
+        that entry's ``since`` (as ``recall.sort_key`` writes it). Promote has
+        not filed it yet, so it is the key's latest word; older note entries
+        of a key are not."""
         # MEMORY.md's rows by their span: a file's rows are consecutive
         filed = dict(
             self.db.execute(

@@ -16,6 +16,10 @@ from __future__ import annotations
 import json
 import os
 
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -101,10 +105,15 @@ def write(root: str | os.PathLike[str], key: str, values: dict[str, object]) -> 
         pass
 
 
+def canonical(values: Mapping[str, object]) -> str:
+    """``values`` (settings as ``config.as_values`` gives them) as one text:
+    equal settings give equal texts, however they were read."""
+    return json.dumps(values, sort_keys=True, ensure_ascii=False)
+
+
 def _check(values: dict[str, object]) -> int:
     """A checksum of ``values``: a cache edited by hand is not trusted (its
     values were never checked the way ``config.parse_rules`` checks them)."""
     import zlib
 
-    text = json.dumps(values, sort_keys=True, ensure_ascii=False)
-    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
+    return zlib.crc32(canonical(values).encode("utf-8", "surrogatepass"))

@@ -10,7 +10,6 @@ scanned for secrets, and their rows replaced. ``Workspace.recall`` calls
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sqlite3
 from contextlib import suppress
@@ -217,7 +216,7 @@ def signature(values: Mapping[str, object]) -> str:
     rows, by the stat of its modules."""
     here = os.path.dirname(os.path.abspath(__file__))
     stamps = [os.stat(os.path.join(here, f"{m}.py")) for m in _ROW_MODULES]
-    return json.dumps(values, sort_keys=True, ensure_ascii=False) + "".join(
+    return rulecache.canonical(values) + "".join(
         f"|{s.st_mtime_ns}:{s.st_size}" for s in stamps
     )
 
