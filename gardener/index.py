@@ -245,7 +245,9 @@ class Index:
         for the key, whatever its status, and than the end of each: key ->
         that entry's ``since`` (as ``recall.sort_key`` writes it). Promote has
         not filed it yet, so it is the key's latest word; older note entries
-        of a key are not."""
+        of a key are not. A note entry of the same minute as what MEMORY.md
+        holds is pending if its value is not one MEMORY.md holds for the key
+        (an agent may note twice a minute)."""
         # MEMORY.md's rows by their span: a file's rows are consecutive
         filed = dict(
             self.db.execute(
@@ -263,7 +265,35 @@ class Index:
             " AND filed_key IS NOT NULL GROUP BY filed_key",
             (paths_from or "",),
         )
-        return {k: since for k, since in newest if since > filed.get(k, "")}
+        out: dict[str, str] = {}
+        for key, since in newest:
+            held = filed.get(key, "")
+            if since > held or (
+                since == held
+                and self._unfiled_value(memory_file, paths_from, key, since)
+            ):
+                out[key] = since
+        return out
+
+    def _unfiled_value(
+        self, memory_file: str, paths_from: str | None, key: str, since: str
+    ) -> bool:
+        """Whether a note entry of ``key`` at ``since`` has a value MEMORY.md
+        does not hold for the key (compared as text, case aside)."""
+        held = {
+            str(v).casefold().strip()
+            for (v,) in self.db.execute(
+                "SELECT json_extract(d.hit, '$.value') FROM source s JOIN doc d"
+                " ON d.id BETWEEN s.first AND s.last WHERE s.path = ? AND d.norm_key = ?",
+                (memory_file, key),
+            )
+        }
+        noted = self.db.execute(
+            "SELECT json_extract(hit, '$.value') FROM doc WHERE day >= ?"
+            " AND filed_key = ? AND since = ?",
+            (paths_from or "", key, since),
+        )
+        return any(str(v).casefold().strip() not in held for (v,) in noted)
 
     def _drop(self, rel: str, span: tuple[int, int]) -> None:
         first, last = span

@@ -256,3 +256,21 @@ def test_an_expired_note_entry_does_not_answer(tmp_path: Path):
     ws.note("the banner is on", expires="2026-03-12")
     assert _values(ws, "banner") == ["the banner is on"]
     assert _values(Workspace(ws.root, now_override="2026-03-15T12:00"), "banner") == []
+
+
+def test_a_new_value_noted_in_the_same_minute_answers(tmp_path: Path):
+    """Regression (breaker and new-user trial): with the clock fixed, a value
+    noted in the minute of the filed one stayed hidden until the next promote,
+    though promote takes it as the newer value."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-11-30T10:00")
+    ws.note("Postgres", kind="decision", key="database")
+    ws.promote()
+    assert [(h.value, h.status) for h in ws.recall("database")] == [
+        ("Postgres", "current")
+    ]
+    ws.note("SQLite", kind="decision", key="database")
+    assert [h.value for h in ws.recall("SQLite")] == ["SQLite"]
+    ws.promote()
+    assert [(h.value, h.status) for h in ws.recall("database SQLite")] == [
+        ("SQLite", "current")
+    ]
