@@ -24,7 +24,10 @@ if TYPE_CHECKING:
 JOURNAL = "gardener-pending.json"  # in the git folder: never committed
 RESUMED = "Gardener-Resumed: completed after the run that planned it was interrupted"
 
-Commit = Callable[[Sequence[str], str, "Identity | None"], "str | None"]
+# (paths, message, author, texts to commit for them or None: the files) -> sha
+Commit = Callable[
+    [Sequence[str], str, "Identity | None", "Mapping[str, str] | None"], "str | None"
+]
 
 
 class Pending(NamedTuple):
@@ -64,9 +67,25 @@ def apply(
             path.unlink(missing_ok=True)
         else:
             atomic_write(path, text, root=root)
-    sha = commit(list(files), message, author)
+    sha = commit(list(files), message, author, _texts(files))
     done(repo.git_dir)
     return sha
+
+
+def _holds(current: str | None, planned: str | None) -> bool:
+    """The file (``current``) is as planned, or as planned with lines appended."""
+    if current is None or planned is None:
+        return current == planned
+    return current.startswith(planned) and (
+        len(current) == len(planned) or planned.endswith("\n") or not planned
+    )
+
+
+def _texts(files: Mapping[str, str | None]) -> dict[str, str] | None:
+    """``files`` as texts for the commit to take instead of the files (what a
+    writer adds meanwhile stays out); None if one is a deletion."""
+    texts = {rel: text for rel, text in files.items() if text is not None}
+    return texts if len(texts) == len(files) else None
 
 
 def begin(
@@ -109,11 +128,12 @@ def recover(
 def resume(root: Path, repo: Repo, commit: Commit) -> str | None:
     """Finish and commit the work an interrupted run left in the journal.
 
-    Each file already written as planned is committed; a file still as it
-    was at HEAD is written first; a file changed by someone else since is
-    left alone (it is then committed as an outside change). If the run was
-    interrupted before it wrote anything, the record is just dropped.
-    Returns the commit's sha, or None.
+    Each file already written as planned is committed, as planned: lines a
+    writer appended since stay uncommitted, to be recorded as theirs; a file
+    still as it was at HEAD is written first; a file changed by someone else
+    otherwise is left alone (it is then committed as an outside change). If
+    the run was interrupted before it wrote anything, the record is just
+    dropped. Returns the commit's sha, or None.
     """
     from .git import Identity
 
@@ -122,7 +142,10 @@ def resume(root: Path, repo: Repo, commit: Commit) -> str | None:
         return None
     head = {rel: repo.committed_text(rel) for rel in pending.files}
     now = {rel: _current(root / rel) for rel in pending.files}
-    if not any(now[rel] == text != head[rel] for rel, text in pending.files.items()):
+    if not any(
+        _holds(now[rel], text) and text != head[rel]
+        for rel, text in pending.files.items()
+    ):
         done(repo.git_dir)
         return None
     paths = []
@@ -133,11 +156,15 @@ def resume(root: Path, repo: Repo, commit: Commit) -> str | None:
             else:
                 atomic_write(root / rel, text, root=root)
             now[rel] = text
-        if now[rel] == text:
+        if _holds(now[rel], text):
             paths.append(rel)
     message = pending.message.rstrip("\n") + "\n" + RESUMED + "\n"
     author = Identity(*pending.author) if pending.author else None
-    sha = commit(paths, message, author)
+    # the journaled texts, not the files: what a writer adds meanwhile is theirs
+    # (and not scanned yet); a deletion has no text, so git reads the files then
+    sha = commit(
+        paths, message, author, _texts({rel: pending.files[rel] for rel in paths})
+    )
     done(repo.git_dir)
     return sha
 

@@ -160,7 +160,7 @@ def write_note(
             )
         committed = repo.committed_text(rel)
         current = _text(target) if target.exists() else None
-        if current is not None and current != committed:
+        if current != committed:  # deleted counts: that is its writer's change too
             # written without the gardener since its last commit: that is its
             # writer's change, committed as theirs first (DESIGN 3), secrets
             # redacted; this note's commit then holds only its own line
@@ -168,19 +168,18 @@ def write_note(
             committed = repo.committed_text(rel)
             current = _text(target) if target.exists() else None
         heading = f"# {when.isoformat()}"
-        new = [heading, "", line] if current is None else [line]
-        expected = current
-        for added in new:
-            expected = appended_text(expected, added)
+        # a new day's note in one append (heading, blank line, entry): a kill
+        # never leaves half of it
+        added = f"{heading}\n\n{line}" if current is None else line
+        expected = appended_text(current, added)
         message = (
             f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
         )
         # journaled before the append: a kill after it is finished as this note
         # (not committed later as someone's hand edit)
-        journal.begin(repo.git_dir, {rel: expected or ""}, message, author)
+        journal.begin(repo.git_dir, {rel: expected}, message, author)
         target.parent.mkdir(parents=True, exist_ok=True)
-        for added in new:
-            append_entry(target, added)
+        append_entry(target, added)
         scanned = {line, heading, ""}
         # what is scanned is what is committed (a writer may append meanwhile)
         written = _text(target)

@@ -192,3 +192,47 @@ def test_a_note_killed_after_its_append_is_finished_as_that_note(
     log = git(ws.root, "log", "--format=%an|%s").splitlines()
     assert log[:2] == ["atlas|note: next", "atlas|note: killed mid-way"]
     assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_a_resumed_note_commits_its_journaled_text_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): finishing a killed note committed the file as git
+    read it, so a line appended since (a secret, unscanned) went into history
+    under the note's author."""
+    import gardener.noting
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws.note("first", by="atlas")
+    real = gardener.noting.append_entry
+
+    def then_killed(path: Path, line: str, **kwargs: object) -> None:
+        real(path, line)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(gardener.noting, "append_entry", then_killed)
+    with pytest.raises(KeyboardInterrupt):
+        ws.note("killed mid-way", by="atlas")
+    monkeypatch.undo()
+    day = ws.root / "memory" / f"{NOW[:10]}.md"
+    with day.open("a") as file:
+        file.write("- vault password: hunter2hunter2\n")
+    ws.record()  # finishes the note, then records the hand line
+    assert "hunter2hunter2" not in git(ws.root, "log", "-p")
+    resumed = git(ws.root, "log", "--format=%an|%s", "--grep=killed mid-way")
+    assert resumed.startswith("atlas|note: killed mid-way")
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_a_days_note_deleted_by_hand_is_recorded_before_the_next_note(tmp_path: Path):
+    """Regression (breaker): the note's commit carried the person's deletion."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    git(ws.root, "config", "user.name", "Pat Doe")
+    git(ws.root, "config", "user.email", "pat@example.org")
+    ws.note("first", by="atlas")
+    (ws.root / "memory" / f"{NOW[:10]}.md").unlink()
+    ws.note("second", by="atlas")
+    log = git(ws.root, "log", "-2", "--format=%an|%s").splitlines()
+    assert log[0] == "atlas|note: second" and log[1].startswith("Pat Doe|record")
+    shown = git(ws.root, "show", "HEAD", "--format=")
+    assert "first" not in shown and "second" in shown
