@@ -18,11 +18,11 @@ import json
 import os
 import sqlite3
 import time
-from contextlib import suppress
 
 from .hits import Match
 
-# a warm recall imports this module: no typing, pathlib or dataclasses at run time
+# a warm recall imports this module: no typing, pathlib, dataclasses or
+# contextlib (~0.7 ms) at run time
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
 
 _BATCH = 256  # files read at once while refreshing
-SCHEMA = 3  # bump when the tables change: old indexes are then rebuilt
+SCHEMA = 4  # bump when the tables change: old indexes are then rebuilt
 _DDL = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
     "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
@@ -113,12 +113,10 @@ class Index:
         files: Sequence[tuple[str, str]],
         present: Iterable[str],
         floor: str = "",
-        rows: list[Row] | None = None,
     ) -> bool:
         """True if ``refresh`` with the same arguments would change nothing:
-        no file's stamp changed and no indexed path from ``floor`` on is gone.
-        ``rows``: those from ``floor`` on, if already read (``listed``)."""
-        stamps = {rel: held for rel, held, _, _ in self._indexed(files, floor, rows)}
+        no file's stamp changed and no indexed path from ``floor`` on is gone."""
+        stamps = {rel: held for rel, held, _, _ in self._indexed(files, floor)}
         if stamps.keys() - set(present):
             return False
         return all(stamps.get(rel) == stamp(path) for rel, path in files)
@@ -135,18 +133,11 @@ class Index:
         stale = [(rel, path) for rel, path in files if stamps.get(rel) != stamp(path)]
         return stale, stamps.keys() - present, spans
 
-    def _indexed(
-        self,
-        files: Sequence[tuple[str, str]],
-        floor: str,
-        rows: list[Row] | None = None,
-    ) -> list[Row]:
+    def _indexed(self, files: Sequence[tuple[str, str]], floor: str) -> list[Row]:
         """(path, stamp, first row, last row) of each indexed path from ``floor``
-        on (``rows`` if given), and of each of ``files`` below it (MEMORY.md)."""
+        on, and of each of ``files`` below it (MEMORY.md)."""
         query = "SELECT path, stamp, first, last FROM source WHERE "
-        rows = list(
-            self.db.execute(query + "path >= ?", (floor,)) if rows is None else rows
-        )
+        rows: list[Row] = list(self.db.execute(query + "path >= ?", (floor,)))
         for rel, _ in files:
             if rel < floor:
                 rows += self.db.execute(query + "path = ?", (rel,))
@@ -192,36 +183,59 @@ class Index:
         ) in self.db.execute(sql, args):
             yield Match(score, day, filed, bool(superseded), until, expires, since, raw)
 
-    def remember_listing(self, folder: str, held: str, since: str) -> None:
-        """Note that a refresh just covered every note in ``folder`` (relative
-        path) from ``since`` (ISO date, "" for all) on, listed when the folder's
-        stamp was ``held``. Call it only after a refresh that succeeded. A
-        listing of the same folder as it is, from an earlier date, is kept."""
-        if self._covers(folder, held, since):
-            return  # what is remembered covers this listing and more
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                        (f"listing:{folder}", json.dumps([held, since])))  # fmt: skip
+    def remember_listing(
+        self, folder: str, held: str, since: str, memory_file: str, names: Sequence[str]
+    ) -> None:
+        """Note that a refresh just covered ``names``: every note in ``folder``
+        (relative path) from ``since`` (ISO date, "" for all) on, listed when
+        the folder's stamp was ``held``; with the stamps their rows hold, and
+        ``memory_file``'s. While the folder keeps that stamp, ``listing`` gives
+        the names without listing it, and a recall whose files still have
+        those stamps knows the index is up to date without reading a row.
+        Call it only after a refresh that succeeded. If a name has no rows
+        (its reader left it out) nothing is remembered: it is read next time.
+        """
+        key = _listing_key(folder, since)
+        self.db.execute("BEGIN IMMEDIATE")  # the stamps and the memo agree
+        try:
+            query = "SELECT path, stamp FROM source WHERE path >= ? AND path < ?"
+            # "0" sorts right after "/": the rows of the folder's notes alone
+            held_rows = dict(
+                self.db.execute(query, (f"{folder}/{since}", f"{folder}0"))
+            )
+            row = self.db.execute(
+                "SELECT stamp FROM source WHERE path = ?", (memory_file,)
+            ).fetchone()
+            stamps = [row[0] if row else None]
+            stamps += [held_rows.get(f"{folder}/{name}") for name in names]
+            if None in stamps:
+                self.db.execute("DELETE FROM meta WHERE name = ?", (key,))
+            else:
+                memo = json.dumps([held, since, list(names), stamps])
+                self.db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, memo)
+                )
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
-    def listed(self, folder: str, held: str, since: str) -> list[Row] | None:
-        """The rows of the notes in ``folder`` from ``since`` on (see
-        ``_indexed``), if a refresh covered them (``remember_listing``) and the
-        folder's stamp is still ``held``: no note was added, removed or renamed
-        since, so the rows name exactly the notes there. Else None: list the
-        folder."""
-        if not self._covers(folder, held, since):
-            return None
-        query = "SELECT path, stamp, first, last FROM source WHERE path >= ?"
-        return list(self.db.execute(query, (f"{folder}/{since}",)))
-
-    def _covers(self, folder: str, held: str, since: str) -> bool:
-        """A remembered listing of ``folder`` at stamp ``held`` reaches back to ``since``."""
+    def listing(
+        self, folder: str, held: str, since: str
+    ) -> tuple[list[str], list[str]] | None:
+        """What ``remember_listing`` kept for ``folder`` from ``since`` on, if the
+        folder's stamp is still ``held`` (no note was added, removed or
+        renamed since): (the notes' names, the stamps of MEMORY.md and of
+        each note as their rows hold them). Else None: list the folder."""
         row = self.db.execute(
-            "SELECT value FROM meta WHERE name = ?", (f"listing:{folder}",)
+            "SELECT value FROM meta WHERE name = ?", (_listing_key(folder, since),)
         ).fetchone()
         if row is None:
-            return False
-        stamp_then, since_then = json.loads(row[0])
-        return bool(stamp_then == held and since_then <= since)
+            return None
+        held_then, since_then, names, stamps = json.loads(row[0])
+        if held_then != held or since_then != since:
+            return None
+        return names, stamps
 
     def forget(self, paths: Iterable[str]) -> None:
         """Drop the rows of ``paths`` (notes prune deleted) and merge the full-text
@@ -354,8 +368,10 @@ def open_index(git_dir: str | None, signature: str) -> Index:
                 db = sqlite3.connect(path, timeout=10, isolation_level=None)
                 return Index(_prepare(db, signature))
             except sqlite3.DatabaseError:  # damaged or not a database: rebuild
-                with suppress(OSError):
+                try:  # noqa: SIM105 (contextlib: see the imports)
                     os.unlink(path)
+                except OSError:
+                    pass
             except OSError:
                 break
     return Index(_prepare(sqlite3.connect(":memory:", isolation_level=None), signature))
@@ -393,8 +409,10 @@ def index_path(git_dir: str) -> str:
 def remove_index(git_dir: str) -> None:
     """Delete the index in ``git_dir/gardener/`` (a damaged one is rebuilt)."""
     for suffix in ("", "-journal", "-wal", "-shm"):
-        with suppress(OSError):
+        try:  # noqa: SIM105 (contextlib: see the imports)
             os.unlink(index_path(git_dir) + suffix)
+        except OSError:
+            pass
 
 
 def _quote(path: str) -> str:
@@ -429,6 +447,11 @@ def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:
     return db
 
 
+def _listing_key(folder: str, since: str) -> str:
+    """The meta row of ``folder``'s listing: one for --all, one for the live notes."""
+    return f"listing:{folder}:{'live' if since else 'all'}"
+
+
 def folder_stamp(path: str) -> str:
     """A folder's stamp (``stamp``), or "" when it changed too recently to tell:
     a file added within the same clock tick as the last change leaves the
@@ -445,10 +468,11 @@ def folder_stamp(path: str) -> str:
 _RACY_NS = 2_000_000_000  # coarser than any file system's timestamps
 
 
-def stamp(path: str) -> str:
-    """What tells a changed file: size, mtime, ctime (which no tool can set back), inode."""
+def stamp(path: str, dir_fd: int | None = None) -> str:
+    """What tells a changed file: size, mtime, ctime (which no tool can set back),
+    inode. ``dir_fd``: ``path`` is a name in that open folder (one lookup)."""
     try:
-        st = os.stat(path)
+        st = os.stat(path, dir_fd=dir_fd)
     except OSError:
         return "missing"
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"

@@ -12,13 +12,12 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
-from contextlib import suppress
 from datetime import datetime, timedelta
 
 from . import rulecache
 from .errors import GardenerError, ParseError
 from .hits import match_expression, pick
-from .index import Index, folder_stamp, open_built, open_index, remove_index
+from .index import Index, folder_stamp, open_built, open_index, remove_index, stamp
 from .layout import inside, note_date, note_names
 from .validtime import format_instant, local_now
 
@@ -44,6 +43,11 @@ _ROW_MODULES = (
     "model",
     "validtime",
     "redact",
+)
+
+
+_FOLDER_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 )
 
 
@@ -120,14 +124,17 @@ def search_fresh(
             # even if another recall refreshes the index meanwhile
             index.db.execute("BEGIN")
             scope = _Scope(root, file, folder, ttl, now, everything, index)
-            if not index.fresh(scope.files, scope.present, scope.floor, scope.rows):
+            known = scope.unchanged()
+            if not known and not index.fresh(scope.files, scope.present, scope.floor):
                 return None
             hits = scope.answer(index, expression, limit)
             index.db.execute("COMMIT")
-            if scope.rows is None:  # the folder was listed, and the rows match it
-                with suppress(sqlite3.Error):  # busy: it can wait for next time
+            if not known:  # the rows match the files: remember their stamps
+                try:
                     index.db.execute("PRAGMA busy_timeout = 20")
                     scope.remember(index)
+                except sqlite3.Error:
+                    pass  # busy: it can wait for next time
             return hits
     except (sqlite3.Error, ValueError, TypeError, KeyError):
         return None  # damaged: Workspace rebuilds it
@@ -159,8 +166,8 @@ class _Scope:
         self, root: str, memory_file: str, notes_dir: str, ttl_days: int,
         now: datetime, everything: bool, index: Index | None = None,
     ) -> None:  # fmt: skip
-        """``index``: take the notes' names from its rows when its listing holds
-        (``Index.listed``); else the folder is listed."""
+        """``index``: take the notes' names from its memo while the folder is
+        as it was (``Index.listing``); else the folder is listed."""
         self.root = root
         self.memory_file = memory_file
         self.notes_dir = notes_dir
@@ -170,31 +177,55 @@ class _Scope:
         self.since = None if everything else live_from.isoformat()
         # the folder's stamp before listing it: a change after shows in it
         self.held = folder_stamp(os.path.join(root, notes_dir))
-        self.rows = None  # the index's rows from the floor, when they name the notes
+        self.memo = None  # (names, stamps) remembered for the folder as it is
         if index is not None and self.held:
-            self.rows = index.listed(notes_dir, self.held, self.since or "")
-        if self.rows is not None:
-            inner = [r[0][len(notes_dir) + 1 :] for r in self.rows
-                     if r[0].startswith(f"{notes_dir}/")]  # fmt: skip
-            wanted = [name for name in inner if "/" not in name]
+            self.memo = index.listing(notes_dir, self.held, self.since or "")
+        if self.memo is not None:
+            self.names: list[str] = self.memo[0]
         else:
             links: list[str] = []
-            wanted = note_names(root, notes_dir, self.since or "", links=links)
+            self.names = note_names(root, notes_dir, self.since or "", links=links)
             if links:  # a link's target may change with the folder as it was
                 self.held = ""
-        base = f"{root}{os.sep}{notes_dir}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
-        self.files = [(memory_file, os.path.join(root, memory_file))]
-        self.files += [(f"{notes_dir}/{n}", base + n) for n in wanted]
-        # the index looks only at rows from the floor on (and MEMORY.md's), and
-        # there a row stays only for a readable note: one replaced by a folder,
-        # a dangling link or a deleted file loses its rows
-        self.present = {rel for rel, _ in self.files}
         self.floor = f"{notes_dir}/{self.since or ''}"
 
+    @functools.cached_property
+    def files(self) -> list[tuple[str, str]]:
+        """(workspace-relative path, absolute path): MEMORY.md, then the notes."""
+        notes_dir = self.notes_dir
+        base = f"{self.root}{os.sep}{notes_dir}{os.sep}"  # strings: 3,000 Paths cost ~30 ms
+        files = [(self.memory_file, os.path.join(self.root, self.memory_file))]
+        return files + [(f"{notes_dir}/{n}", base + n) for n in self.names]
+
+    @functools.cached_property
+    def present(self) -> set[str]:
+        """The files the index may hold rows of from the floor on (and MEMORY.md):
+        a row stays only for a readable note, so one replaced by a folder, a
+        dangling link or a deleted file loses its rows."""
+        return {rel for rel, _ in self.files}
+
+    def unchanged(self) -> bool:
+        """True if the memo's stamps still hold for MEMORY.md and every note:
+        the index is up to date for this scope without reading a row."""
+        if self.memo is None:
+            return False
+        names, stamps = self.memo
+        try:  # the folder is looked up once, not once per note
+            fd = os.open(os.path.join(self.root, self.notes_dir), _FOLDER_FLAGS)
+        except OSError:
+            return False
+        try:
+            now = [stamp(os.path.join(self.root, self.memory_file))]
+            now += [stamp(name, fd) for name in names]
+        finally:
+            os.close(fd)
+        return now == stamps
+
     def remember(self, index: Index) -> None:
-        """After a refresh: the rows now name every note listed (see ``_Scope``)."""
+        """After a refresh: the rows now hold every note listed (see ``_Scope``)."""
         if self.held:
-            index.remember_listing(self.notes_dir, self.held, self.since or "")
+            index.remember_listing(self.notes_dir, self.held, self.since or "",
+                                   self.memory_file, self.names)  # fmt: skip
 
     def answer(self, index: Index, expression: str, limit: int | None) -> list[Hit]:
         """The hits for the FTS5 ``expression`` from an index that is up to date."""
@@ -239,7 +270,6 @@ def _docs(
     """
     from . import redact  # only when a file changed: a warm recall needs neither
     from .git import Repo
-    from .index import stamp
 
     config = ws.config
     wanted = [
@@ -290,7 +320,6 @@ def _file_docs(
     from pathlib import Path
 
     from . import redact
-    from .index import stamp
     from .memoryfile import parse_memory
     from .notes import parse_note
     from .recall import fact_docs, note_docs

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -133,8 +134,10 @@ def test_names_from_the_rows_answer_as_a_listing_does(
     assert index is not None
     with index:
         held = folder_stamp(str(steady.root / "memory"))
-        rows = index.listed("memory", held, "")
-        assert rows is not None and [r[0] for r in rows] == ["memory/2026-01-05.md"]
+        memo = index.listing("memory", held, "")
+        assert memo is not None and memo[0] == ["2026-01-05.md"]
+        live = date(2026, 1, 5) - timedelta(days=steady.config.note_ttl_days)
+        assert index.listing("memory", held, live.isoformat()) is not None
     for query in ("database", "cat Miso", "nothing"):
         assert fresh(steady, query, everything=everything) == steady.recall(
             query, everything=everything
@@ -164,3 +167,73 @@ def test_a_dangling_link_that_comes_alive_is_seen(steady: Workspace):
     target.write_text("- the plant is a fern\n", encoding="utf-8")
     assert fresh(steady, "fern") is None  # the folder is as it was: listed again
     assert [h.value for h in steady.recall("fern")] == ["the plant is a fern"]
+
+
+# -- the remembered stamps: unchanged files answer without reading a row ---------
+
+
+def _memo(ws: Workspace, since: str = "") -> tuple[list[str], list[str]] | None:
+    from gardener.index import folder_stamp, open_built
+    from gardener.search import signature
+
+    index = open_built(str(ws.root / ".git"), signature(_values(ws)))
+    assert index is not None
+    with index:
+        return index.listing("memory", folder_stamp(str(ws.root / "memory")), since)
+
+
+@pytest.mark.parametrize("everything", [False, True])
+def test_a_note_changed_in_place_is_seen_though_the_folder_is_not(
+    steady: Workspace, everything: bool
+):
+    note = steady.root / "memory" / "2026-01-05.md"
+    with note.open("a", encoding="utf-8") as out:
+        out.write("- the plant is a fern\n")  # same name: the folder keeps its stamp
+    assert _memo(steady) is not None
+    assert fresh(steady, "fern", everything=everything) is None
+    assert [h.value for h in steady.recall("fern", everything=everything)] == [
+        "the plant is a fern"
+    ]
+    assert fresh(steady, "fern", everything=everything) == steady.recall(
+        "fern", everything=everything
+    )
+
+
+def test_memory_md_changed_by_hand_is_seen(steady: Workspace):
+    memory = steady.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text(encoding="utf-8").replace("Postgres", "SQLite"),
+        encoding="utf-8",
+    )
+    assert fresh(steady, "database", everything=True) is None
+    hits = steady.recall("database", everything=True)
+    assert any(h.path == "MEMORY.md" and "SQLite" in h.value for h in hits), hits
+
+
+def test_a_memo_left_behind_by_another_refresh_falls_back_to_the_rows(
+    steady: Workspace,
+):
+    """A plain recall refreshes a changed note: the --all memo still holds the
+    old stamp, so --all checks the rows, answers, and remembers the new one."""
+    note = steady.root / "memory" / "2026-01-05.md"
+    with note.open("a", encoding="utf-8") as out:
+        out.write("- the plant is a fern\n")
+    Workspace(steady.root).recall("fern")  # the live scope's refresh
+    stale = _memo(steady)
+    assert stale is not None
+    hits = fresh(steady, "fern", everything=True)
+    assert hits is not None and hits == steady.recall("fern", everything=True)
+    renewed = _memo(steady)
+    assert renewed is not None and renewed[1] != stale[1]
+
+
+def test_a_note_without_rows_is_not_remembered(steady: Workspace):
+    """A note named with a token gets no rows until record renames it: no
+    memo may vouch for it, or it would never be read."""
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    (steady.root / "memory" / f"2026-01-04-{token}.md").write_text(
+        "- the plant is a fern\n", encoding="utf-8"
+    )
+    steady.recall("fern", everything=True)
+    assert _memo(steady) is None
+    assert fresh(steady, "fern", everything=True) is None
