@@ -63,6 +63,22 @@ def shell_commit(root: Path, line: str, name: str = "baseline.md") -> float:
     return run(["sh", "-c", script, "sh", line, name], cwd=root)
 
 
+def git_of_a_pass(root: Path, note: str) -> float:
+    """Seconds raw git takes for the commands a promote pass of one new day
+    runs: ``status``, then ``add`` and ``commit --only`` of the new note
+    (``note``, relative; record's commit), then of MEMORY.md with a line
+    appended (promote's). Git's own cost, which grows with the files its
+    index holds, measured apart from the gardener's."""
+    commit = f"git {' '.join(GIT_ID)} -c maintenance.auto=false commit -q --only"
+    script = (
+        "git status --porcelain -z -- MEMORY.md memory rules.md >/dev/null && "
+        f'git add -- "$1" && {commit} -m record -- "$1" && '
+        'printf "%s\\n" "- a line" >> MEMORY.md && '
+        f"git add -- MEMORY.md && {commit} -m promote -- MEMORY.md"
+    )
+    return run(["sh", "-c", script, "sh", note], cwd=root)
+
+
 def search_tool() -> tuple[str, list[str]]:
     """ripgrep if installed, else ``grep -r``: (name, command prefix before the pattern)."""
     if shutil.which("rg"):
