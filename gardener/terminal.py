@@ -66,10 +66,25 @@ def open_workspace(root: Path) -> Workspace:
     from .garden import Workspace
 
     if not (root / ".git").exists():
-        raise GardenerError(
-            f"{root} is not a gardener workspace; create one with: gardener init {root}"
-        )
+        raise GardenerError(_not_a_workspace(root))
     return Workspace(root)
+
+
+def _not_a_workspace(root: Path) -> str:
+    """Why ``root`` is no workspace, and what to run instead. Inside a
+    workspace's subfolder, ``init`` would make a second workspace in the
+    first: the message names the workspace to use instead."""
+    if not root.exists():
+        return f"{root} does not exist; create a workspace there with: gardener init {root}"
+    for parent in root.resolve().parents:
+        if (parent / ".git").exists():
+            if any((parent / name).exists() for name in ("MEMORY.md", "rules.md")):
+                return (
+                    f"{root} is not a gardener workspace, but {parent} is: run"
+                    f" gardener there, or with -w {parent}"
+                )
+            break  # a folder of another git repository
+    return f"{root} is not a gardener workspace; create one with: gardener init {root}"
 
 
 def print_note(result: NoteResult, as_json: bool) -> None:

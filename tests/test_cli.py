@@ -134,6 +134,21 @@ def test_bad_rules_md_is_one_line_with_file_and_line(root: Path, run_cli):
 def test_not_a_workspace(tmp_path: Path, run_cli):
     out = run_cli("-w", str(tmp_path), "promote", code=1)
     assert "gardener init" in out.output
+    out = run_cli("-w", str(tmp_path / "nowhere"), "promote", code=1)
+    assert "does not exist" in out.output
+
+
+@pytest.mark.parametrize("verb", [["promote"], ["recall", "deploy"], ["note", "x"]])
+def test_a_subfolder_of_a_workspace_names_the_workspace(
+    root: Path, run_cli, verb: list[str]
+):
+    """``gardener init`` there would nest a second workspace in the first."""
+    sub = root / "memory" / "drafts"
+    sub.mkdir(parents=True)
+    out = run_cli("-w", str(sub), *verb, code=1)
+    assert f"but {root.resolve()} is" in out.output
+    assert "gardener init" not in out.output
+    assert not (sub / ".git").exists()
 
 
 def test_every_command_has_help_and_is_in_the_readme(run_cli):
