@@ -106,6 +106,24 @@ def loss_allowed(lost: int, current: int, max_loss: float) -> bool:
     return lost <= max(1.0, max_loss * current)
 
 
+def _unlinked(facts: list[Fact], gone: set[str]) -> list[Fact]:
+    """``facts`` without their ``supersedes``/``superseded-by`` links to the
+    entries in ``gone`` (ids): a link to an entry no longer in the file would
+    read as a broken reference (``check``); ``why`` finds the pruned entry in
+    git history, where it stays."""
+    if not gone:
+        return facts
+    out = []
+    for fact in facts:
+        drop = {
+            name: None
+            for name in ("supersedes", "superseded-by")
+            if fact.get(name) in gone
+        }
+        out.append(fact.with_attrs(**drop) if drop else fact)
+    return out
+
+
 def plan_prune(
     memory: Memory,
     notes: Sequence[Note],
@@ -183,6 +201,7 @@ def plan_prune(
             continue
         notes_removed.append(note.path)
     gone_paths = set(notes_removed)
+    kept = _unlinked(kept, {f.id for f in removed if f.id})
     new_ledger = frozenset(m for m in ledger if m.split("\t", 1)[0] not in gone_paths)
     facts = tuple(kept)
     text = render_memory(memory, facts) if (removed or expired) else memory.text
