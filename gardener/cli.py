@@ -254,6 +254,8 @@ def why(ctx: click.Context, key: str, as_json: bool) -> None:
         where = [f"from {h.origin}" if h.origin else f"{h.path}:{h.line}"]
         if r.commit:
             where.append(f"commit {r.commit[:8]}")
+        if r.removed_in:
+            where.append(f"pruned in {r.removed_in[:8]}")
         click.echo(f"{valid:36} {h.status:10} {h.value}  ({'; '.join(where)})")
 
 

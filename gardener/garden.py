@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from .git import Identity, Repo
     from .guard import Redaction
     from .linememo import LineMemo
-    from .model import Memory, Note, Problem
+    from .model import Fact, Memory, Note, Problem
     from .noting import NoteResult
     from .purge import PurgeResult
     from .recall import Hit
@@ -714,9 +714,10 @@ class Workspace:
         from .results import WhyRecord
 
         memory = self.read_memory()
-        hits = history(key, memory.facts, self.config.memory_file)
         records = []
         with self._repo() as repo:
+            pruned, removed_in = self._pruned(repo)
+            hits = history(key, memory.facts, self.config.memory_file, pruned)
             for hit in hits:
                 # a hand-written entry has no id: find the commit that wrote its text
                 needle = (
@@ -731,9 +732,35 @@ class Workspace:
                         hit,
                         first.sha if first else None,
                         first.time.isoformat() if first else None,
+                        removed_in.get(hit.id or "")
+                        if hit.status == "pruned"
+                        else None,
                     )
                 )
         return records
+
+    def _pruned(self, repo: Repo) -> tuple[list[Fact], dict[str, str]]:
+        """The entries prune deleted from MEMORY.md, read back from the prune
+        commits' diffs (DESIGN 2.2: what is pruned stays in git history), and
+        id -> the commit that deleted it. A purge erased its content from
+        those commits too."""
+        from .memoryfile import parse_fact
+        from .model import SUPERSEDED
+
+        facts: list[Fact] = []
+        removed_in: dict[str, str] = {}
+        for commit, lines in repo.removed_lines(self.config.memory_file, "prune"):
+            for line in lines:
+                fact = parse_fact(line, SUPERSEDED)
+                # an entry prune only moved (expired) is still in the file by
+                # its id (``history`` leaves it out); one without an id counts
+                # if it was struck through, as superseded entries are
+                if fact is None or not (fact.id or fact.struck):
+                    continue
+                facts.append(fact)
+                if fact.id:
+                    removed_in.setdefault(fact.id, commit.sha)
+        return facts, removed_in
 
     def check(self, *, history: bool = False, staged: bool = False) -> list[Problem]:
         """Problems in the workspace: parse errors, conflicts, secrets, size budget.

@@ -478,6 +478,33 @@ class Repo:
             return []
         return self._log("--reverse", "--no-textconv", f"-S{needle}", "--", rel)
 
+    def removed_lines(
+        self, path: str, action: str
+    ) -> list[tuple[CommitInfo, list[str]]]:
+        """The lines each commit with the trailer ``Gardener-Action: <action>``
+        took out of ``path`` (its diff's removed lines, without the ``-``),
+        newest commit first; one ``git log -p``."""
+        (rel,) = _relative_paths([path])
+        if not self.has_commits():
+            return []
+        _, out = self._run(
+            "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames",
+            "--fixed-strings", f"--grep=Gardener-Action: {action}",
+            "--format=%x00" + _LOG_FORMAT.removeprefix("--format="), "--", rel,
+        )  # fmt: skip
+        found = []
+        for record in out.split(b"\x00")[1:]:
+            head, _, diff = record.partition(b"\n")
+            sha, author, stamp, subject = _text(head).split("\x1f", 3)
+            when = datetime.fromtimestamp(int(stamp), UTC)
+            lines = [
+                line[1:].decode("utf-8", "surrogateescape")
+                for line in diff.split(b"\n")
+                if line.startswith(b"-") and not line.startswith(b"--- ")
+            ]
+            found.append((CommitInfo(sha, author, when, subject), lines))
+        return found
+
     def log(
         self, path: str | None = None, limit: int | None = None
     ) -> list[CommitInfo]:

@@ -226,14 +226,27 @@ def lookup(
 
 
 def history(
-    key: str, facts: Iterable[Fact], memory_file: str = "MEMORY.md"
+    key: str,
+    facts: Iterable[Fact],
+    memory_file: str = "MEMORY.md",
+    pruned: Iterable[Fact] = (),
 ) -> list[Hit]:
-    """Every value a key has had, oldest first (for ``why``)."""
+    """Every value a key has had, oldest first (for ``why``): those ``facts``
+    (MEMORY.md's) hold, and those prune deleted (``pruned``: facts read back
+    from git history, status ``pruned``; one MEMORY.md still holds by id is
+    left out)."""
     nk = _normalize_key(key)
-    return sorted(
-        (fact_hit(f, memory_file) for f in facts if f.norm_key == nk),
-        key=lambda h: -_recency(h),
-    )
+    facts = list(facts)
+    held = {f.id for f in facts if f.id}
+    hits = [fact_hit(f, memory_file) for f in facts if f.norm_key == nk]
+    seen: set[str] = set()
+    for fact in pruned:
+        if fact.norm_key != nk or fact.id in held or (fact.id or "") in seen:
+            continue
+        if fact.id:
+            seen.add(fact.id)
+        hits.append(fact_hit(fact, memory_file, status="pruned"))
+    return sorted(hits, key=lambda h: -_recency(h))
 
 
 def _normalize_key(key: str) -> str:

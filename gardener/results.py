@@ -111,12 +111,14 @@ class WhyRecord:
     hit: Hit
     commit: str | None  # the commit that wrote this value into MEMORY.md
     commit_time: str | None
+    removed_in: str | None = None  # the prune commit that deleted it (status "pruned")
 
     def as_dict(self) -> dict[str, object]:
         return {
             **self.hit.as_dict(),
             "commit": self.commit,
             "commit_time": self.commit_time,
+            "removed_in": self.removed_in,
         }
 
 

@@ -172,6 +172,14 @@ def test_tier2_renewal_price_today_as_of_february_then_pruned(ws: Workspace):
     assert pruned.as_dict()["superseded_removed"] == 1
     assert ws.recall(key="Tier 2 renewal / list price", as_of_time="2026-02-09") == []
     assert "$4,200" in git(ws.root, "log", "-p", "MEMORY.md")  # still in git history
+    # and `why` still tells the whole story, from the prune commit's diff
+    story = [
+        (r.hit.value, r.hit.status, r.hit.until)
+        for r in ws.why("tier 2 renewal / list price")
+    ]
+    assert story == [("$4,200", "pruned", "2026-03-03"), ("$3,600", "current", None)]
+    first = ws.why("Tier 2 renewal / list price")[0]
+    assert first.removed_in == pruned.commit and first.commit is not None
 
 
 def test_day_40_lesson_ttl_refusals_and_ranking(tmp_path: Path):
