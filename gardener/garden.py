@@ -30,7 +30,6 @@ from .workspace import (
     dated_notes,
     decode_text,
     ensure_state_dir,
-    inside,
     note_date,
     note_files,
     read_files,
@@ -43,7 +42,7 @@ if TYPE_CHECKING:
     from .git import Identity, Repo
     from .guard import Redaction
     from .linememo import LineMemo
-    from .model import Fact, Memory, Note, Problem
+    from .model import Memory, Note, Problem
     from .noting import NoteResult
     from .purge import PurgeResult
     from .recall import Hit
@@ -218,107 +217,10 @@ class Workspace:
         return repo.commit(paths, message, author, date=when, texts=texts)
 
     def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
-        """Commit what people and agents changed without the gardener, secrets redacted first.
+        """Commit what changed outside the gardener (see ``recording.record``)."""
+        from .recording import record
 
-        First the work of an interrupted gardener run is finished and committed
-        as its own action. A committed note found rewritten gets its committed
-        text back, the rewrite's lines below a marker (a warning says so).
-        The author is git's configured user, else the notes' ``agent`` when
-        all changed notes name the same one, else the gardener.
-        """
-        from . import journal
-        from .appendonly import restore_notes
-        from .git import identity_for
-        from .guard import redact_files, rename_secret_names
-
-        self._refuse_outside()
-        commit = functools.partial(self._commit, repo)
-        folders = [self.memory_path.parent, self.root / self.config.notes_dir]
-        self._warnings += journal.recover(self.root, repo, commit, folders)
-        owned = (self.config.memory_file, "rules.md")
-        changed = [
-            p
-            for p in repo.changed(self._owned_paths())
-            if p in owned or self._is_note(p)
-        ]
-        if not changed:
-            return None, []
-        notes = [p for p in changed if self._is_note(p)]
-        renamed, redacted = rename_secret_names(
-            self.root, notes, self.config, self.now(),
-            is_new=lambda p: repo.committed_text(p) is None,
-        )  # fmt: skip
-        repo.unstage(list(renamed))  # a staged name would still reach a commit
-        changed = sorted({renamed.get(p, p) for p in changed})
-        notes = [renamed.get(p, p) for p in notes]
-        kept = restore_notes(self.root, repo, notes, self.now(), self._warnings)
-        redacted += redact_files(self.root, changed, self.config, self.now())
-        agents = {self._agent_of(p) for p in changed if self._is_note(p)}
-        author = repo.configured_identity() or identity_for(
-            agents.pop() if len(agents) == 1 else None
-        )
-        lines = [f"- {p}" for p in changed]
-        lines += [
-            f"- {p} was rewritten: its committed text is kept, new lines below a marker"
-            for p in kept
-        ]
-        message_head = "record: changes made outside the gardener\n\n"
-        texts, again = self._scanned_texts(repo, changed)
-        redacted += again
-        lines += [f"- redacted {r.rule} in {r.where()}" for r in redacted]
-        message = message_head + "\n".join(lines) + "\n\nGardener-Action: record\n"
-        return self._commit(repo, changed, message, author, texts), redacted
-
-    def _scanned_texts(
-        self, repo: Repo, changed: Sequence[str]
-    ) -> tuple[dict[str, str] | None, list[Redaction]]:
-        """The texts of ``changed`` as last scanned, for the commit to take
-        instead of what the files hold when git reads them: a writer appending
-        meanwhile would put unscanned text into history. Lines no commit holds
-        are scanned once more and redacted if a secret landed since the first
-        scan. None when a path is not a plain file (deleted, a link, a folder):
-        then git reads the files. Raises GardenerError if they keep taking
-        secrets."""
-        from . import redact
-        from .guard import redact_files
-
-        paths = [self.root / p for p in changed]
-        if not all(p.is_file() and not p.is_symlink() for p in paths):
-            return None, []
-        committed = repo.committed_texts(list(changed))
-        redacted: list[Redaction] = []
-        for _ in range(3):
-            texts = {
-                rel: path.read_bytes().decode("utf-8", "surrogateescape")
-                for rel, path in zip(changed, paths, strict=True)
-            }
-            fresh = [
-                rel
-                for rel, text in texts.items()
-                if (new := redact.unscanned(text, committed.get(rel)))
-                and redact.find(new, self.config.never_store, self.config.allow)
-            ]
-            if not fresh:
-                return texts, redacted
-            redacted += redact_files(self.root, fresh, self.config, self.now())
-        raise GardenerError(
-            f"{', '.join(changed)} kept taking secrets while being recorded; nothing"
-            " was committed: run `gardener check`"
-        )
-
-    def _agent_of(self, rel: str) -> str | None:
-        """The ``agent`` a note's front matter names, if it can be read."""
-        from .notes import parse_note
-
-        day = note_date(Path(rel).name)
-        if not inside(self.root, Path(rel)):
-            return None
-        try:
-            text = read_text(self.root / rel)
-        except (ParseError, FileNotFoundError):
-            return None
-        agent = parse_note(rel, day, text).front.get("agent") if day else None
-        return agent if isinstance(agent, str) else None
+        return record(self, repo)
 
     def record(self) -> RecordResult:
         """Commit changes made outside the gardener (secrets redacted first); None if none."""
@@ -709,148 +611,22 @@ class Workspace:
         return search(self, query or "", now, limit, everything)
 
     def why(self, key: str) -> list[WhyRecord]:
-        """Every value ``key`` has had, with validity, source note and commit."""
-        from .recall import history
-        from .results import WhyRecord
+        """Every value ``key`` has had, with validity, source note and commit
+        (see ``audit.why``)."""
+        from .audit import why
 
-        memory = self.read_memory()
-        records = []
-        with self._repo() as repo:
-            pruned, removed_in = self._pruned(repo)
-            hits = history(key, memory.facts, self.config.memory_file, pruned)
-            for hit in hits:
-                # a hand-written entry has no id: find the commit that wrote its text
-                needle = (
-                    "{#" + hit.id
-                    if hit.id
-                    else (f"**{hit.key}**: {hit.value}" if hit.key else hit.value)
-                )
-                commits = repo.commits_adding(needle, self.config.memory_file)
-                first = commits[0] if commits else None
-                records.append(
-                    WhyRecord(
-                        hit,
-                        first.sha if first else None,
-                        first.time.isoformat() if first else None,
-                        removed_in.get(hit.id or "")
-                        if hit.status == "pruned"
-                        else None,
-                    )
-                )
-        return records
-
-    def _pruned(self, repo: Repo) -> tuple[list[Fact], dict[str, str]]:
-        """The entries prune deleted from MEMORY.md, read back from the prune
-        commits' diffs (DESIGN 2.2: what is pruned stays in git history), and
-        id -> the commit that deleted it. A purge erased its content from
-        those commits too."""
-        from .memoryfile import parse_fact
-        from .model import SUPERSEDED
-
-        facts: list[Fact] = []
-        removed_in: dict[str, str] = {}
-        for commit, lines in repo.removed_lines(self.config.memory_file, "prune"):
-            for line in lines:
-                fact = parse_fact(line, SUPERSEDED)
-                # an entry prune only moved (expired) is still in the file by
-                # its id (``history`` leaves it out); one without an id counts
-                # if it was struck through, as superseded entries are
-                if fact is None or not (fact.id or fact.struck):
-                    continue
-                facts.append(fact)
-                if fact.id:
-                    removed_in.setdefault(fact.id, commit.sha)
-        return facts, removed_in
+        return why(self, key)
 
     def check(self, *, history: bool = False, staged: bool = False) -> list[Problem]:
-        """Problems in the workspace: parse errors, conflicts, secrets, size budget.
+        """Problems in the workspace: parse errors, conflicts, secrets, size budget
+        (see ``audit.check``).
 
         ``staged``: only secrets in the files staged for the next commit (the
         pre-commit hook). ``history``: also secrets in every blob git holds.
         """
-        from .check import memory_problems, secret_problems, sort_problems
-        from .guard import QUARANTINE, quarantined
-        from .memoryfile import parse_memory
-        from .model import Problem
-        from .promote import HELD, fingerprints, review_id
+        from .audit import check
 
-        problems: list[Problem] = []
-        try:
-            config = self.config
-        except GardenerError as exc:
-            return [Problem("parse", exc.path or "rules.md", exc.line, exc.message)]
-        if staged or history:
-            with self._repo() as repo:
-                if staged:
-                    return sort_problems(
-                        p
-                        for path, data in repo.staged()
-                        for p in secret_problems(
-                            path, data.decode("utf-8", "surrogateescape"), config
-                        )
-                    )
-                paths = repo.blob_paths()
-                for sha, kind, data in repo.objects():
-                    if kind == "blob":
-                        where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
-                        problems += secret_problems(
-                            where, data.decode("utf-8", "surrogateescape"), config
-                        )
-        notes, note_problems = self.read_notes()
-        problems += note_problems
-        for note in notes:
-            problems += secret_problems(
-                note.path, read_text(self.root / note.path), config
-            )
-        if self.memory_path.exists():
-            text = read_text(self.memory_path)
-            problems += secret_problems(config.memory_file, text, config)
-            try:
-                problems += memory_problems(
-                    parse_memory(text, config.memory_file),
-                    config,
-                    self.now(),
-                    config.memory_file,
-                )
-            except ParseError as exc:
-                problems.append(
-                    Problem("parse", config.memory_file, exc.line, exc.message)
-                )
-        tomorrow = self.now().date() + timedelta(days=1)
-        for note in notes:
-            if note.day > tomorrow:
-                problems.append(
-                    Problem(
-                        "parse",
-                        note.path,
-                        None,
-                        f"named {note.day}, which is in the future; its entries wait for that day (rename the file if the date is wrong)",
-                    )
-                )
-        ledger = self.read_ledger()
-        for note in notes:
-            for entry, mark in fingerprints(note).items():
-                if mark + HELD in ledger:
-                    problems.append(
-                        Problem(
-                            "held",
-                            note.path,
-                            entry.line,
-                            f"held for review ({review_id(mark)}): reads like an instruction to the model; run `gardener approve {review_id(mark)}` or `gardener reject {review_id(mark)}`",
-                        )
-                    )
-        for redaction, when in quarantined(self.root):
-            problems.append(
-                Problem(
-                    "secret",
-                    redaction.path,
-                    redaction.line or None,
-                    f"{'' if redaction.line else 'its file name was '}redacted ({redaction.rule}) on {when}; "
-                    f"the original is in {QUARANTINE}, never committed: rotate it if it is a credential; "
-                    f"`check` lists it until that file is deleted",
-                )
-            )
-        return sort_problems(problems)
+        return check(self, history=history, staged=staged)
 
     # -- creating --------------------------------------------------------------
     @classmethod

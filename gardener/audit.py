@@ -1,0 +1,159 @@
+"""Auditing a workspace: ``why`` (a key's whole history) and ``check``
+(what is wrong in its files). Both only read."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from .errors import GardenerError, ParseError
+from .workspace import read_text
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from .garden import Workspace
+    from .git import Repo
+    from .model import Fact, Problem
+    from .results import WhyRecord
+
+
+def why(ws: Workspace, key: str) -> list[WhyRecord]:
+    """Every value ``key`` has had, with validity, source note and commit."""
+    from .recall import history
+    from .results import WhyRecord
+
+    memory = ws.read_memory()
+    records = []
+    with ws._repo() as repo:
+        gone, removed_in = pruned(repo, ws.config.memory_file)
+        hits = history(key, memory.facts, ws.config.memory_file, gone)
+        for hit in hits:
+            # a hand-written entry has no id: find the commit that wrote its text
+            needle = (
+                "{#" + hit.id
+                if hit.id
+                else (f"**{hit.key}**: {hit.value}" if hit.key else hit.value)
+            )
+            commits = repo.commits_adding(needle, ws.config.memory_file)
+            first = commits[0] if commits else None
+            records.append(
+                WhyRecord(
+                    hit,
+                    first.sha if first else None,
+                    first.time.isoformat() if first else None,
+                    removed_in.get(hit.id or "") if hit.status == "pruned" else None,
+                )
+            )
+    return records
+
+
+def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:
+    """The entries prune deleted from MEMORY.md, read back from the prune
+    commits' diffs (DESIGN 2.2: what is pruned stays in git history), and
+    id -> the commit that deleted it. A purge erased its content from
+    those commits too."""
+    from .memoryfile import parse_fact
+    from .model import SUPERSEDED
+
+    facts: list[Fact] = []
+    removed_in: dict[str, str] = {}
+    for commit, lines in repo.removed_lines(memory_file, "prune"):
+        for line in lines:
+            fact = parse_fact(line, SUPERSEDED)
+            # an entry prune only moved (expired) is still in the file by
+            # its id (``history`` leaves it out); one without an id counts
+            # if it was struck through, as superseded entries are
+            if fact is None or not (fact.id or fact.struck):
+                continue
+            facts.append(fact)
+            if fact.id:
+                removed_in.setdefault(fact.id, commit.sha)
+    return facts, removed_in
+
+
+def check(
+    ws: Workspace, *, history: bool = False, staged: bool = False
+) -> list[Problem]:
+    """Problems in the workspace: parse errors, conflicts, secrets, size budget.
+
+    ``staged``: only secrets in the files staged for the next commit (the
+    pre-commit hook). ``history``: also secrets in every blob git holds.
+    """
+    from .check import memory_problems, secret_problems, sort_problems
+    from .guard import QUARANTINE, quarantined
+    from .memoryfile import parse_memory
+    from .model import Problem
+    from .promote import HELD, fingerprints, review_id
+
+    problems: list[Problem] = []
+    try:
+        config = ws.config
+    except GardenerError as exc:
+        return [Problem("parse", exc.path or "rules.md", exc.line, exc.message)]
+    if staged or history:
+        with ws._repo() as repo:
+            if staged:
+                return sort_problems(
+                    p
+                    for path, data in repo.staged()
+                    for p in secret_problems(
+                        path, data.decode("utf-8", "surrogateescape"), config
+                    )
+                )
+            paths = repo.blob_paths()
+            for sha, kind, data in repo.objects():
+                if kind == "blob":
+                    where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
+                    problems += secret_problems(
+                        where, data.decode("utf-8", "surrogateescape"), config
+                    )
+    notes, note_problems = ws.read_notes()
+    problems += note_problems
+    for note in notes:
+        problems += secret_problems(note.path, read_text(ws.root / note.path), config)
+    if ws.memory_path.exists():
+        text = read_text(ws.memory_path)
+        problems += secret_problems(config.memory_file, text, config)
+        try:
+            problems += memory_problems(
+                parse_memory(text, config.memory_file),
+                config,
+                ws.now(),
+                config.memory_file,
+            )
+        except ParseError as exc:
+            problems.append(Problem("parse", config.memory_file, exc.line, exc.message))
+    tomorrow = ws.now().date() + timedelta(days=1)
+    for note in notes:
+        if note.day > tomorrow:
+            problems.append(
+                Problem(
+                    "parse",
+                    note.path,
+                    None,
+                    f"named {note.day}, which is in the future; its entries wait for that day (rename the file if the date is wrong)",
+                )
+            )
+    ledger = ws.read_ledger()
+    for note in notes:
+        for entry, mark in fingerprints(note).items():
+            if mark + HELD in ledger:
+                problems.append(
+                    Problem(
+                        "held",
+                        note.path,
+                        entry.line,
+                        f"held for review ({review_id(mark)}): reads like an instruction to the model; run `gardener approve {review_id(mark)}` or `gardener reject {review_id(mark)}`",
+                    )
+                )
+    for redaction, when in quarantined(ws.root):
+        problems.append(
+            Problem(
+                "secret",
+                redaction.path,
+                redaction.line or None,
+                f"{'' if redaction.line else 'its file name was '}redacted ({redaction.rule}) on {when}; "
+                f"the original is in {QUARANTINE}, never committed: rotate it if it is a credential; "
+                f"`check` lists it until that file is deleted",
+            )
+        )
+    return sort_problems(problems)

@@ -1,0 +1,127 @@
+"""Recording: commit what people and agents wrote without the gardener.
+
+Every verb that writes starts here (``Workspace._record_outside_changes``), so
+a pass never plans on files git does not hold: an interrupted run is finished
+first, secrets are redacted (originals quarantined, never committed), a
+committed note rewritten by hand gets its text back, and the rest is one
+commit attributed to whoever wrote it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import GardenerError, ParseError
+from .workspace import inside, note_date, read_text
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from .garden import Workspace
+    from .git import Repo
+    from .guard import Redaction
+
+
+def record(ws: Workspace, repo: Repo) -> tuple[str | None, list[Redaction]]:
+    """Commit what people and agents changed without the gardener, secrets redacted first.
+
+    First the work of an interrupted gardener run is finished and committed
+    as its own action. A committed note found rewritten gets its committed
+    text back, the rewrite's lines below a marker (a warning says so).
+    The author is git's configured user, else the notes' ``agent`` when
+    all changed notes name the same one, else the gardener.
+    """
+    from . import journal
+    from .appendonly import restore_notes
+    from .git import identity_for
+    from .guard import redact_files, rename_secret_names
+
+    ws._refuse_outside()
+    commit = functools.partial(ws._commit, repo)
+    folders = [ws.memory_path.parent, ws.root / ws.config.notes_dir]
+    ws._warnings += journal.recover(ws.root, repo, commit, folders)
+    owned = (ws.config.memory_file, "rules.md")
+    changed = [
+        p for p in repo.changed(ws._owned_paths()) if p in owned or ws._is_note(p)
+    ]
+    if not changed:
+        return None, []
+    notes = [p for p in changed if ws._is_note(p)]
+    renamed, redacted = rename_secret_names(
+        ws.root, notes, ws.config, ws.now(),
+        is_new=lambda p: repo.committed_text(p) is None,
+    )  # fmt: skip
+    repo.unstage(list(renamed))  # a staged name would still reach a commit
+    changed = sorted({renamed.get(p, p) for p in changed})
+    notes = [renamed.get(p, p) for p in notes]
+    kept = restore_notes(ws.root, repo, notes, ws.now(), ws._warnings)
+    redacted += redact_files(ws.root, changed, ws.config, ws.now())
+    agents = {_agent_of(ws, p) for p in changed if ws._is_note(p)}
+    author = repo.configured_identity() or identity_for(
+        agents.pop() if len(agents) == 1 else None
+    )
+    lines = [f"- {p}" for p in changed]
+    lines += [
+        f"- {p} was rewritten: its committed text is kept, new lines below a marker"
+        for p in kept
+    ]
+    message_head = "record: changes made outside the gardener\n\n"
+    texts, again = _scanned_texts(ws, repo, changed)
+    redacted += again
+    lines += [f"- redacted {r.rule} in {r.where()}" for r in redacted]
+    message = message_head + "\n".join(lines) + "\n\nGardener-Action: record\n"
+    return ws._commit(repo, changed, message, author, texts), redacted
+
+
+def _scanned_texts(
+    ws: Workspace, repo: Repo, changed: Sequence[str]
+) -> tuple[dict[str, str] | None, list[Redaction]]:
+    """The texts of ``changed`` as last scanned, for the commit to take
+    instead of what the files hold when git reads them: a writer appending
+    meanwhile would put unscanned text into history. Lines no commit holds
+    are scanned once more and redacted if a secret landed since the first
+    scan. None when a path is not a plain file (deleted, a link, a folder):
+    then git reads the files. Raises GardenerError if they keep taking
+    secrets."""
+    from . import redact
+    from .guard import redact_files
+
+    paths = [ws.root / p for p in changed]
+    if not all(p.is_file() and not p.is_symlink() for p in paths):
+        return None, []
+    committed = repo.committed_texts(list(changed))
+    redacted: list[Redaction] = []
+    for _ in range(3):
+        texts = {
+            rel: path.read_bytes().decode("utf-8", "surrogateescape")
+            for rel, path in zip(changed, paths, strict=True)
+        }
+        fresh = [
+            rel
+            for rel, text in texts.items()
+            if (new := redact.unscanned(text, committed.get(rel)))
+            and redact.find(new, ws.config.never_store, ws.config.allow)
+        ]
+        if not fresh:
+            return texts, redacted
+        redacted += redact_files(ws.root, fresh, ws.config, ws.now())
+    raise GardenerError(
+        f"{', '.join(changed)} kept taking secrets while being recorded; nothing"
+        " was committed: run `gardener check`"
+    )
+
+
+def _agent_of(ws: Workspace, rel: str) -> str | None:
+    """The ``agent`` a note's front matter names, if it can be read."""
+    from .notes import parse_note
+
+    day = note_date(Path(rel).name)
+    if not inside(ws.root, Path(rel)):
+        return None
+    try:
+        text = read_text(ws.root / rel)
+    except (ParseError, FileNotFoundError):
+        return None
+    agent = parse_note(rel, day, text).front.get("agent") if day else None
+    return agent if isinstance(agent, str) else None
