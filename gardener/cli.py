@@ -289,6 +289,8 @@ def forget(
     result = _workspace(ctx).forget(
         query, key=key, source=source, by=by, dry_run=dry_run, force=force
     )
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         emit(result.as_dict())
         return

@@ -293,7 +293,7 @@ class Workspace:
                     found.notes, memory, self.config, self.now(),
                     found.ledger.marks(), memo,
                 )  # fmt: skip
-                self._check_loss(memory, plan.facts, force or dry_run)
+                self._check_loss(memory, plan.facts, force, dry_run)
                 done = PromoteResult(
                     plan, None, dry_run, tuple(redacted), tuple(self._warnings)
                 )
@@ -371,7 +371,7 @@ class Workspace:
                         )
                 book = read_all(self.root)
                 plan = plan_prune(memory, notes, self.config, now, book.marks(), first)
-                self._check_loss(memory, plan.facts, force or dry_run)
+                self._check_loss(memory, plan.facts, force, dry_run)
                 done = PruneResult(plan, None, dry_run, tuple(self._warnings))
                 if dry_run:
                     return done
@@ -423,26 +423,31 @@ class Workspace:
             f"{self.config.memory_file} or a note kept changing while the gardener planned ({REPLANS} tries); nothing was written: run the command again once the edits stop"
         )
 
-    def _check_loss(self, memory: Memory, after: Sequence[object], force: bool) -> None:
-
+    def _check_loss(
+        self, memory: Memory, after: Sequence[object], force: bool, dry_run: bool
+    ) -> None:
+        """Raise LossBudgetError if the pass would take more than ``max_loss``
+        of the current entries out of current memory, unless ``force``. A dry
+        run raises nothing; it warns that the real run would need ``--force``."""
+        from .promote import is_current
         from .prune import loss_allowed, lost_current
 
         today = format_instant(self.now())
-        from .promote import is_current
-
         current = [f for f in memory.facts if is_current(f, today)]
-        if not current:  # nothing to lose
+        if not current or force:  # nothing to lose, or allowed to
             return
         lost = lost_current(current, after, today)  # type: ignore[arg-type]
-        if (
-            lost
-            and not force
-            and not loss_allowed(len(lost), len(current), self.config.max_loss)
-        ):
-            names = ", ".join(f.key or f.value[:30] for f in lost[:10])
-            raise LossBudgetError(
-                f"this pass would remove {len(lost)} of {len(current)} current entries ({names}), over max_loss={self.config.max_loss}; rerun with --force if that is intended"
-            )
+        if not lost or loss_allowed(len(lost), len(current), self.config.max_loss):
+            return
+        names = ", ".join(f.key or f.value[:30] for f in lost[:10])
+        why = (
+            f"this pass would remove {len(lost)} of {len(current)} current entries"
+            f" ({names}), over max_loss={self.config.max_loss}"
+        )
+        if dry_run:
+            self._warnings.append(f"{why}: the real run needs --force")
+            return
+        raise LossBudgetError(f"{why}; rerun with --force if that is intended")
 
     def forget(
         self,
@@ -473,9 +478,9 @@ class Workspace:
                 before = self._memory_text()
                 memory = self.read_memory()
                 plan = plan_forget(memory, selector, self.now())
-                self._check_loss(memory, plan.facts, force or dry_run)
+                self._check_loss(memory, plan.facts, force, dry_run)
                 if dry_run or not plan.changed:
-                    return ForgetResult(plan, None, dry_run)
+                    return ForgetResult(plan, None, dry_run, tuple(self._warnings))
                 keys = sorted({f.key for f in plan.retired if f.key})
                 n = len(plan.retired)
                 lines = [
@@ -493,7 +498,7 @@ class Workspace:
                     repo, {file: plan.text}, {file: before}, message, None
                 )
                 if sha is not False:
-                    return ForgetResult(plan, sha, False)
+                    return ForgetResult(plan, sha, False, tuple(self._warnings))
             raise self._kept_changing()
 
     def review(self, held: str, approve: bool) -> PromoteResult | None:

@@ -35,13 +35,19 @@ class ForgetResult:
     plan: ForgetPlan
     commit: str | None
     dry_run: bool
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         retired = [
             {"key": f.key, "value": f.value, "id": f.id, "since": f.since}
             for f in self.plan.retired
         ]
-        return {"retired": retired, "commit": self.commit, "dry_run": self.dry_run}
+        return {
+            "retired": retired,
+            "commit": self.commit,
+            "dry_run": self.dry_run,
+            "warnings": list(self.warnings),
+        }
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,18 @@ def test_forget_needs_a_selector_and_respects_the_loss_budget(ws: Workspace):
     assert len(ws.forget(by="atlas", force=True).plan.retired) == 3
 
 
+def test_a_dry_run_says_the_real_run_would_need_force(ws: Workspace, run_cli):
+    """A dry run used to pass the loss budget silently: it listed what it
+    would retire and exited 0, and the real run then refused."""
+    (warning,) = ws.forget(by="atlas", dry_run=True).warnings
+    assert "3 of 5 current entries" in warning and "--force" in warning
+    assert ws.forget(by="atlas", dry_run=True, force=True).warnings == ()
+    assert ws.forget(key="editor", dry_run=True).warnings == ()  # within the budget
+    out = run_cli("-w", str(ws.root), "forget", "--by", "atlas", "--dry-run")
+    assert "the real run needs --force" in out.output
+    run_cli("-w", str(ws.root), "forget", "--by", "atlas", code=1)
+
+
 def test_held_entry_is_approved_or_rejected(ws: Workspace, run_cli):
     note = ws.root / "memory" / "2026-03-01.md"
     with open(note, "a") as f:
