@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import timing
@@ -189,10 +189,14 @@ def promote_new_day(setup: Setup) -> list[Row]:
         now = add_next_day(ws)
         return timing.git_of_a_pass(ws.root, f"memory/{now[:10]}.md")
 
-    small, large, git_small, git_large = timing.interleave(
+    # the same five years as prune leaves them with rules.md's note TTL (30 days)
+    spec = replace(setup.five.spec, keep_all=False)
+    pruned = build(spec, setup.scratch / "five-pruned")
+    small, large, kept, git_small, git_large = timing.interleave(
         setup.repeats,
         lambda: one(setup.day, "day-1d"),
         lambda: one(setup.five, "day-5y"),
+        lambda: one(pruned, "day-5y-pruned"),
         lambda: git_alone(setup.day, "git-1d"),
         lambda: git_alone(setup.five, "git-5y"),
     )
@@ -217,6 +221,16 @@ def promote_new_day(setup: Setup) -> list[Row]:
             git_large / git_small,
             "-",
             status="for information",
+        ),
+        Row(
+            f"promote one new day, {span(setup.five)} with notes past their TTL"
+            f" pruned ({pruned.notes} notes) / {span(setup.day)}",
+            f"{span(setup.day)}: {ms(small)}",
+            f"{span(setup.five)}: {ms(kept)}",
+            kept / small,
+            "<= 1.3x",
+            kept / small,
+            1.3,
         ),
     ]
 
