@@ -24,9 +24,13 @@ from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from itertools import chain, repeat
 from pathlib import Path, PurePosixPath
-from typing import Any, NamedTuple
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+from gardener.record import Record
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from typing import Any
 
 _AGENT_DOMAIN = "agents.memory-gardener.invalid"
 # Options for every command: exact file-name bytes, UTF-8 messages, no hooks
@@ -88,7 +92,7 @@ fr.RepoFilter(
 """
 
 
-class Identity(NamedTuple):
+class Identity(Record):
     """A git author or committer."""
 
     name: str
@@ -98,7 +102,7 @@ class Identity(NamedTuple):
 GARDENER = Identity("memory-gardener", "gardener@memory-gardener.invalid")
 
 
-class CommitInfo(NamedTuple):
+class CommitInfo(Record):
     """One commit, as history reads return it."""
 
     sha: str  # full hex object id
@@ -107,7 +111,7 @@ class CommitInfo(NamedTuple):
     subject: str  # first line of the message, trailing blanks trimmed (git's %s)
 
 
-class Holder(NamedTuple):
+class Holder(Record):
     """A commit reachable from a ref whose snapshot or own text holds a needle."""
 
     sha: str
@@ -117,7 +121,7 @@ class Holder(NamedTuple):
     in_commit: int  # occurrences in its message, author and committer
 
 
-class HistoryScan(NamedTuple):
+class HistoryScan(Record):
     """Where a needle occurs in a repository's object store."""
 
     objects: int  # objects read: every one in the store, reachable or not

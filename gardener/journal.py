@@ -13,12 +13,15 @@ import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from .errors import GardenerError
+from .record import Record
 from .workspace import atomic_write, remove_stale_temps, replace_if_unchanged
 
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
+    from typing import Literal
+
     from .git import Identity, Repo
 
 JOURNAL = "gardener-pending.json"  # in the git folder: never committed
@@ -30,7 +33,7 @@ Commit = Callable[
 ]
 
 
-class Pending(NamedTuple):
+class Pending(Record):
     """The work of an interrupted run."""
 
     pid: int

@@ -14,10 +14,10 @@ import time
 from contextlib import suppress
 from datetime import date, datetime
 from pathlib import Path
-from typing import NamedTuple
 
 from .entryline import render_entry
 from .errors import GardenerError, RefusedError, UsageError
+from .record import Record
 from .validtime import zone_named
 from .workspace import (
     SALT,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .config import Config
 
 
-class NoteSettings(NamedTuple):
+class NoteSettings(Record):
     """What ``note`` needs of rules.md (see ``config.Config``)."""
 
     notes_dir: str
@@ -69,7 +69,7 @@ class NoteSettings(NamedTuple):
             return None
 
 
-class NoteResult(NamedTuple):
+class NoteResult(Record):
     """What ``note`` did: the note (workspace-relative path), the entry line as
     written, the commit (None if git found nothing to commit), warnings."""
 

@@ -24,15 +24,15 @@ import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
 
+from .record import Record
 from .secretrules import BOUND, TABLE, Check, Span, lazy, target
 
 Compiled = tuple[tuple[str, re.Pattern[str]], ...]  # (rule id, pattern) pairs
 Candidate = tuple[int, int, int, str]  # start, end, priority (lower wins), rule
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     """One never-store hit: ``text[start:end]`` is the value, ``line`` is 1-based."""
 
     rule: str
@@ -70,7 +70,7 @@ def _trie(words: Iterable[str]) -> str:
     return emit(root)
 
 
-class _Pass(NamedTuple):
+class _Pass(Record):
     """The rules of one pass: searched in the text (``text_rules``), in its base64
     runs (``run_rules``), or matched where a word of theirs starts (``route``)."""
 
@@ -102,7 +102,7 @@ class _Rules:
         return got
 
 
-class _Engine(NamedTuple):
+class _Engine(Record):
     rules: _Rules
     whole: _Pass  # rules whose matches may span lines, run on the whole text
     lines: _Pass  # the rest, run once per distinct line
@@ -329,7 +329,7 @@ def _decoded(run: str) -> str | None:
     return out if out.strip() and flat.isprintable() else None
 
 
-class _Context(NamedTuple):
+class _Context(Record):
     custom: Compiled
     allowed: Sequence[re.Pattern[str]]
     depth: int  # how deep in base64 this text is
