@@ -1,5 +1,5 @@
-"""Where things are in a workspace: which files are daily notes, and whether
-a path stays inside the workspace.
+"""Where things are in a workspace: which files are daily notes, whether a
+path stays inside the workspace, and paths spelled as pathlib spells them.
 
 Plain strings and ``os.path`` (no pathlib, which costs ~5 ms to import):
 a warm ``gardener recall`` lists the notes on every call and loads this
@@ -79,3 +79,20 @@ def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
     except ValueError:  # a NUL in the name
         return False
     return os.path.commonpath([top, real]) == top
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """``str(PurePosixPath(path))`` without pathlib: repeated slashes and
+    ``.`` parts dropped, a trailing slash too; ``..`` kept; "" is ``.``."""
+    text = os.fspath(path)
+    body = text.lstrip("/")
+    # POSIX: two leading slashes may mean something else; three or more are one
+    top = "//" if len(text) - len(body) == 2 else "/" if body != text else ""
+    return top + "/".join(p for p in body.split("/") if p and p != ".") or "."
+
+
+def absolute(path: str | os.PathLike[str]) -> str:
+    """``str(Path(path).absolute())`` without pathlib: ``path_text`` of the
+    path, taken from the working folder if relative (``..`` is not resolved)."""
+    text = path_text(path)
+    return text if text.startswith("/") else path_text(os.path.join(os.getcwd(), text))
