@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from itertools import chain, repeat
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.layout import absolute, path_text
+from gardener.layout import absolute, is_dir, is_file, is_symlink, path_text
 from gardener.record import Record
 
 # ``gardener note`` commits through here: no pathlib (~6 ms to import),
@@ -192,9 +192,7 @@ class Repo:
                 f"{top} is not a git work tree's top; {_hint(top)}"
             )
         repo = cls(top, git_dir, lock_timeout)
-        if os.path.isfile(os.path.join(git_dir, "HEAD")) and os.path.isdir(
-            os.path.join(top, ".git")
-        ):
+        if is_file(os.path.join(git_dir, "HEAD")) and is_dir(os.path.join(top, ".git")):
             return repo  # root holds its own repository: it is the top
         try:
             found = _text(repo._run("rev-parse", "--show-toplevel")[1]).strip()
@@ -317,7 +315,7 @@ class Repo:
 
     def _plain_file(self, rel: str) -> bool:
         path = os.path.join(self._tree, rel)
-        return os.path.isfile(path) and not os.path.islink(path)
+        return is_file(path) and not is_symlink(path)
 
     def _commit_only(
         self,
@@ -931,9 +929,9 @@ def _read_ascii(path: str) -> str:
 def _git_dir_of(root: str) -> str | None:
     """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
     dot_git = os.path.join(root, ".git")
-    if os.path.isdir(dot_git):
+    if is_dir(dot_git):
         return dot_git
-    if os.path.isfile(dot_git):
+    if is_file(dot_git):
         with open(dot_git, encoding="utf-8", errors="replace") as file:
             first = file.read().partition("\n")[0]
         if first.startswith("gitdir:"):
