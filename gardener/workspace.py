@@ -243,8 +243,9 @@ def workspace_lock(
     threads and processes are excluded. The lock file holds the owner's pid
     while it is held and is emptied on release; the kernel drops the flock
     when its owner dies, so a pid left in the file names an owner that was
-    killed. Yields a notice saying so (the stale pid is then cleared), else
-    None. Raises LockError after ``timeout``, NotAWorkspaceError without ``.git``.
+    killed. Entering gives a notice saying so (the stale pid is then cleared),
+    else None. Raises LockError after ``timeout``, NotAWorkspaceError without
+    ``.git`` (when entered).
     """
     return WorkspaceLock(root, timeout)
 
