@@ -14,19 +14,23 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from itertools import chain, repeat
-from pathlib import Path, PurePosixPath
-from typing import Any, NamedTuple
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+from gardener.layout import absolute, is_dir, is_file, is_symlink, path_text
+from gardener.record import Record
+
+# ``gardener note`` commits through here: no pathlib (~6 ms to import),
+# contextlib, shlex or unicodedata at import; paths are os.path strings inside
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 _AGENT_DOMAIN = "agents.memory-gardener.invalid"
 # Options for every command: exact file-name bytes, UTF-8 messages, no hooks
@@ -88,7 +92,7 @@ fr.RepoFilter(
 """
 
 
-class Identity(NamedTuple):
+class Identity(Record):
     """A git author or committer."""
 
     name: str
@@ -98,7 +102,7 @@ class Identity(NamedTuple):
 GARDENER = Identity("memory-gardener", "gardener@memory-gardener.invalid")
 
 
-class CommitInfo(NamedTuple):
+class CommitInfo(Record):
     """One commit, as history reads return it."""
 
     sha: str  # full hex object id
@@ -107,7 +111,7 @@ class CommitInfo(NamedTuple):
     subject: str  # first line of the message, trailing blanks trimmed (git's %s)
 
 
-class Holder(NamedTuple):
+class Holder(Record):
     """A commit reachable from a ref whose snapshot or own text holds a needle."""
 
     sha: str
@@ -117,7 +121,7 @@ class Holder(NamedTuple):
     in_commit: int  # occurrences in its message, author and committer
 
 
-class HistoryScan(NamedTuple):
+class HistoryScan(Record):
     """Where a needle occurs in a repository's object store."""
 
     objects: int  # objects read: every one in the store, reachable or not
@@ -136,6 +140,8 @@ def identity_for(by: str | None) -> Identity:
     name = " ".join(re.sub(r"[<>\x00-\x1f\x7f]", " ", by or "").split())
     if not name.strip(".,:;\"'\\ "):
         return GARDENER
+    import unicodedata  # not for a note by the gardener itself (~0.2 ms)
+
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
     if not slug:  # nothing ASCII left (CJK names): a stable short hash instead
@@ -149,50 +155,68 @@ class Repo:
     """A git work tree whose top folder is ``root``. Use ``open`` or ``init``.
 
     ``lock_timeout`` is how long (seconds) a busy ``.git/index.lock`` is waited for.
+    ``root`` and ``git_dir`` are Paths; inside, the folders are strings.
     """
 
-    def __init__(self, root: Path, git_dir: Path, lock_timeout: float = 10.0) -> None:
-        self.root = root
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        git_dir: str | os.PathLike[str],
+        lock_timeout: float = 10.0,
+    ) -> None:
+        self._root = path_text(root)
         self.lock_timeout = lock_timeout
-        self._git_dir = git_dir
+        self._git_dir = path_text(git_dir)
         self._has_commits: bool | None = None  # known once asked; True after a commit
         self._in_head: set[str] = set()  # paths committed_text found at HEAD
-        self._tree: Path = self.root  # where git reads files (see commit's texts)
+        self._tree = self._root  # where git reads files (see commit's texts)
         self._reader: Any = None  # GitPython's cat-file process, for ``objects``
 
+    @property
+    def root(self) -> Path:
+        """The work tree's top folder (absolute)."""
+        from pathlib import Path
+
+        return Path(self._root)
+
     @classmethod
-    def open(cls, root: Path, *, lock_timeout: float = 10.0) -> Repo:
+    def open(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Repo:
         """Open the work tree whose top is ``root``.
 
         Raises NotAWorkspaceError if ``root`` is not the top of a git work tree.
         """
-        root = Path(root).absolute()
-        git_dir = _git_dir_of(root)
-        hint = f"run `gardener init {shlex.quote(str(root))}` to make one"
+        top = absolute(root)
+        git_dir = _git_dir_of(top)
         if git_dir is None:
-            raise NotAWorkspaceError(f"{root} is not a git work tree's top; {hint}")
-        repo = cls(root, git_dir, lock_timeout)
-        if (git_dir / "HEAD").is_file() and (root / ".git").is_dir():
+            raise NotAWorkspaceError(
+                f"{top} is not a git work tree's top; {_hint(top)}"
+            )
+        repo = cls(top, git_dir, lock_timeout)
+        if is_file(os.path.join(git_dir, "HEAD")) and is_dir(os.path.join(top, ".git")):
             return repo  # root holds its own repository: it is the top
         try:
-            top = _text(repo._run("rev-parse", "--show-toplevel")[1]).strip()
+            found = _text(repo._run("rev-parse", "--show-toplevel")[1]).strip()
         except GardenerError as e:  # not a repository, or one git refuses
-            raise NotAWorkspaceError(f"{root}: {e.message}; {hint}") from None
-        if Path(top).resolve() != root.resolve():
-            raise NotAWorkspaceError(f"{root} is not a git work tree's top; {hint}")
+            raise NotAWorkspaceError(f"{top}: {e.message}; {_hint(top)}") from None
+        if os.path.realpath(found) != os.path.realpath(top):
+            raise NotAWorkspaceError(
+                f"{top} is not a git work tree's top; {_hint(top)}"
+            )
         return repo
 
     @classmethod
-    def init(cls, root: Path, *, lock_timeout: float = 10.0) -> Repo:
+    def init(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Repo:
         """Open ``root``, or first ``git init`` it (branch ``main``, folder created)."""
-        root = Path(root).absolute()
+        top = absolute(root)
         try:
-            return cls.open(root, lock_timeout=lock_timeout)
+            return cls.open(top, lock_timeout=lock_timeout)
         except NotAWorkspaceError:
             pass
-        root.mkdir(parents=True, exist_ok=True)
-        cls(root, root / ".git")._run("init", "--quiet", "--initial-branch=main")
-        return cls.open(root, lock_timeout=lock_timeout)
+        os.makedirs(top, exist_ok=True)
+        cls(top, os.path.join(top, ".git"))._run(
+            "init", "--quiet", "--initial-branch=main"
+        )
+        return cls.open(top, lock_timeout=lock_timeout)
 
     def close(self) -> None:
         """End GitPython's cat-file process, if ``objects`` started one."""
@@ -249,8 +273,17 @@ class Repo:
         if texts is not None:
             if set(_relative_paths(list(texts))) != set(rels):
                 raise ValueError("texts must name exactly the paths committed")
-            with self._frozen(texts):
+            # git reads the texts from a temporary work tree, in the git
+            # folder (so on the same file system); removed afterwards
+            tree = os.path.join(
+                self._git_dir, "gardener", f"tree-{os.getpid()}-{time.monotonic_ns()}"
+            )
+            try:
+                self._tree = _freeze(tree, texts)
                 return self.commit(rels, message, author, date=date, maintain=maintain)
+            finally:
+                self._tree = self._root
+                _thaw(tree, texts)
         has_head = self.has_commits()
         # files that exist: two or three git commands instead of eight (``note``
         # commits on every call); an ignored one makes ``add`` fail, and the
@@ -261,10 +294,12 @@ class Repo:
             # one git command (``note`` reads the committed text first); if git
             # refuses (skip-worktree, a path out of the index), the long way
             # says why or copes
-            with suppress(GardenerError):
+            try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
                 return self._commit_only(
                     rels, message, author, date, strict=True, maintain=maintain
                 )
+            except GardenerError:
+                pass
         if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
             return self._commit_only(rels, message, author, date, maintain=maintain)
         targets = self._stage(rels, has_head) if rels else []
@@ -279,35 +314,8 @@ class Repo:
         return self._commit_only(targets, message, author, date, maintain=maintain)
 
     def _plain_file(self, rel: str) -> bool:
-        path = self._tree / rel
-        return path.is_file() and not path.is_symlink()
-
-    @contextmanager
-    def _frozen(self, texts: Mapping[str, str]) -> Iterator[None]:
-        """Point git's reads at a temporary work tree (in the git folder, so on
-        the same file system) holding ``texts``; removed afterwards."""
-        _clear_dead_trees(self._git_dir / "gardener")
-        tree = self._git_dir / "gardener" / f"tree-{os.getpid()}-{time.monotonic_ns()}"
-        written: list[Path] = []
-        try:
-            for rel, text in texts.items():
-                path = tree / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(text.encode("utf-8", "surrogateescape"))
-                written.append(path)
-            self._tree = tree
-            yield
-        finally:
-            self._tree = self.root
-            for path in written:
-                with suppress(OSError):
-                    path.unlink()
-            for rel in texts:  # the folders it made, deepest first
-                for folder in (tree / rel).parents:
-                    if folder == tree.parent:
-                        break
-                    with suppress(OSError):
-                        folder.rmdir()
+        path = os.path.join(self._tree, rel)
+        return is_file(path) and not is_symlink(path)
 
     def _commit_only(
         self,
@@ -368,9 +376,9 @@ class Repo:
         when there is none (no commit yet, a packed ref, a detached HEAD).
         Reading two small files saves a git process on every ``note``."""
         try:
-            head = (self._git_dir / "HEAD").read_text("ascii").strip()
+            head = _read_ascii(os.path.join(self._git_dir, "HEAD"))
             if head.startswith("ref: refs/heads/"):
-                sha = (self._git_dir / head[5:]).read_text("ascii").strip()
+                sha = _read_ascii(os.path.join(self._git_dir, head[5:]))
                 if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha):
                     return sha
         except (OSError, UnicodeDecodeError):
@@ -523,6 +531,14 @@ class Repo:
 
     @property
     def git_dir(self) -> Path:
+        """The git folder (``root/.git``, or where a ``.git`` file points)."""
+        from pathlib import Path
+
+        return Path(self._git_dir)
+
+    @property
+    def git_folder(self) -> str:
+        """``git_dir`` as a string, for the note path (no pathlib there)."""
         return self._git_dir
 
     def objects(self) -> Iterator[tuple[str, str, bytes]]:
@@ -540,7 +556,7 @@ class Repo:
             "--unordered",
         )
         if self._reader is None:
-            self._reader = Git(self.root)
+            self._reader = Git(self._root)
             self._reader.update_environment(**(_C_LOCALE | self._pinned_env()))
         for sha in _text(out).split():
             _, kind, _, data = self._reader.get_object_data(sha)
@@ -629,7 +645,7 @@ class Repo:
 
     def install_hook(self, name: str, script: str) -> bool:
         """Write ``.git/hooks/NAME`` (executable) unless one exists; True if written."""
-        hook = self._git_dir / "hooks" / name
+        hook = self.git_dir / "hooks" / name
         if hook.exists():
             return False
         hook.parent.mkdir(parents=True, exist_ok=True)
@@ -648,7 +664,7 @@ class Repo:
     def operation_in_progress(self) -> str | None:
         """What git is in the middle of (a merge, a rebase...), or None."""
         for name, what in _IN_PROGRESS.items():
-            if os.path.lexists(self._git_dir / name):
+            if os.path.lexists(os.path.join(self._git_dir, name)):
                 return what
         return None
 
@@ -672,7 +688,7 @@ class Repo:
             raise GardenerError(
                 f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
             )
-        _rmtree(self._git_dir / "filter-repo")
+        _rmtree(self.git_dir / "filter-repo")
         spec = {
             "text": text,
             "replacement": replacement,
@@ -685,7 +701,7 @@ class Repo:
         done = subprocess.run(
             [sys.executable, "-c", _FILTER_REPO_DRIVER],
             input=json.dumps(spec).encode(),
-            cwd=self.root,
+            cwd=self._root,
             env={**os.environ, **self._location_env()},
             capture_output=True,
             check=False,
@@ -704,11 +720,11 @@ class Repo:
         (COMMIT_EDITMSG...), expires every reflog entry and prunes every
         unreachable object (``gc --prune=now``).
         """
-        _rmtree(self._git_dir / "filter-repo")
+        _rmtree(self.git_dir / "filter-repo")
         for name in _OLD_POINTERS:
-            (self._git_dir / name).unlink(missing_ok=True)
+            (self.git_dir / name).unlink(missing_ok=True)
         for name in _MESSAGE_FILES:
-            path = self._git_dir / name
+            path = self.git_dir / name
             if path.is_file() and not path.is_symlink():
                 data = path.read_bytes()
                 if sub(data) != data:
@@ -721,9 +737,12 @@ class Repo:
     def state_files_holding(self, count: Callable[[bytes], int]) -> list[str]:
         """Files in the git folder, objects aside, whose bytes hold the needle
         (git-folder-relative POSIX paths): refs, reflogs, config, saved messages."""
+        from pathlib import Path
+
+        git_dir = self.git_dir
         found = []
-        for folder, dirs, files in os.walk(self._git_dir):
-            if Path(folder) == self._git_dir:
+        for folder, dirs, files in os.walk(git_dir):
+            if Path(folder) == git_dir:
                 dirs[:] = [d for d in dirs if d != "objects"]
             for name in files:
                 path = Path(folder, name)
@@ -731,7 +750,7 @@ class Repo:
                     continue
                 try:
                     if count(path.read_bytes()):
-                        found.append(path.relative_to(self._git_dir).as_posix())
+                        found.append(path.relative_to(git_dir).as_posix())
                 except OSError:
                     continue  # gone meanwhile, or unreadable
         return sorted(found)
@@ -761,7 +780,10 @@ class Repo:
             p
             for p in rels
             if not any(_under(p, i) for i in ignored)
-            and (os.path.lexists(self._tree / p) or any(_under(i, p) for i in indexed))
+            and (
+                os.path.lexists(os.path.join(self._tree, p))
+                or any(_under(i, p) for i in indexed)
+            )
         ]
         if addable:
             self._run("add", "--all", "--", *addable, index=True)
@@ -791,13 +813,15 @@ class Repo:
         argv = [_GIT, *_OPTIONS, *args]
         # English messages (the lock-busy check reads them), as GitPython does
         full_env = os.environ | _C_LOCALE | self._location_env() | dict(env or {})
-        if self._tree != self.root:  # git cannot find the repository from there
-            full_env |= self._pinned_env() | {"GIT_WORK_TREE": str(self._tree)}
+        if self._tree != self._root:  # git cannot find the repository from there
+            full_env |= self._pinned_env() | {"GIT_WORK_TREE": self._tree}
         deadline = time.monotonic() + self.lock_timeout
         delays = chain((0.02, 0.05, 0.1, 0.2), repeat(0.5))  # seconds
         while True:
             if index:
-                self._wait_for(self._git_dir / "index.lock", deadline, delays)
+                self._wait_for(
+                    os.path.join(self._git_dir, "index.lock"), deadline, delays
+                )
             try:
                 done = subprocess.run(
                     argv, cwd=self._tree, env=full_env, capture_output=True,
@@ -811,17 +835,19 @@ class Repo:
             err = done.stderr.decode("utf-8", "replace")
             busy = _BUSY_LOCK.search(err)
             if busy is None:
+                import shlex  # only to say what failed
+
                 command = shlex.join(["git", *args])
                 raise GardenerError(
                     f"`{command}` failed (exit {status}): {err.strip()}"
                 )
-            self._wait_for(Path(busy.group(1)), deadline, delays)
+            self._wait_for(path_text(busy.group(1)), deadline, delays)
 
-    def _wait_for(self, lock: Path, deadline: float, delays: Iterator[float]) -> None:
+    def _wait_for(self, lock: str, deadline: float, delays: Iterator[float]) -> None:
         """Sleep with backoff while ``lock`` exists; LockError past ``deadline``."""
         while os.path.lexists(lock):
             if time.monotonic() >= deadline:
-                raise _lock_error(lock, self.root, self.lock_timeout)
+                raise _lock_error(lock, self._root, self.lock_timeout)
             time.sleep(next(delays))
 
     def _location_env(self) -> dict[str, str]:
@@ -832,14 +858,45 @@ class Repo:
 
     def _pinned_env(self) -> dict[str, str]:
         return {
-            "GIT_DIR": str(self._git_dir),
-            "GIT_WORK_TREE": str(self.root),
-            "GIT_INDEX_FILE": str(self._git_dir / "index"),
+            "GIT_DIR": self._git_dir,
+            "GIT_WORK_TREE": self._root,
+            "GIT_INDEX_FILE": os.path.join(self._git_dir, "index"),
         }
 
 
-def _clear_dead_trees(folder: Path) -> None:
-    """Remove the temporary work trees (``Repo._frozen``) of processes that died
+def _freeze(tree: str, texts: Mapping[str, str]) -> str:
+    """Write ``texts`` (workspace-relative path -> text) into the new folder
+    ``tree``, a temporary work tree for ``Repo.commit``; returns ``tree``.
+    Those of processes that died before they removed theirs are removed first."""
+    _clear_dead_trees(os.path.dirname(tree))
+    for rel, text in texts.items():
+        path = path_text(os.path.join(tree, rel))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as file:
+            file.write(text.encode("utf-8", "surrogateescape"))
+    return tree
+
+
+def _thaw(tree: str, texts: Mapping[str, str]) -> None:
+    """Remove what ``_freeze(tree, texts)`` wrote, or began to."""
+    paths = [path_text(os.path.join(tree, rel)) for rel in texts]
+    for path in paths:
+        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
+            os.unlink(path)
+        except OSError:
+            pass
+    for path in paths:  # the folders it made, deepest first
+        folder = os.path.dirname(path)
+        while folder != os.path.dirname(tree):
+            try:  # noqa: SIM105
+                os.rmdir(folder)
+            except OSError:
+                pass
+            folder = os.path.dirname(folder)
+
+
+def _clear_dead_trees(folder: str) -> None:
+    """Remove the temporary work trees (``_freeze``) of processes that died
     before they could: ``tree-<pid>-<n>`` whose pid is gone."""
     try:
         names = [n for n in os.listdir(folder) if n.startswith("tree-")]
@@ -855,7 +912,7 @@ def _clear_dead_trees(folder: Path) -> None:
             continue  # alive, another user's
         import shutil
 
-        shutil.rmtree(folder / name, ignore_errors=True)
+        shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
 
 
 def _parse_tree(data: bytes) -> tuple[list[bytes], list[str]]:
@@ -884,19 +941,37 @@ def _commit_time_subject(raw: bytes) -> tuple[datetime, str]:
     return datetime.fromtimestamp(stamp, UTC), subject
 
 
-def _git_dir_of(root: Path) -> Path | None:
+def _hint(root: str) -> str:
+    import shlex  # only when there is no workspace
+
+    return f"run `gardener init {shlex.quote(root)}` to make one"
+
+
+def _read_ascii(path: str) -> str:
+    """A small ASCII file's text, stripped (bytes decoded: no codec to import)."""
+    with open(path, "rb") as file:
+        return file.read().decode("ascii").strip()
+
+
+def _git_dir_of(root: str) -> str | None:
     """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
-    dot_git = root / ".git"
-    if dot_git.is_dir():
+    dot_git = os.path.join(root, ".git")
+    if is_dir(dot_git):
         return dot_git
-    if dot_git.is_file():
-        first = dot_git.read_text("utf-8", "replace").partition("\n")[0]
+    if is_file(dot_git):
+        with open(dot_git, encoding="utf-8", errors="replace") as file:
+            first = file.read().partition("\n")[0]
         if first.startswith("gitdir:"):
-            return (root / first.removeprefix("gitdir:").strip()).resolve()
+            pointed = first.removeprefix("gitdir:").strip()
+            return os.path.realpath(os.path.join(root, pointed))
     return None
 
 
-def _lock_error(lock: Path, root: Path, waited: float) -> LockError:
+def _lock_error(
+    lock: str | os.PathLike[str], root: str | os.PathLike[str], waited: float
+) -> LockError:
+    import shlex  # only to say how to remove it
+
     holders = _lock_holders(lock, root)
     if holders:
         return LockError(
@@ -910,12 +985,16 @@ def _lock_error(lock: Path, root: Path, waited: float) -> LockError:
     )
 
 
-def _lock_holders(lock: Path, root: Path) -> list[int]:
+def _lock_holders(
+    lock: str | os.PathLike[str], root: str | os.PathLike[str]
+) -> list[int]:
     """Pids of processes with ``lock`` open or of git running in ``root`` (Linux).
 
     git may close a lock file and keep it (``git commit`` while the editor is
     open), so a git process working in the repository counts as a holder.
     """
+    from pathlib import Path
+
     target = os.path.realpath(lock)
     top = os.path.realpath(root)
     holders = []
@@ -943,10 +1022,9 @@ def _relative_paths(paths: Sequence[str]) -> list[str]:
         raise TypeError("paths must be a sequence of paths, not one str")
     result: list[str] = []
     for path in paths:
-        pure = PurePosixPath(path)
-        if not path or pure.is_absolute() or ".." in pure.parts:
+        rel = path_text(path)  # as PurePosixPath spells it
+        if not path or rel.startswith("/") or ".." in rel.split("/"):
             raise GardenerError(f"not a workspace-relative POSIX path: {path!r}")
-        rel = pure.as_posix()
         if rel == ".":
             raise GardenerError("refusing to use the whole workspace as a path")
         if rel not in result:

@@ -1,5 +1,5 @@
-"""Where things are in a workspace: which files are daily notes, and whether
-a path stays inside the workspace.
+"""Where things are in a workspace: which files are daily notes, whether a
+path stays inside the workspace, and paths spelled as pathlib spells them.
 
 Plain strings and ``os.path`` (no pathlib, which costs ~5 ms to import):
 a warm ``gardener recall`` lists the notes on every call and loads this
@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 from datetime import date
 
 # memory/YYYY-MM-DD.md, and the -slug, -HHMM and _slug forms agents also write.
@@ -79,3 +80,58 @@ def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
     except ValueError:  # a NUL in the name
         return False
     return os.path.commonpath([top, real]) == top
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """``str(PurePosixPath(path))`` without pathlib: repeated slashes and
+    ``.`` parts dropped, a trailing slash too; ``..`` kept; "" is ``.``."""
+    text = os.fspath(path)
+    body = text.lstrip("/")
+    # POSIX: two leading slashes may mean something else; three or more are one
+    top = "//" if len(text) - len(body) == 2 else "/" if body != text else ""
+    return top + "/".join(p for p in body.split("/") if p and p != ".") or "."
+
+
+def absolute(path: str | os.PathLike[str]) -> str:
+    """``str(Path(path).absolute())`` without pathlib: ``path_text`` of the
+    path, taken from the working folder if relative (``..`` is not resolved)."""
+    text = path_text(path)
+    return text if text.startswith("/") else path_text(os.path.join(os.getcwd(), text))
+
+
+# pathlib's exists/is_file/is_dir/is_symlink, for paths as strings: False when
+# the path is missing (or loops, or is not a valid name), but unlike os.path's
+# an error such as "permission denied" is raised, not read as "no"
+_MISSING = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+
+
+def _mode(path: str | os.PathLike[str], follow: bool = True) -> int:
+    """The path's st_mode; 0 if pathlib would say it does not exist."""
+    try:
+        return os.stat(path, follow_symlinks=follow).st_mode
+    except OSError as exc:
+        if exc.errno in _MISSING:
+            return 0
+        raise
+    except ValueError:  # a NUL in the name, or a name the file system cannot encode
+        return 0
+
+
+def exists(path: str | os.PathLike[str]) -> bool:
+    """``Path(path).exists()``: a symlink counts if its target exists."""
+    return _mode(path) != 0
+
+
+def is_file(path: str | os.PathLike[str]) -> bool:
+    """``Path(path).is_file()``: a regular file, or a symlink to one."""
+    return stat.S_ISREG(_mode(path))
+
+
+def is_dir(path: str | os.PathLike[str]) -> bool:
+    """``Path(path).is_dir()``: a folder, or a symlink to one."""
+    return stat.S_ISDIR(_mode(path))
+
+
+def is_symlink(path: str | os.PathLike[str]) -> bool:
+    """``Path(path).is_symlink()``."""
+    return stat.S_ISLNK(_mode(path, follow=False))

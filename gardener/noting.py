@@ -4,20 +4,22 @@
 without building a ``Workspace``, because interpreter start and imports are
 most of what a note costs (bench/RESULTS.md). So this module and what it
 imports on the common path (``redact``, ``git``, ``journal``, ``workspace``)
-use no dataclasses: creating one costs ~0.5 ms at import.
+use no dataclasses (creating one costs ~0.5 ms at import), and import no
+pathlib (~6 ms with what it loads), typing (~4 ms: records are
+``record.Record``), contextlib or threading: paths are ``os.path`` strings.
+tests/test_imports.py checks that a note loads none of them.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from contextlib import suppress
 from datetime import date, datetime
-from pathlib import Path
-from typing import NamedTuple
 
 from .entryline import render_entry
 from .errors import GardenerError, RefusedError, UsageError
+from .layout import exists, is_file, is_symlink
+from .record import Record
 from .validtime import zone_named
 from .workspace import (
     SALT,
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from .config import Config
 
 
-class NoteSettings(NamedTuple):
+class NoteSettings(Record):
     """What ``note`` needs of rules.md (see ``config.Config``)."""
 
     notes_dir: str
@@ -69,7 +71,7 @@ class NoteSettings(NamedTuple):
             return None
 
 
-class NoteResult(NamedTuple):
+class NoteResult(Record):
     """What ``note`` did: the note (workspace-relative path), the entry line as
     written, the commit (None if git found nothing to commit), warnings."""
 
@@ -84,7 +86,7 @@ class NoteResult(NamedTuple):
 
 
 def write_note(
-    root: Path,
+    root: str | os.PathLike[str],
     settings: NoteSettings,
     text: str,
     now: datetime,
@@ -110,6 +112,7 @@ def write_note(
     from . import journal, redact
     from .git import Repo, identity_for
 
+    root = os.fspath(root)
     if not text.strip():
         raise UsageError("the note is empty: give the fact to write down")
     text = _without_repeated_prefix(text, kind, key)
@@ -134,7 +137,7 @@ def write_note(
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     found = redact.find(line, settings.never_store, settings.allow)
-    if (root / SALT).is_file() and _purged(root, line):
+    if is_file(os.path.join(root, SALT)) and _purged(root, line):
         raise RefusedError(
             "refused: it holds a text purged from this workspace; nothing was written"
         )
@@ -152,21 +155,21 @@ def write_note(
         refuse_outside(
             root, {settings.memory_file: "file", settings.notes_dir: "folder"}
         )
-        target = root / rel
-        if target.is_symlink():  # an append would land in the link's target
+        target = os.path.join(root, rel)
+        if is_symlink(target):  # an append would land in the link's target
             raise GardenerError(
                 f"{rel} is a symlink; the gardener appends only to a plain note file:"
                 " replace the link with the file"
             )
         committed = repo.committed_text(rel)
-        current = _text(target) if target.exists() else None
+        current = _text(target) if exists(target) else None
         if current != committed:  # deleted counts: that is its writer's change too
             # written without the gardener since its last commit: that is its
             # writer's change, committed as theirs first (DESIGN 3), secrets
             # redacted; this note's commit then holds only its own line
             warnings += _record(root, now if fixed_clock else None)
             committed = repo.committed_text(rel)
-            current = _text(target) if target.exists() else None
+            current = _text(target) if exists(target) else None
         heading = f"# {when.isoformat()}"
         # a new day's note in one append (heading, blank line, entry): a kill
         # never leaves half of it
@@ -177,17 +180,19 @@ def write_note(
         )
         # journaled before the append: a kill after it is finished as this note
         # (not committed later as someone's hand edit)
-        journal.begin(repo.git_dir, {rel: expected}, message, author)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        journal.begin(repo.git_folder, {rel: expected}, message, author)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
         append_entry(target, added)
         scanned = {line, heading, ""}
         # what is scanned is what is committed (a writer may append meanwhile)
         written = _text(target)
         if _unscanned_secret(written, committed, scanned, settings):
+            from pathlib import Path
+
             from .config import load
             from .guard import redact_files
 
-            redact_files(root, [rel], load(root), now)
+            redact_files(Path(root), [rel], load(Path(root)), now)
             written = _text(target)
             if _unscanned_secret(written, committed, scanned, settings):
                 raise GardenerError(
@@ -195,13 +200,13 @@ def write_note(
                     " was committed: run `gardener check`"
                 )
         if written != expected:  # another writer, or a redaction: journal what is
-            journal.begin(repo.git_dir, {rel: written}, message, author)
+            journal.begin(repo.git_folder, {rel: written}, message, author)
         dated = (
             now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
         )
         sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
-                          maintain=_maintenance_due(repo.git_dir))  # fmt: skip
-        journal.done(repo.git_dir)
+                          maintain=_maintenance_due(repo.git_folder))  # fmt: skip
+        journal.done(repo.git_folder)
     return NoteResult(rel, line, sha, tuple(warnings))
 
 
@@ -225,40 +230,53 @@ def _unscanned_secret(
     )
 
 
-def _text(path: Path) -> str:
+def _text(path: str) -> str:
     """The file's text as git's blobs are read (bad bytes kept as surrogates)."""
-    return path.read_bytes().decode("utf-8", "surrogateescape")
+    with open(path, "rb") as file:
+        return file.read().decode("utf-8", "surrogateescape")
 
 
-def _record(root: Path, now: datetime | None) -> list[str]:
+def _record(root: str, now: datetime | None) -> list[str]:
     """Commit what was written in the workspace without the gardener, as
     ``Workspace.record`` does (authored by its writer); its warnings. ``now``:
     the fixed clock, if any. Only when a note was written by hand, so the
     Workspace is loaded then and not on every note."""
+    from pathlib import Path
+
     from .garden import Workspace
 
     override = now.isoformat() if now is not None else None
-    return list(Workspace(root, now_override=override).record().warnings)
+    return list(Workspace(Path(root), now_override=override).record().warnings)
 
 
 MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after notes
 
 
-def _maintenance_due(git_dir: Path) -> bool:
+def _maintenance_due(git_dir: str) -> bool:
     """Whether this note's commit runs git's automatic housekeeping (packing
     loose objects once there are many). An agent may note hundreds of times a
     day, and each check is a git process of its own; once every few hours
     keeps the store packed just as well. Promote and prune always check."""
-    stamp = git_dir / "gardener" / "maintained"
+    stamp = os.path.join(git_dir, "gardener", "maintained")
     try:
-        if time.time() - stamp.stat().st_mtime < MAINTENANCE_EVERY:
+        if time.time() - os.stat(stamp).st_mtime < MAINTENANCE_EVERY:
             return False
-        stamp.touch()
+        _touch(stamp)
     except OSError:
-        with suppress(OSError):
-            stamp.parent.mkdir(exist_ok=True)
-            stamp.touch()
+        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
+            os.makedirs(os.path.dirname(stamp), exist_ok=True)
+            _touch(stamp)
+        except OSError:
+            pass
     return True
+
+
+def _touch(path: str) -> None:
+    """``Path(path).touch()``: now as its time, created if missing."""
+    try:
+        os.utime(path)
+    except OSError:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o666))
 
 
 def short(text: str, width: int = 60) -> str:
@@ -301,11 +319,13 @@ def _is_clock(text: str) -> bool:
     )
 
 
-def _purged(root: Path, text: str) -> bool:
+def _purged(root: str, text: str) -> bool:
     """True if ``text`` holds a text purged from the workspace at ``root``."""
+    from pathlib import Path
+
     from .purge import read_purged, refused_by_purge  # only once a purge happened
 
-    salt, hashes = read_purged(root)
+    salt, hashes = read_purged(Path(root))
     return refused_by_purge(text, salt, hashes)
 
 
@@ -331,7 +351,7 @@ def note_fresh(folder: str, text: str, **options: object) -> NoteResult | None:
     except (KeyError, ValueError, OverflowError):
         return None
     return write_note(
-        Path(root),
+        root,
         settings,
         text,
         now,

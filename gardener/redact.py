@@ -19,20 +19,18 @@ is rescanned.
 
 from __future__ import annotations
 
-import base64
-import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
 
+from .record import Record
 from .secretrules import BOUND, TABLE, Check, Span, lazy, target
 
 Compiled = tuple[tuple[str, re.Pattern[str]], ...]  # (rule id, pattern) pairs
 Candidate = tuple[int, int, int, str]  # start, end, priority (lower wins), rule
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     """One never-store hit: ``text[start:end]`` is the value, ``line`` is 1-based."""
 
     rule: str
@@ -70,7 +68,7 @@ def _trie(words: Iterable[str]) -> str:
     return emit(root)
 
 
-class _Pass(NamedTuple):
+class _Pass(Record):
     """The rules of one pass: searched in the text (``text_rules``), in its base64
     runs (``run_rules``), or matched where a word of theirs starts (``route``)."""
 
@@ -102,7 +100,7 @@ class _Rules:
         return got
 
 
-class _Engine(NamedTuple):
+class _Engine(Record):
     rules: _Rules
     whole: _Pass  # rules whose matches may span lines, run on the whole text
     lines: _Pass  # the rest, run once per distinct line
@@ -321,6 +319,8 @@ def _decoded(run: str) -> str | None:
     """The UTF-8 text a base64/base64url run encodes, or None if it is not text."""
     body = run.rstrip("=").replace("-", "+").replace("_", "/")
     body = body[: len(body) - 1] if len(body) % 4 == 1 else body
+    import base64  # only for a base64 run (~1 ms to import: a note rarely has one)
+
     try:
         out = base64.b64decode(body + "=" * (-len(body) % 4), validate=True).decode()
     except ValueError:  # binascii.Error and UnicodeDecodeError both are
@@ -329,7 +329,7 @@ def _decoded(run: str) -> str | None:
     return out if out.strip() and flat.isprintable() else None
 
 
-class _Context(NamedTuple):
+class _Context(Record):
     custom: Compiled
     allowed: Sequence[re.Pattern[str]]
     depth: int  # how deep in base64 this text is
@@ -390,6 +390,8 @@ def _per_line(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
     distinct = dict.fromkeys(lines)
     if len(distinct) == len(lines):
         return _run_pass(text, rules, ctx)
+    from bisect import bisect_right  # not at import: a note's line never needs it
+
     starts: list[int] = []
     pos = 0
     for line in distinct:
@@ -398,7 +400,7 @@ def _per_line(text: str, rules: _Pass, ctx: _Context) -> list[Candidate]:
     keys = list(distinct)
     by_line: dict[str, list[Candidate]] = {}
     for s, e, p, r in _run_pass("\n".join(distinct), rules, ctx):
-        k = bisect.bisect_right(starts, s) - 1
+        k = bisect_right(starts, s) - 1
         by_line.setdefault(keys[k], []).append((s - starts[k], e - starts[k], p, r))
     out: list[Candidate] = []
     pos = 0
@@ -581,6 +583,8 @@ def find_each(
     these, no custom match and nothing for detect-secrets is clean; every other
     text is scanned by ``find`` itself.
     """
+    from bisect import bisect_right
+
     from . import detectors
 
     custom = compile_patterns(extra)
@@ -605,7 +609,7 @@ def find_each(
             at = joined.find(need, at + 1)
     if eng.whole.run_rules:
         hits += [s for s, _ in _runs(joined)]
-    suspect = {bisect.bisect_right(starts, at) - 1 for at in hits}
+    suspect = {bisect_right(starts, at) - 1 for at in hits}
     out: list[list[Finding]] = []
     for n, text in enumerate(texts):
         clean = (
@@ -625,6 +629,8 @@ def _second_opinion(
 
     if not detectors.suspicious(text):  # most notes: no import, no cost
         return []
+    from bisect import insort
+
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     taken = sorted((a, b) for a, b, _ in spans)
     extra: list[tuple[int, int, str]] = []
@@ -640,7 +646,7 @@ def _second_opinion(
                 for m in p.finditer(text, 0, stop)
             ):
                 extra.append((s, e, rule))
-                bisect.insort(taken, (s, e))
+                insort(taken, (s, e))
             s = text.find(value, e, stop)
     return extra
 
@@ -648,7 +654,9 @@ def _second_opinion(
 def _overlaps(taken: list[tuple[int, int]], s: int, e: int) -> bool:
     """True if [s, e) meets a span of ``taken``: disjoint spans sorted by start,
     so only the last one starting before ``e`` can reach into it."""
-    k = bisect.bisect_left(taken, (e, -1))
+    from bisect import bisect_left
+
+    k = bisect_left(taken, (e, -1))
     return k > 0 and taken[k - 1][1] > s
 
 

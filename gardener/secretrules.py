@@ -32,7 +32,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
-from typing import NamedTuple, cast
+
+from .record import Record
 
 Span = tuple[int, int]
 Check = Callable[[str, "re.Match[str]"], "Span | None"]
@@ -59,7 +60,8 @@ class _Lazy:
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, done the first time the pattern is used."""
-    return cast(re.Pattern[str], _Lazy(pattern, flags))
+    # not typing.cast: importing typing costs ~4 ms of a note's start
+    return _Lazy(pattern, flags)  # type: ignore[return-value]
 
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
@@ -414,7 +416,7 @@ def _high_entropy(text: str, m: re.Match[str]) -> Span | None:
 # --- the rule table: earlier rules win where spans overlap -----------------------
 
 
-class _Rule(NamedTuple):
+class _Rule(Record):
     """``pattern`` is matched where one of ``words`` starts (labels), or searched in
     runs of base64 characters (``runs``), or else searched in the whole text, where
     it should start with a literal so that search is fast."""

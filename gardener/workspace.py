@@ -9,21 +9,35 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import threading
+from _thread import _local  # threading.local itself: threading costs ~1.5 ms
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
 from datetime import date
-from pathlib import Path
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
-from gardener.layout import inside, note_date, note_names
+from gardener.layout import (
+    absolute,
+    exists,
+    inside,
+    is_dir,
+    is_file,
+    is_symlink,
+    note_date,
+    note_names,
+    path_text,
+)
+
+# ``gardener note`` writes through here: no pathlib (~6 ms to import),
+# contextlib or threading at import; paths are os.path strings inside
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from pathlib import Path
 
 LOCK_FILE = "gardener.lock"  # inside the workspace's .git folder
 _TEMP = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)  # see _create_temp
 
 _CHUNK = 1 << 16
 _READ_CHUNK = 1 << 20
-_held = threading.local()  # this thread's workspace locks: {lock path: depth}
+_held = _local()  # this thread's workspace locks: {lock path: depth}
 
 
 STATE_DIR = ".gardener"  # the gardener's own files in a workspace
@@ -36,6 +50,8 @@ _IGNORE = (
 def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:
     """The note files directly in ``root/notes_dir``, sorted by (date, name):
     ``layout.note_names`` as paths. Returns [] if the folder does not exist."""
+    from pathlib import Path
+
     folder = Path(root) / notes_dir
     return [folder / name for name in note_names(root, notes_dir)]
 
@@ -49,7 +65,7 @@ def dated_notes(root: Path, notes_dir: str = "memory") -> list[tuple[date, str]]
     ]
 
 
-def read_text(path: Path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """The file decoded as UTF-8, byte for byte (a BOM stays as ``'\\ufeff'``, CRLF stays).
 
     Raises ParseError (naming the file and the line of the first bad byte) if
@@ -59,18 +75,21 @@ def read_text(path: Path) -> str:
     return decode_text(read_bytes(path), path)
 
 
-def read_bytes(path: Path) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The file's bytes. Raises FileNotFoundError if it is missing, GardenerError
     if it cannot be read."""
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as file:
+            return file.read()
     except FileNotFoundError:
         raise
     except OSError as e:
         raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
 
 
-def read_files(folder: Path, names: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+def read_files(
+    folder: str | os.PathLike[str], names: Iterable[str]
+) -> Iterator[tuple[str, bytes]]:
     """Each of the named files in ``folder`` with its bytes, in the order named.
 
     The files are opened relative to one handle on the folder: for the thousands
@@ -100,7 +119,8 @@ def read_files(folder: Path, names: Iterable[str]) -> Iterator[tuple[str, bytes]
                 raise
             except OSError as e:
                 raise GardenerError(
-                    f"cannot read: {e.strerror or e}", path=str(Path(folder) / name)
+                    f"cannot read: {e.strerror or e}",
+                    path=path_text(os.path.join(folder, name)),
                 ) from e
             yield name, b"".join(chunks)
     finally:
@@ -108,7 +128,7 @@ def read_files(folder: Path, names: Iterable[str]) -> Iterator[tuple[str, bytes]
             os.close(folder_fd)
 
 
-def decode_text(data: bytes, path: Path | str) -> str:
+def decode_text(data: bytes, path: str | os.PathLike[str]) -> str:
     """``data`` (read from ``path``) decoded as ``read_text`` does; ParseError if not UTF-8."""
     try:
         return data.decode("utf-8")
@@ -122,7 +142,12 @@ def decode_text(data: bytes, path: Path | str) -> str:
         ) from None
 
 
-def atomic_write(path: Path, text: str, *, root: Path | None = None) -> None:
+def atomic_write(
+    path: str | os.PathLike[str],
+    text: str,
+    *,
+    root: str | os.PathLike[str] | None = None,
+) -> None:
     """Replace the file's content with ``text`` (UTF-8) so readers see old or new, never half.
 
     Writes a temp file in the same folder, fsyncs it, ``os.replace``s it and
@@ -135,19 +160,21 @@ def atomic_write(path: Path, text: str, *, root: Path | None = None) -> None:
     Raises GardenerError if ``path`` resolves outside the workspace or the
     write fails; the old file is then untouched and no temp file is left.
     """
-    path = Path(path).absolute()
-    top = _workspace_of(path) if root is None else Path(root)
+    path = absolute(path)
+    top = _workspace_of(path) if root is None else path_text(root)
     if not inside(top, path):
-        how = "is a symlink pointing" if path.is_symlink() else "resolves"
+        how = "is a symlink pointing" if is_symlink(path) else "resolves"
         raise GardenerError(f"refusing to write {path}: it {how} outside {top}")
-    target = path.resolve()
+    target = os.path.realpath(path)  # inside: not a symlink loop
     data = text.encode("utf-8", "surrogateescape")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
         fd, temp = _create_temp(target)
         try:
-            with suppress(FileNotFoundError):
+            try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
                 os.fchmod(fd, os.stat(target).st_mode & 0o7777)
+            except FileNotFoundError:
+                pass
             _write_all(fd, data)
             os.fsync(fd)
             os.close(fd)
@@ -156,15 +183,22 @@ def atomic_write(path: Path, text: str, *, root: Path | None = None) -> None:
         except BaseException:
             if fd >= 0:
                 os.close(fd)
-            with suppress(OSError):
+            try:  # noqa: SIM105
                 os.unlink(temp)
+            except OSError:
+                pass
             raise
-        _fsync_dir(target.parent)
+        _fsync_dir(os.path.dirname(target))
     except OSError as e:
         raise GardenerError(f"could not write {path}: {e.strerror or e}") from e
 
 
-def append_entry(path: Path, line: str, *, root: Path | None = None) -> None:
+def append_entry(
+    path: str | os.PathLike[str],
+    line: str,
+    *,
+    root: str | os.PathLike[str] | None = None,
+) -> None:
     """Append one line (an entry) to a note, atomically, under the file's flock.
 
     One ``os.write`` on an ``O_APPEND`` descriptor, so concurrent appenders never
@@ -174,13 +208,13 @@ def append_entry(path: Path, line: str, *, root: Path | None = None) -> None:
     ``atomic_write``. Raises GardenerError if ``path`` resolves outside the
     workspace or the write fails.
     """
-    path = Path(path).absolute()
-    top = _workspace_of(path) if root is None else Path(root)
+    path = absolute(path)
+    top = _workspace_of(path) if root is None else path_text(root)
     if not inside(top, path):
         raise GardenerError(f"refusing to append to {path}: it resolves outside {top}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        created = not path.exists()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        created = not exists(path)
         while True:
             flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
             fd = os.open(path, flags, 0o666)
@@ -194,56 +228,86 @@ def append_entry(path: Path, line: str, *, root: Path | None = None) -> None:
             finally:
                 os.close(fd)  # also releases the flock
         if created:
-            _fsync_dir(path.parent)
+            _fsync_dir(os.path.dirname(path))
     except OSError as e:
         raise GardenerError(f"could not append to {path}: {e.strerror or e}") from e
 
 
-@contextmanager
-def workspace_lock(root: Path, timeout: float = 30.0) -> Iterator[str | None]:
-    """Hold the workspace's exclusive lock (flock of ``.git/gardener.lock``).
+def workspace_lock(
+    root: str | os.PathLike[str], timeout: float = 30.0
+) -> WorkspaceLock:
+    """Hold the workspace's exclusive lock (flock of ``.git/gardener.lock``):
+    ``with workspace_lock(root) as notice: ...``.
 
     Waits up to ``timeout`` seconds. Re-entrant within one thread; other
     threads and processes are excluded. The lock file holds the owner's pid
     while it is held and is emptied on release; the kernel drops the flock
     when its owner dies, so a pid left in the file names an owner that was
-    killed. Yields a notice saying so (the stale pid is then cleared), else
-    None. Raises LockError after ``timeout``, NotAWorkspaceError without ``.git``.
+    killed. Entering gives a notice saying so (the stale pid is then cleared),
+    else None. Raises LockError after ``timeout``, NotAWorkspaceError without
+    ``.git`` (when entered).
     """
-    lock_path = _lock_path(Path(root))
-    key = os.path.realpath(lock_path)
-    held: dict[str, int] = _held.__dict__.setdefault("depth", {})
-    if held.get(key):
-        held[key] += 1
+    return WorkspaceLock(root, timeout)
+
+
+class WorkspaceLock:
+    """The context manager ``workspace_lock`` returns; it takes the lock when
+    entered. A class, not a ``contextlib.contextmanager``: contextlib is an
+    import ``gardener note`` avoids."""
+
+    def __init__(self, root: str | os.PathLike[str], timeout: float) -> None:
+        self._root = root
+        self._timeout = timeout
+        self._held: dict[str, int] = {}  # this thread's locks: {lock path: depth}
+        self._key = ""
+        self._fd = -1  # the lock file, when this one took the lock (not re-entered)
+
+    def __enter__(self) -> str | None:
+        lock_path = _lock_path(self._root)
+        key = self._key = os.path.realpath(lock_path)
+        held = self._held = _held.__dict__.setdefault("depth", {})
+        if held.get(key):
+            held[key] += 1
+            return None
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
-            yield None
-        finally:
-            held[key] -= 1
-        return
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        _acquire(fd, lock_path, timeout)
-        stale = _dead_owner(fd)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            _acquire(fd, lock_path, self._timeout)
+            stale = _dead_owner(fd)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except BaseException:
+            os.close(fd)
+            raise
         held[key] = 1
+        self._fd = fd
+        if stale is None:
+            return None
+        return (
+            f"process {stale} ended while holding the workspace lock "
+            f"{lock_path} (killed?); the stale lock was cleared"
+        )
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._fd < 0:  # re-entered: the outer one releases it
+            self._held[self._key] -= 1
+            return
+        fd, self._fd = self._fd, -1
         try:
-            yield (
-                None
-                if stale is None
-                else f"process {stale} ended while holding the workspace lock "
-                f"{lock_path} (killed?); the stale lock was cleared"
-            )
-        finally:
-            del held[key]
-            with suppress(OSError):
+            del self._held[self._key]
+            try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
                 os.ftruncate(fd, 0)
-    finally:
-        os.close(fd)  # also releases the flock
+            except OSError:
+                pass
+        finally:
+            os.close(fd)  # also releases the flock
 
 
 def replace_if_unchanged(
-    path: Path, text: str | None, before: str | None, *, root: Path | None = None
+    path: str | os.PathLike[str],
+    text: str | None,
+    before: str | None,
+    *,
+    root: str | os.PathLike[str] | None = None,
 ) -> bool:
     """Write ``text`` to ``path`` (None: delete it) only if it still holds ``before``.
 
@@ -254,8 +318,8 @@ def replace_if_unchanged(
     back. Returns False, writing nothing of ``text``, when the file changed
     since the plan: re-plan then. Raises GardenerError as ``atomic_write``.
     """
-    path = Path(path).absolute()
-    top = _workspace_of(path) if root is None else Path(root)
+    path = absolute(path)
+    top = _workspace_of(path) if root is None else path_text(root)
     if not inside(top, path):
         raise GardenerError(f"refusing to write {path}: it resolves outside {top}")
     try:
@@ -290,55 +354,66 @@ def replace_if_unchanged(
         os.close(fd)
 
 
-def remove_stale_temps(folder: Path) -> list[str]:
+def remove_stale_temps(folder: str | os.PathLike[str]) -> list[str]:
     """Delete the temp files a killed ``atomic_write`` left in ``folder``; their names.
 
     Call it under the workspace lock: every gardener write happens under it.
     """
     removed = []
-    with suppress(FileNotFoundError, NotADirectoryError), os.scandir(folder) as items:
-        for item in items:
-            if _TEMP.fullmatch(item.name) and item.is_file(follow_symlinks=False):
-                with suppress(FileNotFoundError):
-                    os.unlink(item.path)
+    try:
+        with os.scandir(folder) as items:
+            for item in items:
+                if _TEMP.fullmatch(item.name) and item.is_file(follow_symlinks=False):
+                    try:
+                        os.unlink(item.path)
+                    except FileNotFoundError:
+                        continue
                     removed.append(item.name)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
     return removed
 
 
-def refuse_outside(root: Path, names: dict[str, str]) -> None:
+def refuse_outside(root: str | os.PathLike[str], names: dict[str, str]) -> None:
     """Raise GardenerError if one of ``names`` (relative path -> "file" or "folder")
     leads out of ``root``, through a symlink or otherwise."""
     for name, what in names.items():
-        if not inside(root, Path(name)):
-            path = Path(root) / name
-            how = f"a symlink to {os.readlink(path)}" if path.is_symlink() else "a path"
+        if not inside(root, name):
+            path = path_text(os.path.join(root, name))
+            how = f"a symlink to {os.readlink(path)}" if is_symlink(path) else "a path"
             raise GardenerError(
-                f"{path} is {how} outside the workspace {root}; the gardener never reads or writes outside it: replace the link with the real {what}"
+                f"{path} is {how} outside the workspace {path_text(root)}; the gardener never reads or writes outside it: replace the link with the real {what}"
             )
 
 
-def _workspace_of(path: Path) -> Path:
-    """The nearest folder above ``path`` that holds ``.git``, else its own folder."""
-    for folder in path.parents:
-        if os.path.lexists(folder / ".git"):
+def _workspace_of(path: str) -> str:
+    """The nearest folder above ``path`` (absolute) that holds ``.git``, else
+    its own folder."""
+    child, folder = path, os.path.dirname(path)
+    while folder != child:  # up to the root, as Path.parents
+        if os.path.lexists(os.path.join(folder, ".git")):
             return folder
-    return path.parent
+        child, folder = folder, os.path.dirname(folder)
+    return os.path.dirname(path)
 
 
-def _lock_path(root: Path) -> Path:
-    dot_git = root / ".git"
-    if dot_git.is_file():  # a linked worktree or submodule: "gitdir: <path>"
-        first = dot_git.read_text("utf-8", "replace").partition("\n")[0]
+def _lock_path(root: str | os.PathLike[str]) -> str:
+    top = path_text(root)
+    dot_git = path_text(os.path.join(top, ".git"))
+    if is_file(dot_git):  # a linked worktree or submodule: "gitdir: <path>"
+        with open(dot_git, encoding="utf-8", errors="replace") as file:
+            first = file.read().partition("\n")[0]
         if first.startswith("gitdir:"):
-            dot_git = root / first.removeprefix("gitdir:").strip()
-    if not dot_git.is_dir():
+            pointed = first.removeprefix("gitdir:").strip()
+            dot_git = path_text(os.path.join(top, pointed))
+    if not is_dir(dot_git):
         raise NotAWorkspaceError(
-            f"{root} is not a workspace (no .git folder); run `gardener init {root}`"
+            f"{top} is not a workspace (no .git folder); run `gardener init {top}`"
         )
-    return dot_git / LOCK_FILE
+    return os.path.join(dot_git, LOCK_FILE)
 
 
-def _acquire(fd: int, lock_path: Path, timeout: float) -> None:
+def _acquire(fd: int, lock_path: str, timeout: float) -> None:
     """Take the flock, waiting up to ``timeout`` seconds; LockError after that.
 
     The wait is a blocking flock in a helper thread, so waiters are woken as
@@ -349,6 +424,8 @@ def _acquire(fd: int, lock_path: Path, timeout: float) -> None:
         return
     except BlockingIOError:
         pass
+    import threading  # only to wait: an uncontended lock needs no thread
+
     waiter = os.dup(fd)  # the same open file: its lock is fd's lock
     got = threading.Event()
     guard = threading.Lock()
@@ -415,11 +492,12 @@ def _pread_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _create_temp(target: Path) -> tuple[int, Path]:
+def _create_temp(target: str) -> tuple[int, str]:
     """Create a new hidden temp file next to ``target`` (mode 0666 less the umask)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    folder, name = os.path.split(target)
     while True:
-        temp = target.with_name(f".{target.name[:150]}.{os.urandom(6).hex()}.tmp")
+        temp = os.path.join(folder, f".{name[:150]}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:
@@ -481,7 +559,7 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _is_current(fd: int, path: Path) -> bool:
+def _is_current(fd: int, path: str) -> bool:
     try:
         on_disk = os.stat(path)
     except FileNotFoundError:
@@ -490,14 +568,16 @@ def _is_current(fd: int, path: Path) -> bool:
     return (on_disk.st_dev, on_disk.st_ino) == (mine.st_dev, mine.st_ino)
 
 
-def _fsync_dir(folder: Path) -> None:
+def _fsync_dir(folder: str) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:  # not supported here; the data itself is already synced
         return
     try:
-        with suppress(OSError):
+        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
             os.fsync(fd)
+        except OSError:
+            pass
     finally:
         os.close(fd)
 

@@ -7,15 +7,17 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.git import GARDENER, Identity, Repo, identity_for
+from gardener.git import GARDENER, Identity, Repo, _relative_paths, identity_for
 
 USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
 
@@ -489,3 +491,30 @@ def test_a_temporary_tree_a_killed_process_left_is_removed(repo: Repo) -> None:
         p.name.startswith("tree-") for p in (repo.git_dir / "gardener").iterdir()
     )
     assert git(repo.root, "show", "HEAD:MEMORY.md") == b"v2\n"
+
+
+def _relative_paths_by_pathlib(paths: list[str]) -> list[str]:
+    """``_relative_paths`` as it was written with PurePosixPath."""
+    result: list[str] = []
+    for path in paths:
+        pure = PurePosixPath(path)
+        if not path or pure.is_absolute() or ".." in pure.parts:
+            raise GardenerError(f"not a workspace-relative POSIX path: {path!r}")
+        rel = pure.as_posix()
+        if rel == ".":
+            raise GardenerError("refusing to use the whole workspace as a path")
+        if rel not in result:
+            result.append(rel)
+    return result
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="/.a", max_size=8), max_size=3))
+def test_relative_paths_are_read_as_pathlib_reads_them(paths: list[str]) -> None:
+    def outcome(check: Callable[[list[str]], list[str]]) -> list[str] | str:
+        try:
+            return check(paths)
+        except GardenerError as e:
+            return str(e)
+
+    assert outcome(_relative_paths) == outcome(_relative_paths_by_pathlib)

@@ -7,14 +7,23 @@ import os
 import subprocess
 import sys
 from datetime import date
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
-from gardener.layout import inside, note_date
+from gardener.layout import (
+    absolute,
+    exists,
+    inside,
+    is_dir,
+    is_file,
+    is_symlink,
+    note_date,
+    path_text,
+)
 from gardener.workspace import (
     append_entry,
     atomic_write,
@@ -105,6 +114,32 @@ def test_inside(root: Path, tmp_path: Path) -> None:
     assert not inside(root, root / "link" / "x.md")
     (root / "loop").symlink_to(root / "loop")
     assert not inside(root, root / "loop")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="/.ab", max_size=12))
+def test_paths_are_spelled_as_pathlib_spells_them(text: str) -> None:
+    # the note path uses these instead of pathlib (~6 ms to import)
+    assert path_text(text) == path_text(PurePosixPath(text)) == str(PurePosixPath(text))
+    assert absolute(text) == absolute(Path(text)) == str(Path(text).absolute())
+
+
+def test_file_kinds_are_told_as_pathlib_tells_them(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "to-file").symlink_to("file")
+    (tmp_path / "to-dir").symlink_to("dir")
+    (tmp_path / "dangling").symlink_to("missing")
+    (tmp_path / "loop").symlink_to("loop")
+    names = ["file", "dir", "to-file", "to-dir", "dangling", "loop", "missing"]
+    names += ["file/below", "nul\0name", ""]
+    for name in names:
+        path = tmp_path / name if name else tmp_path
+        text = os.path.join(tmp_path, name)
+        assert exists(text) == path.exists(), name
+        assert is_file(text) == path.is_file(), name
+        assert is_dir(text) == path.is_dir(), name
+        assert is_symlink(text) == path.is_symlink(), name
 
 
 # -- reads -------------------------------------------------------------------
@@ -347,6 +382,38 @@ def test_workspace_lock_reentrant_in_thread(root: Path) -> None:
         pass
     with workspace_lock(root, timeout=0.1):
         pass
+
+
+def test_workspace_lock_excludes_other_threads_and_is_released_on_errors(
+    root: Path,
+) -> None:
+    import threading
+
+    results: list[str] = []
+
+    def other() -> None:
+        try:
+            with workspace_lock(root, timeout=0.2):
+                results.append("acquired")
+        except LockError:
+            results.append("LockError")
+
+    def in_a_thread() -> None:
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+
+    with workspace_lock(root, timeout=1) as notice:
+        assert notice is None
+        with pytest.raises(RuntimeError), workspace_lock(root, timeout=0.1):
+            raise RuntimeError("re-entered, then failed: the outer one still holds it")
+        in_a_thread()
+    assert results == ["LockError"]
+    assert (root / ".git" / "gardener.lock").read_text() == ""  # released
+    with pytest.raises(RuntimeError), workspace_lock(root, timeout=0.1):
+        raise RuntimeError("failed: released all the same")
+    in_a_thread()
+    assert results == ["LockError", "acquired"]
 
 
 def test_workspace_lock_needs_git_folder(tmp_path: Path) -> None:
