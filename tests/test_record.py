@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import keyword
 import pickle
 import types
 from typing import NamedTuple
@@ -131,8 +132,9 @@ def _make(base: type, names: list[str], defaults: list[object]) -> type:
     return types.new_class("Made", (base,), exec_body=body)
 
 
+# a keyword ("as", "if") is no field name for either: both raise
 _NAME = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True).filter(
-    lambda s: s not in {"total"}
+    lambda s: s != "total" and not keyword.iskeyword(s)
 )
 
 
