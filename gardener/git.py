@@ -168,7 +168,10 @@ class Repo:
         self.lock_timeout = lock_timeout
         self._git_dir = path_text(git_dir)
         self._has_commits: bool | None = None  # known once asked; True after a commit
-        self._in_head: set[str] = set()  # paths committed_text found at HEAD
+        # paths known to be out of git (untracked, or missing at HEAD): a commit
+        # of them must ``add`` first; any other file is committed by
+        # ``commit --only`` alone, and ``add`` only if git refuses
+        self._untracked: set[str] = set()
         self._tree = self._root  # where git reads files (see commit's texts)
         self._reader: Any = None  # GitPython's cat-file process, for ``objects``
 
@@ -289,19 +292,24 @@ class Repo:
         # commits on every call); an ignored one makes ``add`` fail, and the
         # long way runs
         quick = has_head and rels and all(self._plain_file(p) for p in rels)
-        if quick and self._in_head.issuperset(rels):
-            # tracked: ``commit --only`` takes their working-tree text itself,
-            # one git command (``note`` reads the committed text first); if git
-            # refuses (skip-worktree, a path out of the index), the long way
-            # says why or copes
-            try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
-                return self._commit_only(
+        if quick and not self._untracked.intersection(rels):
+            # tracked as far as we know: ``commit --only`` takes their
+            # working-tree text itself, one git command where ``add`` first
+            # would hash every file twice (a large MEMORY.md: tens of ms); if
+            # git refuses (a path it does not know, skip-worktree), the long
+            # way says why or copes
+            try:
+                sha = self._commit_only(
                     rels, message, author, date, strict=True, maintain=maintain
                 )
+                self._untracked.difference_update(rels)
+                return sha
             except GardenerError:
                 pass
         if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
-            return self._commit_only(rels, message, author, date, maintain=maintain)
+            sha = self._commit_only(rels, message, author, date, maintain=maintain)
+            self._untracked.difference_update(rels)  # in HEAD now, or unchanged
+            return sha
         targets = self._stage(rels, has_head) if rels else []
         if not targets:
             return None
@@ -418,7 +426,15 @@ class Repo:
             "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
             "--untracked-files=all", "--ignored=no", "--", *rels,
         )  # fmt: skip
-        return sorted({record[3:] for record in _split_z(out)})
+        records = _split_z(out)
+        self._untracked.update(r[3:] for r in records if r.startswith("??"))
+        return sorted({record[3:] for record in records})
+
+    def mark_new(self, paths: Sequence[str]) -> None:
+        """Say that ``paths`` are files git does not hold yet (about to be
+        created): their commit adds them first instead of trying
+        ``commit --only`` alone, which git refuses for a path it does not know."""
+        self._untracked.update(_relative_paths(paths))
 
     def tracked(self, paths: Sequence[str]) -> set[str]:
         """The files git's index holds under ``paths`` (workspace-relative POSIX
@@ -435,8 +451,8 @@ class Repo:
         # here); without HEAD or without the file, git exits 128
         status, blob = self._run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
         if status != 0:
+            self._untracked.add(rel)
             return None
-        self._in_head.add(rel)
         return blob.decode("utf-8", "surrogateescape")
 
     def committed_texts(self, paths: Sequence[str]) -> dict[str, str | None]:
@@ -462,6 +478,7 @@ class Repo:
                 at += size + 1
             else:  # "<name> missing", or a tree: not a committed file
                 texts[rel] = None
+                self._untracked.add(rel)
         for rel in rels:
             if rel not in texts:
                 texts[rel] = self.committed_text(rel)

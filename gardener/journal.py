@@ -65,6 +65,8 @@ def apply(
     begin(repo.git_dir, files, message, author)
     for rel, text in files.items():
         path = root / rel
+        if not os.path.lexists(path):
+            repo.mark_new([rel])  # its commit must add it first
         if rel in before:
             if not replace_if_unchanged(path, text, before[rel], root=root):
                 done(repo.git_dir)

@@ -518,3 +518,29 @@ def test_relative_paths_are_read_as_pathlib_reads_them(paths: list[str]) -> None
             return str(e)
 
     assert outcome(_relative_paths) == outcome(_relative_paths_by_pathlib)
+
+
+# -- which commits add first ------------------------------------------------------
+
+
+@pytest.mark.parametrize("hint", ["marked", "unknown", "status"])
+def test_a_new_file_is_committed_however_its_newness_is_known(repo: Repo, hint: str):
+    """A tracked file is committed by ``commit --only`` alone; a new one must be
+    added first: known from ``mark_new``, from ``changed`` (``??``), or found
+    when git refuses the short way."""
+    write(repo, "a.md", "a\n")
+    repo.commit(["a.md"], "first")
+    write(repo, "b.md", "staged by a person\n")
+    git(repo.root, "add", "b.md")  # stays out of the gardener's commits
+    write(repo, "new.md", "new\n")
+    if hint == "marked":
+        repo.mark_new(["new.md"])
+    elif hint == "status":
+        assert "new.md" in repo.changed(["new.md"])
+    write(repo, "a.md", "a\nmore\n")
+    assert repo.commit(["new.md", "a.md"], "second") is not None
+    assert head_files(repo) == [b"a.md", b"new.md"]
+    assert git(repo.root, "diff", "--cached", "--name-only") == b"b.md\n"
+    write(repo, "new.md", "new\nagain\n")  # tracked now, whatever it was marked
+    assert repo.commit(["new.md"], "third") is not None
+    assert git(repo.root, "show", "HEAD:new.md") == b"new\nagain\n"
