@@ -236,22 +236,52 @@ def _runs(text: str) -> list[Span]:
 
 
 _KEY_END = lazy(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_BODY = lazy(r"(?:[ \t]*\r?\n[ \t]*\S[^\n]*)*")
+# a line of a key's body: base64, or a PEM header ("DEK-Info: AES-128-CBC,...")
+_KEY_LINE = lazy(r"[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*\r?")
+_PEM_HEADER = lazy(r"[ \t]*[A-Z][A-Za-z0-9-]*:[^\n]*")
 
 
 def _key_blocks(text: str, begin: re.Pattern[str]) -> Iterator[Span]:
-    """Each BEGIN line to the first END line after it, or else to a blank line. One
-    END search serves every BEGIN before that END, so many BEGINs stay linear."""
-    reach, searched = 0, -1
-    end: re.Match[str] | None = None
+    """Each BEGIN line through its key: the lines after it that look like a
+    key's body (base64; PEM headers first, and the blank line after them), up
+    to and including an END line. A line that is not key material ends the
+    block without an END: a BEGIN line quoted in a note takes no entry after it."""
+    reach = 0
     for m in begin.finditer(text):
         if m.start() < reach:
             continue
-        if searched < 0 or (end is not None and end.start() < m.end()):
-            end, searched = _KEY_END.search(text, m.end()), m.end()
-        body = None if end else _KEY_BODY.match(text, m.end())
-        reach = end.end() if end else body.end() if body else m.end()
+        reach = _key_block_end(text, m.end())
         yield m.start(), reach
+
+
+def _key_block_end(text: str, pos: int) -> int:
+    """Where the key whose BEGIN line ends at ``pos`` ends (see ``_key_blocks``)."""
+    eol = text.find("\n", pos)
+    eol = len(text) if eol < 0 else eol
+    same = _KEY_END.search(text, pos, eol)  # a key pasted on one line
+    if same:
+        return same.end()
+    reach = eol if _KEY_LINE.fullmatch(text, pos, eol) else pos
+    headers, blank_ok, inside = True, False, False
+    while eol < len(text):
+        start = eol + 1
+        eol = text.find("\n", start)
+        eol = len(text) if eol < 0 else eol
+        close = _KEY_END.search(text, start, eol)
+        if close and not text[start : close.start()].strip():
+            return close.end()
+        line = _KEY_LINE.fullmatch(text, start, eol)
+        # a short line (a word, "Done") is a key's only after a longer one
+        if line and (inside or len(text[start:eol].strip()) >= 16):
+            inside = True
+            reach, headers, blank_ok = eol, False, False
+        elif headers and _PEM_HEADER.fullmatch(text, start, eol):
+            reach, blank_ok = eol, True
+        elif blank_ok and not text[start:eol].strip():
+            blank_ok = False
+        else:
+            break
+    return reach
 
 
 _WORTH = lazy(  # a separator, digits, or a 15+ run with a capital or digit

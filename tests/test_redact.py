@@ -436,6 +436,51 @@ def test_a_marker_exposing_a_neighbour_is_handled_in_one_go() -> None:
     assert clean == "keys [REDACTED:stripe-key][REDACTED:high-entropy] end"
 
 
+def test_a_begin_line_without_a_key_takes_no_entry_after_it() -> None:
+    """A BEGIN line quoted in a note without its key: the redaction ran to the
+    next blank line (or to an END line anywhere below), and in a Markdown list
+    that took every entry after it out of the note and out of git."""
+    begin = "-----BEGIN OPENSSH " + "PRIVATE KEY-----"
+    text = (
+        f"- the deploy key is in the vault; it starts with {begin}\n"
+        "- Mira prefers tabs over spaces\n"
+        "- Done\n"
+        "- decision: **database**: SQLite\n"
+    )
+    clean, _ = redact(text)
+    assert clean == text.replace(begin, "[REDACTED:private-key]")
+    later = text + "\n" + KEY_BLOCK + "\n- kept too\n"
+    clean, _ = redact(later)
+    assert clean.count("[REDACTED:private-key]") == 2
+    assert "Mira prefers tabs" in clean and "kept too" in clean
+    assert "MIIE" not in clean and "END RSA" not in clean
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        # one line, as a chat tool may paste it
+        "-----BEGIN RSA "
+        + "PRIVATE KEY----- MIIEowIBAAKCAQEAfake== -----END RSA "
+        + "PRIVATE KEY-----",
+        # a legacy encrypted PEM: headers, a blank line, the body
+        "-----BEGIN RSA " + "PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n"
+        "DEK-Info: AES-128-CBC,0123456789ABCDEF0123456789ABCDEF\n\n"
+        "MIIEowIBAAKCAQEAfakeFAKEfakeFAKEfakeFAKEfake0123456789abcd\nZmFrZQ==\n"
+        "-----END RSA " + "PRIVATE KEY-----",
+        # indented under a list item, with a short last line
+        "  -----BEGIN EC " + "PRIVATE KEY-----\n"
+        "  MHcCAQEEIfakefakeFAKEFAKEfakefakeFAKEFAKEfakefake0123\n  Zg==\n"
+        "  -----END EC " + "PRIVATE KEY-----",
+    ],
+)
+def test_a_whole_key_is_redacted(key: str) -> None:
+    clean, _ = redact(f"- before\n{key}\n- after\n")
+    assert clean.splitlines()[0] == "- before" and clean.endswith("- after\n")
+    assert "MIIE" not in clean and "MHcC" not in clean and "Zg==" not in clean
+    assert "DEK-Info" not in clean and "PRIVATE KEY" not in clean
+
+
 def test_key_block_without_end_stops_at_blank_line() -> None:
     text = "-----BEGIN EC " + "PRIVATE KEY-----\nMHcCAQEEIfakefake\nZmFrZQ==\n\nkept"
     clean, _ = redact(text)
