@@ -91,6 +91,8 @@ class Index:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             stale, gone, known = self._changes(files, present, floor)
+            if stale or gone:  # rows change: no remembered listing holds now
+                self._forget_listings()
             for rel in gone:
                 self._drop(rel, known[rel])
             # stamps before reading: a write during the read shows next time
@@ -220,6 +222,13 @@ class Index:
             self.db.execute("ROLLBACK")
             raise
 
+    def _forget_listings(self) -> None:
+        """Drop every ``remember_listing`` memo (inside a write transaction):
+        a refresh may drop rows another listing names (a recall that listed the
+        folder before a note came drops that note's rows), and a memo must
+        never vouch for rows that are gone. The caller remembers its own after."""
+        self.db.execute("DELETE FROM meta WHERE name LIKE 'listing:%'")
+
     def listing(
         self, folder: str, held: str, since: str
     ) -> tuple[list[str], list[str]] | None:
@@ -243,6 +252,7 @@ class Index:
         words in its older segments until they are merged."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            self._forget_listings()
             query = "SELECT first, last FROM source WHERE path = ?"
             for rel in paths:
                 for first, last in list(self.db.execute(query, (rel,))):

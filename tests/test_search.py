@@ -210,21 +210,22 @@ def test_memory_md_changed_by_hand_is_seen(steady: Workspace):
     assert any(h.path == "MEMORY.md" and "SQLite" in h.value for h in hits), hits
 
 
-def test_a_memo_left_behind_by_another_refresh_falls_back_to_the_rows(
+def test_another_scopes_refresh_sends_the_next_recall_to_the_rows(
     steady: Workspace,
 ):
-    """A plain recall refreshes a changed note: the --all memo still holds the
-    old stamp, so --all checks the rows, answers, and remembers the new one."""
+    """A plain recall refreshes a changed note and drops every memo: --all
+    then checks the rows (they are up to date), answers without reading a
+    file, and remembers the new stamps."""
+    before = _memo(steady)
     note = steady.root / "memory" / "2026-01-05.md"
     with note.open("a", encoding="utf-8") as out:
         out.write("- the plant is a fern\n")
     Workspace(steady.root).recall("fern")  # the live scope's refresh
-    stale = _memo(steady)
-    assert stale is not None
+    assert _memo(steady) is None
     hits = fresh(steady, "fern", everything=True)
     assert hits is not None and hits == steady.recall("fern", everything=True)
     renewed = _memo(steady)
-    assert renewed is not None and renewed[1] != stale[1]
+    assert before is not None and renewed is not None and renewed[1] != before[1]
 
 
 def test_a_note_without_rows_is_not_remembered(steady: Workspace):
@@ -237,3 +238,32 @@ def test_a_note_without_rows_is_not_remembered(steady: Workspace):
     steady.recall("fern", everything=True)
     assert _memo(steady) is None
     assert fresh(steady, "fern", everything=True) is None
+
+
+def test_a_refresh_from_an_older_listing_leaves_no_memo_that_vouches_for_gone_rows(
+    steady: Workspace,
+):
+    """A recall that listed the folder before a note came, and refreshed after
+    another recall had indexed it, dropped that note's rows: the other recall's
+    memo still named it, and warm recalls answered without it from then on."""
+    import functools
+
+    from gardener.index import open_index
+    from gardener.search import _docs, _Scope, signature
+    from gardener.validtime import parse_instant
+
+    now = parse_instant(NOW)
+    late = _Scope(str(steady.root), "MEMORY.md", "memory", 30, now, True)  # lists now
+    (steady.root / "memory" / "2026-01-04.md").write_text(
+        "- bought kiwi fruit\n", encoding="utf-8"
+    )
+    Workspace(steady.root).recall("kiwi")  # indexes it, remembers the live listing
+    git_dir = str(steady.root / ".git")
+    with open_index(git_dir, signature(_values(steady))) as index:
+        read = functools.partial(_docs, steady, {})
+        index.refresh(late.files, late.present, read, late.floor)  # drops its rows
+        late.remember(index)
+    hits = fresh(steady, "kiwi")
+    assert hits is None or [h.value for h in hits] == ["bought kiwi fruit"]
+    assert [h.value for h in steady.recall("kiwi")] == ["bought kiwi fruit"]
+    assert [h.value for h in fresh(steady, "kiwi") or []] == ["bought kiwi fruit"]
