@@ -73,8 +73,9 @@ _INSTRUCTION_WORDS = (
 _ANY_INSTRUCTION_WORD = re.compile("|".join(_INSTRUCTION_WORDS))
 
 
-def _instruction(text: str) -> bool:
-    """True if ``text`` reads like an order to the model (``_INSTRUCTION``)."""
+def reads_as_instruction(text: str) -> bool:
+    """True if ``text`` reads like an order to the model (``_INSTRUCTION``):
+    promote holds such an entry for review, and recall never serves it."""
     # for ASCII text, lower() and a plain search is the regex's IGNORECASE: a cheap no
     if text.isascii() and not _ANY_INSTRUCTION_WORD.search(text.lower()):
         return False
@@ -674,7 +675,7 @@ def plan_promotion(
                 )
             )
             continue
-        if _instruction(text) and mark + APPROVED not in seen:
+        if reads_as_instruction(text) and mark + APPROVED not in seen:
             # reported once, then pending (its note is not pruned) until reviewed
             seen.add(mark + HELD)
             work.decisions.append(

@@ -116,15 +116,20 @@ def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
 
 
 def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
-    """A daily note's entries as index docs; ``filed_key`` is set for a durable
+    """A daily note's entries as index docs, but for those that read like an
+    instruction to the model (``promote.reads_as_instruction``); ``filed_key`` is set for a durable
     keyed fact that has one value at a time (not an event, not a multi-valued
     attribute), whose key MEMORY.md may already speak for."""
     from .classify import classify
     from .model import normalize_key
-    from .promote import multi_valued
+    from .promote import multi_valued, reads_as_instruction
 
     docs = []
     for entry in entries:
+        if reads_as_instruction("\n".join([entry.text, *entry.nested])):
+            # recall answers into a prompt: an order to the model is held for
+            # review by promote, and answers from MEMORY.md once approved
+            continue
         c = classify(entry, config)
         filed = None
         if (

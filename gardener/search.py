@@ -43,6 +43,10 @@ _ROW_MODULES = (
     "model",
     "validtime",
     "redact",
+    "secretrules",  # the detectors redact what the rows hold
+    "detectors",
+    "promote",  # which note entries are instructions, which keys multi-valued
+    "layout",  # which files are notes
 )
 
 
