@@ -12,6 +12,7 @@ TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from .garden import Workspace
     from .git import Repo
+    from .hits import Hit
     from .model import Fact, Problem
     from .results import WhyRecord
 
@@ -40,7 +41,9 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
                     hit,
                     first.sha if first else None,
                     first.time.isoformat() if first else None,
-                    removed_in.get(hit.id or "") if hit.status == "pruned" else None,
+                    removed_in.get(identity(hit))
+                    if hit.status.endswith("pruned")
+                    else None,
                 )
             )
     return records
@@ -49,25 +52,39 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
 def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:
     """The entries prune deleted from MEMORY.md, read back from the prune
     commits' diffs (DESIGN 2.2: what is pruned stays in git history), and
-    id -> the commit that deleted it. A purge erased its content from
+    ``identity`` -> the commit that deleted it. A line a prune only rewrote
+    (an expired entry moved, a link it dropped) is not one: the same entry
+    is among the lines that commit added. A purge erased its content from
     those commits too."""
     from .memoryfile import parse_fact
     from .model import SUPERSEDED
 
     facts: list[Fact] = []
     removed_in: dict[str, str] = {}
-    for commit, lines in repo.removed_lines(memory_file, "prune"):
-        for line in lines:
+    for commit, removed, added in repo.line_changes(memory_file, "prune"):
+        kept = {identity(f) for f in _facts(added)}
+        for line in removed:
             fact = parse_fact(line, SUPERSEDED)
-            # an entry prune only moved (expired) is still in the file by
-            # its id (``history`` leaves it out); one without an id counts
-            # if it was struck through, as superseded entries are
-            if fact is None or not (fact.id or fact.struck):
+            # an entry with no id counts if it was superseded (struck, or ended)
+            if fact is None or not (fact.id or fact.struck or fact.until):
+                continue
+            if identity(fact) in kept:
                 continue
             facts.append(fact)
-            if fact.id:
-                removed_in.setdefault(fact.id, commit.sha)
+            removed_in.setdefault(identity(fact), commit.sha)
     return facts, removed_in
+
+
+def _facts(lines: list[str]) -> list[Fact]:
+    from .memoryfile import parse_fact
+    from .model import SUPERSEDED
+
+    return [f for f in (parse_fact(line, SUPERSEDED) for line in lines) if f]
+
+
+def identity(entry: Fact | Hit) -> str:
+    """What names one entry across rewrites: its id, else its value and since."""
+    return entry.id or f"{entry.value}\x00{entry.since or ''}"
 
 
 def check(

@@ -503,12 +503,12 @@ class Repo:
             return []
         return self._log("--reverse", "--no-textconv", f"-S{needle}", "--", rel)
 
-    def removed_lines(
+    def line_changes(
         self, path: str, action: str
-    ) -> list[tuple[CommitInfo, list[str]]]:
-        """The lines each commit with the trailer ``Gardener-Action: <action>``
-        took out of ``path`` (its diff's removed lines, without the ``-``),
-        newest commit first; one ``git log -p``."""
+    ) -> list[tuple[CommitInfo, list[str], list[str]]]:
+        """(commit, lines removed from ``path``, lines added to it) for each
+        commit with the trailer ``Gardener-Action: <action>``, newest first;
+        one ``git log -p``. Lines come without their ``-``/``+``."""
         (rel,) = _relative_paths([path])
         if not self.has_commits():
             return []
@@ -522,12 +522,15 @@ class Repo:
             head, _, diff = record.partition(b"\n")
             sha, author, stamp, subject = _text(head).split("\x1f", 3)
             when = datetime.fromtimestamp(int(stamp), UTC)
-            lines = [
-                line[1:].decode("utf-8", "surrogateescape")
-                for line in diff.split(b"\n")
-                if line.startswith(b"-") and not line.startswith(b"--- ")
-            ]
-            found.append((CommitInfo(sha, author, when, subject), lines))
+            removed: list[str] = []
+            added: list[str] = []
+            for line in diff.split(b"\n"):
+                if line.startswith((b"--- ", b"+++ ")):
+                    continue  # the file names
+                if line[:1] in (b"-", b"+"):
+                    side = removed if line[:1] == b"-" else added
+                    side.append(line[1:].decode("utf-8", "surrogateescape"))
+            found.append((CommitInfo(sha, author, when, subject), removed, added))
         return found
 
     def log(

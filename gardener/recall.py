@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from .model import Entry, Fact
 
 
+_REASONS = ("corrected", "retired", "expired")  # a status of their own
+
+
 def fact_hit(
     fact: Fact, memory_file: str, score: float = 0.0, status: str | None = None
 ) -> Hit:
@@ -39,7 +42,7 @@ def fact_hit(
         reason = fact.get("reason")
         status = (
             reason
-            if reason in ("corrected", "retired", "expired")
+            if reason in _REASONS
             else ("superseded" if fact.superseded else "current")
         )
     return Hit(
@@ -238,19 +241,21 @@ def history(
 ) -> list[Hit]:
     """Every value a key has had, oldest first (for ``why``): those ``facts``
     (MEMORY.md's) hold, and those prune deleted (``pruned``: facts read back
-    from git history, status ``pruned``; one MEMORY.md still holds by id is
-    left out)."""
+    from git history). A pruned value's status is ``pruned``, or its reason
+    and ``pruned`` (``corrected, pruned``: it never held). One MEMORY.md still
+    holds (by id, or by value and since) and a repeat are left out."""
     nk = _normalize_key(key)
     facts = list(facts)
-    held = {f.id for f in facts if f.id}
+    seen = {f.id or f"{f.value}\x00{f.since or ''}" for f in facts}
     hits = [fact_hit(f, memory_file) for f in facts if f.norm_key == nk]
-    seen: set[str] = set()
     for fact in pruned:
-        if fact.norm_key != nk or fact.id in held or (fact.id or "") in seen:
+        name = fact.id or f"{fact.value}\x00{fact.since or ''}"
+        if fact.norm_key != nk or name in seen:
             continue
-        if fact.id:
-            seen.add(fact.id)
-        hits.append(fact_hit(fact, memory_file, status="pruned"))
+        seen.add(name)
+        reason = fact.get("reason")
+        status = f"{reason}, pruned" if reason in _REASONS else "pruned"
+        hits.append(fact_hit(fact, memory_file, status=status))
     return sorted(hits, key=lambda h: -_recency(h))
 
 
