@@ -96,7 +96,7 @@ class Index:
             for rel in gone:
                 self._drop(rel, known[rel])
             # stamps before reading: a write during the read shows next time
-            stamps = {rel: stamp(path) for rel, path in stale}
+            stamps = {rel: stamp(path, trusted=True) for rel, path in stale}
             for at in range(0, len(stale), _BATCH):  # memory follows a batch
                 batch = stale[at : at + _BATCH]
                 docs = read(batch)
@@ -478,11 +478,26 @@ def folder_stamp(path: str) -> str:
 _RACY_NS = 2_000_000_000  # coarser than any file system's timestamps
 
 
-def stamp(path: str, dir_fd: int | None = None) -> str:
+def stamp(path: str, dir_fd: int | None = None, trusted: bool = False) -> str:
     """What tells a changed file: size, mtime, ctime (which no tool can set back),
-    inode. ``dir_fd``: ``path`` is a name in that open folder (one lookup)."""
+    inode. ``dir_fd``: ``path`` is a name in that open folder (one lookup).
+
+    ``trusted``: the stamp is to be stored; a file changed so recently that
+    another write could keep its times (git's "racy" case: the same size
+    rewritten within the file system's clock tick) gets "racy", which equals
+    no stamp, so it is read again next time. A tick is a second where the
+    times carry no fraction of one (FAT, HFS+, some NFS), else a few ms.
+    """
     try:
         st = os.stat(path, dir_fd=dir_fd)
     except OSError:
         return "missing"
+    if trusted:
+        changed = max(st.st_mtime_ns, st.st_ctime_ns)
+        tick = _RACY_NS if changed % 1_000_000_000 == 0 else _TICK_NS
+        if time.time_ns() - changed < tick:
+            return "racy"
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+_TICK_NS = 20_000_000  # above a kernel's coarse clock tick (1-10 ms)

@@ -15,6 +15,15 @@ from gardener.search import search_fresh
 NOW = "2026-01-05T09:00"
 
 
+@pytest.fixture(autouse=True)
+def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the test wrote a moment ago counts as settled, as it would a
+    few ms later in use (``index.stamp``'s racy rule; tested on its own)."""
+    import gardener.index
+
+    monkeypatch.setattr(gardener.index, "_TICK_NS", 0)
+
+
 @pytest.fixture
 def warm(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
     """A workspace with notes and facts whose index a recall has built."""
@@ -267,3 +276,34 @@ def test_a_refresh_from_an_older_listing_leaves_no_memo_that_vouches_for_gone_ro
     assert hits is None or [h.value for h in hits] == ["bought kiwi fruit"]
     assert [h.value for h in steady.recall("kiwi")] == ["bought kiwi fruit"]
     assert [h.value for h in fresh(steady, "kiwi") or []] == ["bought kiwi fruit"]
+
+
+def test_a_file_written_within_its_clock_tick_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Two writes within the file system's clock tick leave the same size and
+    times (git's "racy" case): a stamp taken that close to a write is never
+    stored, so the next refresh reads the file again instead of trusting it."""
+    import gardener.index
+    from gardener.index import open_index, stamp
+
+    monkeypatch.setattr(gardener.index, "_TICK_NS", 60_000_000_000)  # a slow clock
+    note = tmp_path / "2026-01-05.md"
+    note.write_text("- the cat is called Mimi\n", encoding="utf-8")
+    assert stamp(str(note), trusted=True) == "racy"
+    assert stamp(str(note)) != "racy"
+    reads: list[str] = []
+
+    def read(batch: list[tuple[str, str]]) -> dict[str, list]:
+        reads.extend(rel for rel, _ in batch)
+        return {rel: [] for rel, _ in batch}
+
+    files = [("memory/2026-01-05.md", str(note))]
+    with open_index(None, "test") as index:
+        index.refresh(files, ["memory/2026-01-05.md"], read)
+        assert not index.fresh(files, ["memory/2026-01-05.md"])
+        index.refresh(files, ["memory/2026-01-05.md"], read)
+        monkeypatch.setattr(gardener.index, "_TICK_NS", 0)  # the tick has passed
+        index.refresh(files, ["memory/2026-01-05.md"], read)
+        assert index.fresh(files, ["memory/2026-01-05.md"])
+    assert reads == ["memory/2026-01-05.md"] * 3
