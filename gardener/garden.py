@@ -289,6 +289,7 @@ class Workspace:
                     memo,
                 )
                 found = self._scan(repo)  # settled notes stay unread
+                self._warn_unread(found)
                 plan = plan_promotion(
                     found.notes, memory, self.config, self.now(),
                     found.ledger.marks(), memo,
@@ -320,6 +321,20 @@ class Workspace:
                     self._learned(repo, found, files, memo)
                     return replace(done, commit=sha, warnings=tuple(self._warnings))
             raise self._kept_changing()
+
+    def _warn_unread(self, found: Scan) -> None:
+        """Warn of each note the pass could not read (not UTF-8): its entries
+        wait until it is fixed, and a pass that says nothing would look done."""
+        read = {note.path for note in found.notes}
+        for p in found.problems:
+            if p.path in read:
+                continue  # read despite it (front matter that is not YAML)
+            where = f"{p.path}:{p.line}" if p.line else p.path
+            warning = (
+                f"{where}: {p.message}; its entries are not promoted until it is fixed"
+            )
+            if warning not in self._warnings:
+                self._warnings.append(warning)
 
     def _scan(self, repo: Repo) -> Scan:
         """The notes a promote pass must read (see ``gardener.scan``)."""

@@ -309,3 +309,15 @@ def test_a_quoted_key_header_does_not_take_the_entries_below_it(ws: Workspace):
     assert "**database**: SQLite" in note
     assert [h.value for h in ws.recall(key="database")] == ["SQLite"]
     assert "PRIVATE KEY" not in git(ws.root, "log", "-p")
+
+
+def test_promote_warns_of_a_note_it_cannot_read(ws: Workspace, run_cli):
+    """One byte that is not UTF-8 left a day's entries out of promote, which
+    said "no change" and exited 0; only `check` told."""
+    ws.note("decision: **database**: SQLite")
+    with open(ws.root / "memory" / "2026-03-01.md", "ab") as out:
+        out.write(b"\xe9\n")
+    (warning,) = ws.promote().warnings
+    assert warning.startswith("memory/2026-03-01.md:") and "not promoted" in warning
+    out = run_cli("-w", str(ws.root), "promote", now="2026-03-01T18:00")
+    assert "warning: memory/2026-03-01.md" in out.output
