@@ -376,13 +376,21 @@ def remove_stale_temps(folder: str | os.PathLike[str]) -> list[str]:
 
 def refuse_outside(root: str | os.PathLike[str], names: dict[str, str]) -> None:
     """Raise GardenerError if one of ``names`` (relative path -> "file" or "folder")
-    leads out of ``root``, through a symlink or otherwise."""
+    leads out of ``root``, through a symlink or otherwise, or is there but is
+    not a ``what`` (a file where the notes folder goes: every verb would fail
+    with an error of the operating system's instead)."""
     for name, what in names.items():
+        path = path_text(os.path.join(root, name))
         if not inside(root, name):
-            path = path_text(os.path.join(root, name))
             how = f"a symlink to {os.readlink(path)}" if is_symlink(path) else "a path"
             raise GardenerError(
                 f"{path} is {how} outside the workspace {path_text(root)}; the gardener never reads or writes outside it: replace the link with the real {what}"
+            )
+        if os.path.lexists(path) and (os.path.isdir(path) != (what == "folder")):
+            found = "a folder" if os.path.isdir(path) else "a file"
+            raise GardenerError(
+                f"{path} is {found}; the gardener needs a {what} there: move it"
+                " away, or name another in rules.md"
             )
 
 

@@ -321,3 +321,20 @@ def test_promote_warns_of_a_note_it_cannot_read(ws: Workspace, run_cli):
     assert warning.startswith("memory/2026-03-01.md:") and "not promoted" in warning
     out = run_cli("-w", str(ws.root), "promote", now="2026-03-01T18:00")
     assert "warning: memory/2026-03-01.md" in out.output
+
+
+@pytest.mark.parametrize(
+    "verb", [["note", "x"], ["promote"], ["prune"], ["recall", "x"], ["check"]]
+)
+def test_a_file_where_the_notes_folder_goes_is_one_clear_error(
+    ws: Workspace, run_cli, verb: list[str]
+):
+    """Every verb failed with the system's words ("File exists", "Not a
+    directory" on a note path) and `check` said "no problems"."""
+    import shutil
+
+    shutil.rmtree(ws.root / "memory")
+    (ws.root / "memory").write_text("hi\n", encoding="utf-8")
+    out = run_cli("-w", str(ws.root), *verb, code=1)
+    assert "memory is a file; the gardener needs a folder there" in out.output
+    assert (ws.root / "memory").read_text(encoding="utf-8") == "hi\n"
