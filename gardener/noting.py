@@ -117,6 +117,11 @@ def write_note(
         raise UsageError("the note is empty: give the fact to write down")
     text = _without_repeated_prefix(text, kind, key)
     when = _parse_day(day) if day else now.date()
+    if (when - now.date()).days > 1:  # a day of slack: the agent's zone may differ
+        raise UsageError(
+            f"--date {day} is after tomorrow ({now.date()} today): a note records"
+            " what happened, and promote would hold its entry until that day"
+        )
     clock = time if time is not None else now.strftime("%H:%M")
     if clock and not _is_clock(clock):
         raise UsageError(f"--time {clock!r} is not HH:MM")

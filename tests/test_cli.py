@@ -51,6 +51,7 @@ def test_note_promote_recall_why_json_shapes(root: Path, run_cli):
         "--time",
         "16:00",
         "SQLite",
+        now="2026-01-16T16:00",
     )
     promoted = as_json(run_cli("promote", "--json", now="2026-01-16T18:00"))
     for field in ("added", "superseded", "updated", "rejected", "held", "commit"):

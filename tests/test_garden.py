@@ -114,11 +114,11 @@ def test_promote_commits_once_and_twice_changes_nothing(ws: Workspace):
 
 
 def test_monday_postgres_friday_sqlite(ws: Workspace):
-    ws.note(
+    at(ws, "2026-01-12T09:00").note(
         "use Postgres", kind="decision", key="database", day="2026-01-12", time="09:00"
     )
     at(ws, "2026-01-12T18:00").promote()
-    ws.note(
+    at(ws, "2026-01-16T16:00").note(
         "switch to SQLite",
         kind="decision",
         key="database",
@@ -140,7 +140,7 @@ def test_monday_postgres_friday_sqlite(ws: Workspace):
 
 
 def test_tier2_renewal_price_today_as_of_february_then_pruned(ws: Workspace):
-    ws.note(
+    at(ws, "2026-01-12T12:00").note(
         "$4,200",
         key="Tier 2 renewal / list price",
         kind="fact",
@@ -150,7 +150,7 @@ def test_tier2_renewal_price_today_as_of_february_then_pruned(ws: Workspace):
         time="",
     )
     at(ws, "2026-01-12T12:00").promote()
-    ws.note(
+    at(ws, "2026-03-03T12:00").note(
         "$3,600",
         key="Tier 2 renewal / list price",
         kind="fact",
@@ -195,7 +195,7 @@ def test_day_40_lesson_ttl_refusals_and_ranking(tmp_path: Path):
         ("deploy staging fix is merged", 39),
     ]:
         try:
-            ws.note(text, day=day(n), time="12:00")
+            at(ws, f"{day(n)}T12:00").note(text, day=day(n), time="12:00")
             stored += 1
         except RefusedError:
             pass
@@ -417,7 +417,8 @@ def test_an_expiry_that_has_passed_is_refused(ws: Workspace, expires: str):
     [
         ({"expires": "20260320"}, "not a date"),
         ({"day": "20260105"}, "not a date"),
-        ({"day": "2026-01-20", "expires": "2026-01-10"}, "never be current"),
+        ({"day": "2026-01-06", "expires": "2026-01-05"}, "never be current"),
+        ({"day": "2027-05-01"}, "after tomorrow"),
     ],
 )
 def test_dates_a_note_could_not_read_back_are_refused(
