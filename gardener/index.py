@@ -292,12 +292,43 @@ class Index:
         out: dict[str, str] = {}
         for key, since in newest:
             held = filed.get(key, "")
-            if since > held or (
-                since == held
-                and self._unfiled_value(memory_file, paths_from, key, since)
+            if since > held:
+                # a repeat of the key's current value is no new word (promote
+                # rejects it as the same value): the current entry answers
+                if not self._repeats_current(memory_file, paths_from, key, since):
+                    out[key] = since
+            elif since == held and self._unfiled_value(
+                memory_file, paths_from, key, since
             ):
                 out[key] = since
         return out
+
+    def _noted_values(self, paths_from: str | None, key: str, since: str) -> set[str]:
+        """The values (case aside) of the note entries of ``key`` at ``since``."""
+        return {
+            str(v).casefold().strip()
+            for (v,) in self.db.execute(
+                "SELECT json_extract(hit, '$.value') FROM doc WHERE day >= ?"
+                " AND filed_key = ? AND since = ?",
+                (paths_from or "", key, since),
+            )
+        }
+
+    def _repeats_current(
+        self, memory_file: str, paths_from: str | None, key: str, since: str
+    ) -> bool:
+        """Whether every note entry of ``key`` at ``since`` says what MEMORY.md
+        holds as the key's current value (compared as text, case aside)."""
+        current = {
+            str(v).casefold().strip()
+            for (v,) in self.db.execute(
+                "SELECT json_extract(d.hit, '$.value') FROM source s JOIN doc d"
+                " ON d.id BETWEEN s.first AND s.last WHERE s.path = ?"
+                " AND d.norm_key = ? AND d.superseded = 0 AND d.until IS NULL",
+                (memory_file, key),
+            )
+        }
+        return bool(current) and self._noted_values(paths_from, key, since) <= current
 
     def _unfiled_value(
         self, memory_file: str, paths_from: str | None, key: str, since: str
@@ -312,12 +343,7 @@ class Index:
                 (memory_file, key),
             )
         }
-        noted = self.db.execute(
-            "SELECT json_extract(hit, '$.value') FROM doc WHERE day >= ?"
-            " AND filed_key = ? AND since = ?",
-            (paths_from or "", key, since),
-        )
-        return any(str(v).casefold().strip() not in held for (v,) in noted)
+        return not self._noted_values(paths_from, key, since) <= held
 
     def _drop(self, rel: str, span: tuple[int, int]) -> None:
         first, last = span

@@ -274,3 +274,24 @@ def test_a_new_value_noted_in_the_same_minute_answers(tmp_path: Path):
     assert [(h.value, h.status) for h in ws.recall("database SQLite")] == [
         ("SQLite", "current")
     ]
+
+
+def test_a_repeat_of_the_current_value_is_no_new_word(tmp_path: Path):
+    """Regression (breaker): a note repeating the key's current value (promote
+    rejects it: same value) answered as a [note] beside the [current] entry."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws.note("we use SQLite", kind="decision", key="database")
+    ws.promote()
+    later = Workspace(ws.root, now_override="2026-01-06T09:00")
+    later.note("We use SQLite", kind="decision", key="database")
+    assert [(h.value, h.status) for h in later.recall("database")] == [
+        ("we use SQLite", "current")
+    ]
+    later.promote()  # rejected: the same value
+    assert [h.status for h in later.recall("database")] == ["current"]
+    # a value MEMORY.md held before, noted again, is news: it answers
+    later.note("we use Postgres", kind="decision", key="database", time="10:00")
+    later.promote()
+    later.note("we use SQLite", kind="decision", key="database", time="11:00")
+    found = {(h.value, h.status) for h in later.recall("database")}
+    assert found == {("we use Postgres", "current"), ("we use SQLite", "note")}
