@@ -303,6 +303,24 @@ class Index:
                 out[key] = since
         return out
 
+    def _more_noted_than_filed(
+        self, memory_file: str, paths_from: str | None, key: str, since: str
+    ) -> bool:
+        """Whether the notes hold more entries of ``key`` at ``since`` than
+        MEMORY.md holds values of it with that ``since``: an agent noted twice
+        in a minute and promote filed one. Else the one entry was filed, and
+        a value that differs is a person's edit of MEMORY.md (edit freely)."""
+        (noted,) = self.db.execute(
+            "SELECT count(*) FROM doc WHERE day >= ? AND filed_key = ? AND since = ?",
+            (paths_from or "", key, since),
+        ).fetchone()
+        (filed,) = self.db.execute(
+            "SELECT count(*) FROM source s JOIN doc d ON d.id BETWEEN s.first AND s.last"
+            " WHERE s.path = ? AND d.norm_key = ? AND d.since = ?",
+            (memory_file, key, since),
+        ).fetchone()
+        return bool(noted > filed)
+
     def _noted_values(self, paths_from: str | None, key: str, since: str) -> set[str]:
         """The values (case aside) of the note entries of ``key`` at ``since``."""
         return {
@@ -334,7 +352,10 @@ class Index:
         self, memory_file: str, paths_from: str | None, key: str, since: str
     ) -> bool:
         """Whether a note entry of ``key`` at ``since`` has a value MEMORY.md
-        does not hold for the key (compared as text, case aside)."""
+        does not hold for the key (compared as text, case aside), and is not
+        one MEMORY.md filed and a person then edited there."""
+        if not self._more_noted_than_filed(memory_file, paths_from, key, since):
+            return False
         held = {
             str(v).casefold().strip()
             for (v,) in self.db.execute(

@@ -295,3 +295,23 @@ def test_a_repeat_of_the_current_value_is_no_new_word(tmp_path: Path):
     later.note("we use SQLite", kind="decision", key="database", time="11:00")
     found = {(h.value, h.status) for h in later.recall("database")}
     assert found == {("we use Postgres", "current"), ("we use SQLite", "note")}
+
+
+def test_a_value_edited_by_hand_in_memory_md_keeps_its_note_filed(tmp_path: Path):
+    """Regression (breaker): after a person edited a filed value in MEMORY.md,
+    the note it came from (same minute, old value) answered again as a [note]
+    for the notes' whole TTL."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws.note("decision: **database**: Postgres")
+    ws.promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text(encoding="utf-8").replace(
+            "**database**: Postgres", "**database**: MySQL"
+        ),
+        encoding="utf-8",
+    )
+    ws.promote()  # records the edit
+    assert [(h.value, h.status) for h in ws.recall("database")] == [
+        ("MySQL", "current")
+    ]
