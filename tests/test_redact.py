@@ -89,6 +89,10 @@ SECRETS: list[tuple[str, str]] = [
     ("password for the NAS: x7Kp-fake-22", "password"),
     ("wifi passwd = Lemur-fake-91", "password"),
     ("pwd: Lemur-fake-91", "password"),
+    # a space alone before a value with a digit and a symbol (breaker)
+    ("passwd Tr0ub4dor&3xk", "password"),
+    ("DB password P@ssw0rd2026 for prod", "password"),
+    ("credentials admin/Tr0ub4dor&3xk", "secret"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
     ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
@@ -209,6 +213,11 @@ SECRETS: list[tuple[str, str]] = [
 ]
 
 BENIGN: list[str] = [
+    # a space alone is a separator only before a value with a digit and a symbol
+    "the password reset link was sent",
+    "password manager 1Password works",
+    "password 3 times wrong!",
+    "the api key rotation is on 2026-03-01",
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
     "see a1b2c3d for the fix",
     "id 550e8400-e29b-41d4-a716-446655440000 in the log",
