@@ -252,6 +252,8 @@ def why(ctx: click.Context, key: str, as_json: bool) -> None:
         h = r.hit
         valid = f"{h.since or '?'} .. {h.until or 'now'}"
         where = [f"from {h.origin}" if h.origin else f"{h.path}:{h.line}"]
+        if r.removed_in and not h.origin:
+            where = []  # no longer on a line of the file: the commits say where
         if r.commit:
             where.append(f"commit {r.commit[:8]}")
         if r.removed_in:
