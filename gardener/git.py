@@ -292,7 +292,14 @@ class Repo:
         # commits on every call); an ignored one makes ``add`` fail, and the
         # long way runs
         quick = has_head and rels and all(self._plain_file(p) for p in rels)
-        if quick and not self._untracked.intersection(rels):
+        new = [p for p in rels if p in self._untracked]
+        if quick and new and len(new) < len(rels):
+            # only the new ones need ``add``: the rest are hashed once, by the commit
+            added = self._run("add", "--", *new, index=True, ok=(0, 1))[0] == 0
+            if added:
+                self._untracked.difference_update(new)
+                new = []
+        if quick and not new:
             # tracked as far as we know: ``commit --only`` takes their
             # working-tree text itself, one git command where ``add`` first
             # would hash every file twice (a large MEMORY.md: tens of ms); if
