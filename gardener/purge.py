@@ -53,9 +53,23 @@ Commit = Callable[[Sequence[str], str, "Identity | None"], "str | None"]
 # -- matching ------------------------------------------------------------------
 
 
+CUT = "…"  # what ``noting.short`` ends a cut commit subject with
+_SHORTEST_CUT = 4  # characters of the text a cut form keeps, at least
+
+
+def variants(text: str) -> list[str]:
+    """``text``, then each cut form a commit message may hold: a prefix of it
+    of at least ``_SHORTEST_CUT`` characters ending in ``…`` (a note's commit
+    subject is its text cut at 60 characters, a promote message's lines at 90).
+    Longest first, so a match takes the most it can."""
+    cuts = range(len(text) - 1, min(_SHORTEST_CUT, len(text)) - 1, -1)
+    return [text, *(text[:k] + CUT for k in cuts)]
+
+
 @dataclass(frozen=True)
 class Needle:
-    """The text to purge, matched in bytes: exactly, or ignoring letter case.
+    """The text to purge, matched in bytes: exactly, or ignoring letter case;
+    with its cut forms (``variants``), which only commit messages hold.
 
     git.rewrite_history's filter-repo driver matches the same way.
     """
@@ -64,30 +78,33 @@ class Needle:
     ignore_case: bool = False
 
     @cached_property
-    def _bytes(self) -> bytes:
-        return self.text.encode("utf-8", "surrogateescape")
+    def _pattern(self) -> re.Pattern[str]:
+        either = "|".join(re.escape(v) for v in dict.fromkeys(variants(self.text)))
+        return re.compile(either, re.IGNORECASE if self.ignore_case else 0)
 
     @cached_property
-    def _pattern(self) -> re.Pattern[str]:
-        return re.compile(re.escape(self.text), re.IGNORECASE)
+    def _bytes_pattern(self) -> re.Pattern[bytes]:
+        forms = dict.fromkeys(variants(self.text))
+        either = b"|".join(
+            re.escape(v.encode("utf-8", "surrogateescape")) for v in forms
+        )
+        return re.compile(either)
 
     def count(self, data: bytes) -> int:
-        """How often the text occurs in ``data``."""
+        """How often the text (or a cut form of it) occurs in ``data``."""
         if not self.ignore_case:
-            return data.count(self._bytes)
+            return len(self._bytes_pattern.findall(data))
         return len(self._pattern.findall(data.decode("utf-8", "surrogateescape")))
 
     def sub(self, data: bytes) -> bytes:
         """``data`` with every occurrence replaced by ``[PURGED]``."""
         if not self.ignore_case:
-            return data.replace(self._bytes, REPLACEMENT.encode())
+            return self._bytes_pattern.sub(REPLACEMENT.encode(), data)
         return self.mask(data.decode("utf-8", "surrogateescape")).encode(
             "utf-8", "surrogateescape"
         )
 
     def mask(self, text: str) -> str:
-        if not self.ignore_case:
-            return text.replace(self.text, REPLACEMENT)
         return self._pattern.sub(lambda _m: REPLACEMENT, text)
 
 
@@ -333,7 +350,7 @@ def purge_text(
     if blocked:
         raise GardenerError(blocked)
     if before.history.commits:
-        repo.rewrite_history(text, REPLACEMENT, ignore_case)
+        repo.rewrite_history(variants(text), REPLACEMENT, ignore_case)
     repo.forget_old_history(needle.sub)
     _scrub_work_tree(root, before.files, needle)
     # the recall index and the settings cache: caches that may hold the text

@@ -285,3 +285,29 @@ def test_refused_by_purge_normalizes_and_checks_every_window():
     assert not refused_by_purge(text, bytes(32), hashes)  # another workspace's salt
     assert not refused_by_purge(text, salt, set())
     assert not refused_by_purge(text, b"", hashes)
+
+
+@pytest.mark.parametrize("ignore_case", [False, True])
+def test_a_commit_subject_that_cut_the_text_short_is_purged_too(
+    ws: Workspace, ignore_case: bool
+):
+    """A note's commit subject is its text cut at 60 characters ("…"): the
+    subject kept "Kari Nordma…" after a purge of "Kari Nordmann-Haugen", and
+    purge said no commit held it."""
+    ws.note("fact: the vendor contact for the Oslo office is Kari Nordmann-Haugen")
+    cut = "Kari Nordma"
+    assert f"{cut}…" in git(ws.root, "log", "--format=%s")
+    assert purge(
+        ws, "Kari Nordmann-Haugen", dry_run=True, ignore_case=ignore_case
+    ).commits
+    purge(ws, "Kari Nordmann-Haugen", ignore_case=ignore_case)
+    assert "Kari Nordma" not in git(ws.root, "log", "--all", "--format=%B")
+    assert_gone(ws.root, "Nordma")
+    assert "Oslo office is [PURGED]" in git(ws.root, "log", "--format=%s")
+
+
+def test_the_cut_forms_of_a_text_are_its_prefixes_with_an_ellipsis():
+    from gardener.purge import variants
+
+    assert variants("abcdef") == ["abcdef", "abcde…", "abcd…"]
+    assert variants("abc") == ["abc"]
