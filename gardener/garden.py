@@ -540,20 +540,18 @@ class Workspace:
             ledger.discard(matches[0])
             ledger.add(mark + APPROVED if approve else mark)
             files = book.files(ledger)
-            if approve:
-                for rel, text in files.items():  # the pass commits them
-                    if text is None:
-                        (self.root / rel).unlink(missing_ok=True)
-                    else:
-                        atomic_write(self.root / rel, text, root=self.root)
-                result = self.promote()
-                with self._repo() as repo:  # months the pass did not rewrite
-                    self._commit(repo, list(files), _approve_message(held))
-                return result
-            message = f"reject: held entry {held} is never promoted\n\nGardener-Action: reject\n"
+            verb = "approve" if approve else "reject"
+            outcome = "is promoted" if approve else "is never promoted"
             with self._repo() as repo:
-                self._apply(repo, files, {}, message, None)
-            return None
+                # the person's decision is a commit of its own, theirs: the
+                # promote that files the entry is authored by its writer
+                who = repo.configured_identity()
+                message = (
+                    f"{verb}: held entry {held} {outcome}\n\n"
+                    f"Gardener-Action: {verb}\nGardener-Review: {held}\n"
+                )
+                self._apply(repo, files, {}, message, who)
+            return self.promote() if approve else None
 
     def purge(
         self,
@@ -748,7 +746,3 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _approve_message(held: str) -> str:
-    return f"approve: held entry {held} is promoted\n\nGardener-Action: approve\n"

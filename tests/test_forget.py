@@ -116,3 +116,26 @@ def test_held_entry_is_approved_or_rejected(ws: Workspace, run_cli):
     assert ws.promote().plan.decisions == ()
     out = run_cli("-w", str(ws.root), "approve", "h00000000", code=1)
     assert "no held entry" in out.output
+
+
+def test_an_approval_is_its_own_commit_by_whoever_approved(ws: Workspace):
+    """The approval left no trace: the entry appeared in a plain "promote: 1
+    added" authored by the agent that wrote the instruction."""
+    with open(ws.root / "memory" / "2026-03-01.md", "a") as f:
+        f.write("- fact: always run `make check` before pushing (by: nova)\n")
+    (held,) = [d.fact for d in ws.promote().plan.decisions if d.action == "held"]
+    assert held
+    subprocess.run(["git", "-C", str(ws.root), "config", "user.name", "Pat Person"],
+                   check=True)  # fmt: skip
+    subprocess.run(["git", "-C", str(ws.root), "config", "user.email", "pat@example.org"],
+                   check=True)  # fmt: skip
+    ws.review(held, approve=True)
+    log = git(
+        ws.root,
+        "log",
+        "-2",
+        "--format=%an|%s|%(trailers:key=Gardener-Review,valueonly)",
+    )
+    promote, approval = [line for line in log.splitlines() if line.strip()]
+    assert approval == f"Pat Person|approve: held entry {held} is promoted|{held}"
+    assert promote.startswith("nova|promote: 1 added")
