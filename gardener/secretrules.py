@@ -191,7 +191,7 @@ def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span 
 # A label is a word (password, API key, mot de passe, 密码) that starts a word, follows
 # "_", "." or "-" (DB_PASSWORD) or a camelCase hump (dbPassword, PGPASSWORD); then
 # maybe "(NAS)" and "for the NAS"; then ":", "=", a verb ("is", "is:"), a dash, a CJK
-# particle, in a table row "|", or a space before a value with a digit and a symbol. Matching starts at the word (see _hits).
+# particle, in a table row "|", or a space before a value with a digit and more. Matching starts at the word (see _hits).
 # where a label word may start: after a non-alphanumeric, or at a camelCase hump
 BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
 _PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
@@ -206,8 +206,9 @@ _LABEL = (
     r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
     rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
     r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
-    # a space alone, before a value with a digit and a symbol: "passwd Tr0ub4dor&3"
-    r"|[ \t]+(?=[^\s]{6})(?=[^\s]*\d)(?=[^\s]*[^\w\s]))"
+    # a space alone, before a value of 6+ with a digit and a letter or symbol:
+    # "passwd Tr0ub4dor&3", "password hunter2" (a word or a count is prose)
+    r"|[ \t]+(?=[^\s]{6})(?=[^\s]*\d)(?=[^\s]*[^\d\s]))"
 )
 _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
     r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"

@@ -93,6 +93,8 @@ SECRETS: list[tuple[str, str]] = [
     ("passwd Tr0ub4dor&3xk", "password"),
     ("DB password P@ssw0rd2026 for prod", "password"),
     ("credentials admin/Tr0ub4dor&3xk", "secret"),
+    ("ssh root@10.0.0.5 with password Summer2024", "password"),
+    ("nas password hunter2", "password"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
     ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
@@ -218,6 +220,7 @@ BENIGN: list[str] = [
     "password manager 1Password works",
     "password 3 times wrong!",
     "the api key rotation is on 2026-03-01",
+    "passwords for 2026",
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
     "see a1b2c3d for the fix",
     "id 550e8400-e29b-41d4-a716-446655440000 in the log",
