@@ -90,13 +90,16 @@ def identity(entry: Fact | Hit) -> str:
 def check(
     ws: Workspace, *, history: bool = False, staged: bool = False
 ) -> list[Problem]:
-    """Problems in the workspace: parse errors, conflicts, secrets, size budget.
+    """Problems in the workspace: parse errors, conflicts, secrets, size budget,
+    files in the notes folder that look like notes but are not read as one
+    (``layout.misnamed_notes``).
 
     ``staged``: only secrets in the files staged for the next commit (the
     pre-commit hook). ``history``: also secrets in every blob git holds.
     """
     from .check import memory_problems, secret_problems, sort_problems
     from .guard import QUARANTINE, quarantined
+    from .layout import misnamed_notes
     from .memoryfile import parse_memory
     from .model import Problem
     from .promote import HELD, fingerprints, review_id
@@ -150,6 +153,16 @@ def check(
                     f"named {note.day}, which is in the future; its entries wait for that day (rename the file if the date is wrong)",
                 )
             )
+    for rel, why in misnamed_notes(ws.root, config.notes_dir):
+        problems.append(
+            Problem(
+                "parse",
+                f"{config.notes_dir}/{rel}",
+                None,
+                f"{why}: promote and recall skip it; a daily note is named YYYY-MM-DD.md"
+                f" (or YYYY-MM-DD-slug.md), directly in {config.notes_dir}/ (rename or move it)",
+            )
+        )
     ledger = ws.read_ledger()
     for note in notes:
         for entry, mark in fingerprints(note).items():
