@@ -10,6 +10,8 @@ from .workspace import read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .garden import Workspace
     from .git import Repo
     from .hits import Hit
@@ -87,6 +89,30 @@ def identity(entry: Fact | Hit) -> str:
     return entry.id or f"{entry.value}\x00{entry.since or ''}"
 
 
+def setting_problems(root: Path) -> list[Problem]:
+    """One problem per name in rules.md's front matter that is no setting
+    (``config.unknown_settings``), with the closest known name if any.
+    [] if there is no rules.md, or it is not UTF-8 (loading it says so)."""
+    from .config import unknown_settings
+    from .model import Problem
+
+    try:
+        text = (root / "rules.md").read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [
+        Problem(
+            "setting",
+            "rules.md",
+            line,
+            f"unknown setting {name!r}"
+            + (f" (did you mean {close!r}?)" if close else "")
+            + "; it is ignored and the default stays in force",
+        )
+        for name, line, close in unknown_settings(text)
+    ]
+
+
 def check(
     ws: Workspace, *, history: bool = False, staged: bool = False
 ) -> list[Problem]:
@@ -126,6 +152,7 @@ def check(
                     problems += secret_problems(
                         where, data.decode("utf-8", "surrogateescape"), config
                     )
+    problems += setting_problems(ws.root)
     notes, note_problems = ws.read_notes()
     problems += note_problems
     for note in notes:
