@@ -199,3 +199,17 @@ def test_note_refuses_a_document_sized_note(root: Path, run_cli):
     assert not (root / "memory" / "2026-01-12.md").exists()
     assert _head(root) == before
     run_cli("note", "fact: **spec**: " + "w" * MAX_ENTRY_CHARS, now="2026-01-12T10:00")
+
+
+def test_promote_refuses_a_hand_written_document_sized_entry(root: Path, run_cli):
+    long = "x" * 5000
+    (root / "memory" / "2026-01-12.md").write_text(
+        f"- 09:00 fact: **spec**: {long}\n- 09:01 fact: **city**: Oslo\n",
+        encoding="utf-8",
+    )
+    for _ in range(2):  # not filed, and not forgotten: reported again
+        out = run_cli("promote", now="2026-01-12T10:00").output
+        line = next(x for x in out.splitlines() if x.startswith("refused"))
+        assert "memory/2026-01-12.md:1" in line and "5,000 characters" in line
+    memory = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "Oslo" in memory and long not in memory
