@@ -10,6 +10,8 @@ from .workspace import read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .garden import Workspace
     from .git import Repo
     from .hits import Hit
@@ -87,16 +89,43 @@ def identity(entry: Fact | Hit) -> str:
     return entry.id or f"{entry.value}\x00{entry.since or ''}"
 
 
+def setting_problems(root: Path) -> list[Problem]:
+    """One problem per name in rules.md's front matter that is no setting
+    (``config.unknown_settings``), with the closest known name if any.
+    [] if there is no rules.md, or it is not UTF-8 (loading it says so)."""
+    from .config import unknown_settings
+    from .model import Problem
+
+    try:
+        text = (root / "rules.md").read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [
+        Problem(
+            "setting",
+            "rules.md",
+            line,
+            f"unknown setting {name!r}"
+            + (f" (did you mean {close!r}?)" if close else "")
+            + "; it is ignored and the default stays in force",
+        )
+        for name, line, close in unknown_settings(text)
+    ]
+
+
 def check(
     ws: Workspace, *, history: bool = False, staged: bool = False
 ) -> list[Problem]:
-    """Problems in the workspace: parse errors, conflicts, secrets, size budget.
+    """Problems in the workspace: parse errors, conflicts, secrets, size budget,
+    files in the notes folder that look like notes but are not read as one
+    (``layout.misnamed_notes``).
 
     ``staged``: only secrets in the files staged for the next commit (the
     pre-commit hook). ``history``: also secrets in every blob git holds.
     """
     from .check import memory_problems, secret_problems, sort_problems
     from .guard import QUARANTINE, quarantined
+    from .layout import misnamed_notes
     from .memoryfile import parse_memory
     from .model import Problem
     from .promote import HELD, fingerprints, review_id
@@ -123,6 +152,7 @@ def check(
                     problems += secret_problems(
                         where, data.decode("utf-8", "surrogateescape"), config
                     )
+    problems += setting_problems(ws.root)
     notes, note_problems = ws.read_notes()
     problems += note_problems
     for note in notes:
@@ -150,6 +180,16 @@ def check(
                     f"named {note.day}, which is in the future; its entries wait for that day (rename the file if the date is wrong)",
                 )
             )
+    for rel, why in misnamed_notes(ws.root, config.notes_dir):
+        problems.append(
+            Problem(
+                "parse",
+                f"{config.notes_dir}/{rel}",
+                None,
+                f"{why}: promote and recall skip it; a daily note is named YYYY-MM-DD.md"
+                f" (or YYYY-MM-DD-slug.md), directly in {config.notes_dir}/ (rename or move it)",
+            )
+        )
     ledger = ws.read_ledger()
     for note in notes:
         for entry, mark in fingerprints(note).items():

@@ -72,6 +72,38 @@ _LISTS = (
 _MAPS = ("kind_cues", "headings", "topics", "patterns")
 
 
+def unknown_settings(text: str) -> list[tuple[str, int | None, str | None]]:
+    """The top-level names in rules.md's front matter (``text``: the whole
+    file) that are no setting of ``Config``, as ``(name, line in the file,
+    closest known name or None)``, in the order written.
+
+    ``parse_rules`` passes over such a name (a bad rules.md must not stop a
+    note or a recall), so the defaults stay in force: ``gardener check``
+    reports them instead. Returns [] for no front matter or front matter
+    that is not a YAML mapping (``parse_rules`` says what is wrong then).
+    """
+    from difflib import get_close_matches
+
+    from .notes import load_front_matter, split_front_matter
+
+    yaml_text, _ = split_front_matter(text)
+    data = load_front_matter(yaml_text) if yaml_text is not None else None
+    if not isinstance(data, Mapping):
+        return []
+    known = list(Config.__dataclass_fields__)
+    found: list[tuple[str, int | None, str | None]] = []
+    for name in data:
+        if name in known:
+            continue
+        where = _line_of(yaml_text or "", str(name))
+        close = get_close_matches(str(name), known, n=1, cutoff=0.7)
+        # the front matter starts on the file's second line, after "---"
+        found.append(
+            (str(name), where + 1 if where else None, close[0] if close else None)
+        )
+    return found
+
+
 def _line_of(text: str, name: str) -> int | None:
     m = re.search(rf"^{re.escape(name)}\s*:", text, re.MULTILINE)
     return text.count("\n", 0, m.start()) + 1 if m else None

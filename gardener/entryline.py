@@ -19,6 +19,42 @@ KINDS = (
     "correction",
 )
 KIND_ALIASES = {"pref": "preference", "now": "state"}
+# One entry holds one fact, and MEMORY.md is read into every prompt: a value
+# longer than this is a document, not a fact. ``gardener note`` refuses it and
+# promote does not file one written into a note by hand.
+MAX_ENTRY_CHARS = 2000
+
+
+def too_long(value: str) -> str | None:
+    """Why an entry's ``value`` may not be written or filed, if it is over
+    ``MAX_ENTRY_CHARS``; else None."""
+    if len(value) <= MAX_ENTRY_CHARS:
+        return None
+    return (
+        f"{len(value):,} characters, over the limit of {MAX_ENTRY_CHARS:,} for one"
+        " entry: split it into facts, each its own note, or keep the document in"
+        " a file and note where it is"
+    )
+
+
+def bare_value(text: str) -> str:
+    """``text`` without a leading ``kind:`` and ``**key**:`` (or ``**key:**``),
+    as the note's parser (``notes._entry``) takes them off: what is left is
+    the entry's value. ``"fact: **city**: "`` -> ``""``."""
+    rest = text.strip()
+    head, colon, tail = rest.partition(":")
+    # the parser reads a kind only when a space (or the end) follows its colon
+    if colon and canonical_kind(head.strip("*")) and tail[:1] in ("", " ", "\t"):
+        rest = tail.strip()
+    if rest.startswith("**"):
+        end = rest.find("**", 2)
+        if end > 2:
+            name, after = rest[2:end], rest[end + 2 :].lstrip()
+            if name.endswith(":"):
+                rest = after
+            elif after.startswith(":"):
+                rest = after[1:].strip()
+    return rest
 
 
 def canonical_kind(word: str | None) -> str | None:

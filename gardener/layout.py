@@ -28,6 +28,64 @@ def note_date(name: str) -> date | None:
         return None
 
 
+# a name an agent meant as a note's: a date, however written, at its start
+_DATED = re.compile(r"^\d{4}[-_.]?\d{1,2}[-_.]?\d{1,2}(?!\d)", re.ASCII)
+_NOTE_SUFFIXES = (".md", ".markdown")
+_KEPT_FOLDERS = frozenset({"archive"})  # sub-folders put away on purpose
+
+
+def misnamed_notes(
+    root: str | os.PathLike[str], notes_dir: str = "memory"
+) -> list[tuple[str, str]]:
+    """The files in ``root/notes_dir`` that look like daily notes but are not
+    read as one (``note_names``), each as ``(path under the notes folder,
+    why)``, sorted by path; what ``gardener check`` reports.
+
+    A file looks like a note if its name starts with a date in any spelling
+    (``20260310.md``, ``2026-3-10.md``, ``2026-02-30.md``) or it is a
+    ``.md``/``.markdown`` file with a digit in its name; a file with no digit
+    in its name (``README.md``, ``template.md``) is taken as the folder's own
+    document and left alone. A note-like file is reported if its name is not
+    a note name (``NOTE_NAME`` with a real day, ``note_date``) or it lies in a
+    sub-folder (``2026-03/2026-03-10.md``). Hidden files and folders, editor
+    backups (``~``) and the ``archive/`` sub-folder are passed over. Returns
+    [] if the folder does not exist or leads out of ``root``.
+    """
+    folder = os.path.join(root, notes_dir)
+    if not inside(root, folder) or not os.path.isdir(folder):
+        return []
+    found: list[tuple[str, str]] = []
+    for top, dirs, files in os.walk(folder):
+        rel_top = os.path.relpath(top, folder)
+        nested = rel_top != "."
+        dirs[:] = [
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and not (not nested and d.casefold() in _KEPT_FOLDERS)
+        ]
+        for name in files:
+            if name.startswith(".") or name.endswith("~"):
+                continue
+            dated = _DATED.match(name) is not None
+            if not dated and not (
+                name.casefold().endswith(_NOTE_SUFFIXES)
+                and any(ch.isdigit() for ch in name)
+            ):
+                continue
+            rel = name if not nested else f"{rel_top}/{name}".replace(os.sep, "/")
+            if nested:
+                why = "is in a sub-folder"
+            elif note_date(name) is not None:
+                continue  # a note: note_names reads it
+            elif NOTE_NAME.fullmatch(name) is not None:  # 2026-02-30.md
+                why = f"is named {name[:10]}, which is not a day"
+            else:
+                why = "is not named as a note"
+            found.append((rel, why))
+    return sorted(found)
+
+
 def note_names(
     root: str | os.PathLike[str],
     notes_dir: str = "memory",

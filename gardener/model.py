@@ -121,7 +121,9 @@ def quick_init(cls: type[_T]) -> type[_T]:
 class Problem:
     """Something wrong in a file, reported by ``check`` and skipped by the passes."""
 
-    kind: str  # "parse", "conflict", "secret", "budget", "reference", "instruction"
+    # "parse", "conflict", "secret", "budget", "reference", "instruction",
+    # "held", "setting"
+    kind: str
     path: str  # workspace-relative posix path
     line: int | None  # 1-based, None when the problem is the whole file
     message: str

@@ -16,7 +16,7 @@ import os
 import time
 from datetime import date, datetime
 
-from .entryline import render_entry
+from .entryline import bare_value, render_entry, too_long
 from .errors import GardenerError, RefusedError, UsageError
 from .layout import exists, is_file, is_symlink
 from .record import Record
@@ -107,7 +107,9 @@ def write_note(
     GARDENER_NOW) the commit is dated then too. ``time`` is ``HH:MM`` (default:
     now's), ``expires`` a date. Raises RefusedError (exit 3) if a never-store
     rule matches, or the text was purged from this workspace: nothing is
-    written then. Raises UsageError for a bad kind, date, time or option.
+    written then. Raises UsageError for a bad kind, date, time or option, a
+    kind or key with no value after it, or a value over
+    ``entryline.MAX_ENTRY_CHARS``.
     """
     from . import journal, redact
     from .git import Repo, identity_for
@@ -116,6 +118,15 @@ def write_note(
     if not text.strip():
         raise UsageError("the note is empty: give the fact to write down")
     text = _without_repeated_prefix(text, kind, key)
+    value = bare_value(text)
+    if not value:  # "fact: **city**: ": a key, and nothing to remember
+        raise UsageError(
+            "the note has a kind or key but no value: write the fact after it"
+            " (nothing was written)"
+        )
+    long = too_long(value)
+    if long:
+        raise UsageError(f"the note is {long} (nothing was written)")
     when = _parse_day(day) if day else now.date()
     if (when - now.date()).days > 1:  # a day of slack: the agent's zone may differ
         raise UsageError(

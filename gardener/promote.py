@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from . import redact
 from .classify import Classified, classify
 from .config import Config
+from .entryline import too_long
 from .errors import ParseError
 from .memoryfile import render_memory
 from .model import (
@@ -623,7 +624,9 @@ def plan_promotion(
             MEMORY.md are never undone.
         memo: MEMORY.md lines rendered before (``gardener.linememo``), if at hand.
     Returns the plan; nothing is written. Its ledger also says which notes
-    are settled (see ``settle``). Raises ParseError (MEMORY.md and
+    are settled (see ``settle``). A durable entry a never-store rule matches,
+    or whose value is over ``entryline.MAX_ENTRY_CHARS``, is "refused": not
+    filed, and read again by the next pass. Raises ParseError (MEMORY.md and
     line) for a fact whose since, until or expires is not a date: the timeline
     cannot be trusted then.
     """
@@ -659,7 +662,10 @@ def plan_promotion(
             seen.add(mark)
             continue
         text = texts[i]
-        refusal = refusals[i]
+        # a hand-written document-sized entry: not filed, left in its note
+        # (not marked read) and reported by every pass until it is split
+        long = too_long(entry.value)
+        refusal = refusals[i] or (f"not filed: {long}" if long else None)
         if refusal:
             if refusal == REDACTED:  # already out of the file: report it once
                 seen.add(mark)

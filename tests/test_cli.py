@@ -157,3 +157,59 @@ def test_every_command_has_help_and_is_in_the_readme(run_cli):
         assert command.help, name
         run_cli(name, "--help")
         assert f"gardener {name}" in README, f"README does not show `gardener {name}`"
+
+
+# --- one fact per entry: no document-sized note, no key without a value ---------
+
+
+def _head(root: Path) -> str:
+    import subprocess
+
+    return subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("fact: **empty key**: ",),
+        ("**empty key:**",),
+        ("--kind", "fact", "--key", "city", "fact: **city**:"),
+        ("--kind", "todo", "todo:"),
+    ],
+)
+def test_note_refuses_a_key_without_a_value(root: Path, run_cli, args):
+    before = _head(root)
+    out = run_cli("note", *args, code=2, now="2026-01-12T10:00").output
+    assert "no value" in out and "nothing was written" in out
+    assert not (root / "memory" / "2026-01-12.md").exists()
+    assert _head(root) == before
+
+
+def test_note_refuses_a_document_sized_note(root: Path, run_cli):
+    from gardener.entryline import MAX_ENTRY_CHARS
+
+    before = _head(root)
+    text = "fact: **spec**: " + "w" * 108_000  # 108 KB on one line
+    out = run_cli("note", text, code=2, now="2026-01-12T10:00").output
+    assert "108,000 characters" in out and f"{MAX_ENTRY_CHARS:,}" in out
+    assert "split it into facts" in out and "keep the document in a file" in out
+    assert not (root / "memory" / "2026-01-12.md").exists()
+    assert _head(root) == before
+    run_cli("note", "fact: **spec**: " + "w" * MAX_ENTRY_CHARS, now="2026-01-12T10:00")
+
+
+def test_promote_refuses_a_hand_written_document_sized_entry(root: Path, run_cli):
+    long = "x" * 5000
+    (root / "memory" / "2026-01-12.md").write_text(
+        f"- 09:00 fact: **spec**: {long}\n- 09:01 fact: **city**: Oslo\n",
+        encoding="utf-8",
+    )
+    for _ in range(2):  # not filed, and not forgotten: reported again
+        out = run_cli("promote", now="2026-01-12T10:00").output
+        line = next(x for x in out.splitlines() if x.startswith("refused"))
+        assert "memory/2026-01-12.md:1" in line and "5,000 characters" in line
+    memory = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "Oslo" in memory and long not in memory

@@ -7,7 +7,14 @@ from dataclasses import fields
 
 import pytest
 
-from gardener.config import Config, default_config, load, packaged, parse_rules
+from gardener.config import (
+    Config,
+    default_config,
+    load,
+    packaged,
+    parse_rules,
+    unknown_settings,
+)
 from gardener.errors import ConfigError
 
 
@@ -278,3 +285,40 @@ def test_a_damaged_cache_is_ignored_and_replaced(tmp_path):
                 (ws.root / "rules.md").read_text(), "rules.md", default_config()
             )
         )
+
+
+# --- a misspelled setting is reported, not an error ----------------------------
+
+
+def test_unknown_settings_name_line_and_closest_known_name():
+    text = rules(
+        "timezone: UTC",
+        "note_tll_days: 7",
+        "kind_cues:",
+        "  fact: [x]",
+        "colour: blue",
+    )
+    assert parse_rules(text).note_ttl_days == 30  # parsed as before: ignored
+    assert unknown_settings(text) == [
+        ("note_tll_days", 3, "note_ttl_days"),
+        ("colour", 6, None),
+    ]
+    assert unknown_settings(rules("note_ttl_days: 7")) == []
+    assert unknown_settings("no front matter\n") == []
+    assert unknown_settings(packaged("rules.md").read_text(encoding="utf-8")) == []
+
+
+def test_check_reports_a_misspelled_setting_with_its_line(ws, run_cli):
+    text = (ws.root / "rules.md").read_text(encoding="utf-8")
+    line = text.splitlines().index(
+        next(x for x in text.splitlines() if x.startswith("note_ttl_days:"))
+    )
+    (ws.root / "rules.md").write_text(
+        text.replace("note_ttl_days: 30", "note_tll_days: 7", 1), encoding="utf-8"
+    )
+    run_cli("-w", str(ws.root), "note", "still writes a note")  # not an error
+    out = run_cli("-w", str(ws.root), "check", code=4).output
+    assert (
+        f"rules.md:{line + 1}: setting: unknown setting 'note_tll_days'"
+        " (did you mean 'note_ttl_days'?)" in out
+    )

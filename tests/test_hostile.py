@@ -250,3 +250,32 @@ def test_a_note_named_before_the_year_1000_is_read(ws: Workspace):
     ws.promote()
     assert [h.value for h in ws.recall(key="x")] == ["z"]
     assert [p.kind for p in ws.check()] == []
+
+
+MISNAMED = (
+    "2026-02-30.md",
+    "20260310.md",
+    "2026-3-10.md",
+    "2026-03-10.markdown",
+    "2026-03/2026-03-10.md",
+)
+
+
+def test_check_reports_note_files_promote_and_recall_skip(ws: Workspace, run_cli):
+    for name in MISNAMED:
+        path = ws.root / "memory" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("- fact: **misnamed key**: lost\n", encoding="utf-8")
+    # what is not a note attempt, or is one: not reported
+    (ws.root / "memory" / "README.md").write_text("What this folder is.\n")
+    (ws.root / "memory" / "2026-02-20-standup.md").write_text("- fact: **a**: b\n")
+    (ws.root / "memory" / "archive").mkdir()
+    (ws.root / "memory" / "archive" / "2025-01-01.md").write_text("- old\n")
+    out = run_cli("-w", str(ws.root), "check", code=4, now=NOW).output
+    for name in MISNAMED:
+        line = next(x for x in out.splitlines() if x.startswith(f"memory/{name}:"))
+        assert "YYYY-MM-DD.md" in line and "promote and recall skip it" in line
+    assert "memory/2026-02-30.md: parse: is named 2026-02-30, which is not a day" in out
+    assert "memory/2026-03/2026-03-10.md: parse: is in a sub-folder" in out
+    assert "README" not in out and "standup" not in out and "archive" not in out
+    assert f"{len(MISNAMED)} problem(s)" in out
