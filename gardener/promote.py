@@ -661,6 +661,14 @@ def plan_promotion(
         if not c.durable:
             seen.add(mark)
             continue
+        if not c.value.strip() and not entry.nested:
+            # "fact: **city**:" written by hand: a key with nothing to file
+            seen.add(mark)
+            work.decisions.append(
+                Decision("reject", c.key, "", entry.path, entry.line,
+                         reason="no value to file", by=entry.by)
+            )  # fmt: skip
+            continue
         text = texts[i]
         # a hand-written document-sized entry: not filed, left in its note
         # (not marked read) and reported by every pass until it is split

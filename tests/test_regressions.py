@@ -338,3 +338,15 @@ def test_a_file_where_the_notes_folder_goes_is_one_clear_error(
     out = run_cli("-w", str(ws.root), *verb, code=1)
     assert "memory is a file; the gardener needs a folder there" in out.output
     assert (ws.root / "memory").read_text(encoding="utf-8") == "hi\n"
+
+
+def test_a_hand_written_key_without_a_value_is_not_filed(ws: Workspace):
+    with open(ws.root / "memory" / "2026-03-01.md", "a", encoding="utf-8") as out:
+        out.write("- 09:00 fact: **empty key**: \n- 09:01 fact: **city**: Oslo\n")
+    done = ws.promote()
+    assert [(d.action, d.key, d.reason) for d in done.plan.decisions][:1] == [
+        ("reject", "empty key", "no value to file")
+    ]
+    text = (ws.root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "empty key" not in text and "**city**: Oslo" in text
+    assert ws.promote().plan.decisions == ()  # reported once
