@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from .errors import GardenerError, ParseError
 from .workspace import read_text
 
@@ -169,9 +167,9 @@ def check(
             )
         except ParseError as exc:
             problems.append(Problem("parse", config.memory_file, exc.line, exc.message))
-    tomorrow = ws.now().date() + timedelta(days=1)
+    today = ws.now().date()
     for note in notes:
-        if note.day > tomorrow:
+        if note.day > today:
             problems.append(
                 Problem(
                     "parse",

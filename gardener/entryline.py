@@ -8,6 +8,11 @@ and regexes at import; both import from here.
 
 from __future__ import annotations
 
+# promote files an entry dated up to this many seconds ahead of now (an
+# agent's clock may run a little ahead); one dated later waits for its time,
+# and ``note`` refuses it: a note records what happened
+FUTURE_SLACK_S = 3600
+
 KINDS = (
     "identity",
     "preference",

@@ -16,7 +16,7 @@ import os
 import time
 from datetime import date, datetime
 
-from .entryline import bare_value, render_entry, too_long
+from .entryline import FUTURE_SLACK_S, bare_value, render_entry, too_long
 from .errors import GardenerError, RefusedError, UsageError
 from .layout import exists, is_file, is_symlink
 from .record import Record
@@ -128,16 +128,18 @@ def write_note(
     if long:
         raise UsageError(f"the note is {long} (nothing was written)")
     when = _parse_day(day) if day else now.date()
-    if (when - now.date()).days > 1:  # a day of slack: the agent's zone may differ
-        raise UsageError(
-            f"--date {day} is after tomorrow ({now.date()} today): a note records"
-            " what happened, and promote would hold its entry until that day"
-        )
     clock = time if time is not None else now.strftime("%H:%M")
     if clock and not _is_clock(clock):
         raise UsageError(f"--time {clock!r} is not HH:MM")
     if clock:
         clock = f"{int(clock.split(':')[0]):02d}:{clock.split(':')[1]}"
+    hour, minute = (int(part) for part in (clock or "00:00").split(":"))
+    valid = datetime(when.year, when.month, when.day, hour, minute)
+    if (valid - now.replace(tzinfo=None)).total_seconds() > FUTURE_SLACK_S:
+        raise UsageError(
+            f"{when} {clock or ''} is later than now ({now:%Y-%m-%d %H:%M}): a note"
+            " records what happened, and promote would hold its entry until then"
+        )
     for name, given in (("--key", key), ("--source", source), ("--by", by)):
         if given is not None and (not given.strip() or not given.isprintable()):
             raise UsageError(f"{name} must be one line of printable text")

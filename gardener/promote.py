@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import redact
 from .classify import Classified, classify
 from .config import Config
-from .entryline import too_long
+from .entryline import FUTURE_SLACK_S, too_long
 from .errors import ParseError
 from .memoryfile import render_memory
 from .model import (
@@ -633,7 +633,10 @@ def plan_promotion(
     notes = list(notes)
     check_dates(memory, config.memory_file)
     today = format_instant(now)
-    horizon = now + timedelta(days=1)  # a note dated later is waiting for its day
+    # an entry dated later waits for its time: filed now, it would be current
+    # before it holds (--as-of and why would disagree with recall); an hour of
+    # slack for an agent's clock running a little ahead
+    horizon = now + timedelta(seconds=FUTURE_SLACK_S)
     work = _Pass(memory, config, today)
     seen = set(ledger)
     per_note = [entry_marks(n) for n in notes]

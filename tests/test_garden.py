@@ -77,13 +77,13 @@ def test_note_appends_and_commits_as_its_author(ws: Workspace):
         kind="preference",
         key="indentation",
         by="atlas",
-        time="10:15",
+        time="08:15",
     )
     assert result.path == "memory/2026-01-05.md"
     text = (ws.root / result.path).read_text()
     assert (
         text
-        == "# 2026-01-05\n\n- 10:15 preference: **indentation**: Mira prefers tabs (by: atlas)\n"
+        == "# 2026-01-05\n\n- 08:15 preference: **indentation**: Mira prefers tabs (by: atlas)\n"
     )
     assert (
         git(ws.root, "log", "-1", "--format=%an|%cn").strip() == "atlas|memory-gardener"
@@ -417,8 +417,9 @@ def test_an_expiry_that_has_passed_is_refused(ws: Workspace, expires: str):
     [
         ({"expires": "20260320"}, "not a date"),
         ({"day": "20260105"}, "not a date"),
-        ({"day": "2026-01-06", "expires": "2026-01-05"}, "never be current"),
-        ({"day": "2027-05-01"}, "after tomorrow"),
+        ({"day": "2026-01-04", "expires": "2026-01-05"}, "never be current"),
+        ({"day": "2026-01-06"}, "later than now"),
+        ({"time": "10:30"}, "later than now"),  # the clock says 09:00
     ],
 )
 def test_dates_a_note_could_not_read_back_are_refused(

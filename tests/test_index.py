@@ -290,9 +290,11 @@ def test_a_repeat_of_the_current_value_is_no_new_word(tmp_path: Path):
     later.promote()  # rejected: the same value
     assert [h.status for h in later.recall("database")] == ["current"]
     # a value MEMORY.md held before, noted again, is news: it answers
-    later.note("we use Postgres", kind="decision", key="database", time="10:00")
+    later.now_override = "2026-01-06T10:00"
+    later.note("we use Postgres", kind="decision", key="database")
     later.promote()
-    later.note("we use SQLite", kind="decision", key="database", time="11:00")
+    later.now_override = "2026-01-06T11:00"
+    later.note("we use SQLite", kind="decision", key="database")
     found = {(h.value, h.status) for h in later.recall("database")}
     assert found == {("we use Postgres", "current"), ("we use SQLite", "note")}
 

@@ -103,7 +103,8 @@ def leak_by_hand(ws: Workspace) -> None:
         out.write(f"\nscratch: {TOKEN}\n")
     git(root, *PERSON, "stash", "-q")  # refs/stash
     git(root, "reset", "-q", "--hard", "HEAD")  # ORIG_HEAD
-    ws.note("the staging host is staging-3", by="atlas", day="2026-01-06")
+    ws.now_override = "2026-01-06T09:00"
+    ws.note("the staging host is staging-3", by="atlas")
 
 
 def test_purge_a_leaked_secret_from_every_object(ws: Workspace):

@@ -350,3 +350,26 @@ def test_a_hand_written_key_without_a_value_is_not_filed(ws: Workspace):
     text = (ws.root / "MEMORY.md").read_text(encoding="utf-8")
     assert "empty key" not in text and "**city**: Oslo" in text
     assert ws.promote().plan.decisions == ()  # reported once
+
+
+def test_a_value_dated_tomorrow_is_not_current_today(ws: Workspace, run_cli):
+    """A note dated tomorrow was filed at once and answered as current "since"
+    tomorrow, while --as-of now answered the old value (new-user trial)."""
+    ws.now_override = "2026-03-10T12:00"
+    ws.note("decision: **database**: Postgres", day="2026-03-09")
+    from gardener.errors import UsageError
+
+    with pytest.raises(UsageError, match="later than now"):
+        ws.note("decision: **database**: SQLite", day="2026-03-11")
+    (ws.root / "memory" / "2026-03-11.md").write_text(
+        "- 12:00 decision: **database**: SQLite\n", encoding="utf-8"
+    )
+    ws.promote()
+    assert [h.value for h in ws.recall(key="database")] == ["Postgres"]
+    assert [
+        h.value for h in ws.recall(key="database", as_of_time="2026-03-10T12:00")
+    ] == ["Postgres"]
+    assert any(p.path == "memory/2026-03-11.md" for p in ws.check())
+    ws.now_override = "2026-03-11T12:30"
+    ws.promote()
+    assert [h.value for h in ws.recall(key="database")] == ["SQLite"]
