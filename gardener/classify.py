@@ -88,7 +88,8 @@ def _cue_kind(low: str, config: Config) -> str | None:
 
 
 def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
-    """(kind, correction) for an entry, by explicit kind, heading, then cues."""
+    """(kind, correction) for an entry, by explicit kind, heading, cues, then
+    rules.md's attribute patterns (a matching sentence is a fact)."""
     low = entry.value.casefold()
     if entry.kind == "correction":
         return _cue_kind(low, config), True
@@ -107,6 +108,15 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
         return _cue_kind(low, config) or "fact", False
     if transient_at >= 0:
         return "state", False
+    # a sentence of one of rules.md's attribute patterns ("the staging host is
+    # box3", "Sam's role is tech lead") states a fact: the rules' body tells
+    # agents that plain sentences about hosts, versions, roles are kept
+    if (
+        not entry.key  # a keyed entry says its key; its value is no sentence
+        and len(entry.value) <= PATTERN_LIMIT
+        and match_pattern(entry.value, config)
+    ):
+        return "fact", False
     return None, False
 
 

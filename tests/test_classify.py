@@ -31,7 +31,7 @@ def classified(line: str, heading: str | None = None, config=RULES):
     return classify(entry(line, heading), config)
 
 
-# --- kind: explicit, then heading, then cue phrases --------------------------
+# --- kind: explicit, then heading, cue phrases, then patterns ----------------
 
 
 @pytest.mark.parametrize(
@@ -68,6 +68,13 @@ def classified(line: str, heading: str | None = None, config=RULES):
         ("- Mira prefers vim right now", None, "preference", True),
         ("- today we decided on SQLite", None, "state", False),
         ("- we decided on SQLite today", None, "decision", True),
+        # then a sentence of one of rules.md's attribute patterns: a fact
+        # (new-user trial: these were dropped though the rules call them durable)
+        ("- the staging host is box3", None, "fact", True),
+        ("- Sam's role is tech lead", None, "fact", True),
+        ("- Tidepool version is 2.1", None, "fact", True),
+        ("- right now the staging host is box4", None, "state", False),
+        ("- the staging host is box3", "Log", "event", False),
         # no kind, no kind-giving heading, no cue: transient chatter
         ("- had lunch with the team", None, None, False),
         ("- had lunch with the team", "Random thoughts", None, False),
