@@ -65,23 +65,21 @@ _MESSAGE_FILES = ("COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG")
 _OLD_POINTERS = ("ORIG_HEAD", "FETCH_HEAD")
 # Run by ``rewrite_history`` in a child Python: git-filter-repo as a library,
 # with callbacks (the text never touches the disk, unlike --replace-text). The
-# matching must agree with gardener.purge.Needle: any of the texts (the text
-# and its cut forms, longest first) as exact bytes, or, ignoring case, over
-# the UTF-8 text (bad bytes kept as surrogates).
+# matching must agree with gardener.purge.Needle: one regex (the text, its cut
+# forms, any run of white space for a run), over the bytes, or, ignoring
+# case, over the UTF-8 text (bad bytes kept as surrogates).
 _FILTER_REPO_DRIVER = r"""
 import json, re, sys
 import git_filter_repo as fr
 spec = json.loads(sys.stdin.buffer.read())
 new = spec["replacement"]
-forms = list(dict.fromkeys(spec["texts"]))
 if spec["ignore_case"]:
-    pattern = re.compile("|".join(map(re.escape, forms)), re.IGNORECASE)
+    pattern = re.compile(spec["pattern"], re.IGNORECASE)
     def sub(data):
         text = data.decode("utf-8", "surrogateescape")
         return pattern.sub(lambda _m: new, text).encode("utf-8", "surrogateescape")
 else:
-    either = b"|".join(re.escape(f.encode("utf-8", "surrogateescape")) for f in forms)
-    pattern = re.compile(either)
+    pattern = re.compile(spec["pattern"].encode("utf-8", "surrogateescape"))
     new_bytes = new.encode("utf-8", "surrogateescape")
     def sub(data):
         return pattern.sub(lambda _m: new_bytes, data)
@@ -702,11 +700,11 @@ class Repo:
         return _text(self._run("remote")[1]).split()
 
     def rewrite_history(
-        self, texts: Sequence[str], replacement: str, ignore_case: bool
+        self, pattern: str, replacement: str, ignore_case: bool
     ) -> None:
-        """Replace each of ``texts`` (longest first where they overlap) in every
-        blob, file name, message, name, email and ref name of every commit and
-        tag reachable from any ref, with git-filter-repo.
+        """Replace what the regex ``pattern`` matches in every blob, file name,
+        message, name, email and ref name of every commit and tag reachable
+        from any ref, with git-filter-repo.
 
         The work tree is reset to the rewritten HEAD (tracked files only: the
         caller checks there are no uncommitted changes). Remotes and remote-
@@ -723,7 +721,7 @@ class Repo:
             )
         _rmtree(self.git_dir / "filter-repo")
         spec = {
-            "texts": list(texts),
+            "pattern": pattern,
             "replacement": replacement,
             "ignore_case": ignore_case,
             "args": [

@@ -59,17 +59,32 @@ _SHORTEST_CUT = 4  # characters of the text a cut form keeps, at least
 
 def variants(text: str) -> list[str]:
     """``text``, then each cut form a commit message may hold: a prefix of it
-    of at least ``_SHORTEST_CUT`` characters ending in ``…`` (a note's commit
-    subject is its text cut at 60 characters, a promote message's lines at 90).
-    Longest first, so a match takes the most it can."""
-    cuts = range(len(text) - 1, min(_SHORTEST_CUT, len(text)) - 1, -1)
-    return [text, *(text[:k] + CUT for k in cuts)]
+    (spaces squeezed, as ``noting.short`` writes subjects) of at least
+    ``_SHORTEST_CUT`` characters ending in ``…`` (a note's commit subject is
+    its text cut at 60 characters, a promote message's lines at 90). Longest
+    first, so a match takes the most it can."""
+    squeezed = " ".join(text.split())
+    cuts = range(len(squeezed) - 1, min(_SHORTEST_CUT, len(squeezed)) - 1, -1)
+    return [text, *(squeezed[:k] + CUT for k in cuts)]
+
+
+def needle_regex(text: str) -> str:
+    """The regex (source) purge erases: any of ``variants(text)``, a run of
+    white space in them matching any run (a subject squeezes "A  B" to
+    "A B"; a person may type "A B" for a file's "A  B")."""
+    forms = dict.fromkeys(variants(text))
+    return "|".join(
+        r"\s+".join(re.escape(word) for word in re.split(r"\s+", form.strip()))
+        for form in forms
+        if form.strip()
+    )
 
 
 @dataclass(frozen=True)
 class Needle:
-    """The text to purge, matched in bytes: exactly, or ignoring letter case;
-    with its cut forms (``variants``), which only commit messages hold.
+    """The text to purge, matched in bytes: exactly but for runs of white
+    space, or ignoring letter case too; with its cut forms (``needle_regex``),
+    which only commit messages hold.
 
     git.rewrite_history's filter-repo driver matches the same way.
     """
@@ -79,16 +94,12 @@ class Needle:
 
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
-        either = "|".join(re.escape(v) for v in dict.fromkeys(variants(self.text)))
-        return re.compile(either, re.IGNORECASE if self.ignore_case else 0)
+        flags = re.IGNORECASE if self.ignore_case else 0
+        return re.compile(needle_regex(self.text), flags)
 
     @cached_property
     def _bytes_pattern(self) -> re.Pattern[bytes]:
-        forms = dict.fromkeys(variants(self.text))
-        either = b"|".join(
-            re.escape(v.encode("utf-8", "surrogateescape")) for v in forms
-        )
-        return re.compile(either)
+        return re.compile(needle_regex(self.text).encode("utf-8", "surrogateescape"))
 
     def count(self, data: bytes) -> int:
         """How often the text (or a cut form of it) occurs in ``data``."""
@@ -350,7 +361,7 @@ def purge_text(
     if blocked:
         raise GardenerError(blocked)
     if before.history.commits:
-        repo.rewrite_history(variants(text), REPLACEMENT, ignore_case)
+        repo.rewrite_history(needle_regex(text), REPLACEMENT, ignore_case)
     repo.forget_old_history(needle.sub)
     _scrub_work_tree(root, before.files, needle)
     # the recall index and the settings cache: caches that may hold the text

@@ -312,3 +312,19 @@ def test_the_cut_forms_of_a_text_are_its_prefixes_with_an_ellipsis():
 
     assert variants("abcdef") == ["abcdef", "abcde…", "abcd…"]
     assert variants("abc") == ["abc"]
+    assert variants("ab  cd") == ["ab  cd", "ab c…"]
+
+
+@pytest.mark.parametrize("typed", ["Zebra  Piano  Lamp", "Zebra Piano Lamp"])
+def test_purge_erases_the_text_whatever_its_spacing(ws: Workspace, typed: str):
+    """(breaker) A subject squeezes "Zebra  Piano  Lamp" to one space each, so
+    the purge of the text as stored left the subjects; purged as a person types
+    it, with single spaces, it left the files and every blob. Both said done."""
+    ws.note(
+        "fact: the customer contact is Zebra  Piano  Lamp and she lives near the harbour"
+    )
+    ws.promote()
+    purge(ws, typed)
+    assert "Zebra" not in git(ws.root, "log", "--all", "-p", "--format=%B")
+    assert_gone(ws.root, "Zebra")
+    assert "Zebra" not in (ws.root / "memory" / "2026-01-05.md").read_text()
