@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from .entryline import FUTURE_SLACK_S
 from .errors import GardenerError, ParseError
 from .workspace import read_text
 
@@ -167,9 +170,10 @@ def check(
             )
         except ParseError as exc:
             problems.append(Problem("parse", config.memory_file, exc.line, exc.message))
-    today = ws.now().date()
+    # the day an entry an hour ahead falls on: promote files those (its horizon)
+    latest = (ws.now() + timedelta(seconds=FUTURE_SLACK_S)).date()
     for note in notes:
-        if note.day > today:
+        if note.day > latest:
             problems.append(
                 Problem(
                     "parse",

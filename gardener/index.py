@@ -263,7 +263,9 @@ class Index:
             self.db.execute("ROLLBACK")
             raise
 
-    def pending(self, memory_file: str, paths_from: str | None) -> dict[str, str]:
+    def pending(
+        self, memory_file: str, paths_from: str | None, now: str = "9999"
+    ) -> dict[str, str]:
         """Durable keys whose newest note entry (of the notes dated
         ``paths_from`` on, or all) is newer than every value MEMORY.md holds
         for the key, whatever its status, and than the end of each: key ->
@@ -271,7 +273,8 @@ class Index:
         not filed it yet, so it is the key's latest word; older note entries
         of a key are not. A note entry of the same minute as what MEMORY.md
         holds is pending if its value is not one MEMORY.md holds for the key
-        (an agent may note twice a minute)."""
+        (an agent may note twice a minute). ``now`` (as ``since`` is written):
+        entries dated later are left out."""
         # MEMORY.md's rows by their span: a file's rows are consecutive
         filed = dict(
             self.db.execute(
@@ -285,9 +288,10 @@ class Index:
             )
         )
         newest = self.db.execute(
-            "SELECT filed_key, max(since) FROM doc WHERE day >= ?"
+            # an entry dated ahead of ``now`` is no word yet: it waits (promote)
+            "SELECT filed_key, max(since) FROM doc WHERE day >= ? AND since <= ?"
             " AND filed_key IS NOT NULL GROUP BY filed_key",
-            (paths_from or "",),
+            (paths_from or "", now),
         )
         out: dict[str, str] = {}
         for key, since in newest:

@@ -234,7 +234,11 @@ class _Scope:
     def answer(self, index: Index, expression: str, limit: int | None) -> list[Hit]:
         """The hits for the FTS5 ``expression`` from an index that is up to date."""
         # --all keeps every match: which note entries are pending is moot
-        pending = {} if self.everything else index.pending(self.memory_file, self.since)
+        pending = (
+            {}
+            if self.everything
+            else index.pending(self.memory_file, self.since, self.today)
+        )
         found = index.search(
             expression,
             paths_from=self.since,

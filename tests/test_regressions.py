@@ -373,3 +373,26 @@ def test_a_value_dated_tomorrow_is_not_current_today(ws: Workspace, run_cli):
     ws.now_override = "2026-03-11T12:30"
     ws.promote()
     assert [h.value for h in ws.recall(key="database")] == ["SQLite"]
+
+
+def test_a_note_entry_dated_later_today_does_not_answer_before_its_time(
+    ws: Workspace, run_cli
+):
+    """(breaker) A hand-written "20:00" entry answered at noon as the key's
+    latest word, above the current value, while --key and why said otherwise;
+    and check called a note for just after midnight "in the future" though
+    promote files it within the hour."""
+    ws.now_override = "2026-03-10T09:00"
+    ws.note("decision: **cache**: Memcached")
+    ws.promote()
+    with open(ws.root / "memory" / "2026-03-10.md", "a", encoding="utf-8") as out:
+        out.write("- 20:00 decision: **cache**: Redis\n")
+    ws.now_override = "2026-03-10T12:00"
+    assert [(h.value, h.status) for h in ws.recall("cache")] == [
+        ("Memcached", "current")
+    ]
+    ws.now_override = "2026-03-10T20:30"
+    assert [h.value for h in ws.recall("cache")][0] == "Redis"
+    ws.now_override = "2026-03-10T23:30"
+    ws.note("decision: **editor**: vim", day="2026-03-11", time="00:10")
+    assert not [p for p in ws.check() if "in the future" in p.message]
