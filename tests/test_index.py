@@ -217,7 +217,8 @@ def test_a_keys_newest_note_answers_until_promote_files_it(tmp_path: Path):
     ]
     later.forget(key="database")
     assert later.recall("MariaDB") == []  # forgotten, its note too
-    later.note("we use DuckDB", kind="decision", key="database", time="10:00")
+    later.now_override = "2026-01-06T10:00"
+    later.note("we use DuckDB", kind="decision", key="database")
     assert [h.value for h in later.recall("database")] == ["we use DuckDB"]
 
 
