@@ -533,6 +533,12 @@ class Workspace:
                 m for m in ledger if m.endswith(HELD) and review_id(m) == held.strip()
             ]
             if not matches:
+                done = [m for m in ledger if "\t" in m and review_id(m) == held.strip()]
+                if done:  # its plain mark: approved and filed, or rejected
+                    raise GardenerError(
+                        f"{held} was reviewed already (`git log --grep {held}`"
+                        " shows the decision)"
+                    )
                 raise GardenerError(
                     f"no held entry has the id {held!r}; `gardener check` lists them"
                 )

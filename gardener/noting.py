@@ -119,7 +119,8 @@ def write_note(
         raise UsageError("the note is empty: give the fact to write down")
     text = _without_repeated_prefix(text, kind, key)
     value = bare_value(text)
-    if not value:  # "fact: **city**: ": a key, and nothing to remember
+    # "fact: **city**: " or "**city**: **": a key, and nothing to remember
+    if not any(ch.isalnum() for ch in value):
         raise UsageError(
             "the note has a kind or key but no value: write the fact after it"
             " (nothing was written)"

@@ -664,7 +664,7 @@ def plan_promotion(
         if not c.durable:
             seen.add(mark)
             continue
-        if not c.value.strip() and not entry.nested:
+        if not any(ch.isalnum() for ch in c.value) and not entry.nested:
             # "fact: **city**:" written by hand: a key with nothing to file
             seen.add(mark)
             work.decisions.append(
