@@ -47,7 +47,8 @@ def misnamed_notes(
     in its name (``README.md``, ``template.md``) is taken as the folder's own
     document and left alone. A note-like file is reported if its name is not
     a note name (``NOTE_NAME`` with a real day, ``note_date``) or it lies in a
-    sub-folder (``2026-03/2026-03-10.md``). Hidden files and folders, editor
+    sub-folder (``2026-03/2026-03-10.md``), and a note name on a folder or on a
+    link out of ``root``. Hidden files and folders, editor
     backups (``~``) and the ``archive/`` sub-folder are passed over. Returns
     [] if the folder does not exist or leads out of ``root``.
     """
@@ -83,6 +84,15 @@ def misnamed_notes(
             else:
                 why = "is not named as a note"
             found.append((rel, why))
+    # a note name on what is not a plain file in the workspace: skipped too
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if note_date(entry.name) is None:
+                continue
+            if entry.is_symlink() and not inside(root, entry.path):
+                found.append((entry.name, "is a link out of the workspace"))
+            elif entry.is_dir():
+                found.append((entry.name, "is a folder"))
     return sorted(found)
 
 

@@ -279,3 +279,14 @@ def test_check_reports_note_files_promote_and_recall_skip(ws: Workspace, run_cli
     assert "memory/2026-03/2026-03-10.md: parse: is in a sub-folder" in out
     assert "README" not in out and "standup" not in out and "archive" not in out
     assert f"{len(MISNAMED)} problem(s)" in out
+
+
+def test_check_names_a_note_name_on_a_folder_or_a_link_out(ws: Workspace, run_cli):
+    """(breaker) promote and recall skip them; check said no problems."""
+    (ws.root / "memory" / "2026-01-01.md").mkdir()
+    outside = ws.root.parent / "outside.md"
+    outside.write_text("- decision: **database**: FromOutside\n", encoding="utf-8")
+    os.symlink(outside, ws.root / "memory" / "2026-01-02.md")
+    out = run_cli("-w", str(ws.root), "check", code=4)
+    assert "memory/2026-01-01.md" in out.output and "is a folder" in out.output
+    assert "memory/2026-01-02.md" in out.output and "link out of" in out.output
