@@ -221,7 +221,7 @@ _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass =
 _SECRET = (
     r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
     r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
-    r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|токен\w{0,2}"
+    r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
     r"|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
 )
 _PIN = r"pin[ _-]?(?:code|number)?|пин(?:-код)?"
@@ -233,7 +233,7 @@ _SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
 _PW_WORDS = f"pass pw senha has contrase mot kennwort wachtwoord парол | {_PW_CJK}"
 _PIN_WORDS = f"pin пин | {_PIN_CJK}"
 _SECRET_WORDS = f"""client secret api access private signing encryption master auth
-    refresh token credential токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
+    refresh token credential creds токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
 
 # "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
 _KEYED = (

@@ -93,6 +93,8 @@ SECRETS: list[tuple[str, str]] = [
     ("passwd Tr0ub4dor&3xk", "password"),
     ("DB password P@ssw0rd2026 for prod", "password"),
     ("credentials admin/Tr0ub4dor&3xk", "secret"),
+    ("nas creds admin/hunter2x", "secret"),
+    ("creds: Zk39dkLm2Qp7Wn", "secret"),
     ("ssh root@10.0.0.5 with password Summer2024", "password"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
