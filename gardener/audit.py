@@ -15,14 +15,13 @@ if TYPE_CHECKING:
 
     from .garden import Workspace
     from .git import Repo
-    from .hits import Hit
     from .model import Fact, Problem
     from .results import WhyRecord
 
 
 def why(ws: Workspace, key: str) -> list[WhyRecord]:
     """Every value ``key`` has had, with validity, source note and commit."""
-    from .recall import history
+    from .recall import history, identity
     from .results import WhyRecord
 
     memory = ws.read_memory()
@@ -55,23 +54,19 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
 def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:
     """The entries prune deleted from MEMORY.md, read back from the prune
     commits' diffs (DESIGN 2.2: what is pruned stays in git history), and
-    ``identity`` -> the commit that deleted it. A line a prune only rewrote
+    ``recall.identity`` -> the commit that deleted it. A line a prune only rewrote
     (an expired entry moved, a link it dropped) is not one: the same entry
     is among the lines that commit added. A purge erased its content from
     those commits too."""
-    from .memoryfile import parse_fact
-    from .model import SUPERSEDED
+    from .recall import identity
 
     facts: list[Fact] = []
     removed_in: dict[str, str] = {}
     for commit, removed, added in repo.line_changes(memory_file, "prune"):
         kept = {identity(f) for f in _facts(added)}
-        for line in removed:
-            fact = parse_fact(line, SUPERSEDED)
+        for fact in _facts(removed):
             # an entry with no id counts if it was superseded (struck, or ended)
-            if fact is None or not (fact.id or fact.struck or fact.until):
-                continue
-            if identity(fact) in kept:
+            if not (fact.id or fact.struck or fact.until) or identity(fact) in kept:
                 continue
             facts.append(fact)
             removed_in.setdefault(identity(fact), commit.sha)
@@ -79,15 +74,11 @@ def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:
 
 
 def _facts(lines: list[str]) -> list[Fact]:
+    """The MEMORY.md entries among diff ``lines`` (read as in Superseded)."""
     from .memoryfile import parse_fact
     from .model import SUPERSEDED
 
     return [f for f in (parse_fact(line, SUPERSEDED) for line in lines) if f]
-
-
-def identity(entry: Fact | Hit) -> str:
-    """What names one entry across rewrites: its id, else its value and since."""
-    return entry.id or f"{entry.value}\x00{entry.since or ''}"
 
 
 def setting_problems(root: Path) -> list[Problem]:

@@ -42,6 +42,13 @@ def too_long(value: str) -> str | None:
     )
 
 
+def no_value(value: str) -> bool:
+    """True if an entry's value (``bare_value``) says nothing: empty, or only
+    markup and punctuation (``"**city**: **"``); note refuses it, promote
+    rejects it."""
+    return not any(ch.isalnum() for ch in value)
+
+
 def bare_value(text: str) -> str:
     """``text`` without a leading ``kind:`` and ``**key**:`` (or ``**key:**``),
     as the note's parser (``notes._entry``) takes them off: what is left is

@@ -16,7 +16,7 @@ import os
 import time
 from datetime import date, datetime
 
-from .entryline import FUTURE_SLACK_S, bare_value, render_entry, too_long
+from .entryline import FUTURE_SLACK_S, bare_value, no_value, render_entry, too_long
 from .errors import GardenerError, RefusedError, UsageError
 from .layout import exists, is_file, is_symlink
 from .record import Record
@@ -120,7 +120,7 @@ def write_note(
     text = _without_repeated_prefix(text, kind, key)
     value = bare_value(text)
     # "fact: **city**: " or "**city**: **": a key, and nothing to remember
-    if not any(ch.isalnum() for ch in value):
+    if no_value(value):
         raise UsageError(
             "the note has a kind or key but no value: write the fact after it"
             " (nothing was written)"

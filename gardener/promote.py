@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import redact
 from .classify import Classified, classify
 from .config import Config
-from .entryline import FUTURE_SLACK_S, too_long
+from .entryline import FUTURE_SLACK_S, no_value, too_long
 from .errors import ParseError
 from .memoryfile import render_memory
 from .model import (
@@ -664,7 +664,7 @@ def plan_promotion(
         if not c.durable:
             seen.add(mark)
             continue
-        if not any(ch.isalnum() for ch in c.value) and not entry.nested:
+        if no_value(c.value) and not entry.nested:
             # "fact: **city**:" written by hand: a key with nothing to file
             seen.add(mark)
             work.decisions.append(

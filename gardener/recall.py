@@ -246,10 +246,10 @@ def history(
     holds (by id, or by value and since) and a repeat are left out."""
     nk = _normalize_key(key)
     facts = list(facts)
-    seen = {f.id or f"{f.value}\x00{f.since or ''}" for f in facts}
+    seen = {identity(f) for f in facts}
     hits = [fact_hit(f, memory_file) for f in facts if f.norm_key == nk]
     for fact in pruned:
-        name = fact.id or f"{fact.value}\x00{fact.since or ''}"
+        name = identity(fact)
         if fact.norm_key != nk or name in seen:
             continue
         seen.add(name)
@@ -257,6 +257,12 @@ def history(
         status = f"{reason}, pruned" if reason in _REASONS else "pruned"
         hits.append(fact_hit(fact, memory_file, status=status))
     return sorted(hits, key=lambda h: -_recency(h))
+
+
+def identity(entry: Fact | Hit) -> str:
+    """What names one MEMORY.md entry across rewrites: its id, else its value
+    and since (a hand-written entry has no id)."""
+    return entry.id or f"{entry.value}\x00{entry.since or ''}"
 
 
 def _normalize_key(key: str) -> str:

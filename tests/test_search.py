@@ -118,7 +118,7 @@ def test_a_query_without_words_finds_nothing(warm: Workspace):
     assert fresh(warm, "!!! ---") == []
 
 
-# -- the notes' names from the index's rows while the folder is unchanged -------
+# -- the notes' names from the index's memo while the folder is unchanged -------
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def steady(warm: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 
 
 @pytest.mark.parametrize("everything", [False, True])
-def test_names_from_the_rows_answer_as_a_listing_does(
+def test_names_from_the_memo_answer_as_a_listing_does(
     steady: Workspace, everything: bool
 ):
     from gardener.index import folder_stamp, open_built
