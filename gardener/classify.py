@@ -88,8 +88,8 @@ def _cue_kind(low: str, config: Config) -> str | None:
 
 
 def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
-    """(kind, correction) for an entry, by explicit kind, heading, cues, then
-    rules.md's attribute patterns (a matching sentence is a fact)."""
+    """(kind, correction) for an entry, by explicit kind, heading, then cues
+    (``classify`` then tries rules.md's attribute patterns on a kind-less one)."""
     low = entry.value.casefold()
     if entry.kind == "correction":
         return _cue_kind(low, config), True
@@ -108,15 +108,6 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
         return _cue_kind(low, config) or "fact", False
     if transient_at >= 0:
         return "state", False
-    # a sentence of one of rules.md's attribute patterns ("the staging host is
-    # box3", "Sam's role is tech lead") states a fact: the rules' body tells
-    # agents that plain sentences about hosts, versions, roles are kept
-    if (
-        not entry.key  # a keyed entry says its key; its value is no sentence
-        and len(entry.value) <= PATTERN_LIMIT
-        and match_pattern(entry.value, config)
-    ):
-        return "fact", False
     return None, False
 
 
@@ -262,10 +253,17 @@ def classify(entry: Entry, config: Config) -> Classified:
         value = _CONTRAST.sub("", value).strip() or value
     if entry.key:
         return Classified(kind, durable, correction, entry.key, value, "explicit")
+    # a template is one sentence: matching a long paragraph costs quadratic time
+    found = None
+    if (durable or kind is None) and len(value) <= PATTERN_LIMIT:
+        found = match_pattern(value, config)
+    if kind is None and not correction and found:
+        # a kind-less sentence of one of rules.md's attribute patterns ("the
+        # staging host is box3", "Sam's role is tech lead") states a fact: the
+        # rules tell agents plain sentences about hosts, versions, roles are kept
+        kind, durable = "fact", "fact" in config.durable_kinds
     if not durable:
         return Classified(kind, durable, correction, None, value, "none")
-    # a template is one sentence: matching a long paragraph costs quadratic time
-    found = match_pattern(value, config) if len(value) <= PATTERN_LIMIT else None
     if found:
         key, keyed_value = found
         if correction:
