@@ -300,6 +300,8 @@ class Repo:
             if added:
                 self._untracked.difference_update(new)
                 new = []
+        if quick and not new and len(rels) > 1 and self._flagged(rels):
+            new = list(rels)  # git would take a flagged file as unchanged: add
         if quick and not new:
             # tracked as far as we know: ``commit --only`` takes their
             # working-tree text itself, one git command where ``add`` first
@@ -437,6 +439,16 @@ class Repo:
         records = _split_z(out)
         self._untracked.update(r[3:] for r in records if r.startswith("??"))
         return sorted({record[3:] for record in records})
+
+    def _flagged(self, rels: Sequence[str]) -> bool:
+        """Whether one of ``rels`` is out of git's index or carries its
+        skip-worktree or assume-unchanged flag. ``commit --only`` takes such
+        a file as unchanged; with other files changed beside it, the commit
+        succeeds without it. (A commit of one path fails instead: nothing to
+        commit, and the long way says why.)"""
+        out = self._ls("ls-files", "-v", "-z", "--", *rels)
+        tags = {entry[2:]: entry[:1] for entry in out}
+        return any(tags.get(rel, "?") not in ("H", "C") for rel in rels)
 
     def mark_new(self, paths: Sequence[str]) -> None:
         """Say that ``paths`` are files git does not hold yet (about to be

@@ -544,3 +544,23 @@ def test_a_new_file_is_committed_however_its_newness_is_known(repo: Repo, hint: 
     write(repo, "new.md", "new\nagain\n")  # tracked now, whatever it was marked
     assert repo.commit(["new.md"], "third") is not None
     assert git(repo.root, "show", "HEAD:new.md") == b"new\nagain\n"
+
+
+@pytest.mark.parametrize("flag", ["--skip-worktree", "--assume-unchanged"])
+def test_a_flagged_file_never_leaves_a_commit_silently(repo: Repo, flag: str):
+    """(breaker) With skip-worktree on MEMORY.md, promote's commit of MEMORY.md
+    and a ledger month succeeded without MEMORY.md: commit --only took it as
+    unchanged. It must be in the commit, or the commit must fail."""
+    write(repo, "a.md", "a\n")
+    write(repo, "b.md", "b\n")
+    repo.commit(["a.md", "b.md"], "first")
+    git(repo.root, "update-index", flag, "a.md")
+    write(repo, "a.md", "a\nmore\n")
+    write(repo, "b.md", "b\nmore\n")
+    try:
+        repo.commit(
+            ["a.md", "b.md"], "second", texts={"a.md": "a\nmore\n", "b.md": "b\nmore\n"}
+        )
+    except GardenerError:
+        return  # refused, loudly: fine
+    assert git(repo.root, "show", "HEAD:a.md") == b"a\nmore\n"
