@@ -169,7 +169,9 @@ class Index:
         if paths_from is not None:
             sql += " AND (d.path = ? OR d.day >= ?)"
             args += [memory_file, paths_from]
-        sql += " ORDER BY score DESC, d.since DESC"
+        # then by file and the hit itself: ties come in one order whatever
+        # order the rows were written in (a warm index and a fresh one agree)
+        sql += " ORDER BY score DESC, d.since DESC, d.path, d.hit"
         if limit is not None and limit < 1 << 62:  # SQLite's integers are 64-bit
             sql += " LIMIT ?"
             args.append(limit)

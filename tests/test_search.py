@@ -307,3 +307,21 @@ def test_a_file_written_within_its_clock_tick_is_read_again(
         index.refresh(files, ["memory/2026-01-05.md"], read)
         assert index.fresh(files, ["memory/2026-01-05.md"])
     assert reads == ["memory/2026-01-05.md"] * 3
+
+
+def test_ties_come_in_the_same_order_from_a_warm_index_and_a_fresh_one(
+    tmp_path: Path,
+):
+    """(breaker) A MEMORY.md entry and its note tie (same score and since):
+    a warm index gave the note first, a fresh one the entry: --limit 1 differed."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-02-01T12:00")
+    ws.note("decision: **db**: postgres widget", by="a")
+    Workspace(ws.root, now_override="2026-02-05T12:00").promote()
+    later = Workspace(ws.root, now_override="2026-03-10T12:00")
+    later.note("decision: **db**: sqlite widget", by="b")
+    later.recall("widget", everything=True)
+    later.promote()
+    warm = later.recall("db", everything=True)
+    index = ws.root / ".git" / "gardener" / "recall.sqlite3"
+    index.unlink()
+    assert later.recall("db", everything=True) == warm
