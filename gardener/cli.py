@@ -288,7 +288,8 @@ def forget(
     """Retire matching entries: they leave recall, `why` and --as-of still show them."""
     from .forget import describe
 
-    result = _workspace(ctx).forget(
+    ws = _workspace(ctx)
+    result = ws.forget(
         query, key=key, source=source, by=by, dry_run=dry_run, force=force
     )
     for warning in result.warnings:
@@ -307,6 +308,17 @@ def forget(
     click.echo(
         f"{'would retire' if dry_run else 'retired'} {n} entr{'y' if n == 1 else 'ies'}{tail}"
     )
+    if result.notes:
+        ttl = ws.config.note_ttl_days
+        count = len(result.notes)
+        click.echo(
+            f"recall still answers with {count} daily-note entr"
+            f"{'y' if count == 1 else 'ies'} (forget retires MEMORY.md entries; a"
+            f" note leaves recall when it ages out, {ttl} days after its day, or"
+            " now with `gardener purge TEXT`, which also erases it from history):"
+        )
+        for hit in result.notes:
+            click.echo(f"  {hit.path}:{hit.line}  {hit.text}")
 
 
 @main.command()

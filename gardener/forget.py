@@ -32,14 +32,19 @@ class Selector:
     def matches(self, fact: Fact) -> bool:
         if self.key is not None and fact.norm_key != normalize_key(self.key):
             return False
-        if self.query is not None:
-            text = normalize_value(f"{fact.key or ''} {fact.value}")
-            words = normalize_value(self.query).split()
-            if not words or not all(w in text.split() or w in text for w in words):
-                return False
+        if self.query is not None and not self.matches_text(
+            f"{fact.key or ''} {fact.value}"
+        ):
+            return False
         if self.source is not None and fact.get("source") != self.source:
             return False
         return self.by is None or fact.get("by") == self.by
+
+    def matches_text(self, text: str) -> bool:
+        """Whether every word of ``query`` appears in ``text`` (False without a query)."""
+        norm = normalize_value(text)
+        words = normalize_value(self.query or "").split()
+        return bool(words) and all(w in norm.split() or w in norm for w in words)
 
 
 @dataclass(frozen=True)

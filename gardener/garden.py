@@ -39,6 +39,7 @@ from .workspace import (
 )
 
 if TYPE_CHECKING:
+    from .forget import Selector
     from .git import Identity, Repo
     from .guard import Redaction
     from .linememo import LineMemo
@@ -476,6 +477,9 @@ class Workspace:
     ) -> ForgetResult:
         """Retire the current entries that match (DESIGN 2.3): they leave recall,
         ``why`` and ``--as-of`` still show them. One commit, none if nothing matched.
+        The result also lists the daily-note entries that recall still answers
+        with for the query (``ForgetResult.notes``): retiring is for MEMORY.md;
+        a note leaves recall when it ages out, or at once by ``purge``.
 
         Raises UsageError when nothing says what to forget, LossBudgetError when
         more than ``max_loss`` of current entries would go without ``force``.
@@ -486,6 +490,7 @@ class Workspace:
         selector = Selector(key, query, source, by)
         if selector.empty():
             raise UsageError("say what to forget: a QUERY, --key, --source or --by")
+        sha: str | None | bool = None
         with self._session() as repo:
             for _ in range(REPLANS):
                 if not dry_run:
@@ -495,7 +500,7 @@ class Workspace:
                 plan = plan_forget(memory, selector, self.now())
                 self._check_loss(memory, plan.facts, force, dry_run)
                 if dry_run or not plan.changed:
-                    return ForgetResult(plan, None, dry_run, tuple(self._warnings))
+                    break
                 keys = sorted({f.key for f in plan.retired if f.key})
                 n = len(plan.retired)
                 lines = [
@@ -513,8 +518,27 @@ class Workspace:
                     repo, {file: plan.text}, {file: before}, message, None
                 )
                 if sha is not False:
-                    return ForgetResult(plan, sha, False, tuple(self._warnings))
-            raise self._kept_changing()
+                    break
+            else:
+                raise self._kept_changing()
+        notes = self._notes_answering(selector)
+        commit = sha if isinstance(sha, str) else None
+        return ForgetResult(plan, commit, dry_run, tuple(self._warnings), notes)
+
+    def _notes_answering(self, selector: Selector) -> tuple[Hit, ...]:
+        """The daily-note entries a plain recall still answers with that
+        ``selector``'s query matches (every word). ``forget`` retires
+        MEMORY.md entries only: these leave recall when their note ages out
+        (``note_ttl_days``), or now by ``purge``. Empty without a query, or
+        with ``--key`` (MEMORY.md speaks for a key's note entries)."""
+        if selector.query is None or selector.key is not None:
+            return ()
+        hits = self.recall(selector.query, limit=None)
+        return tuple(
+            h
+            for h in hits
+            if h.path != self.config.memory_file and selector.matches_text(h.text)
+        )
 
     def review(self, held: str, approve: bool) -> PromoteResult | None:
         """Approve (promote it now) or reject (never promote it) a held entry.

@@ -36,6 +36,9 @@ class ForgetResult:
     commit: str | None
     dry_run: bool
     warnings: tuple[str, ...] = ()
+    # daily-note entries recall still answers with (forget retires MEMORY.md
+    # entries; a note's leave when it ages out, or by purge)
+    notes: tuple[Hit, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         retired = [
@@ -44,6 +47,9 @@ class ForgetResult:
         ]
         return {
             "retired": retired,
+            "notes": [
+                {"path": h.path, "line": h.line, "text": h.text} for h in self.notes
+            ],
             "commit": self.commit,
             "dry_run": self.dry_run,
             "warnings": list(self.warnings),

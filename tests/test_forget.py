@@ -74,6 +74,37 @@ def test_forget_by_query_source_and_agent(ws: Workspace):
     assert ws.forget("no such thing").commit is None
 
 
+def test_forget_names_the_note_entries_recall_still_answers_with(
+    ws: Workspace, run_cli
+):
+    """``forget Bergen`` of a line promote never filed (an event) said
+    "retired 0 entries" and nothing else, while recall went on answering
+    with it for the note's 30 days: the user believed it forgotten."""
+    ws.note("Alice moved to Bergen last week", time="09:30")
+    ws.note("Met Alice in Bergen at the conference", time="09:31")
+    ws.note("Bergen office opens in May", time="09:32")
+    result = ws.forget("alice bergen", dry_run=True)
+    assert result.plan.retired == ()
+    assert sorted(h.text for h in result.notes) == [
+        "09:30 Alice moved to Bergen last week",
+        "09:31 Met Alice in Bergen at the conference",
+    ]
+    assert {h.path for h in result.notes} == {"memory/2026-03-01.md"}
+    assert result.as_dict()["notes"][0]["path"] == "memory/2026-03-01.md"
+    out = run_cli("-w", str(ws.root), "forget", "alice bergen", now="2026-03-01T10:05")
+    assert "retired 0 entries" in out.output
+    assert "recall still answers with 2 daily-note entries" in out.output
+    assert "30 days after its day" in out.output and "gardener purge" in out.output
+    assert "memory/2026-03-01.md:" in out.output and "Met Alice" in out.output
+    # a key's note entries are MEMORY.md's to answer for: none are listed
+    assert ws.forget(key="office").notes == ()
+    assert ws.recall("Lisbon") == []  # the retired value's note stays silent
+    # nothing in the notes: nothing listed, no hint printed
+    assert ws.forget("Lisbon").notes == ()
+    out = run_cli("-w", str(ws.root), "forget", "kangaroo", now="2026-03-01T10:06")
+    assert "recall still answers" not in out.output
+
+
 def test_forget_needs_a_selector_and_respects_the_loss_budget(ws: Workspace):
     with pytest.raises(UsageError):
         ws.forget()
