@@ -297,9 +297,9 @@ def forget(
     if as_json:
         emit(result.as_dict())
         return
-    for line in describe(result.plan.retired):
+    for line in describe(result.plan.retired, result.plan.notes):
         click.echo(line)
-    n = len(result.plan.retired)
+    n = len(result.plan.retired) + len(result.plan.notes)
     tail = (
         " (dry run: nothing written)"
         if dry_run
@@ -308,17 +308,6 @@ def forget(
     click.echo(
         f"{'would retire' if dry_run else 'retired'} {n} entr{'y' if n == 1 else 'ies'}{tail}"
     )
-    if result.notes:
-        ttl = ws.config.note_ttl_days
-        count = len(result.notes)
-        click.echo(
-            f"recall still answers with {count} daily-note entr"
-            f"{'y' if count == 1 else 'ies'} (forget retires MEMORY.md entries; a"
-            f" note leaves recall when it ages out, {ttl} days after its day, or"
-            " now with `gardener purge TEXT`, which also erases it from history):"
-        )
-        for hit in result.notes:
-            click.echo(f"  {hit.path}:{hit.line}  {hit.text}")
 
 
 @main.command()

@@ -1,8 +1,11 @@
 """Plan a forget pass (pure): retire entries, so they leave recall but stay auditable.
 
-Retiring is DESIGN 2.3's default way to forget: the entry gets ``until`` = now
-and ``reason=retired`` and moves to Superseded, so ``why`` and ``--as-of`` still
-show it for the time it held. Erasing content from history is ``purge``.
+Retiring is DESIGN 2.3's default way to forget: a MEMORY.md entry gets
+``until`` = now and ``reason=retired`` and moves to Superseded, so ``why`` and
+``--as-of`` still show it for the time it held. A daily-note entry recall
+answers with (within the TTL) is entered in the register of retired note
+entries (``gardener.retired``): recall and promote pass over it, the note
+keeps it. Erasing content from history is ``purge``.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from . import retired as retired_notes
+from .hits import Hit
 from .memoryfile import render_memory
 from .model import SUPERSEDED, Fact, Memory, normalize_key, normalize_value
 from .promote import is_current
@@ -40,6 +45,18 @@ class Selector:
             return False
         return self.by is None or fact.get("by") == self.by
 
+    def matches_note(self, hit: Hit) -> bool:
+        """Whether a daily-note entry (a recall hit) is one to forget: by the
+        query, the key, or both. A note entry carries no ``source`` or ``by``
+        for recall: a selector with either matches none."""
+        if self.source is not None or self.by is not None:
+            return False
+        if self.key is not None and (
+            hit.key is None or normalize_key(hit.key) != normalize_key(self.key)
+        ):
+            return False
+        return self.query is None or self.matches_text(hit.text)
+
     def matches_text(self, text: str) -> bool:
         """Whether every word of ``query`` appears in ``text`` (False without a query)."""
         norm = normalize_value(text)
@@ -52,11 +69,18 @@ class ForgetPlan:
     facts: tuple[Fact, ...]
     retired: tuple[Fact, ...]  # as they were before the pass
     text: str  # MEMORY.md after the pass
-    changed: bool
+    changed: bool  # MEMORY.md or the register changes
+    notes: tuple[Hit, ...] = ()  # daily-note entries retired
+    register: str = ""  # the register of retired note entries after the pass
 
 
 def plan_forget(
-    memory: Memory, selector: Selector, now: datetime, reason: str = "retired"
+    memory: Memory,
+    selector: Selector,
+    now: datetime,
+    reason: str = "retired",
+    notes: Iterable[Hit] = (),
+    register: str = "",
 ) -> ForgetPlan:
     """Retire every current entry ``selector`` matches.
 
@@ -65,8 +89,19 @@ def plan_forget(
         selector: what to forget; an empty selector matches nothing.
         now: local wall-clock time in the workspace timezone; becomes ``until``.
         reason: recorded as ``reason=`` (default ``retired``).
+        notes: the daily-note entries a plain recall answers with for the
+            query (recall hits); those ``selector.matches_note`` are retired.
+        register: the text of ``.gardener/retired`` now ("" if none).
     """
     today = format_instant(now)
+    entries = retired_notes.parse(register)
+    gone_notes: list[Hit] = []
+    for hit in notes if not selector.empty() else ():
+        entry = retired_notes.mark(hit.path, hit.text)
+        if selector.matches_note(hit) and entry not in entries:
+            entries[entry] = (today, reason)
+            gone_notes.append(hit)
+    new_register = retired_notes.render(entries) if gone_notes else register
     retired: list[Fact] = []
     facts: list[Fact] = []
     for fact in memory.facts:
@@ -81,12 +116,16 @@ def plan_forget(
         gone = fact.with_attrs(until=today, reason=reason, kind=fact.kind)
         facts.append(replace(gone, section=SUPERSEDED, struck=True))
     text = render_memory(memory, facts) if retired else memory.text
-    return ForgetPlan(tuple(facts), tuple(retired), text, text != memory.text)
+    changed = text != memory.text or bool(gone_notes)
+    return ForgetPlan(
+        tuple(facts), tuple(retired), text, changed, tuple(gone_notes), new_register
+    )
 
 
-def describe(facts: Iterable[Fact]) -> list[str]:
-    """One line per retired entry, for the commit body and the CLI."""
+def describe(facts: Iterable[Fact], notes: Iterable[Hit] = ()) -> list[str]:
+    """One line per retired entry, for the commit body and the CLI: MEMORY.md
+    entries, then daily-note entries (``notes``) by file and line."""
     return [
         f"- {f.key + ': ' if f.key else ''}{f.value} (#{f.id or '?'}, since {f.since or '?'})"
         for f in facts
-    ]
+    ] + [f"- note {h.path}:{h.line}: {h.text}" for h in notes]

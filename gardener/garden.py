@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from . import config as configuration
+from . import retired as retired_notes
 from .config import Config
 from .errors import GardenerError, LossBudgetError, ParseError, UsageError
 from .ledger import FOLDER as LEDGER_FOLDER
@@ -293,7 +294,7 @@ class Workspace:
                 self._warn_unread(found)
                 plan = plan_promotion(
                     found.notes, memory, self.config, self.now(),
-                    found.ledger.marks(), memo,
+                    found.ledger.marks(), memo, retired_notes.read(self.root),
                 )  # fmt: skip
                 self._check_loss(memory, plan.facts, force, dry_run)
                 done = PromoteResult(
@@ -402,6 +403,13 @@ class Workspace:
                     expected[rel] = repo.committed_text(rel)
                 if files or plan.ledger != book.marks():
                     files.update(book.files(plan.ledger))
+                register = retired_notes.REGISTER
+                listed = self._state_text(register)
+                if listed and plan.notes_removed:  # their retired entries go too
+                    kept = retired_notes.without_paths(listed, plan.notes_removed)
+                    if kept != listed:
+                        files[register] = kept or None
+                        expected[register] = listed
                 if not files:
                     return done
                 sha = self._apply(repo, files, expected, prune_message(plan), None)
@@ -477,9 +485,11 @@ class Workspace:
     ) -> ForgetResult:
         """Retire the current entries that match (DESIGN 2.3): they leave recall,
         ``why`` and ``--as-of`` still show them. One commit, none if nothing matched.
-        The result also lists the daily-note entries that recall still answers
-        with for the query (``ForgetResult.notes``): retiring is for MEMORY.md;
-        a note leaves recall when it ages out, or at once by ``purge``.
+
+        MEMORY.md entries are matched by query, key, source or agent; the
+        daily-note entries a plain recall answers with, by query or key (see
+        ``Selector.matches_note``): those go in ``.gardener/retired``, and
+        recall and promote pass over them; the note keeps them.
 
         Raises UsageError when nothing says what to forget, LossBudgetError when
         more than ``max_loss`` of current entries would go without ``force``.
@@ -490,55 +500,71 @@ class Workspace:
         selector = Selector(key, query, source, by)
         if selector.empty():
             raise UsageError("say what to forget: a QUERY, --key, --source or --by")
+        register = retired_notes.REGISTER
         sha: str | None | bool = None
         with self._session() as repo:
             for _ in range(REPLANS):
                 if not dry_run:
                     self._record_outside_changes(repo)
                 before = self._memory_text()
+                listed = self._state_text(register)
                 memory = self.read_memory()
-                plan = plan_forget(memory, selector, self.now())
+                plan = plan_forget(
+                    memory,
+                    selector,
+                    self.now(),
+                    notes=self._note_hits(selector),
+                    register=listed or "",
+                )
                 self._check_loss(memory, plan.facts, force, dry_run)
                 if dry_run or not plan.changed:
                     break
                 keys = sorted({f.key for f in plan.retired if f.key})
-                n = len(plan.retired)
+                n = len(plan.retired) + len(plan.notes)
                 lines = [
                     f"forget: retired {n} entr{'y' if n == 1 else 'ies'}",
                     "",
-                    *describe(plan.retired),
+                    *describe(plan.retired, plan.notes),
                     "",
                     "Gardener-Action: forget",
                 ]
                 if keys:
                     lines.append("Gardener-Keys: " + "; ".join(keys))
                 file = self.config.memory_file
+                files: dict[str, str | None] = {}
+                if plan.text != memory.text:
+                    files[file] = plan.text
+                if plan.notes:
+                    files[register] = plan.register
                 message = "\n".join(lines) + "\n"
                 sha = self._apply(
-                    repo, {file: plan.text}, {file: before}, message, None
+                    repo, files, {file: before, register: listed}, message, None
                 )
                 if sha is not False:
                     break
             else:
                 raise self._kept_changing()
-        notes = self._notes_answering(selector)
         commit = sha if isinstance(sha, str) else None
-        return ForgetResult(plan, commit, dry_run, tuple(self._warnings), notes)
+        return ForgetResult(plan, commit, dry_run, tuple(self._warnings))
 
-    def _notes_answering(self, selector: Selector) -> tuple[Hit, ...]:
-        """The daily-note entries a plain recall still answers with that
-        ``selector``'s query matches (every word). ``forget`` retires
-        MEMORY.md entries only: these leave recall when their note ages out
-        (``note_ttl_days``), or now by ``purge``. Empty without a query, or
-        with ``--key`` (MEMORY.md speaks for a key's note entries)."""
-        if selector.query is None or selector.key is not None:
-            return ()
-        hits = self.recall(selector.query, limit=None)
-        return tuple(
-            h
-            for h in hits
-            if h.path != self.config.memory_file and selector.matches_text(h.text)
-        )
+    def _note_hits(self, selector: Selector) -> list[Hit]:
+        """The daily-note entries a plain recall answers with for the
+        selector's query, or its key's words (a keyed note entry MEMORY.md
+        has not filed yet answers recall too)."""
+        words = selector.query or selector.key
+        if not words:
+            return []
+        file = self.config.memory_file
+        return [h for h in self.recall(words, limit=None) if h.path != file]
+
+    def _state_text(self, rel: str) -> str | None:
+        """The text of the workspace file ``rel`` (UTF-8), None if there is none."""
+        try:
+            return (self.root / rel).read_text(
+                encoding="utf-8", errors="surrogateescape"
+            )
+        except FileNotFoundError:
+            return None
 
     def review(self, held: str, approve: bool) -> PromoteResult | None:
         """Approve (promote it now) or reject (never promote it) a held entry.

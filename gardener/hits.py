@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 
+from .retired import mark
 from .validtime import current_at
 
 TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy and ruff read this as usual
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Collection, Iterable, Mapping
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _FIELDS = (
@@ -120,6 +121,10 @@ class Hit:
         """This hit with ``score`` (BM25, higher is better)."""
         return Hit(**{**self.as_dict(), "score": score})  # type: ignore[arg-type]
 
+    def with_status(self, status: str) -> Hit:
+        """This hit with ``status`` ("retired" for a note entry forget retired)."""
+        return Hit(**{**self.as_dict(), "status": status})  # type: ignore[arg-type]
+
 
 class Match:
     """A search result of the recall index: what deciding needs, its BM25
@@ -168,6 +173,7 @@ def pick(
     pending: Mapping[str, str],
     limit: int | None,
     everything: bool = False,
+    retired: Collection[str] = (),
 ) -> list[Hit]:
     """The hits a recall answers with, from ``matches`` in rank order.
 
@@ -176,9 +182,11 @@ def pick(
     False) keeps current facts, unkeyed note entries, and of a durable key's
     note entries only the one ``pending`` names (key -> its ``since``): the
     newest, when promote has not filed it yet. MEMORY.md speaks for a key's
-    filed values; an older note copy would answer with a stale value.
-    ``everything`` keeps every match. ``today`` is a valid-time string
-    (local time).
+    filed values; an older note copy would answer with a stale value. Note
+    entries ``forget`` retired (``retired``: their marks, see
+    ``gardener.retired``) are left out. ``everything`` keeps every match, a
+    retired note entry with status "retired". ``today`` is a valid-time
+    string (local time).
     """
     hits: list[Hit] = []
     for m in matches:
@@ -190,7 +198,12 @@ def pick(
             else (m.filed_key is None or pending.get(m.filed_key) == m.since)
             and current_at(False, None, m.expires, today)  # a note may expire too
         ):
-            hits.append(m.hit())
+            hit = m.hit()
+            if retired and m.day is not None and mark(hit.path, hit.text) in retired:
+                if not everything:
+                    continue
+                hit = hit.with_status("retired")
+            hits.append(hit)
     return hits
 
 

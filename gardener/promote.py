@@ -13,7 +13,7 @@ import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from functools import lru_cache
@@ -36,6 +36,8 @@ from .model import (
     normalize_value,
     quick_init,
 )
+from .retired import entry_text
+from .retired import mark as retired_mark
 from .validtime import (
     entry_since,
     format_instant,
@@ -611,6 +613,7 @@ def plan_promotion(
     now: datetime,
     ledger: frozenset[str] = frozenset(),
     memo: LineMemo | None = None,
+    retired: Collection[str] = (),
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -623,6 +626,8 @@ def plan_promotion(
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
         memo: MEMORY.md lines rendered before (``gardener.linememo``), if at hand.
+        retired: marks of the daily-note entries ``forget`` retired
+            (``gardener.retired``): processed without being filed.
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``settle``). A durable entry a never-store rule matches,
     or whose value is over ``entryline.MAX_ENTRY_CHARS``, is "refused": not
@@ -661,8 +666,12 @@ def plan_promotion(
     refusals = dict(zip(texts, _refusals(list(texts.values()), config), strict=True))
     for i, (at, _, _, entry, mark) in enumerate(queue):
         c = kinds[i]
-        if not c.durable:
-            seen.add(mark)
+        if not c.durable or (
+            retired
+            and retired_mark(entry.path, entry_text(entry.text, entry.nested))
+            in retired
+        ):
+            seen.add(mark)  # a retired one was forgotten before it was filed
             continue
         if no_value(c.value) and not entry.nested:
             # "fact: **city**:" written by hand: a key with nothing to file

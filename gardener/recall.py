@@ -17,6 +17,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from .hits import Hit, match_expression
+from .retired import entry_text
 from .validtime import (
     day_span,
     entry_since,
@@ -63,7 +64,7 @@ def fact_hit(
 
 def entry_hit(entry: Entry, score: float = 0.0, zone: tzinfo | None = None) -> Hit:
     """A daily-note entry as a Hit."""
-    text = " ".join([entry.text, *(n.strip() for n in entry.nested)])
+    text = entry_text(entry.text, entry.nested)
     return Hit(
         entry.key,
         entry.value,

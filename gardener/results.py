@@ -36,9 +36,6 @@ class ForgetResult:
     commit: str | None
     dry_run: bool
     warnings: tuple[str, ...] = ()
-    # daily-note entries recall still answers with (forget retires MEMORY.md
-    # entries; a note's leave when it ages out, or by purge)
-    notes: tuple[Hit, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         retired = [
@@ -47,8 +44,10 @@ class ForgetResult:
         ]
         return {
             "retired": retired,
+            # daily-note entries retired (see gardener.retired)
             "notes": [
-                {"path": h.path, "line": h.line, "text": h.text} for h in self.notes
+                {"path": h.path, "line": h.line, "text": h.text}
+                for h in self.plan.notes
             ],
             "commit": self.commit,
             "dry_run": self.dry_run,

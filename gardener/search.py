@@ -19,6 +19,7 @@ from .errors import GardenerError, ParseError
 from .hits import match_expression, pick
 from .index import Index, folder_stamp, open_built, open_index, remove_index, stamp
 from .layout import inside, note_date, note_names
+from .retired import read as read_retired
 from .validtime import format_instant, local_now
 
 # a warm recall imports this module: no typing, pathlib or dataclasses at run time
@@ -47,6 +48,7 @@ _ROW_MODULES = (
     "detectors",
     "promote",  # which note entries are instructions, which keys multi-valued
     "layout",  # which files are notes
+    "retired",  # the text a note entry shows
 )
 
 
@@ -246,7 +248,8 @@ class _Scope:
             # every match is kept with --all: the limit can go to SQL
             limit=limit if self.everything else None,
         )
-        return pick(found, self.today, pending, limit, self.everything)
+        retired = read_retired(self.root)  # forget's note entries: left out
+        return pick(found, self.today, pending, limit, self.everything, retired)
 
 
 def signature(values: Mapping[str, object]) -> str:

@@ -74,35 +74,81 @@ def test_forget_by_query_source_and_agent(ws: Workspace):
     assert ws.forget("no such thing").commit is None
 
 
-def test_forget_names_the_note_entries_recall_still_answers_with(
-    ws: Workspace, run_cli
-):
-    """``forget Bergen`` of a line promote never filed (an event) said
-    "retired 0 entries" and nothing else, while recall went on answering
-    with it for the note's 30 days: the user believed it forgotten."""
+def test_forget_retires_the_note_entries_recall_answers_with(ws: Workspace, run_cli):
+    """``forget Bergen`` of lines promote never filed (events) said "retired 0
+    entries" while recall went on answering with them for the note's 30 days
+    (DESIGN 2.3: matching entries leave recall). They are now entered in
+    ``.gardener/retired``, and recall passes over them; the note keeps them."""
     ws.note("Alice moved to Bergen last week", time="09:30")
     ws.note("Met Alice in Bergen at the conference", time="09:31")
     ws.note("Bergen office opens in May", time="09:32")
-    result = ws.forget("alice bergen", dry_run=True)
-    assert result.plan.retired == ()
-    assert sorted(h.text for h in result.notes) == [
-        "09:30 Alice moved to Bergen last week",
-        "09:31 Met Alice in Bergen at the conference",
-    ]
-    assert {h.path for h in result.notes} == {"memory/2026-03-01.md"}
-    assert result.as_dict()["notes"][0]["path"] == "memory/2026-03-01.md"
+    ws.now_override = "2026-03-01T10:05"
+    dry = ws.forget("alice bergen", dry_run=True)
+    assert dry.plan.retired == () and dry.commit is None
+    assert not (ws.root / ".gardener" / "retired").exists()
     out = run_cli("-w", str(ws.root), "forget", "alice bergen", now="2026-03-01T10:05")
-    assert "retired 0 entries" in out.output
-    assert "recall still answers with 2 daily-note entries" in out.output
-    assert "30 days after its day" in out.output and "gardener purge" in out.output
-    assert "memory/2026-03-01.md:" in out.output and "Met Alice" in out.output
-    # a key's note entries are MEMORY.md's to answer for: none are listed
-    assert ws.forget(key="office").notes == ()
-    assert ws.recall("Lisbon") == []  # the retired value's note stays silent
-    # nothing in the notes: nothing listed, no hint printed
-    assert ws.forget("Lisbon").notes == ()
-    out = run_cli("-w", str(ws.root), "forget", "kangaroo", now="2026-03-01T10:06")
-    assert "recall still answers" not in out.output
+    assert "- note memory/2026-03-01.md:" in out.output and "Met Alice" in out.output
+    assert "retired 2 entries; commit" in out.output
+    assert [h.text for h in ws.recall("Bergen")] == ["09:32 Bergen office opens in May"]
+    everything = ws.recall("alice bergen", everything=True)
+    assert {h.status for h in everything if "Alice" in h.text} == {"retired"}
+    # the notes keep the lines; the register holds digests, not their words
+    assert "Met Alice in Bergen" in (ws.root / "memory" / "2026-03-01.md").read_text()
+    register = (ws.root / ".gardener" / "retired").read_text()
+    assert "Alice" not in register and register.count("\tretired\n") == 2
+    body = git(ws.root, "log", "-1", "--format=%B")
+    assert "Gardener-Action: forget" in body and "- note memory/2026-03-01.md:" in body
+    assert git(ws.root, "status", "--porcelain") == ""
+    # retired once: asked again, nothing to do
+    again = ws.forget("alice bergen")
+    assert again.plan.notes == () and again.commit is None
+    assert [n["path"] for n in dry.as_dict()["notes"]] == ["memory/2026-03-01.md"] * 2
+
+
+def test_a_note_entry_forgotten_before_promote_is_never_filed(ws: Workspace):
+    ws.note("Mira prefers green tea", time="09:40")
+    ws.note("Porto", kind="fact", key="office", time="09:41")  # a new value, unfiled
+    ws.now_override = "2026-03-01T10:10"
+    assert [h.value for h in ws.recall("Porto")] == ["Porto"]  # the key's latest word
+    result = ws.forget("green tea")
+    assert [h.text for h in result.plan.notes] == ["09:40 Mira prefers green tea"]
+    # --key retires the filed value and the note's newer one
+    keyed = ws.forget(key="office")
+    assert [f.value for f in keyed.plan.retired] == ["Lisbon"]
+    assert [h.value for h in keyed.plan.notes] == ["Porto"]
+    assert ws.recall("Porto") == [] and ws.recall("green tea") == []
+    ws.now_override = "2026-03-01T10:20"
+    plan = ws.promote().plan
+    assert not [d for d in plan.decisions if d.action in ("add", "supersede", "update")]
+    memory = (ws.root / "MEMORY.md").read_text()
+    assert "green tea" not in memory and "Porto" not in memory
+    assert ws.promote().commit is None  # promote twice changes nothing
+
+
+def test_source_and_agent_select_memory_entries_only(ws: Workspace):
+    ws.note("standup moved to 10:00", time="09:50", source="standup", by="atlas")
+    ws.now_override = "2026-03-01T10:30"
+    assert ws.forget(source="standup", dry_run=True).plan.notes == ()
+    assert ws.forget(by="atlas", dry_run=True, force=True).plan.notes == ()
+
+
+def test_prune_drops_the_retired_entries_of_the_notes_it_deletes(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws.note("Visited the Bergen office", time="09:00")
+    ws.now_override = "2026-01-05T10:00"
+    ws.forget("bergen office")
+    ws.now_override = "2026-02-20T10:00"
+    ws.note("Visited the Oslo office", time="09:00")
+    ws.forget("oslo office")
+    register = ws.root / ".gardener" / "retired"
+    assert register.read_text().count("memory/") == 2
+    ws.now_override = "2026-02-20T11:00"
+    ws.promote()
+    result = ws.prune()
+    assert "memory/2026-01-05.md" in result.plan.notes_removed
+    assert register.read_text().count("memory/") == 1
+    assert "memory/2026-02-20.md" in register.read_text()
+    assert git(ws.root, "status", "--porcelain") == ""
 
 
 def test_forget_needs_a_selector_and_respects_the_loss_budget(ws: Workspace):
