@@ -213,10 +213,14 @@ class Workspace:
         texts: Mapping[str, str] | None = None,
     ) -> str | None:
         """Commit ``paths`` (``texts``: as ``Repo.commit`` takes them); with a
-        fixed clock (GARDENER_NOW), dated at that time."""
+        fixed clock (GARDENER_NOW), dated at that time. git's housekeeping
+        check runs after it once every few hours (``noting.maintenance_due``)."""
+        from .noting import maintenance_due
+
         override = self.now_override or os.environ.get("GARDENER_NOW")
         when = self.now().replace(tzinfo=self.config.zone) if override else None
-        return repo.commit(paths, message, author, date=when, texts=texts)
+        return repo.commit(paths, message, author, date=when, texts=texts,
+                           maintain=maintenance_due(repo.git_folder))  # fmt: skip
 
     def _record_outside_changes(self, repo: Repo) -> tuple[str | None, list[Redaction]]:
         """Commit what changed outside the gardener (see ``recording.record``)."""

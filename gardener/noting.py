@@ -224,7 +224,7 @@ def write_note(
             now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
         )
         sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
-                          maintain=_maintenance_due(repo.git_folder))  # fmt: skip
+                          maintain=maintenance_due(repo.git_folder))  # fmt: skip
         journal.done(repo.git_folder)
     return NoteResult(rel, line, sha, tuple(warnings))
 
@@ -268,14 +268,15 @@ def _record(root: str, now: datetime | None) -> list[str]:
     return list(Workspace(Path(root), now_override=override).record().warnings)
 
 
-MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after notes
+MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after commits
 
 
-def _maintenance_due(git_dir: str) -> bool:
+def maintenance_due(git_dir: str) -> bool:
     """Whether this note's commit runs git's automatic housekeeping (packing
     loose objects once there are many). An agent may note hundreds of times a
     day, and each check is a git process of its own; once every few hours
-    keeps the store packed just as well. Promote and prune always check."""
+    keeps the store packed just as well (promote, prune and the other verbs
+    follow the same clock: a pass makes two or three commits)."""
     stamp = os.path.join(git_dir, "gardener", "maintained")
     try:
         if time.time() - os.stat(stamp).st_mtime < MAINTENANCE_EVERY:

@@ -383,7 +383,7 @@ def test_note_does_not_repeat_a_kind_and_key_given_twice(ws: Workspace):
     assert result.line == "- 10:00 decision: **database**: Postgres"
 
 
-def test_notes_check_gits_housekeeping_every_few_hours(
+def test_commits_check_gits_housekeeping_every_few_hours(
     ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     trace = tmp_path / "trace"
@@ -398,6 +398,21 @@ def test_notes_check_gits_housekeeping_every_few_hours(
         ws.note(text)
         runs.append("maintenance run --auto" in trace.read_text())
     assert runs == [True, False, True]
+    # promote keeps the same clock: its commits come minutes after a note's
+    trace.write_text("")
+    assert ws.promote().commit
+    assert "maintenance run --auto" not in trace.read_text()
+    os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+    ws.note("four")
+    trace.write_text("")
+    ws.promote()  # the note ran it: not due again
+    assert "maintenance run --auto" not in trace.read_text()
+    os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+    ws.note("five")
+    os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+    trace.write_text("")
+    assert ws.promote().commit  # hours after the last check: promote's commit runs it
+    assert "maintenance run --auto" in trace.read_text()
 
 
 @pytest.mark.parametrize("expires", ["2020-01-01", "2026-01-05"])
