@@ -1,12 +1,9 @@
 """Git access: commits of explicit paths as a fixed identity, and history reads.
 
-Commands run as plain child processes: importing GitPython costs about 100 ms,
-which would triple the cost of ``gardener note``. GitPython serves the one read
-that gains from it: ``objects`` streams every object of the store through its
-persistent ``cat-file --batch`` process, one object in memory at a time. It is
-imported there only. Every command runs with explicit paths, literal pathspecs, hooks off and an
-identity that never depends on the machine's git config. Paths are
-workspace-relative POSIX strings; file names keep their exact bytes.
+Every command runs with explicit paths through ``gitrun.Runner``, ``Repo``'s
+base (literal pathspecs, hooks off, busy locks waited for), and an identity
+that never depends on the machine's git config. Paths are workspace-relative
+POSIX strings; file names keep their exact bytes.
 """
 
 from __future__ import annotations
@@ -19,9 +16,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from itertools import chain, repeat
 
-from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+from gardener.errors import GardenerError, NotAWorkspaceError
+from gardener.gitrun import Runner, decode, relative_paths, split_z
 from gardener.layout import absolute, is_dir, is_file, is_symlink, path_text
 from gardener.record import Record
 
@@ -30,25 +27,8 @@ from gardener.record import Record
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any
 
 _AGENT_DOMAIN = "agents.memory-gardener.invalid"
-# Options for every command: exact file-name bytes, UTF-8 messages, no hooks
-# (a prepare-commit-msg or commit-msg hook would rewrite our messages).
-_OPTIONS = (
-    "--literal-pathspecs",  # a "*" or "[x]" in a file name is just that
-    "-c", "core.quotepath=false",
-    "-c", "core.precomposeunicode=false",
-    "-c", "core.autocrlf=false",  # a file's bytes are committed as they are
-    "-c", "i18n.commitEncoding=utf-8",
-    "-c", "i18n.logOutputEncoding=utf-8",
-    "-c", f"core.hooksPath={os.devnull}",
-    "-c", "log.showSignature=false",
-)  # fmt: skip
-# GIT_PYTHON_GIT_EXECUTABLE is GitPython's way to name the git binary; honour it.
-_GIT = os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
-_C_LOCALE = {"LANGUAGE": "C", "LC_ALL": "C"}
-_BUSY_LOCK = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 _LOG_FORMAT = "--format=%H%x1f%an%x1f%at%x1f%s"
 # Operations a history rewrite must not run in the middle of: file -> what it is.
 _IN_PROGRESS = {
@@ -152,7 +132,7 @@ def identity_for(by: str | None) -> Identity:
     return Identity(name, f"{slug}@{_AGENT_DOMAIN}")
 
 
-class Repo:
+class Repo(Runner):
     """A git work tree whose top folder is ``root``. Use ``open`` or ``init``.
 
     ``lock_timeout`` is how long (seconds) a busy ``.git/index.lock`` is waited for.
@@ -165,23 +145,12 @@ class Repo:
         git_dir: str | os.PathLike[str],
         lock_timeout: float = 10.0,
     ) -> None:
-        self._root = path_text(root)
-        self.lock_timeout = lock_timeout
-        self._git_dir = path_text(git_dir)
+        super().__init__(root, git_dir, lock_timeout)
         self._has_commits: bool | None = None  # known once asked; True after a commit
         # paths known to be out of git (untracked, or missing at HEAD): a commit
         # of them must ``add`` first; any other file is committed by
         # ``commit --only`` alone, and ``add`` only if git refuses
         self._untracked: set[str] = set()
-        self._tree = self._root  # where git reads files (see commit's texts)
-        self._reader: Any = None  # GitPython's cat-file process, for ``objects``
-
-    @property
-    def root(self) -> Path:
-        """The work tree's top folder (absolute)."""
-        from pathlib import Path
-
-        return Path(self._root)
 
     @classmethod
     def open(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Repo:
@@ -199,7 +168,7 @@ class Repo:
         if is_file(os.path.join(git_dir, "HEAD")) and is_dir(os.path.join(top, ".git")):
             return repo  # root holds its own repository: it is the top
         try:
-            found = _text(repo._run("rev-parse", "--show-toplevel")[1]).strip()
+            found = decode(repo.run("rev-parse", "--show-toplevel")[1]).strip()
         except GardenerError as e:  # not a repository, or one git refuses
             raise NotAWorkspaceError(f"{top}: {e.message}; {_hint(top)}") from None
         if os.path.realpath(found) != os.path.realpath(top):
@@ -217,29 +186,17 @@ class Repo:
         except NotAWorkspaceError:
             pass
         os.makedirs(top, exist_ok=True)
-        cls(top, os.path.join(top, ".git"))._run(
+        cls(top, os.path.join(top, ".git")).run(
             "init", "--quiet", "--initial-branch=main"
         )
         return cls.open(top, lock_timeout=lock_timeout)
-
-    def close(self) -> None:
-        """End GitPython's cat-file process, if ``objects`` started one."""
-        if self._reader is not None:
-            self._reader.clear_cache()
-            self._reader = None
-
-    def __enter__(self) -> Repo:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def has_commits(self) -> bool:
         """True once HEAD points at a commit (asked once per handle)."""
         if not self._has_commits and self._loose_head() is not None:
             self._has_commits = True  # a branch's ref file names a commit
         if not self._has_commits:
-            status, _ = self._run(
+            status, _ = self.run(
                 "rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1)
             )
             self._has_commits = status == 0
@@ -273,9 +230,9 @@ class Repo:
         Raises LockError when ``index.lock`` stays busy for ``lock_timeout``
         seconds, GardenerError when git fails (with the command and its stderr).
         """
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if texts is not None:
-            if set(_relative_paths(list(texts))) != set(rels):
+            if set(relative_paths(list(texts))) != set(rels):
                 raise ValueError("texts must name exactly the paths committed")
             # git reads the texts from a temporary work tree, in the git
             # folder (so on the same file system); removed afterwards
@@ -296,7 +253,7 @@ class Repo:
         new = [p for p in rels if p in self._untracked]
         if quick and new and len(new) < len(rels):
             # only the new ones need ``add``: the rest are hashed once, by the commit
-            added = self._run("add", "--", *new, index=True, ok=(0, 1))[0] == 0
+            added = self.run("add", "--", *new, index=True, ok=(0, 1))[0] == 0
             if added:
                 self._untracked.difference_update(new)
                 new = []
@@ -316,7 +273,7 @@ class Repo:
                 return sha
             except GardenerError:
                 pass
-        if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
+        if quick and self.run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
             sha = self._commit_only(rels, message, author, date, maintain=maintain)
             self._untracked.difference_update(rels)  # in HEAD now, or unchanged
             return sha
@@ -325,9 +282,9 @@ class Repo:
             return None
         if has_head:
             args = ["diff", "--cached", "--quiet", "--no-renames", "HEAD", "--"]
-            if self._run(*args, *targets, ok=(0, 1))[0] == 0:
+            if self.run(*args, *targets, ok=(0, 1))[0] == 0:
                 return None
-        elif not self._ls("ls-files", "-z", "--cached", "--", *targets):
+        elif not self.ls("ls-files", "-z", "--cached", "--", *targets):
             return None
         return self._commit_only(targets, message, author, date, maintain=maintain)
 
@@ -355,7 +312,7 @@ class Repo:
             stamp = f"@{int(moment.timestamp())} {moment.strftime('%z')}"
             env |= {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         # the message goes in on stdin, sent again if a busy lock makes git retry
-        status, _ = self._run(
+        status, _ = self.run(
             # maintain=False: no `git maintenance run --auto` (one process) after it
             *(() if maintain else ("-c", "maintenance.auto=false")),
             "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
@@ -374,7 +331,7 @@ class Repo:
                 "--",
                 *targets,
             ]
-            if self.has_commits() and self._run(*same, ok=(0, 1))[0] == 0:
+            if self.has_commits() and self.run(*same, ok=(0, 1))[0] == 0:
                 return None  # "nothing to commit": the staged text equals HEAD's
             raise GardenerError(f"`git commit` of {', '.join(targets)} failed")
         self._has_commits = True
@@ -386,8 +343,8 @@ class Repo:
         sha = self._loose_head()
         if sha is not None:
             return sha
-        _, out = self._run("rev-parse", "--verify", "HEAD")
-        return _text(out).strip()
+        _, out = self.run("rev-parse", "--verify", "HEAD")
+        return decode(out).strip()
 
     def _loose_head(self) -> str | None:
         """The commit id in the loose ref file HEAD's branch points to; None
@@ -405,9 +362,9 @@ class Repo:
 
     def unstage(self, paths: Sequence[str]) -> None:
         """Take ``paths`` out of the index (the files are left alone)."""
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if rels:
-            self._run(
+            self.run(
                 "rm", "--cached", "--quiet", "--ignore-unmatch", "--", *rels, index=True
             )
 
@@ -415,8 +372,8 @@ class Repo:
         """``user.name`` and ``user.email`` as git is configured here; None without a name."""
         values = []
         for key in ("user.name", "user.email"):
-            _, out = self._run("config", "--get", key, ok=(0, 1))
-            values.append(_text(out).strip())
+            _, out = self.run("config", "--get", key, ok=(0, 1))
+            values.append(decode(out).strip())
         who = identity_for(values[0]) if values[0] else GARDENER
         if who == GARDENER:
             return None
@@ -429,14 +386,14 @@ class Repo:
         Returns sorted workspace-relative POSIX paths: each is one of ``paths`` or
         a file inside one of them that is a folder. Used to detect hand edits.
         """
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if not rels:
             return []
-        _, out = self._run(
+        _, out = self.run(
             "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
             "--untracked-files=all", "--ignored=no", "--", *rels,
         )  # fmt: skip
-        records = _split_z(out)
+        records = split_z(out)
         self._untracked.update(r[3:] for r in records if r.startswith("??"))
         return sorted({record[3:] for record in records})
 
@@ -446,7 +403,7 @@ class Repo:
         a file as unchanged; with other files changed beside it, the commit
         succeeds without it. (A commit of one path fails instead: nothing to
         commit, and the long way says why.)"""
-        out = self._ls("ls-files", "-v", "-z", "--", *rels)
+        out = self.ls("ls-files", "-v", "-z", "--", *rels)
         tags = {entry[2:]: entry[:1] for entry in out}
         return any(tags.get(rel, "?") not in ("H", "C") for rel in rels)
 
@@ -454,22 +411,22 @@ class Repo:
         """Say that ``paths`` are files git does not hold yet (about to be
         created): their commit adds them first instead of trying
         ``commit --only`` alone, which git refuses for a path it does not know."""
-        self._untracked.update(_relative_paths(paths))
+        self._untracked.update(relative_paths(paths))
 
     def tracked(self, paths: Sequence[str]) -> set[str]:
         """The files git's index holds under ``paths`` (workspace-relative POSIX
         paths; a symlink is listed as itself, files behind it are not)."""
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         return (
-            set(self._ls("ls-files", "-z", "--cached", "--", *rels)) if rels else set()
+            set(self.ls("ls-files", "-z", "--cached", "--", *rels)) if rels else set()
         )
 
     def committed_text(self, path: str) -> str | None:
         """The file's text at HEAD (UTF-8, bad bytes kept as surrogates); None if untracked."""
-        (rel,) = _relative_paths([path])
+        (rel,) = relative_paths([path])
         # "HEAD:./name" is a literal path (--literal-pathspecs does not apply
         # here); without HEAD or without the file, git exits 128
-        status, blob = self._run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
+        status, blob = self.run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
         if status != 0:
             self._untracked.add(rel)
             return None
@@ -477,7 +434,7 @@ class Repo:
 
     def committed_texts(self, paths: Sequence[str]) -> dict[str, str | None]:
         """``committed_text`` of each of ``paths``, read by one ``cat-file --batch``."""
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if not rels or not self.has_commits():
             return dict.fromkeys(rels)
         # a name with a newline cannot go through --batch: asked one by one
@@ -485,7 +442,7 @@ class Repo:
         request = "".join(f"HEAD:./{r}\n" for r in batch).encode(
             "utf-8", "surrogateescape"
         )
-        _, out = self._run("cat-file", "--batch", stdin=request)
+        _, out = self.run("cat-file", "--batch", stdin=request)
         texts: dict[str, str | None] = {}
         at = 0
         for rel in batch:
@@ -506,19 +463,19 @@ class Repo:
 
     def first_commit_time(self, path: str) -> datetime | None:
         """Author time (UTC-aware) of the first commit that added ``path``; None if none."""
-        (rel,) = _relative_paths([path])
+        (rel,) = relative_paths([path])
         if not self.has_commits():
             return None
-        _, out = self._run(
+        _, out = self.run(
             "log", "--reverse", "--diff-filter=A", "--format=%at", "--", rel
         )
-        stamps = _text(out).split()
+        stamps = decode(out).split()
         return datetime.fromtimestamp(int(stamps[0]), UTC) if stamps else None
 
     def commits_adding(self, needle: str, path: str) -> list[CommitInfo]:
         """Commits whose change to ``path`` alters how often the literal ``needle``
         occurs in it (``git log -S``): additions and removals, oldest first."""
-        (rel,) = _relative_paths([path])
+        (rel,) = relative_paths([path])
         if not needle or not self.has_commits():
             return []
         return self._log("--reverse", "--no-textconv", f"-S{needle}", "--", rel)
@@ -529,10 +486,10 @@ class Repo:
         """(commit, lines removed from ``path``, lines added to it) for each
         commit with the trailer ``Gardener-Action: <action>``, newest first;
         one ``git log -p``. Lines come without their ``-``/``+``."""
-        (rel,) = _relative_paths([path])
+        (rel,) = relative_paths([path])
         if not self.has_commits():
             return []
-        _, out = self._run(
+        _, out = self.run(
             "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames",
             "--fixed-strings", f"--grep=Gardener-Action: {action}",
             "--format=%x00" + _LOG_FORMAT.removeprefix("--format="), "--", rel,
@@ -540,7 +497,7 @@ class Repo:
         found = []
         for record in out.split(b"\x00")[1:]:
             head, _, diff = record.partition(b"\n")
-            sha, author, stamp, subject = _text(head).split("\x1f", 3)
+            sha, author, stamp, subject = decode(head).split("\x1f", 3)
             when = datetime.fromtimestamp(int(stamp), UTC)
             removed: list[str] = []
             added: list[str] = []
@@ -564,22 +521,10 @@ class Repo:
             return []
         args = [] if limit is None else [f"--max-count={limit}"]
         if path is not None:
-            args += ["--", *_relative_paths([path])]
+            args += ["--", *relative_paths([path])]
         return self._log(*args)
 
     # -- history rewriting (purge) -----------------------------------------------
-
-    @property
-    def git_dir(self) -> Path:
-        """The git folder (``root/.git``, or where a ``.git`` file points)."""
-        from pathlib import Path
-
-        return Path(self._git_dir)
-
-    @property
-    def git_folder(self) -> str:
-        """``git_dir`` as a string, for the note path (no pathlib there)."""
-        return self._git_dir
 
     def objects(self) -> Iterator[tuple[str, str, bytes]]:
         """Every object in the store, reachable or not: (id, type, raw content).
@@ -587,20 +532,14 @@ class Repo:
         Streamed one at a time through GitPython's persistent ``cat-file
         --batch`` process, so memory follows the largest object, not the store.
         """
-        from git import Git
-
-        _, out = self._run(
+        _, out = self.run(
             "cat-file",
             "--batch-all-objects",
             "--batch-check=%(objectname)",
             "--unordered",
         )
-        if self._reader is None:
-            self._reader = Git(self._root)
-            self._reader.update_environment(**(_C_LOCALE | self._pinned_env()))
-        for sha in _text(out).split():
-            _, kind, _, data = self._reader.get_object_data(sha)
-            yield sha, kind.decode() if isinstance(kind, bytes) else kind, data
+        for sha in decode(out).split():
+            yield sha, *self.read_object(sha)
 
     def scan_history(self, count: Callable[[bytes], int]) -> HistoryScan:
         """Read every object and find where ``count`` (occurrences in bytes) is not 0.
@@ -658,15 +597,15 @@ class Repo:
     def reachable_commits(self) -> list[str]:
         """Commits reachable from any ref or HEAD, oldest first."""
         head = ["HEAD"] if self.has_commits() else []
-        _, out = self._run("rev-list", "--all", *head, "--reverse", "--date-order")
-        return _text(out).split()
+        _, out = self.run("rev-list", "--all", *head, "--reverse", "--date-order")
+        return decode(out).split()
 
     def blob_paths(self) -> dict[str, str]:
         """Blob id -> a path it had in some reachable commit (for reporting)."""
         head = ["HEAD"] if self.has_commits() else []
-        _, out = self._run("rev-list", "--all", *head, "--objects")
+        _, out = self.run("rev-list", "--all", *head, "--objects")
         paths: dict[str, str] = {}
-        for line in _text(out).splitlines():
+        for line in decode(out).splitlines():
             sha, _, path = line.partition(" ")
             if path:
                 paths.setdefault(sha, path)
@@ -674,12 +613,10 @@ class Repo:
 
     def staged(self) -> list[tuple[str, bytes]]:
         """(path, staged content) of each file added, copied or modified in the index."""
-        _, out = self._run(
-            "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR"
-        )
+        _, out = self.run("diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR")
         files = []
-        for path in _split_z(out):
-            _, data = self._run("cat-file", "blob", f":{path}")
+        for path in split_z(out):
+            _, data = self.run("cat-file", "blob", f":{path}")
             files.append((path, data))
         return files
 
@@ -695,11 +632,11 @@ class Repo:
 
     def uncommitted(self) -> list[str]:
         """Tracked files with staged or unstaged changes (untracked ones are not listed)."""
-        _, out = self._run(
+        _, out = self.run(
             "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
             "--untracked-files=no",
         )  # fmt: skip
-        return sorted({record[3:] for record in _split_z(out)})
+        return sorted({record[3:] for record in split_z(out)})
 
     def operation_in_progress(self) -> str | None:
         """What git is in the middle of (a merge, a rebase...), or None."""
@@ -709,7 +646,7 @@ class Repo:
         return None
 
     def remotes(self) -> list[str]:
-        return _text(self._run("remote")[1]).split()
+        return decode(self.run("remote")[1]).split()
 
     def rewrite_history(
         self, pattern: str, replacement: str, ignore_case: bool
@@ -744,13 +681,13 @@ class Repo:
         done = subprocess.run(
             [sys.executable, "-c", _FILTER_REPO_DRIVER],
             input=json.dumps(spec).encode(),
-            cwd=self._root,
-            env={**os.environ, **self._location_env()},
+            cwd=self.root,
+            env={**os.environ, **self.location_env()},
             capture_output=True,
             check=False,
         )
         if done.returncode != 0:
-            err = _text(done.stderr).strip().splitlines()[-5:]
+            err = decode(done.stderr).strip().splitlines()[-5:]
             raise GardenerError(
                 f"git-filter-repo failed (exit {done.returncode}): {' / '.join(err)}"
             )
@@ -772,10 +709,10 @@ class Repo:
                 data = path.read_bytes()
                 if sub(data) != data:
                     path.write_bytes(sub(data))
-        self._run(
+        self.run(
             "reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"
         )
-        self._run("gc", "--prune=now", "--quiet")
+        self.run("gc", "--prune=now", "--quiet")
 
     def state_files_holding(self, count: Callable[[bytes], int]) -> list[str]:
         """Files in the git folder, objects aside, whose bytes hold the needle
@@ -801,9 +738,9 @@ class Repo:
     # -- internals ---------------------------------------------------------------
 
     def _log(self, *args: str) -> list[CommitInfo]:
-        _, out = self._run("log", "-z", _LOG_FORMAT, *args)
+        _, out = self.run("log", "-z", _LOG_FORMAT, *args)
         commits = []
-        for record in _split_z(out):
+        for record in split_z(out):
             sha, author, stamp, subject = record.split("\x1f", 3)
             when = datetime.fromtimestamp(int(stamp), UTC)
             commits.append(CommitInfo(sha, author, when, subject))
@@ -814,11 +751,11 @@ class Repo:
 
         Untracked ignored paths are left out; deleted ones stay in (if tracked).
         """
-        ignored = self._ls(
+        ignored = self.ls(
             "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
             "--directory", "--", *rels,
         )  # fmt: skip
-        indexed = self._ls("ls-files", "-z", "--cached", "--", *rels)
+        indexed = self.ls("ls-files", "-z", "--cached", "--", *rels)
         addable = [
             p
             for p in rels
@@ -829,82 +766,11 @@ class Repo:
             )
         ]
         if addable:
-            self._run("add", "--all", "--", *addable, index=True)
+            self.run("add", "--all", "--", *addable, index=True)
         in_head: list[str] = []
         if has_head:
-            in_head = self._ls(
-                "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *rels
-            )
+            in_head = self.ls("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *rels)
         return [p for p in rels if p in addable or any(_under(h, p) for h in in_head)]
-
-    def _ls(self, *args: str) -> list[str]:
-        return _split_z(self._run(*args)[1])
-
-    def _run(
-        self,
-        *args: str,
-        ok: tuple[int, ...] = (0,),
-        index: bool = False,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-    ) -> tuple[int, bytes]:
-        """Run one git command in ``root``; returns (exit status, stdout bytes).
-
-        ``index`` marks commands that take ``index.lock``: they wait for a busy
-        lock and retry. Exit statuses outside ``ok`` raise GardenerError.
-        """
-        argv = [_GIT, *_OPTIONS, *args]
-        # English messages (the lock-busy check reads them), as GitPython does
-        full_env = os.environ | _C_LOCALE | self._location_env() | dict(env or {})
-        if self._tree != self._root:  # git cannot find the repository from there
-            full_env |= self._pinned_env() | {"GIT_WORK_TREE": self._tree}
-        deadline = time.monotonic() + self.lock_timeout
-        delays = chain((0.02, 0.05, 0.1, 0.2), repeat(0.5))  # seconds
-        while True:
-            if index:
-                self._wait_for(
-                    os.path.join(self._git_dir, "index.lock"), deadline, delays
-                )
-            try:
-                done = subprocess.run(
-                    argv, cwd=self._tree, env=full_env, capture_output=True,
-                    input=stdin if stdin is not None else b"",
-                )  # fmt: skip
-            except FileNotFoundError as e:
-                raise GardenerError(f"git is not installed or not on PATH ({e})") from e
-            status, out = done.returncode, done.stdout
-            if status in ok:
-                return status, out
-            err = done.stderr.decode("utf-8", "replace")
-            busy = _BUSY_LOCK.search(err)
-            if busy is None:
-                import shlex  # only to say what failed
-
-                command = shlex.join(["git", *args])
-                raise GardenerError(
-                    f"`{command}` failed (exit {status}): {err.strip()}"
-                )
-            self._wait_for(path_text(busy.group(1)), deadline, delays)
-
-    def _wait_for(self, lock: str, deadline: float, delays: Iterator[float]) -> None:
-        """Sleep with backoff while ``lock`` exists; LockError past ``deadline``."""
-        while os.path.lexists(lock):
-            if time.monotonic() >= deadline:
-                raise _lock_error(lock, self._root, self.lock_timeout)
-            time.sleep(next(delays))
-
-    def _location_env(self) -> dict[str, str]:
-        # Inherited from a hook or a wrapper, these would point git at another
-        # repository or index, so pin them.
-        pinned = self._pinned_env()
-        return {key: value for key, value in pinned.items() if key in os.environ}
-
-    def _pinned_env(self) -> dict[str, str]:
-        return {
-            "GIT_DIR": self._git_dir,
-            "GIT_WORK_TREE": self._root,
-            "GIT_INDEX_FILE": os.path.join(self._git_dir, "index"),
-        }
 
 
 def _freeze(tree: str, texts: Mapping[str, str]) -> str:
@@ -980,7 +846,7 @@ def _commit_time_subject(raw: bytes) -> tuple[datetime, str]:
     for line in head.split(b"\n"):
         if line.startswith(b"author "):
             stamp = int(line.rsplit(b" ", 2)[1])
-    subject = _text(message).split("\n", 1)[0].rstrip()
+    subject = decode(message).split("\n", 1)[0].rstrip()
     return datetime.fromtimestamp(stamp, UTC), subject
 
 
@@ -1010,69 +876,8 @@ def _git_dir_of(root: str) -> str | None:
     return None
 
 
-def _lock_error(
-    lock: str | os.PathLike[str], root: str | os.PathLike[str], waited: float
-) -> LockError:
-    import shlex  # only to say how to remove it
-
-    holders = _lock_holders(lock, root)
-    if holders:
-        return LockError(
-            f"{lock} is held by process {', '.join(map(str, holders))} after "
-            f"{waited:g} s; wait for it to finish, then run the command again"
-        )
-    return LockError(
-        f"{lock} is still there after {waited:g} s and no process holds it: a git "
-        f"command probably crashed. If no git command is running, remove it with "
-        f"`rm {shlex.quote(str(lock))}` and run the command again"
-    )
-
-
-def _lock_holders(
-    lock: str | os.PathLike[str], root: str | os.PathLike[str]
-) -> list[int]:
-    """Pids of processes with ``lock`` open or of git running in ``root`` (Linux).
-
-    git may close a lock file and keep it (``git commit`` while the editor is
-    open), so a git process working in the repository counts as a holder.
-    """
-    from pathlib import Path
-
-    target = os.path.realpath(lock)
-    top = os.path.realpath(root)
-    holders = []
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            cwd = os.path.realpath(entry / "cwd")
-            in_repo = cwd == top or cwd.startswith(top + os.sep)
-            if in_repo and (entry / "comm").read_text().startswith("git"):
-                holders.append(int(entry.name))
-                continue
-            if any(os.readlink(fd) == target for fd in (entry / "fd").iterdir()):
-                holders.append(int(entry.name))
-        except OSError:  # the process ended, or is not ours to inspect
-            continue
-    return sorted(holders)
-
-
 def _identity_env(role: str, who: Identity) -> dict[str, str]:
     return {f"GIT_{role}_NAME": who.name, f"GIT_{role}_EMAIL": who.email}
-
-
-def _relative_paths(paths: Sequence[str]) -> list[str]:
-    """Check and normalize workspace-relative POSIX paths (order kept, no repeats)."""
-    if isinstance(paths, str):
-        raise TypeError("paths must be a sequence of paths, not one str")
-    result: list[str] = []
-    for path in paths:
-        rel = path_text(path)  # as PurePosixPath spells it
-        if not path or rel.startswith("/") or ".." in rel.split("/"):
-            raise GardenerError(f"not a workspace-relative POSIX path: {path!r}")
-        if rel == ".":
-            raise GardenerError("refusing to use the whole workspace as a path")
-        if rel not in result:
-            result.append(rel)
-    return result
 
 
 def _under(path: str, folder: str) -> bool:
@@ -1081,16 +886,8 @@ def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + "/")
 
 
-def _split_z(out: bytes) -> list[str]:
-    return [_text(part) for part in out.split(b"\0") if part]
-
-
 def _bytes(path: str) -> bytes:
     return path.encode("utf-8", "surrogateescape")
-
-
-def _text(out: bytes) -> str:
-    return out.decode("utf-8", "surrogateescape")
 
 
 def _rmtree(folder: Path) -> None:

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.git import GARDENER, Identity, Repo, _relative_paths, identity_for
+from gardener.git import GARDENER, Identity, Repo, identity_for
+from gardener.gitrun import relative_paths
 
 USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
 
@@ -494,7 +495,7 @@ def test_a_temporary_tree_a_killed_process_left_is_removed(repo: Repo) -> None:
 
 
 def _relative_paths_by_pathlib(paths: list[str]) -> list[str]:
-    """``_relative_paths`` as it was written with PurePosixPath."""
+    """``relative_paths`` as it was written with PurePosixPath."""
     result: list[str] = []
     for path in paths:
         pure = PurePosixPath(path)
@@ -517,7 +518,7 @@ def test_relative_paths_are_read_as_pathlib_reads_them(paths: list[str]) -> None
         except GardenerError as e:
             return str(e)
 
-    assert outcome(_relative_paths) == outcome(_relative_paths_by_pathlib)
+    assert outcome(relative_paths) == outcome(_relative_paths_by_pathlib)
 
 
 # -- which commits add first ------------------------------------------------------
