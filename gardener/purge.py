@@ -29,10 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import GardenerError, UsageError
+from .gitlog import scan_history, state_files_holding
 from .workspace import SALT, STATE_DIR, atomic_write, ensure_state_dir, read_text
 
 if TYPE_CHECKING:
-    from .git import HistoryScan, Holder, Identity, Repo
+    from .git import Identity, Repo
+    from .gitlog import HistoryScan, Holder
 
 REPLACEMENT = "[PURGED]"
 MIN_LENGTH = 4  # shorter texts are too broad to erase everywhere
@@ -405,8 +407,8 @@ def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
             continue  # gone meanwhile, or unreadable
         if n:
             files.append(FileHit(rel, n))
-    history = repo.scan_history(needle.count)
-    git_files = tuple(repo.state_files_holding(needle.count))
+    history = scan_history(repo, needle.count)
+    git_files = tuple(state_files_holding(repo, needle.count))
     return _Survey(tuple(files), history, git_files, tuple(too_large))
 
 
