@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from gardener.errors import GardenerError, NotAWorkspaceError
 from gardener.gitrun import Runner, decode, relative_paths, split_z
-from gardener.layout import absolute, is_dir, is_file, is_symlink, path_text
+from gardener.gittree import freeze, new_tree, thaw
+from gardener.layout import absolute, is_dir, is_file, is_symlink
 from gardener.record import Record
 
 # ``gardener note`` commits through here: no pathlib (~6 ms to import),
@@ -158,15 +158,13 @@ class Repo(Runner):
                 raise ValueError("texts must name exactly the paths committed")
             # git reads the texts from a temporary work tree, in the git
             # folder (so on the same file system); removed afterwards
-            tree = os.path.join(
-                self._git_dir, "gardener", f"tree-{os.getpid()}-{time.monotonic_ns()}"
-            )
+            tree = new_tree(self._git_dir)
             try:
-                self._tree = _freeze(tree, texts)
+                self._tree = freeze(tree, texts)
                 return self.commit(rels, message, author, date=date, maintain=maintain)
             finally:
                 self._tree = self._root
-                _thaw(tree, texts)
+                thaw(tree, texts)
         has_head = self.has_commits()
         # files that exist: two or three git commands instead of eight (``note``
         # commits on every call); an ignored one makes ``add`` fail, and the
@@ -437,57 +435,6 @@ class Repo(Runner):
         if has_head:
             in_head = self.ls("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *rels)
         return [p for p in rels if p in addable or any(_under(h, p) for h in in_head)]
-
-
-def _freeze(tree: str, texts: Mapping[str, str]) -> str:
-    """Write ``texts`` (workspace-relative path -> text) into the new folder
-    ``tree``, a temporary work tree for ``Repo.commit``; returns ``tree``.
-    Those of processes that died before they removed theirs are removed first."""
-    _clear_dead_trees(os.path.dirname(tree))
-    for rel, text in texts.items():
-        path = path_text(os.path.join(tree, rel))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as file:
-            file.write(text.encode("utf-8", "surrogateescape"))
-    return tree
-
-
-def _thaw(tree: str, texts: Mapping[str, str]) -> None:
-    """Remove what ``_freeze(tree, texts)`` wrote, or began to."""
-    paths = [path_text(os.path.join(tree, rel)) for rel in texts]
-    for path in paths:
-        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
-            os.unlink(path)
-        except OSError:
-            pass
-    for path in paths:  # the folders it made, deepest first
-        folder = os.path.dirname(path)
-        while folder != os.path.dirname(tree):
-            try:  # noqa: SIM105
-                os.rmdir(folder)
-            except OSError:
-                pass
-            folder = os.path.dirname(folder)
-
-
-def _clear_dead_trees(folder: str) -> None:
-    """Remove the temporary work trees (``_freeze``) of processes that died
-    before they could: ``tree-<pid>-<n>`` whose pid is gone."""
-    try:
-        names = [n for n in os.listdir(folder) if n.startswith("tree-")]
-    except OSError:
-        return
-    for name in names:
-        try:
-            os.kill(int(name.split("-")[1]), 0)
-            continue  # alive (or reused: it is left for a later pass)
-        except (ValueError, IndexError, ProcessLookupError):
-            pass
-        except PermissionError:
-            continue  # alive, another user's
-        import shutil
-
-        shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
 
 
 def _hint(root: str) -> str:
