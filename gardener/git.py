@@ -1,9 +1,13 @@
-"""Git access: commits of explicit paths as a fixed identity, and history reads.
+"""Git access: ``Repo``, commits of explicit paths as a fixed identity, and
+reads of HEAD, the index and the work tree's status.
 
-Every command runs with explicit paths through ``gitrun.Runner``, ``Repo``'s
-base (literal pathspecs, hooks off, busy locks waited for), and an identity
-that never depends on the machine's git config. Paths are workspace-relative
-POSIX strings; file names keep their exact bytes.
+``Repo`` builds on ``gitrun.Runner``, which finds the work tree (``open``,
+``init``) and runs every command (literal pathspecs, hooks off, busy locks
+waited for); a commit of given texts reads them from a ``gittree`` temporary
+work tree. Commits carry an identity that never depends on the machine's git
+config. Paths are workspace-relative POSIX strings; file names keep their
+exact bytes. History reads are in ``gitlog``, history rewrites in
+``gitrewrite``.
 """
 
 from __future__ import annotations
@@ -13,10 +17,10 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from gardener.errors import GardenerError, NotAWorkspaceError
+from gardener.errors import GardenerError
 from gardener.gitrun import Runner, decode, relative_paths, split_z
 from gardener.gittree import freeze, new_tree, thaw
-from gardener.layout import absolute, is_dir, is_file, is_symlink
+from gardener.layout import is_file, is_symlink
 from gardener.record import Record
 
 # ``gardener note`` commits through here: no pathlib (~6 ms to import),
@@ -73,45 +77,6 @@ class Repo(Runner):
         # of them must ``add`` first; any other file is committed by
         # ``commit --only`` alone, and ``add`` only if git refuses
         self._untracked: set[str] = set()
-
-    @classmethod
-    def open(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Repo:
-        """Open the work tree whose top is ``root``.
-
-        Raises NotAWorkspaceError if ``root`` is not the top of a git work tree.
-        """
-        top = absolute(root)
-        git_dir = _git_dir_of(top)
-        if git_dir is None:
-            raise NotAWorkspaceError(
-                f"{top} is not a git work tree's top; {_hint(top)}"
-            )
-        repo = cls(top, git_dir, lock_timeout)
-        if is_file(os.path.join(git_dir, "HEAD")) and is_dir(os.path.join(top, ".git")):
-            return repo  # root holds its own repository: it is the top
-        try:
-            found = decode(repo.run("rev-parse", "--show-toplevel")[1]).strip()
-        except GardenerError as e:  # not a repository, or one git refuses
-            raise NotAWorkspaceError(f"{top}: {e.message}; {_hint(top)}") from None
-        if os.path.realpath(found) != os.path.realpath(top):
-            raise NotAWorkspaceError(
-                f"{top} is not a git work tree's top; {_hint(top)}"
-            )
-        return repo
-
-    @classmethod
-    def init(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Repo:
-        """Open ``root``, or first ``git init`` it (branch ``main``, folder created)."""
-        top = absolute(root)
-        try:
-            return cls.open(top, lock_timeout=lock_timeout)
-        except NotAWorkspaceError:
-            pass
-        os.makedirs(top, exist_ok=True)
-        cls(top, os.path.join(top, ".git")).run(
-            "init", "--quiet", "--initial-branch=main"
-        )
-        return cls.open(top, lock_timeout=lock_timeout)
 
     def has_commits(self) -> bool:
         """True once HEAD points at a commit (asked once per handle)."""
@@ -437,30 +402,10 @@ class Repo(Runner):
         return [p for p in rels if p in addable or any(_under(h, p) for h in in_head)]
 
 
-def _hint(root: str) -> str:
-    import shlex  # only when there is no workspace
-
-    return f"run `gardener init {shlex.quote(root)}` to make one"
-
-
 def _read_ascii(path: str) -> str:
     """A small ASCII file's text, stripped (bytes decoded: no codec to import)."""
     with open(path, "rb") as file:
         return file.read().decode("ascii").strip()
-
-
-def _git_dir_of(root: str) -> str | None:
-    """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
-    dot_git = os.path.join(root, ".git")
-    if is_dir(dot_git):
-        return dot_git
-    if is_file(dot_git):
-        with open(dot_git, encoding="utf-8", errors="replace") as file:
-            first = file.read().partition("\n")[0]
-        if first.startswith("gitdir:"):
-            pointed = first.removeprefix("gitdir:").strip()
-            return os.path.realpath(os.path.join(root, pointed))
-    return None
 
 
 def _identity_env(role: str, who: Identity) -> dict[str, str]:

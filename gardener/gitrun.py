@@ -1,6 +1,7 @@
-"""Running git in one work tree: the process runner under ``gardener.git.Repo``.
+"""Running git in one work tree: ``Runner``, the base of ``gardener.git.Repo``.
 
-Commands run as plain child processes: importing GitPython costs about 100 ms,
+A ``Runner`` is a work tree found by ``open`` (or made by ``init``) and the
+git commands run in it. Commands run as plain child processes: importing GitPython costs about 100 ms,
 which would triple the cost of ``gardener note``. GitPython serves the one read
 that gains from it: ``Runner.read_object`` reads through its persistent
 ``cat-file --batch`` process, so ``gitlog.objects`` streams every object of the
@@ -22,8 +23,8 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain, repeat
 
-from gardener.errors import GardenerError, LockError
-from gardener.layout import path_text
+from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+from gardener.layout import absolute, is_dir, is_file, path_text
 
 # ``gardener note`` runs git through here: no pathlib (~6 ms to import),
 # contextlib or shlex at import; paths are os.path strings inside
@@ -52,7 +53,8 @@ _BUSY_LOCK = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 
 class Runner:
     """Git commands run in the work tree whose top folder is ``root`` and whose
-    git folder is ``git_dir``; ``gardener.git.Repo`` builds on it.
+    git folder is ``git_dir``. Use ``open`` or ``init`` (as ``Repo.open`` and
+    ``Repo.init``: ``gardener.git.Repo`` builds on it).
 
     ``lock_timeout`` is how long (seconds) a busy ``.git/index.lock`` is waited for.
     ``root`` and ``git_dir`` are Paths; inside, the folders are strings.
@@ -69,6 +71,45 @@ class Runner:
         self._git_dir = path_text(git_dir)
         self._tree = self._root  # where git reads files (see Repo.commit's texts)
         self._reader: Any = None  # GitPython's cat-file process, for ``read_object``
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Self:
+        """Open the work tree whose top is ``root``.
+
+        Raises NotAWorkspaceError if ``root`` is not the top of a git work tree.
+        """
+        top = absolute(root)
+        git_dir = _git_dir_of(top)
+        if git_dir is None:
+            raise NotAWorkspaceError(
+                f"{top} is not a git work tree's top; {_hint(top)}"
+            )
+        repo = cls(top, git_dir, lock_timeout)
+        if is_file(os.path.join(git_dir, "HEAD")) and is_dir(os.path.join(top, ".git")):
+            return repo  # root holds its own repository: it is the top
+        try:
+            found = decode(repo.run("rev-parse", "--show-toplevel")[1]).strip()
+        except GardenerError as e:  # not a repository, or one git refuses
+            raise NotAWorkspaceError(f"{top}: {e.message}; {_hint(top)}") from None
+        if os.path.realpath(found) != os.path.realpath(top):
+            raise NotAWorkspaceError(
+                f"{top} is not a git work tree's top; {_hint(top)}"
+            )
+        return repo
+
+    @classmethod
+    def init(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Self:
+        """Open ``root``, or first ``git init`` it (branch ``main``, folder created)."""
+        top = absolute(root)
+        try:
+            return cls.open(top, lock_timeout=lock_timeout)
+        except NotAWorkspaceError:
+            pass
+        os.makedirs(top, exist_ok=True)
+        cls(top, os.path.join(top, ".git")).run(
+            "init", "--quiet", "--initial-branch=main"
+        )
+        return cls.open(top, lock_timeout=lock_timeout)
 
     @property
     def root(self) -> Path:
@@ -185,6 +226,26 @@ class Runner:
             if time.monotonic() >= deadline:
                 raise _lock_error(lock, self._root, self.lock_timeout)
             time.sleep(next(delays))
+
+
+def _hint(root: str) -> str:
+    import shlex  # only when there is no workspace
+
+    return f"run `gardener init {shlex.quote(root)}` to make one"
+
+
+def _git_dir_of(root: str) -> str | None:
+    """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
+    dot_git = os.path.join(root, ".git")
+    if is_dir(dot_git):
+        return dot_git
+    if is_file(dot_git):
+        with open(dot_git, encoding="utf-8", errors="replace") as file:
+            first = file.read().partition("\n")[0]
+        if first.startswith("gitdir:"):
+            pointed = first.removeprefix("gitdir:").strip()
+            return os.path.realpath(os.path.join(root, pointed))
+    return None
 
 
 def lock_holders(
