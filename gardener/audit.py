@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 def why(ws: Workspace, key: str) -> list[WhyRecord]:
     """Every value ``key`` has had, with validity, source note and commit."""
+    from .gitlog import commits_adding
     from .recall import history, identity
     from .results import WhyRecord
 
@@ -36,7 +37,7 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
                 if hit.id
                 else (f"**{hit.key}**: {hit.value}" if hit.key else hit.value)
             )
-            commits = repo.commits_adding(needle, ws.config.memory_file)
+            commits = commits_adding(repo, needle, ws.config.memory_file)
             first = commits[0] if commits else None
             records.append(
                 WhyRecord(
@@ -58,11 +59,12 @@ def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:
     (an expired entry moved, a link it dropped) is not one: the same entry
     is among the lines that commit added. A purge erased its content from
     those commits too."""
+    from .gitlog import line_changes
     from .recall import identity
 
     facts: list[Fact] = []
     removed_in: dict[str, str] = {}
-    for commit, removed, added in repo.line_changes(memory_file, "prune"):
+    for commit, removed, added in line_changes(repo, memory_file, "prune"):
         kept = {identity(f) for f in _facts(added)}
         for fact in _facts(removed):
             # an entry with no id counts if it was superseded (struck, or ended)
@@ -116,6 +118,7 @@ def check(
     pre-commit hook). ``history``: also secrets in every blob git holds.
     """
     from .check import memory_problems, secret_problems, sort_problems
+    from .gitlog import blob_paths, objects
     from .guard import QUARANTINE, quarantined
     from .layout import misnamed_notes
     from .memoryfile import parse_memory
@@ -137,8 +140,8 @@ def check(
                         path, data.decode("utf-8", "surrogateescape"), config
                     )
                 )
-            paths = repo.blob_paths()
-            for sha, kind, data in repo.objects():
+            paths = blob_paths(repo)
+            for sha, kind, data in objects(repo):
                 if kind == "blob":
                     where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
                     problems += secret_problems(

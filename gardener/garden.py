@@ -371,6 +371,7 @@ class Workspace:
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
         """Delete old superseded entries, expire entries, delete aged-out notes (DESIGN 2.2)."""
+        from .gitlog import first_commit_time
         from .prune import plan_prune
         from .results import PruneResult, prune_message
 
@@ -386,7 +387,7 @@ class Workspace:
                 first: dict[str, date | None] = {}
                 for note in notes:
                     if note.day < cutoff:
-                        stamp = repo.first_commit_time(note.path)
+                        stamp = first_commit_time(repo, note.path)
                         first[note.path] = (
                             stamp.astimezone(self.config.zone).date() if stamp else None
                         )

@@ -1,96 +1,31 @@
-"""Git access: commits of explicit paths as a fixed identity, and history reads.
+"""Git access: ``Repo``, commits of explicit paths as a fixed identity, and
+reads of HEAD, the index and the work tree's status.
 
-Commands run as plain child processes: importing GitPython costs about 100 ms,
-which would triple the cost of ``gardener note``. GitPython serves the one read
-that gains from it: ``objects`` streams every object of the store through its
-persistent ``cat-file --batch`` process, one object in memory at a time. It is
-imported there only. Every command runs with explicit paths, literal pathspecs, hooks off and an
-identity that never depends on the machine's git config. Paths are
-workspace-relative POSIX strings; file names keep their exact bytes.
+``Repo`` builds on ``gitrun.Runner``, which finds the work tree (``open``,
+``init``) and runs every command (literal pathspecs, hooks off, busy locks
+waited for); a commit of given texts reads them from a ``gittree`` temporary
+work tree. Commits carry an identity that never depends on the machine's git
+config. Paths are workspace-relative POSIX strings; file names keep their
+exact bytes. History reads are in ``gitlog``, history rewrites in
+``gitrewrite``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime
-from itertools import chain, repeat
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 
-from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.layout import absolute, is_dir, is_file, is_symlink, path_text
+from gardener.errors import GardenerError
+from gardener.gitrun import Runner, decode, relative_paths, split_z
+from gardener.gittree import freeze, new_tree, thaw
+from gardener.layout import is_file, is_symlink
 from gardener.record import Record
 
 # ``gardener note`` commits through here: no pathlib (~6 ms to import),
 # contextlib, shlex or unicodedata at import; paths are os.path strings inside
-TYPE_CHECKING = False  # mypy and ruff read this as typing's
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
-
 _AGENT_DOMAIN = "agents.memory-gardener.invalid"
-# Options for every command: exact file-name bytes, UTF-8 messages, no hooks
-# (a prepare-commit-msg or commit-msg hook would rewrite our messages).
-_OPTIONS = (
-    "--literal-pathspecs",  # a "*" or "[x]" in a file name is just that
-    "-c", "core.quotepath=false",
-    "-c", "core.precomposeunicode=false",
-    "-c", "core.autocrlf=false",  # a file's bytes are committed as they are
-    "-c", "i18n.commitEncoding=utf-8",
-    "-c", "i18n.logOutputEncoding=utf-8",
-    "-c", f"core.hooksPath={os.devnull}",
-    "-c", "log.showSignature=false",
-)  # fmt: skip
-# GIT_PYTHON_GIT_EXECUTABLE is GitPython's way to name the git binary; honour it.
-_GIT = os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
-_C_LOCALE = {"LANGUAGE": "C", "LC_ALL": "C"}
-_BUSY_LOCK = re.compile(r"Unable to create '([^']+\.lock)': File exists")
-_LOG_FORMAT = "--format=%H%x1f%an%x1f%at%x1f%s"
-# Operations a history rewrite must not run in the middle of: file -> what it is.
-_IN_PROGRESS = {
-    "MERGE_HEAD": "a merge",
-    "CHERRY_PICK_HEAD": "a cherry-pick",
-    "REVERT_HEAD": "a revert",
-    "rebase-merge": "a rebase",
-    "rebase-apply": "a rebase or `git am`",
-    "BISECT_LOG": "a bisect",
-}
-# Files in the git folder that hold commit messages: scrubbed after a rewrite.
-_MESSAGE_FILES = ("COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG")
-# They point at commits of the old history, which a rewrite leaves behind.
-_OLD_POINTERS = ("ORIG_HEAD", "FETCH_HEAD")
-# Run by ``rewrite_history`` in a child Python: git-filter-repo as a library,
-# with callbacks (the text never touches the disk, unlike --replace-text). The
-# matching must agree with gardener.purge.Needle: one regex (the text, its cut
-# forms, any run of white space for a run), over the bytes, or, ignoring
-# case, over the UTF-8 text (bad bytes kept as surrogates).
-_FILTER_REPO_DRIVER = r"""
-import json, re, sys
-import git_filter_repo as fr
-spec = json.loads(sys.stdin.buffer.read())
-new = spec["replacement"]
-if spec["ignore_case"]:
-    pattern = re.compile(spec["pattern"], re.IGNORECASE)
-    def sub(data):
-        text = data.decode("utf-8", "surrogateescape")
-        return pattern.sub(lambda _m: new, text).encode("utf-8", "surrogateescape")
-else:
-    pattern = re.compile(spec["pattern"].encode("utf-8", "surrogateescape"))
-    new_bytes = new.encode("utf-8", "surrogateescape")
-    def sub(data):
-        return pattern.sub(lambda _m: new_bytes, data)
-def blob(b, _metadata):
-    b.data = sub(b.data)
-args = fr.FilteringOptions.parse_args(spec["args"])
-fr.RepoFilter(
-    args, blob_callback=blob, message_callback=sub, name_callback=sub,
-    email_callback=sub, filename_callback=sub, refname_callback=sub,
-).run()
-"""
 
 
 class Identity(Record):
@@ -101,35 +36,6 @@ class Identity(Record):
 
 
 GARDENER = Identity("memory-gardener", "gardener@memory-gardener.invalid")
-
-
-class CommitInfo(Record):
-    """One commit, as history reads return it."""
-
-    sha: str  # full hex object id
-    author: str  # author name
-    time: datetime  # author time, UTC-aware
-    subject: str  # first line of the message, trailing blanks trimmed (git's %s)
-
-
-class Holder(Record):
-    """A commit reachable from a ref whose snapshot or own text holds a needle."""
-
-    sha: str
-    time: datetime  # author time, UTC-aware
-    subject: str  # first line of the message
-    in_files: int  # occurrences in its snapshot: file contents and file names
-    in_commit: int  # occurrences in its message, author and committer
-
-
-class HistoryScan(Record):
-    """Where a needle occurs in a repository's object store."""
-
-    objects: int  # objects read: every one in the store, reachable or not
-    holding: tuple[str, ...]  # ids of the objects whose own bytes hold it
-    commits: tuple[
-        Holder, ...
-    ]  # commits reachable from refs that hold it, oldest first
 
 
 def identity_for(by: str | None) -> Identity:
@@ -152,7 +58,7 @@ def identity_for(by: str | None) -> Identity:
     return Identity(name, f"{slug}@{_AGENT_DOMAIN}")
 
 
-class Repo:
+class Repo(Runner):
     """A git work tree whose top folder is ``root``. Use ``open`` or ``init``.
 
     ``lock_timeout`` is how long (seconds) a busy ``.git/index.lock`` is waited for.
@@ -165,81 +71,19 @@ class Repo:
         git_dir: str | os.PathLike[str],
         lock_timeout: float = 10.0,
     ) -> None:
-        self._root = path_text(root)
-        self.lock_timeout = lock_timeout
-        self._git_dir = path_text(git_dir)
+        super().__init__(root, git_dir, lock_timeout)
         self._has_commits: bool | None = None  # known once asked; True after a commit
         # paths known to be out of git (untracked, or missing at HEAD): a commit
         # of them must ``add`` first; any other file is committed by
         # ``commit --only`` alone, and ``add`` only if git refuses
         self._untracked: set[str] = set()
-        self._tree = self._root  # where git reads files (see commit's texts)
-        self._reader: Any = None  # GitPython's cat-file process, for ``objects``
-
-    @property
-    def root(self) -> Path:
-        """The work tree's top folder (absolute)."""
-        from pathlib import Path
-
-        return Path(self._root)
-
-    @classmethod
-    def open(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Repo:
-        """Open the work tree whose top is ``root``.
-
-        Raises NotAWorkspaceError if ``root`` is not the top of a git work tree.
-        """
-        top = absolute(root)
-        git_dir = _git_dir_of(top)
-        if git_dir is None:
-            raise NotAWorkspaceError(
-                f"{top} is not a git work tree's top; {_hint(top)}"
-            )
-        repo = cls(top, git_dir, lock_timeout)
-        if is_file(os.path.join(git_dir, "HEAD")) and is_dir(os.path.join(top, ".git")):
-            return repo  # root holds its own repository: it is the top
-        try:
-            found = _text(repo._run("rev-parse", "--show-toplevel")[1]).strip()
-        except GardenerError as e:  # not a repository, or one git refuses
-            raise NotAWorkspaceError(f"{top}: {e.message}; {_hint(top)}") from None
-        if os.path.realpath(found) != os.path.realpath(top):
-            raise NotAWorkspaceError(
-                f"{top} is not a git work tree's top; {_hint(top)}"
-            )
-        return repo
-
-    @classmethod
-    def init(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Repo:
-        """Open ``root``, or first ``git init`` it (branch ``main``, folder created)."""
-        top = absolute(root)
-        try:
-            return cls.open(top, lock_timeout=lock_timeout)
-        except NotAWorkspaceError:
-            pass
-        os.makedirs(top, exist_ok=True)
-        cls(top, os.path.join(top, ".git"))._run(
-            "init", "--quiet", "--initial-branch=main"
-        )
-        return cls.open(top, lock_timeout=lock_timeout)
-
-    def close(self) -> None:
-        """End GitPython's cat-file process, if ``objects`` started one."""
-        if self._reader is not None:
-            self._reader.clear_cache()
-            self._reader = None
-
-    def __enter__(self) -> Repo:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def has_commits(self) -> bool:
         """True once HEAD points at a commit (asked once per handle)."""
         if not self._has_commits and self._loose_head() is not None:
             self._has_commits = True  # a branch's ref file names a commit
         if not self._has_commits:
-            status, _ = self._run(
+            status, _ = self.run(
                 "rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1)
             )
             self._has_commits = status == 0
@@ -273,21 +117,19 @@ class Repo:
         Raises LockError when ``index.lock`` stays busy for ``lock_timeout``
         seconds, GardenerError when git fails (with the command and its stderr).
         """
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if texts is not None:
-            if set(_relative_paths(list(texts))) != set(rels):
+            if set(relative_paths(list(texts))) != set(rels):
                 raise ValueError("texts must name exactly the paths committed")
             # git reads the texts from a temporary work tree, in the git
             # folder (so on the same file system); removed afterwards
-            tree = os.path.join(
-                self._git_dir, "gardener", f"tree-{os.getpid()}-{time.monotonic_ns()}"
-            )
+            tree = new_tree(self._git_dir)
             try:
-                self._tree = _freeze(tree, texts)
+                self._tree = freeze(tree, texts)
                 return self.commit(rels, message, author, date=date, maintain=maintain)
             finally:
                 self._tree = self._root
-                _thaw(tree, texts)
+                thaw(tree, texts)
         has_head = self.has_commits()
         # files that exist: two or three git commands instead of eight (``note``
         # commits on every call); an ignored one makes ``add`` fail, and the
@@ -296,7 +138,7 @@ class Repo:
         new = [p for p in rels if p in self._untracked]
         if quick and new and len(new) < len(rels):
             # only the new ones need ``add``: the rest are hashed once, by the commit
-            added = self._run("add", "--", *new, index=True, ok=(0, 1))[0] == 0
+            added = self.run("add", "--", *new, index=True, ok=(0, 1))[0] == 0
             if added:
                 self._untracked.difference_update(new)
                 new = []
@@ -316,7 +158,7 @@ class Repo:
                 return sha
             except GardenerError:
                 pass
-        if quick and self._run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
+        if quick and self.run("add", "--", *rels, index=True, ok=(0, 1))[0] == 0:
             sha = self._commit_only(rels, message, author, date, maintain=maintain)
             self._untracked.difference_update(rels)  # in HEAD now, or unchanged
             return sha
@@ -325,9 +167,9 @@ class Repo:
             return None
         if has_head:
             args = ["diff", "--cached", "--quiet", "--no-renames", "HEAD", "--"]
-            if self._run(*args, *targets, ok=(0, 1))[0] == 0:
+            if self.run(*args, *targets, ok=(0, 1))[0] == 0:
                 return None
-        elif not self._ls("ls-files", "-z", "--cached", "--", *targets):
+        elif not self.ls("ls-files", "-z", "--cached", "--", *targets):
             return None
         return self._commit_only(targets, message, author, date, maintain=maintain)
 
@@ -355,7 +197,7 @@ class Repo:
             stamp = f"@{int(moment.timestamp())} {moment.strftime('%z')}"
             env |= {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         # the message goes in on stdin, sent again if a busy lock makes git retry
-        status, _ = self._run(
+        status, _ = self.run(
             # maintain=False: no `git maintenance run --auto` (one process) after it
             *(() if maintain else ("-c", "maintenance.auto=false")),
             "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
@@ -374,7 +216,7 @@ class Repo:
                 "--",
                 *targets,
             ]
-            if self.has_commits() and self._run(*same, ok=(0, 1))[0] == 0:
+            if self.has_commits() and self.run(*same, ok=(0, 1))[0] == 0:
                 return None  # "nothing to commit": the staged text equals HEAD's
             raise GardenerError(f"`git commit` of {', '.join(targets)} failed")
         self._has_commits = True
@@ -386,8 +228,8 @@ class Repo:
         sha = self._loose_head()
         if sha is not None:
             return sha
-        _, out = self._run("rev-parse", "--verify", "HEAD")
-        return _text(out).strip()
+        _, out = self.run("rev-parse", "--verify", "HEAD")
+        return decode(out).strip()
 
     def _loose_head(self) -> str | None:
         """The commit id in the loose ref file HEAD's branch points to; None
@@ -405,9 +247,9 @@ class Repo:
 
     def unstage(self, paths: Sequence[str]) -> None:
         """Take ``paths`` out of the index (the files are left alone)."""
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if rels:
-            self._run(
+            self.run(
                 "rm", "--cached", "--quiet", "--ignore-unmatch", "--", *rels, index=True
             )
 
@@ -415,8 +257,8 @@ class Repo:
         """``user.name`` and ``user.email`` as git is configured here; None without a name."""
         values = []
         for key in ("user.name", "user.email"):
-            _, out = self._run("config", "--get", key, ok=(0, 1))
-            values.append(_text(out).strip())
+            _, out = self.run("config", "--get", key, ok=(0, 1))
+            values.append(decode(out).strip())
         who = identity_for(values[0]) if values[0] else GARDENER
         if who == GARDENER:
             return None
@@ -429,14 +271,14 @@ class Repo:
         Returns sorted workspace-relative POSIX paths: each is one of ``paths`` or
         a file inside one of them that is a folder. Used to detect hand edits.
         """
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if not rels:
             return []
-        _, out = self._run(
+        _, out = self.run(
             "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
             "--untracked-files=all", "--ignored=no", "--", *rels,
         )  # fmt: skip
-        records = _split_z(out)
+        records = split_z(out)
         self._untracked.update(r[3:] for r in records if r.startswith("??"))
         return sorted({record[3:] for record in records})
 
@@ -446,7 +288,7 @@ class Repo:
         a file as unchanged; with other files changed beside it, the commit
         succeeds without it. (A commit of one path fails instead: nothing to
         commit, and the long way says why.)"""
-        out = self._ls("ls-files", "-v", "-z", "--", *rels)
+        out = self.ls("ls-files", "-v", "-z", "--", *rels)
         tags = {entry[2:]: entry[:1] for entry in out}
         return any(tags.get(rel, "?") not in ("H", "C") for rel in rels)
 
@@ -454,22 +296,22 @@ class Repo:
         """Say that ``paths`` are files git does not hold yet (about to be
         created): their commit adds them first instead of trying
         ``commit --only`` alone, which git refuses for a path it does not know."""
-        self._untracked.update(_relative_paths(paths))
+        self._untracked.update(relative_paths(paths))
 
     def tracked(self, paths: Sequence[str]) -> set[str]:
         """The files git's index holds under ``paths`` (workspace-relative POSIX
         paths; a symlink is listed as itself, files behind it are not)."""
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         return (
-            set(self._ls("ls-files", "-z", "--cached", "--", *rels)) if rels else set()
+            set(self.ls("ls-files", "-z", "--cached", "--", *rels)) if rels else set()
         )
 
     def committed_text(self, path: str) -> str | None:
         """The file's text at HEAD (UTF-8, bad bytes kept as surrogates); None if untracked."""
-        (rel,) = _relative_paths([path])
+        (rel,) = relative_paths([path])
         # "HEAD:./name" is a literal path (--literal-pathspecs does not apply
         # here); without HEAD or without the file, git exits 128
-        status, blob = self._run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
+        status, blob = self.run("cat-file", "blob", f"HEAD:./{rel}", ok=(0, 128))
         if status != 0:
             self._untracked.add(rel)
             return None
@@ -477,7 +319,7 @@ class Repo:
 
     def committed_texts(self, paths: Sequence[str]) -> dict[str, str | None]:
         """``committed_text`` of each of ``paths``, read by one ``cat-file --batch``."""
-        rels = _relative_paths(paths)
+        rels = relative_paths(paths)
         if not rels or not self.has_commits():
             return dict.fromkeys(rels)
         # a name with a newline cannot go through --batch: asked one by one
@@ -485,7 +327,7 @@ class Repo:
         request = "".join(f"HEAD:./{r}\n" for r in batch).encode(
             "utf-8", "surrogateescape"
         )
-        _, out = self._run("cat-file", "--batch", stdin=request)
+        _, out = self.run("cat-file", "--batch", stdin=request)
         texts: dict[str, str | None] = {}
         at = 0
         for rel in batch:
@@ -504,182 +346,12 @@ class Repo:
                 texts[rel] = self.committed_text(rel)
         return texts
 
-    def first_commit_time(self, path: str) -> datetime | None:
-        """Author time (UTC-aware) of the first commit that added ``path``; None if none."""
-        (rel,) = _relative_paths([path])
-        if not self.has_commits():
-            return None
-        _, out = self._run(
-            "log", "--reverse", "--diff-filter=A", "--format=%at", "--", rel
-        )
-        stamps = _text(out).split()
-        return datetime.fromtimestamp(int(stamps[0]), UTC) if stamps else None
-
-    def commits_adding(self, needle: str, path: str) -> list[CommitInfo]:
-        """Commits whose change to ``path`` alters how often the literal ``needle``
-        occurs in it (``git log -S``): additions and removals, oldest first."""
-        (rel,) = _relative_paths([path])
-        if not needle or not self.has_commits():
-            return []
-        return self._log("--reverse", "--no-textconv", f"-S{needle}", "--", rel)
-
-    def line_changes(
-        self, path: str, action: str
-    ) -> list[tuple[CommitInfo, list[str], list[str]]]:
-        """(commit, lines removed from ``path``, lines added to it) for each
-        commit with the trailer ``Gardener-Action: <action>``, newest first;
-        one ``git log -p``. Lines come without their ``-``/``+``."""
-        (rel,) = _relative_paths([path])
-        if not self.has_commits():
-            return []
-        _, out = self._run(
-            "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames",
-            "--fixed-strings", f"--grep=Gardener-Action: {action}",
-            "--format=%x00" + _LOG_FORMAT.removeprefix("--format="), "--", rel,
-        )  # fmt: skip
-        found = []
-        for record in out.split(b"\x00")[1:]:
-            head, _, diff = record.partition(b"\n")
-            sha, author, stamp, subject = _text(head).split("\x1f", 3)
-            when = datetime.fromtimestamp(int(stamp), UTC)
-            removed: list[str] = []
-            added: list[str] = []
-            for line in diff.split(b"\n"):
-                if line.startswith((b"--- ", b"+++ ")):
-                    continue  # the file names
-                if line[:1] in (b"-", b"+"):
-                    side = removed if line[:1] == b"-" else added
-                    side.append(line[1:].decode("utf-8", "surrogateescape"))
-            found.append((CommitInfo(sha, author, when, subject), removed, added))
-        return found
-
-    def log(
-        self, path: str | None = None, limit: int | None = None
-    ) -> list[CommitInfo]:
-        """Commits (newest first) of HEAD, or only those that touch ``path``.
-
-        ``limit`` caps the count; an empty repository gives [].
-        """
-        if not self.has_commits():
-            return []
-        args = [] if limit is None else [f"--max-count={limit}"]
-        if path is not None:
-            args += ["--", *_relative_paths([path])]
-        return self._log(*args)
-
-    # -- history rewriting (purge) -----------------------------------------------
-
-    @property
-    def git_dir(self) -> Path:
-        """The git folder (``root/.git``, or where a ``.git`` file points)."""
-        from pathlib import Path
-
-        return Path(self._git_dir)
-
-    @property
-    def git_folder(self) -> str:
-        """``git_dir`` as a string, for the note path (no pathlib there)."""
-        return self._git_dir
-
-    def objects(self) -> Iterator[tuple[str, str, bytes]]:
-        """Every object in the store, reachable or not: (id, type, raw content).
-
-        Streamed one at a time through GitPython's persistent ``cat-file
-        --batch`` process, so memory follows the largest object, not the store.
-        """
-        from git import Git
-
-        _, out = self._run(
-            "cat-file",
-            "--batch-all-objects",
-            "--batch-check=%(objectname)",
-            "--unordered",
-        )
-        if self._reader is None:
-            self._reader = Git(self._root)
-            self._reader.update_environment(**(_C_LOCALE | self._pinned_env()))
-        for sha in _text(out).split():
-            _, kind, _, data = self._reader.get_object_data(sha)
-            yield sha, kind.decode() if isinstance(kind, bytes) else kind, data
-
-    def scan_history(self, count: Callable[[bytes], int]) -> HistoryScan:
-        """Read every object and find where ``count`` (occurrences in bytes) is not 0.
-
-        Blobs are counted whole; trees by their file names; commits and tags
-        without their tree, parent and object lines (hex ids are not text).
-        A commit holds the needle when its message, author, committer or any
-        file (content or name) in its snapshot does.
-        """
-        kinds: dict[str, str] = {}
-        own: dict[str, int] = {}
-        entries: dict[str, list[str]] = {}  # tree -> its blobs and subtrees
-        commits: dict[str, tuple[str, bytes]] = {}  # commit -> (tree, raw)
-        for sha, kind, data in self.objects():
-            kinds[sha] = kind
-            if kind == "blob":
-                own[sha] = count(data)
-            elif kind == "tree":
-                names, children = _parse_tree(data)
-                own[sha] = sum(count(name) for name in names)
-                entries[sha] = children
-            else:
-                lines = data.split(b"\n")
-                tree = lines[0][5:].decode() if kind == "commit" else ""
-                kept = [
-                    line
-                    for line in lines
-                    if not line.startswith((b"tree ", b"parent ", b"object "))
-                ]
-                own[sha] = count(b"\n".join(kept))
-                if kind == "commit":
-                    commits[sha] = (tree, data)
-        totals: dict[str, int] = {}
-
-        def total(tree: str) -> int:  # occurrences in a snapshot, memoized
-            if tree not in totals:
-                totals[tree] = own.get(tree, 0) + sum(
-                    total(c) if kinds.get(c) == "tree" else own.get(c, 0)
-                    for c in entries.get(tree, [])
-                )
-            return totals[tree]
-
-        holders = []
-        for sha in self.reachable_commits():
-            if sha not in commits:  # behind a shallow boundary
-                continue
-            tree, raw = commits[sha]
-            in_files, in_commit = total(tree), own[sha]
-            if in_files or in_commit:
-                when, subject = _commit_time_subject(raw)
-                holders.append(Holder(sha, when, subject, in_files, in_commit))
-        holding = tuple(sorted(sha for sha, n in own.items() if n))
-        return HistoryScan(len(kinds), holding, tuple(holders))
-
-    def reachable_commits(self) -> list[str]:
-        """Commits reachable from any ref or HEAD, oldest first."""
-        head = ["HEAD"] if self.has_commits() else []
-        _, out = self._run("rev-list", "--all", *head, "--reverse", "--date-order")
-        return _text(out).split()
-
-    def blob_paths(self) -> dict[str, str]:
-        """Blob id -> a path it had in some reachable commit (for reporting)."""
-        head = ["HEAD"] if self.has_commits() else []
-        _, out = self._run("rev-list", "--all", *head, "--objects")
-        paths: dict[str, str] = {}
-        for line in _text(out).splitlines():
-            sha, _, path = line.partition(" ")
-            if path:
-                paths.setdefault(sha, path)
-        return paths
-
     def staged(self) -> list[tuple[str, bytes]]:
         """(path, staged content) of each file added, copied or modified in the index."""
-        _, out = self._run(
-            "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR"
-        )
+        _, out = self.run("diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR")
         files = []
-        for path in _split_z(out):
-            _, data = self._run("cat-file", "blob", f":{path}")
+        for path in split_z(out):
+            _, data = self.run("cat-file", "blob", f":{path}")
             files.append((path, data))
         return files
 
@@ -695,130 +367,24 @@ class Repo:
 
     def uncommitted(self) -> list[str]:
         """Tracked files with staged or unstaged changes (untracked ones are not listed)."""
-        _, out = self._run(
+        _, out = self.run(
             "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
             "--untracked-files=no",
         )  # fmt: skip
-        return sorted({record[3:] for record in _split_z(out)})
-
-    def operation_in_progress(self) -> str | None:
-        """What git is in the middle of (a merge, a rebase...), or None."""
-        for name, what in _IN_PROGRESS.items():
-            if os.path.lexists(os.path.join(self._git_dir, name)):
-                return what
-        return None
-
-    def remotes(self) -> list[str]:
-        return _text(self._run("remote")[1]).split()
-
-    def rewrite_history(
-        self, pattern: str, replacement: str, ignore_case: bool
-    ) -> None:
-        """Replace what the regex ``pattern`` matches in every blob, file name,
-        message, name, email and ref name of every commit and tag reachable
-        from any ref, with git-filter-repo.
-
-        The work tree is reset to the rewritten HEAD (tracked files only: the
-        caller checks there are no uncommitted changes). Remotes and remote-
-        tracking refs are kept (``--partial``), every commit is kept even if it
-        becomes empty, replace refs are dropped. The old objects stay until
-        ``forget_old_history``. Raises GardenerError if filter-repo is missing
-        or fails.
-        """
-        import importlib.util
-
-        if importlib.util.find_spec("git_filter_repo") is None:
-            raise GardenerError(
-                f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
-            )
-        _rmtree(self.git_dir / "filter-repo")
-        spec = {
-            "pattern": pattern,
-            "replacement": replacement,
-            "ignore_case": ignore_case,
-            "args": [
-                "--force", "--partial", "--quiet", "--replace-refs", "delete-no-add",
-                "--prune-empty", "never", "--prune-degenerate", "never",
-            ],
-        }  # fmt: skip
-        done = subprocess.run(
-            [sys.executable, "-c", _FILTER_REPO_DRIVER],
-            input=json.dumps(spec).encode(),
-            cwd=self._root,
-            env={**os.environ, **self._location_env()},
-            capture_output=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            err = _text(done.stderr).strip().splitlines()[-5:]
-            raise GardenerError(
-                f"git-filter-repo failed (exit {done.returncode}): {' / '.join(err)}"
-            )
-
-    def forget_old_history(self, sub: Callable[[bytes], bytes]) -> None:
-        """Make the history before a rewrite unrecoverable from this repository.
-
-        Removes filter-repo's leftovers (``.git/filter-repo/``), ORIG_HEAD and
-        FETCH_HEAD, applies ``sub`` to the saved commit messages
-        (COMMIT_EDITMSG...), expires every reflog entry and prunes every
-        unreachable object (``gc --prune=now``).
-        """
-        _rmtree(self.git_dir / "filter-repo")
-        for name in _OLD_POINTERS:
-            (self.git_dir / name).unlink(missing_ok=True)
-        for name in _MESSAGE_FILES:
-            path = self.git_dir / name
-            if path.is_file() and not path.is_symlink():
-                data = path.read_bytes()
-                if sub(data) != data:
-                    path.write_bytes(sub(data))
-        self._run(
-            "reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"
-        )
-        self._run("gc", "--prune=now", "--quiet")
-
-    def state_files_holding(self, count: Callable[[bytes], int]) -> list[str]:
-        """Files in the git folder, objects aside, whose bytes hold the needle
-        (git-folder-relative POSIX paths): refs, reflogs, config, saved messages."""
-        from pathlib import Path
-
-        git_dir = self.git_dir
-        found = []
-        for folder, dirs, files in os.walk(git_dir):
-            if Path(folder) == git_dir:
-                dirs[:] = [d for d in dirs if d != "objects"]
-            for name in files:
-                path = Path(folder, name)
-                if path.is_symlink():
-                    continue
-                try:
-                    if count(path.read_bytes()):
-                        found.append(path.relative_to(git_dir).as_posix())
-                except OSError:
-                    continue  # gone meanwhile, or unreadable
-        return sorted(found)
+        return sorted({record[3:] for record in split_z(out)})
 
     # -- internals ---------------------------------------------------------------
-
-    def _log(self, *args: str) -> list[CommitInfo]:
-        _, out = self._run("log", "-z", _LOG_FORMAT, *args)
-        commits = []
-        for record in _split_z(out):
-            sha, author, stamp, subject = record.split("\x1f", 3)
-            when = datetime.fromtimestamp(int(stamp), UTC)
-            commits.append(CommitInfo(sha, author, when, subject))
-        return commits
 
     def _stage(self, rels: list[str], has_head: bool) -> list[str]:
         """``git add`` those of ``rels`` that can be; returns the paths to commit.
 
         Untracked ignored paths are left out; deleted ones stay in (if tracked).
         """
-        ignored = self._ls(
+        ignored = self.ls(
             "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
             "--directory", "--", *rels,
         )  # fmt: skip
-        indexed = self._ls("ls-files", "-z", "--cached", "--", *rels)
+        indexed = self.ls("ls-files", "-z", "--cached", "--", *rels)
         addable = [
             p
             for p in rels
@@ -829,165 +395,11 @@ class Repo:
             )
         ]
         if addable:
-            self._run("add", "--all", "--", *addable, index=True)
+            self.run("add", "--all", "--", *addable, index=True)
         in_head: list[str] = []
         if has_head:
-            in_head = self._ls(
-                "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *rels
-            )
+            in_head = self.ls("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *rels)
         return [p for p in rels if p in addable or any(_under(h, p) for h in in_head)]
-
-    def _ls(self, *args: str) -> list[str]:
-        return _split_z(self._run(*args)[1])
-
-    def _run(
-        self,
-        *args: str,
-        ok: tuple[int, ...] = (0,),
-        index: bool = False,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-    ) -> tuple[int, bytes]:
-        """Run one git command in ``root``; returns (exit status, stdout bytes).
-
-        ``index`` marks commands that take ``index.lock``: they wait for a busy
-        lock and retry. Exit statuses outside ``ok`` raise GardenerError.
-        """
-        argv = [_GIT, *_OPTIONS, *args]
-        # English messages (the lock-busy check reads them), as GitPython does
-        full_env = os.environ | _C_LOCALE | self._location_env() | dict(env or {})
-        if self._tree != self._root:  # git cannot find the repository from there
-            full_env |= self._pinned_env() | {"GIT_WORK_TREE": self._tree}
-        deadline = time.monotonic() + self.lock_timeout
-        delays = chain((0.02, 0.05, 0.1, 0.2), repeat(0.5))  # seconds
-        while True:
-            if index:
-                self._wait_for(
-                    os.path.join(self._git_dir, "index.lock"), deadline, delays
-                )
-            try:
-                done = subprocess.run(
-                    argv, cwd=self._tree, env=full_env, capture_output=True,
-                    input=stdin if stdin is not None else b"",
-                )  # fmt: skip
-            except FileNotFoundError as e:
-                raise GardenerError(f"git is not installed or not on PATH ({e})") from e
-            status, out = done.returncode, done.stdout
-            if status in ok:
-                return status, out
-            err = done.stderr.decode("utf-8", "replace")
-            busy = _BUSY_LOCK.search(err)
-            if busy is None:
-                import shlex  # only to say what failed
-
-                command = shlex.join(["git", *args])
-                raise GardenerError(
-                    f"`{command}` failed (exit {status}): {err.strip()}"
-                )
-            self._wait_for(path_text(busy.group(1)), deadline, delays)
-
-    def _wait_for(self, lock: str, deadline: float, delays: Iterator[float]) -> None:
-        """Sleep with backoff while ``lock`` exists; LockError past ``deadline``."""
-        while os.path.lexists(lock):
-            if time.monotonic() >= deadline:
-                raise _lock_error(lock, self._root, self.lock_timeout)
-            time.sleep(next(delays))
-
-    def _location_env(self) -> dict[str, str]:
-        # Inherited from a hook or a wrapper, these would point git at another
-        # repository or index, so pin them.
-        pinned = self._pinned_env()
-        return {key: value for key, value in pinned.items() if key in os.environ}
-
-    def _pinned_env(self) -> dict[str, str]:
-        return {
-            "GIT_DIR": self._git_dir,
-            "GIT_WORK_TREE": self._root,
-            "GIT_INDEX_FILE": os.path.join(self._git_dir, "index"),
-        }
-
-
-def _freeze(tree: str, texts: Mapping[str, str]) -> str:
-    """Write ``texts`` (workspace-relative path -> text) into the new folder
-    ``tree``, a temporary work tree for ``Repo.commit``; returns ``tree``.
-    Those of processes that died before they removed theirs are removed first."""
-    _clear_dead_trees(os.path.dirname(tree))
-    for rel, text in texts.items():
-        path = path_text(os.path.join(tree, rel))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as file:
-            file.write(text.encode("utf-8", "surrogateescape"))
-    return tree
-
-
-def _thaw(tree: str, texts: Mapping[str, str]) -> None:
-    """Remove what ``_freeze(tree, texts)`` wrote, or began to."""
-    paths = [path_text(os.path.join(tree, rel)) for rel in texts]
-    for path in paths:
-        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
-            os.unlink(path)
-        except OSError:
-            pass
-    for path in paths:  # the folders it made, deepest first
-        folder = os.path.dirname(path)
-        while folder != os.path.dirname(tree):
-            try:  # noqa: SIM105
-                os.rmdir(folder)
-            except OSError:
-                pass
-            folder = os.path.dirname(folder)
-
-
-def _clear_dead_trees(folder: str) -> None:
-    """Remove the temporary work trees (``_freeze``) of processes that died
-    before they could: ``tree-<pid>-<n>`` whose pid is gone."""
-    try:
-        names = [n for n in os.listdir(folder) if n.startswith("tree-")]
-    except OSError:
-        return
-    for name in names:
-        try:
-            os.kill(int(name.split("-")[1]), 0)
-            continue  # alive (or reused: it is left for a later pass)
-        except (ValueError, IndexError, ProcessLookupError):
-            pass
-        except PermissionError:
-            continue  # alive, another user's
-        import shutil
-
-        shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
-
-
-def _parse_tree(data: bytes) -> tuple[list[bytes], list[str]]:
-    """A raw tree's entry names, and the ids of its blobs and subtrees (not gitlinks)."""
-    names: list[bytes] = []
-    children: list[str] = []
-    at = 0
-    while at < len(data):
-        space = data.index(b" ", at)
-        nul = data.index(b"\0", space)
-        names.append(data[space + 1 : nul])
-        if data[at:space] != b"160000":  # a submodule's commit is not in this store
-            children.append(data[nul + 1 : nul + 21].hex())
-        at = nul + 21
-    return names, children
-
-
-def _commit_time_subject(raw: bytes) -> tuple[datetime, str]:
-    """A raw commit's author time (UTC) and the first line of its message."""
-    head, _, message = raw.partition(b"\n\n")
-    stamp = 0
-    for line in head.split(b"\n"):
-        if line.startswith(b"author "):
-            stamp = int(line.rsplit(b" ", 2)[1])
-    subject = _text(message).split("\n", 1)[0].rstrip()
-    return datetime.fromtimestamp(stamp, UTC), subject
-
-
-def _hint(root: str) -> str:
-    import shlex  # only when there is no workspace
-
-    return f"run `gardener init {shlex.quote(root)}` to make one"
 
 
 def _read_ascii(path: str) -> str:
@@ -996,83 +408,8 @@ def _read_ascii(path: str) -> str:
         return file.read().decode("ascii").strip()
 
 
-def _git_dir_of(root: str) -> str | None:
-    """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
-    dot_git = os.path.join(root, ".git")
-    if is_dir(dot_git):
-        return dot_git
-    if is_file(dot_git):
-        with open(dot_git, encoding="utf-8", errors="replace") as file:
-            first = file.read().partition("\n")[0]
-        if first.startswith("gitdir:"):
-            pointed = first.removeprefix("gitdir:").strip()
-            return os.path.realpath(os.path.join(root, pointed))
-    return None
-
-
-def _lock_error(
-    lock: str | os.PathLike[str], root: str | os.PathLike[str], waited: float
-) -> LockError:
-    import shlex  # only to say how to remove it
-
-    holders = _lock_holders(lock, root)
-    if holders:
-        return LockError(
-            f"{lock} is held by process {', '.join(map(str, holders))} after "
-            f"{waited:g} s; wait for it to finish, then run the command again"
-        )
-    return LockError(
-        f"{lock} is still there after {waited:g} s and no process holds it: a git "
-        f"command probably crashed. If no git command is running, remove it with "
-        f"`rm {shlex.quote(str(lock))}` and run the command again"
-    )
-
-
-def _lock_holders(
-    lock: str | os.PathLike[str], root: str | os.PathLike[str]
-) -> list[int]:
-    """Pids of processes with ``lock`` open or of git running in ``root`` (Linux).
-
-    git may close a lock file and keep it (``git commit`` while the editor is
-    open), so a git process working in the repository counts as a holder.
-    """
-    from pathlib import Path
-
-    target = os.path.realpath(lock)
-    top = os.path.realpath(root)
-    holders = []
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            cwd = os.path.realpath(entry / "cwd")
-            in_repo = cwd == top or cwd.startswith(top + os.sep)
-            if in_repo and (entry / "comm").read_text().startswith("git"):
-                holders.append(int(entry.name))
-                continue
-            if any(os.readlink(fd) == target for fd in (entry / "fd").iterdir()):
-                holders.append(int(entry.name))
-        except OSError:  # the process ended, or is not ours to inspect
-            continue
-    return sorted(holders)
-
-
 def _identity_env(role: str, who: Identity) -> dict[str, str]:
     return {f"GIT_{role}_NAME": who.name, f"GIT_{role}_EMAIL": who.email}
-
-
-def _relative_paths(paths: Sequence[str]) -> list[str]:
-    """Check and normalize workspace-relative POSIX paths (order kept, no repeats)."""
-    if isinstance(paths, str):
-        raise TypeError("paths must be a sequence of paths, not one str")
-    result: list[str] = []
-    for path in paths:
-        rel = path_text(path)  # as PurePosixPath spells it
-        if not path or rel.startswith("/") or ".." in rel.split("/"):
-            raise GardenerError(f"not a workspace-relative POSIX path: {path!r}")
-        if rel == ".":
-            raise GardenerError("refusing to use the whole workspace as a path")
-        if rel not in result:
-            result.append(rel)
-    return result
 
 
 def _under(path: str, folder: str) -> bool:
@@ -1081,19 +418,5 @@ def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + "/")
 
 
-def _split_z(out: bytes) -> list[str]:
-    return [_text(part) for part in out.split(b"\0") if part]
-
-
 def _bytes(path: str) -> bytes:
     return path.encode("utf-8", "surrogateescape")
-
-
-def _text(out: bytes) -> str:
-    return out.decode("utf-8", "surrogateescape")
-
-
-def _rmtree(folder: Path) -> None:
-    import shutil  # only a purge needs it
-
-    shutil.rmtree(folder, ignore_errors=True)

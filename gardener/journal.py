@@ -188,7 +188,7 @@ def clear_dead_locks(repo: Repo) -> list[str]:
     held by a live process (or with git running in the work tree) stays.
     Returns a warning per lock removed.
     """
-    from .git import _lock_holders
+    from .gitrun import lock_holders
 
     git_dir = repo.git_dir
     locks = [git_dir / "index.lock", git_dir / "HEAD.lock"]
@@ -197,7 +197,7 @@ def clear_dead_locks(repo: Repo) -> list[str]:
         locks.append(git_dir / (head.removeprefix("ref: ") + ".lock"))
     removed = []
     for lock in locks:
-        if lock.is_file() and not _lock_holders(lock, repo.root):
+        if lock.is_file() and not lock_holders(lock, repo.root):
             lock.unlink(missing_ok=True)
             removed.append(
                 f"removed {lock}: the killed gardener run left it and no process holds it"

@@ -9,7 +9,8 @@ never what. A keyed hash of the text (key in the git-ignored
 ``.gardener/salt``, hashes in the committed ``.gardener/purged``) lets
 ``refused_by_purge`` refuse it if someone tries to store it again.
 
-Git-specific work (object scans, filter-repo, reflogs, gc) lives in ``git``.
+Git-specific work lives in ``gitlog`` (object scans) and ``gitrewrite``
+(filter-repo, reflogs, gc).
 """
 
 from __future__ import annotations
@@ -28,11 +29,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import gitlog, gitrewrite
 from .errors import GardenerError, UsageError
 from .workspace import SALT, STATE_DIR, atomic_write, ensure_state_dir, read_text
 
 if TYPE_CHECKING:
-    from .git import HistoryScan, Holder, Identity, Repo
+    from .git import Identity, Repo
+    from .gitlog import HistoryScan, Holder
 
 REPLACEMENT = "[PURGED]"
 MIN_LENGTH = 4  # shorter texts are too broad to erase everywhere
@@ -86,7 +89,7 @@ class Needle:
     space, or ignoring letter case too; with its cut forms (``needle_regex``),
     which only commit messages hold.
 
-    git.rewrite_history's filter-repo driver matches the same way.
+    gitrewrite.rewrite_history's filter-repo driver matches the same way.
     """
 
     text: str
@@ -337,7 +340,7 @@ def purge_text(
     needle = Needle(text, ignore_case)
     before = _survey(root, repo, needle)
     commits = tuple(c._replace(subject=needle.mask(c.subject)) for c in before.history.commits)  # fmt: skip
-    remotes = tuple(repo.remotes())
+    remotes = tuple(gitrewrite.remotes(repo))
     warnings = [f"{p} is too large to scan ({_MAX_FILE >> 20} MiB or more): check it by hand" for p in before.too_large]  # fmt: skip
     if remotes and before.found:
         warnings.append(_remote_warning(remotes, dry_run))
@@ -361,8 +364,8 @@ def purge_text(
     if blocked:
         raise GardenerError(blocked)
     if before.history.commits:
-        repo.rewrite_history(needle_regex(text), REPLACEMENT, ignore_case)
-    repo.forget_old_history(needle.sub)
+        gitrewrite.rewrite_history(repo, needle_regex(text), REPLACEMENT, ignore_case)
+    gitrewrite.forget_old_history(repo, needle.sub)
     _scrub_work_tree(root, before.files, needle)
     # the recall index and the settings cache: caches that may hold the text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
@@ -405,8 +408,8 @@ def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
             continue  # gone meanwhile, or unreadable
         if n:
             files.append(FileHit(rel, n))
-    history = repo.scan_history(needle.count)
-    git_files = tuple(repo.state_files_holding(needle.count))
+    history = gitlog.scan_history(repo, needle.count)
+    git_files = tuple(gitlog.state_files_holding(repo, needle.count))
     return _Survey(tuple(files), history, git_files, tuple(too_large))
 
 
@@ -436,7 +439,7 @@ def _scrub_work_tree(root: Path, files: Sequence[FileHit], needle: Needle) -> No
 
 def _blockers(root: Path, repo: Repo) -> str | None:
     """Why a history rewrite cannot run now, or None."""
-    busy = repo.operation_in_progress()
+    busy = gitrewrite.operation_in_progress(repo)
     if busy:
         return f"git is in the middle of {busy} in {root}: finish or abort it, then purge again"
     dirty = repo.uncommitted()

@@ -1,4 +1,4 @@
-"""Tests for gardener.git: real repositories in tmp_path, no identity configured."""
+"""Tests for gardener.git and gitlog: real repositories in tmp_path, no identity configured."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.git import GARDENER, Identity, Repo, _relative_paths, identity_for
+from gardener.git import GARDENER, Identity, Repo, identity_for
+from gardener.gitlog import commits_adding, first_commit_time, log
+from gardener.gitrun import relative_paths
 
 USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
 
@@ -59,7 +61,7 @@ def test_init_makes_main_and_open_finds_it(tmp_path: Path) -> None:
     with Repo.init(root) as r:
         assert r.root == root
         assert not r.has_commits()
-        assert r.log() == []
+        assert log(r) == []
     head = (root / ".git" / "HEAD").read_text()
     assert head == "ref: refs/heads/main\n"
     with Repo.init(root) as again:  # already a repository: just opened
@@ -144,7 +146,7 @@ def test_commit_date(repo: Repo) -> None:
     write(repo, "a.md", "a\n")
     repo.commit(["a.md"], "a", date=when)
     assert fmt(repo, "%aI|%cI") == "2026-03-01T09:30:00+01:00|2026-03-01T09:30:00+01:00"
-    assert repo.first_commit_time("a.md") == datetime(2026, 3, 1, 8, 30, tzinfo=UTC)
+    assert first_commit_time(repo, "a.md") == datetime(2026, 3, 1, 8, 30, tzinfo=UTC)
 
 
 def test_message_is_byte_exact(repo: Repo) -> None:
@@ -157,7 +159,7 @@ def test_message_is_byte_exact(repo: Repo) -> None:
     assert sha is not None
     raw = git(repo.root, "cat-file", "commit", sha)
     assert raw.split(b"\n\n", 1)[1] == message.encode()
-    assert repo.log()[0].subject == "promote: 2 added"  # git's %s trims the end
+    assert log(repo)[0].subject == "promote: 2 added"  # git's %s trims the end
 
 
 def test_commit_only_named_paths(repo: Repo) -> None:
@@ -193,7 +195,7 @@ def test_no_empty_commit(repo: Repo) -> None:
     assert repo.commit(["MEMORY.md"], "again") is None
     assert repo.commit([], "no paths") is None
     assert fmt(repo, "%H") == first
-    assert len(repo.log()) == 1
+    assert len(log(repo)) == 1
 
 
 @pytest.mark.parametrize("packed", [False, True])
@@ -452,18 +454,18 @@ def test_commits_adding_and_log(repo: Repo) -> None:
     write(repo, "MEMORY.md", "- **x**: y {#m0001}\n")
     c4 = repo.commit(["MEMORY.md"], "drop m5e21")
 
-    found = repo.commits_adding("{#m5e21", "MEMORY.md")
+    found = commits_adding(repo, "{#m5e21", "MEMORY.md")
     assert [c.sha for c in found] == [c1, c4]
     assert found[0].subject == "add m5e21"
     assert found[0].author == "memory-gardener"
     assert found[0].time.tzinfo is not None
-    assert repo.commits_adding("{#nothing", "MEMORY.md") == []
+    assert commits_adding(repo, "{#nothing", "MEMORY.md") == []
 
-    assert [c.sha for c in repo.log()] == [c4, c3, c2, c1]
-    assert [c.sha for c in repo.log("MEMORY.md")] == [c4, c3, c1]
-    assert [c.sha for c in repo.log("MEMORY.md", limit=2)] == [c4, c3]
-    assert repo.first_commit_time("MEMORY.md") == found[0].time
-    assert repo.first_commit_time("nope.md") is None
+    assert [c.sha for c in log(repo)] == [c4, c3, c2, c1]
+    assert [c.sha for c in log(repo, "MEMORY.md")] == [c4, c3, c1]
+    assert [c.sha for c in log(repo, "MEMORY.md", limit=2)] == [c4, c3]
+    assert first_commit_time(repo, "MEMORY.md") == found[0].time
+    assert first_commit_time(repo, "nope.md") is None
 
 
 @pytest.mark.parametrize("maintain", [True, False])
@@ -494,7 +496,7 @@ def test_a_temporary_tree_a_killed_process_left_is_removed(repo: Repo) -> None:
 
 
 def _relative_paths_by_pathlib(paths: list[str]) -> list[str]:
-    """``_relative_paths`` as it was written with PurePosixPath."""
+    """``relative_paths`` as it was written with PurePosixPath."""
     result: list[str] = []
     for path in paths:
         pure = PurePosixPath(path)
@@ -517,7 +519,7 @@ def test_relative_paths_are_read_as_pathlib_reads_them(paths: list[str]) -> None
         except GardenerError as e:
             return str(e)
 
-    assert outcome(_relative_paths) == outcome(_relative_paths_by_pathlib)
+    assert outcome(relative_paths) == outcome(_relative_paths_by_pathlib)
 
 
 # -- which commits add first ------------------------------------------------------
