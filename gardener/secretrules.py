@@ -14,6 +14,13 @@ needs >= 6 chars of two classes, so ``max_tokens: 4096`` passes; in prose an unq
 English-looking word (``is correct``) is not a value, nor is a table cell of letters
 only (a header row). A bare ``*_key:`` label (``secret_key_base``, ``APP_KEY``) needs a
 hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a label.
+
+Labels that need a second clue (the word alone is prose too):
+
+- ``password: w1 w2 w3``: 3-8 plain words to the clause's end are a passphrase unless
+  one is a function word, says how a password is kept or made (``rotated``, ``vault``,
+  ``chars``) or ends in -ed, -ing, -ly...
+
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
 backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
 Hex runs (SHAs, bare UUIDs, Ethereum addresses) are never high-entropy; wallet
@@ -160,10 +167,63 @@ def _labelled(family: str) -> Check:
         if "|" in sep:
             return _cell(text, m.start(), (start, end), quoted, family)
         prose = not any(c in ":=：" for c in sep)
+        if family == "password" and not prose and not quoted:
+            phrase = _phrase_at(text, start)
+            if phrase:
+                return phrase
         ok = _plausible(text[start:end], family, prose, quoted)
         return (start, end) if ok else None
 
     return check
+
+
+# A passphrase: 3-8 plain words after "password:" (a colon or "="), to the end of
+# the line or clause, none a word that describes a password rather than being
+# one (the function words, _NOT_VALUES but for the words that judge a single
+# value, and _FOLLOWERS) nor an -ed, -ing, -ly... word: "correct horse battery
+# staple" is one, "rotated yesterday", "see 1Password", "same as the wifi one",
+# "stored in the team vault" are not.
+_PHRASE = lazy(
+    r"[A-Za-z]{2,24}(?:[ \t][A-Za-z]{2,24}){2,7}"
+    r"(?=[ \t]*(?:[.,;!?()|*—–]|-[ \t]|\r?\n|\Z))"
+)
+_FUNCTION = """the a an in on at of for to from with by via into onto per than as and
+    or nor but so yet not no is are was were be being has have had do does did will
+    would shall should must can could may might see ask same then it its this that
+    these those i me my we us you he him she they them ours yours every each all
+    any some none only also still now here there just very too enough until till
+    else once twice times"""
+# Words that follow "password" in ordinary prose ("password reset", "password
+# hygiene"), and the names of hashes and protocols a developer puts after it.
+_FOLLOWERS = """reset resets manager managers policy policies rule rules rotation
+    change changes expiry expires protection require requires fields prompts hash
+    hashes storage store login logins signin sign-in auth authentication access
+    complexity hygiene reuse leak leaks breach breaches spray generator entry input
+    form screen page step setup update updates recovery support file files
+    min max minimum maximum least most char chars character characters digit digits
+    letter letters symbol symbols number numbers uppercase lowercase word words
+    yesterday today tomorrow tonight earlier later already again before after
+    sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d argon2id bcrypt
+    scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2 krb5"""
+_QUALITIES = {"correct", "incorrect", "wrong", "valid", "invalid", "weak", "strong"}
+_PHRASE_STOP = (
+    (_NOT_VALUES - _QUALITIES) | set(_FUNCTION.split()) | set(_FOLLOWERS.split())
+)
+
+
+def _stopword(word: str) -> bool:
+    """Whether a word says what a password is like or where it is, not what it is."""
+    w = word.lower()
+    plural = w[:-1] if w.endswith("s") else w
+    return w in _PHRASE_STOP or plural in _PHRASE_STOP or w.endswith(_WORDY)
+
+
+def _phrase_at(text: str, pos: int) -> Span | None:
+    """The span of a passphrase (see _PHRASE) that starts at ``pos``, or None."""
+    m = _PHRASE.match(text, pos)
+    if m is None or any(_stopword(w) for w in m.group().split()):
+        return None
+    return m.span()
 
 
 def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span | None:

@@ -96,6 +96,9 @@ SECRETS: list[tuple[str, str]] = [
     ("nas creds admin/hunter2x", "secret"),
     ("creds: Zk39dkLm2Qp7Wn", "secret"),
     ("ssh root@10.0.0.5 with password Summer2024", "password"),
+    # a passphrase: plain words after "password:" to the end of the clause
+    ("password: correct horse battery staple", "password"),
+    ("passphrase: Purple Monkey Dishwasher.", "password"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
     ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
@@ -232,6 +235,13 @@ BENIGN: list[str] = [
     "password bcrypt2",
     "password JIRA-1234",
     "credentials api/v2",
+    # after "password:", words that describe it are no passphrase
+    "password: rotated yesterday",
+    "password: see 1Password",
+    "password: same as the wifi one",
+    "password: stored in the team vault",
+    "password: never expires",
+    "password: must be rotated quarterly",
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
     "see a1b2c3d for the fix",
     "id 550e8400-e29b-41d4-a716-446655440000 in the log",
@@ -414,6 +424,9 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
         ("| password | Hunter2fake |", "Hunter2fake"),
         ("| password |`Hunter2fake`|", "Hunter2fake"),
         ("mysql --password hunter2fake -h db", "hunter2fake"),
+        ("password: correct horse battery staple", "correct horse battery staple"),
+        ("password: correct horse battery staple.", "correct horse battery staple"),
+        ("passphrase: Purple Monkey Dishwasher", "Purple Monkey Dishwasher"),
         ("secret_key_base: " + HEX64, HEX64),
         ("APP_KEY=base64:" + B64 + " # laravel", "base64:" + B64),
         ("backup codes: 1234-5678 8765-4321.", "1234-5678 8765-4321"),
