@@ -17,6 +17,12 @@ hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a
 
 Labels that need a second clue (the word alone is prose too):
 
+- ``pass``: after a credential word (``wifi pass x``, ``user/pass: x``), or where a
+  field starts, before ``:`` or ``=``, with a value of 6+ characters with a letter and
+  a digit or symbol (``pass: hunter2``); ``pass the salt``, ``boarding pass 12B``,
+  ``first pass: extract``, ``Pass: 42`` pass.
+- ``password`` and a space alone: such a value after a credential word (``wifi
+  password hunter2``).
 - ``password: w1 w2 w3``: 3-8 plain words to the clause's end are a passphrase unless
   one is a function word, says how a password is kept or made (``rotated``, ``vault``,
   ``chars``) or ends in -ed, -ing, -ly...
@@ -364,6 +370,107 @@ def _codes(text: str, m: re.Match[str]) -> Span | None:
     return (s, e) if digits >= 2 else None
 
 
+# --- labels that need a second clue ----------------------------------------------
+# A word that is prose too ("pass", "PIN", "password" and a space) is a label only
+# beside a second clue: a word before it, the start of a field, a command before it.
+
+# Where or for what a credential is: "wifi pass", "root password", "user/pass".
+_CRED_WORDS = """wifi wi-fi wlan router modem admin administrator root sudo login user
+    username account db database mysql postgres ssh sftp ftp smtp imap email e-mail
+    mail vpn server nas console portal"""
+_CREDS = frozenset(_CRED_WORDS.split())
+# where a field starts: the line's start (past indentation, quote and list markers)
+# or after ",", ";", "|", "/", "(": "- Pass: x", "user: admin, pass: x"
+_LINE_LEAD = lazy(r"[ \t>]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?[*_\"'`]{0,2}")
+_FIELD_AFTER = lazy(r"[,;|/({\[][ \t]*[*_\"'`]{0,2}\Z")
+# a count, ratio, percentage, date or version: 42, 12/15, 95%, 2026-03-10, v2.3.1
+_NUMBERISH = lazy(r"[+-]?[vV]?\d[\d.,:/x%+-]*")
+
+
+def _counted(value: str) -> bool:
+    """A number that counts or dates (``42``, ``202/202``, ``95%``); six or more
+    digits alone may be a code (``83729104``)."""
+    return bool(_NUMBERISH.fullmatch(value)) and not (
+        value.isdigit() and len(value) >= 6
+    )
+
+
+def _passlike(value: str) -> bool:
+    """A value after a weak label: 6+ characters with a letter and a digit or
+    symbol, and no count, version or hash name (``hunter2``, not ``sha256``)."""
+    if len(value) < 6 or _NUMBERISH.fullmatch(value) or _stopword(value):
+        return False
+    kinds = {_kind(c) for c in value}
+    return (
+        bool(kinds & {0, 1})
+        and bool(kinds & {2, 3})
+        and _plausible(value, "password", False, False)
+    )
+
+
+def _head(text: str, pos: int) -> tuple[str, bool]:
+    """Up to 64 characters of ``pos``'s line before it, and whether they are all
+    of what comes before it on its line."""
+    lo = max(0, pos - 64)
+    line = text.rfind("\n", lo, pos)  # not further back: a line may be a megabyte
+    return text[line + 1 if line >= 0 else lo : pos], line >= 0 or lo == 0
+
+
+def _word_before(head: str, skip: str) -> tuple[str, str]:
+    """The word (ASCII letters, digits, "-") that ends ``head`` once ``skip``
+    characters are off its end, lowercased, and what comes before that word."""
+    rest = head.rstrip(skip)
+    cut = len(rest.rstrip(_ALNUM_ASCII + "-"))
+    return rest[cut:].lower(), rest[:cut]
+
+
+# "pass" and, with a space alone, "password": a label after a credential word
+# ("wifi pass hunter2", "root password P@ss-word": a value of _passlike shape after
+# a space, any value after ":" or "is"); a bare "pass" also where a field starts,
+# before ":" or "=" and a _passlike value ("pass: hunter2", "user: x, pass: ..."),
+# so "pass the salt", "boarding pass 12B", "first pass: extract" and "Pass: 42"
+# stay prose.
+_WEAK_PW = (
+    r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd))(?![\w-])[*_\"'`]{0,2}"
+    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
+    rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)|[ \t]+)"
+)
+
+
+def _weak_password(text: str, m: re.Match[str]) -> Span | None:
+    sep = m.group("sep")
+    strong = any(c in ":=：" for c in sep)
+    bare = m.group("word").lower() == "pass"
+    if not bare and sep.strip():
+        return None  # "password: x", "password is x": the password rule's
+    head, whole = _head(text, m.start())
+    cred = _word_before(head, " \t/-*_`")[0] in _CREDS
+    field = bare and strong and not cred
+    if field and not (
+        _FIELD_AFTER.search(head) or whole and _LINE_LEAD.fullmatch(head)
+    ):
+        return None
+    if not (cred or field):
+        return None
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    value = text[start:end]
+    if quoted:
+        ok = _plausible(value, "password", not strong, True)
+    elif field or not sep.strip():
+        ok = _passlike(value)
+    elif strong:
+        phrase = _phrase_at(text, start)
+        if phrase:
+            return phrase
+        ok = _plausible(value, "password", False, False) and not _counted(value)
+    else:  # "wifi pass is x"
+        ok = _plausible(value, "password", True, False)
+    return (start, end) if ok else None
+
+
 # --- checks for shaped secrets --------------------------------------------------
 
 
@@ -573,6 +680,7 @@ TABLE: tuple[_Rule, ...] = (
         _labelled("password"),
         need="--",
     ),
+    _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
     _Rule(
         "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
