@@ -22,7 +22,9 @@ Labels that need a second clue (the word alone is prose too):
   a digit or symbol (``pass: hunter2``); ``pass the salt``, ``boarding pass 12B``,
   ``first pass: extract``, ``Pass: 42`` pass.
 - ``password`` and a space alone: such a value after a credential word (``wifi
-  password hunter2``).
+  password hunter2``); after "with", "using" or "via", one word of 6+ characters that
+  ends the clause and is no stopword (``with password letmein``, not ``with password
+  reset``).
 - ``password: w1 w2 w3``: 3-8 plain words to the clause's end are a passphrase unless
   one is a function word, says how a password is kept or made (``rotated``, ``vault``,
   ``chars``) or ends in -ed, -ing, -ly...
@@ -471,6 +473,44 @@ def _weak_password(text: str, m: re.Match[str]) -> Span | None:
     return (start, end) if ok else None
 
 
+# "with password letmein": after "with", "using" or "via" (and maybe "the", "root"
+# ...), a password label and a space, one word of 6+ characters that ends the
+# clause (the line, a punctuation mark, or "for/on/to/at/in/from ...") and is no
+# _stopword: "with password authentication", "with password reset." stay prose.
+_WITH_PW = r"(?<![\w.])(?i:password|passwd|pwd|passphrase)(?![\w-])[ \t]+"
+_WITH = frozenset(("with", "using", "via"))
+_FILLER_WORDS = "the a an my its his her their our your this that new old same default"
+_FILLERS = _CREDS | frozenset(_FILLER_WORDS.split())
+_CLAUSE_END = lazy(
+    r"[\"'`*)\]]*(?:[.,;:!?][ \t\r]|[.,;:!?]?[ \t]*(?:\r?\n|\Z)"
+    r"|[ \t]+(?:for|on|to|at|in|from)(?![\w-]))"
+)
+
+
+def _with_password(text: str, m: re.Match[str]) -> Span | None:
+    word, rest = _word_before(_head(text, m.start())[0], " \t")
+    if word in _FILLERS:
+        word = _word_before(rest, " \t")[0] if rest[-1:] in " \t" else ""
+    if word not in _WITH:
+        return None
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    value = text[start:end]
+    if quoted:
+        ok = _plausible(value, "password", True, True)
+    else:
+        ok = (
+            len(value) >= 6
+            and not _stopword(value)
+            and not _counted(value)
+            and _plausible(value, "password", False, False)
+            and bool(_CLAUSE_END.match(text, end))
+        )
+    return (start, end) if ok else None
+
+
 # --- checks for shaped secrets --------------------------------------------------
 
 
@@ -681,6 +721,7 @@ TABLE: tuple[_Rule, ...] = (
         need="--",
     ),
     _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
+    _Rule("password", _WITH_PW, _with_password, "pass pw"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
     _Rule(
         "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS

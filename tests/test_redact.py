@@ -96,6 +96,11 @@ SECRETS: list[tuple[str, str]] = [
     ("nas creds admin/hunter2x", "secret"),
     ("creds: Zk39dkLm2Qp7Wn", "secret"),
     ("ssh root@10.0.0.5 with password Summer2024", "password"),
+    # "with/using/via password" and one word that ends the clause
+    ("ssh root@10.0.0.5 with password letmein", "password"),
+    ("log in as admin using password letmein.", "password"),
+    ("connect via the password swordfish, then sudo", "password"),
+    ("login with password 'letmein'", "password"),
     # "pass": after a credential word, or starting a field before ":" or "="
     ("wifi pass hunter2", "password"),
     ("pass: hunter2", "password"),
@@ -247,6 +252,18 @@ BENIGN: list[str] = [
     "password bcrypt2",
     "password JIRA-1234",
     "credentials api/v2",
+    # "password <word>" is prose unless "with password <word>" ends the clause
+    "password reset on Monday",
+    "password manager",
+    "password policy",
+    "signed in with password authentication",
+    "login with password managers is easier",
+    "log in with password reset.",
+    "changed the password yesterday.",
+    "with password hashing for users",
+    "with password sha256.",
+    "ssh with password login disabled",
+    "with password access, later keys",
     # a credential word and "password" with a space: the value must look like one
     "root password sha256",
     "admin password argon2id",
@@ -464,6 +481,7 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
         ("password: correct horse battery staple", "correct horse battery staple"),
         ("password: correct horse battery staple.", "correct horse battery staple"),
         ("passphrase: Purple Monkey Dishwasher", "Purple Monkey Dishwasher"),
+        ("ssh root@host with password letmein, then", "letmein"),
         ("secret_key_base: " + HEX64, HEX64),
         ("APP_KEY=base64:" + B64 + " # laravel", "base64:" + B64),
         ("backup codes: 1234-5678 8765-4321.", "1234-5678 8765-4321"),
