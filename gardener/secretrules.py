@@ -28,6 +28,8 @@ Labels that need a second clue (the word alone is prose too):
 - ``password: w1 w2 w3``: 3-8 plain words to the clause's end are a passphrase unless
   one is a function word, says how a password is kept or made (``rotated``, ``vault``,
   ``chars``) or ends in -ed, -ing, -ly...
+- ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
+  4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
 
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
 backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
@@ -511,6 +513,32 @@ def _with_password(text: str, m: re.Match[str]) -> Span | None:
     return (start, end) if ok else None
 
 
+# "door PIN 4829", "passcode 918273": a PIN label, a space and 4-8 digits. "PIN",
+# "PIN code" and "passcode" will do; a lowercase "pin" (to pin, a header's pin)
+# needs a word for what the PIN opens or whose it is before it ("door pin 4829",
+# "my pin 0917"); "GPIO pin 17", "pin 4096 pages" stay prose.
+_PIN_SPACED = (
+    r"(?<![\w.])(?P<label>(?i:pin(?:[ _-]?(?:code|number))?|pass[ _-]?code))"
+    r"(?![\w-])[ \t]+(?P<value>\d{4,8})(?![\w%]|[.,:/-]\d)"
+)
+# what a PIN opens or whose it is; what has pins that are no PIN
+_PIN_OF_WORDS = """door card debit credit bank atm sim phone alarm safe lock gate garage
+    voicemail keypad locker my your his her our their"""
+_PIN_OF = frozenset(_PIN_OF_WORDS.split())
+_HARDWARE_WORDS = "gpio header pcb chip connector jumper socket board"
+_HARDWARE = frozenset(_HARDWARE_WORDS.split())
+
+
+def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
+    word = _word_before(_head(text, m.start())[0], " \t")[0]
+    label = m.group("label")
+    if word in _HARDWARE:
+        return None
+    if label.lower() == "pin" and label != "PIN" and word not in _PIN_OF:
+        return None
+    return m.span("value")
+
+
 # --- checks for shaped secrets --------------------------------------------------
 
 
@@ -723,6 +751,7 @@ TABLE: tuple[_Rule, ...] = (
     _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
     _Rule("password", _WITH_PW, _with_password, "pass pw"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
+    _Rule("pin", _PIN_SPACED, _pin_spaced, "pin pass"),
     _Rule(
         "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
     ),
