@@ -30,6 +30,7 @@ Labels that need a second clue (the word alone is prose too):
   ``chars``) or ends in -ed, -ing, -ly...
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
+- ``login user / x``: x of the ``pass`` shape above.
 
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
 backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
@@ -539,6 +540,19 @@ def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
     return m.span("value")
 
 
+# "login admin / s3cretP@ss": a login, a user, "/" and a _passlike value.
+_LOGIN = r"(?<![\w.])(?i:login)(?![\w-])[ \t]*[:=]?[ \t]*[\w.@+-]{1,64}[ \t]*/[ \t]*"
+
+
+def _login(text: str, m: re.Match[str]) -> Span | None:
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, _ = got
+    value = text[start:end]
+    return (start, end) if "/" not in value and _passlike(value) else None
+
+
 # --- checks for shaped secrets --------------------------------------------------
 
 
@@ -750,6 +764,7 @@ TABLE: tuple[_Rule, ...] = (
     ),
     _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
     _Rule("password", _WITH_PW, _with_password, "pass pw"),
+    _Rule("password", _LOGIN, _login, "login"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
     _Rule("pin", _PIN_SPACED, _pin_spaced, "pin pass"),
     _Rule(

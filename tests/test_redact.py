@@ -123,6 +123,9 @@ SECRETS: list[tuple[str, str]] = [
     # a passphrase: plain words after "password:" to the end of the clause
     ("password: correct horse battery staple", "password"),
     ("passphrase: Purple Monkey Dishwasher.", "password"),
+    # "login <user> / <value>" where the value reads like a password
+    ("login admin / s3cretP@ss", "password"),
+    ("Login: alice/hunter22", "password"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
     ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
@@ -311,6 +314,10 @@ BENIGN: list[str] = [
     "we pin 2048 hugepages",
     "GPIO PIN 1234",
     "PIN reset on 2026-03-10",
+    # "login" pages and paths, and a placeholder after "login user /"
+    "login page / dashboard",
+    "login flow/oauth2",
+    "login admin / see vault",
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
     "see a1b2c3d for the fix",
     "id 550e8400-e29b-41d4-a716-446655440000 in the log",
@@ -498,6 +505,7 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
         ("passphrase: Purple Monkey Dishwasher", "Purple Monkey Dishwasher"),
         ("ssh root@host with password letmein, then", "letmein"),
         ("door PIN 4829.", "4829"),
+        ("login admin / s3cretP@ss ok", "s3cretP@ss"),
         ("secret_key_base: " + HEX64, HEX64),
         ("APP_KEY=base64:" + B64 + " # laravel", "base64:" + B64),
         ("backup codes: 1234-5678 8765-4321.", "1234-5678 8765-4321"),
