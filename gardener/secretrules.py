@@ -13,7 +13,8 @@ Choices: a labelled value (``password: x``, ``the API key is x``, ``密码是x``
 needs >= 6 chars of two classes, so ``max_tokens: 4096`` passes; in prose an unquoted
 English-looking word (``is correct``) is not a value, nor is a table cell of letters
 only (a header row). A bare ``*_key:`` label (``secret_key_base``, ``APP_KEY``) needs a
-hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a label.
+hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a label
+(but see the last item below).
 
 Labels that need a second clue (the word alone is prose too):
 
@@ -31,6 +32,7 @@ Labels that need a second clue (the word alone is prose too):
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
 - ``login user / x``: x of the ``pass`` shape above.
+- ``-pX`` after ``mysql``, ``mysqldump``, ``mariadb``...; ``-p x`` after ``sshpass``.
 
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
 backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
@@ -553,6 +555,26 @@ def _login(text: str, m: re.Match[str]) -> Span | None:
     return (start, end) if "/" not in value and _passlike(value) else None
 
 
+# mysql and its tools take a password glued to -p (-pX; a lone -p prompts for it);
+# sshpass takes it after -p.
+_MYSQL_P = (
+    r"(?<![\w.-])(?i:mysql(?:dump|admin|import|check|show|slap|sh)?"
+    r"|mariadb(?:-?(?:dump|admin|import|check|show))?)(?![\w-])"
+    r"[^\n|;&]{0,256}?[ \t]-p(?=[^\s-])"
+)
+_SSHPASS_P = r"(?<![\w.-])sshpass(?![\w-])[^\n|;&]{0,64}?[ \t]-p[ \t]*(?=[^\s-])"
+
+
+def _flag_value(text: str, m: re.Match[str]) -> Span | None:
+    """The value right after the match, if it is no placeholder (``$PW``)."""
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    ok = _plausible(text[start:end], "password", False, quoted)
+    return (start, end) if ok else None
+
+
 # --- checks for shaped secrets --------------------------------------------------
 
 
@@ -765,6 +787,8 @@ TABLE: tuple[_Rule, ...] = (
     _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
     _Rule("password", _WITH_PW, _with_password, "pass pw"),
     _Rule("password", _LOGIN, _login, "login"),
+    _Rule("password", _MYSQL_P, _flag_value, "mysql mariadb"),
+    _Rule("password", _SSHPASS_P, _flag_value, "sshpass"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
     _Rule("pin", _PIN_SPACED, _pin_spaced, "pin pass"),
     _Rule(
