@@ -246,9 +246,13 @@ _CRED_WORDS = """wifi wi-fi wlan router modem admin administrator root sudo logi
     username account db database mysql postgres ssh sftp ftp smtp imap email e-mail
     mail vpn server nas console portal"""
 _CREDS = frozenset(_CRED_WORDS.split())
-# where a field starts: the line's start (past indentation, quote and list markers)
-# or after ",", ";", "|", "/", "(": "- Pass: x", "user: admin, pass: x"
-_LINE_LEAD = lazy(r"[ \t>]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?[*_\"'`]{0,2}")
+# where a field starts: the line's start (past indentation, quote and list markers,
+# and an entry's time, kind and key: "- 10:00 fact: **wifi**: ") or after ",", ";",
+# "|", "/", "(": "- Pass: x", "user: admin, pass: x"
+_LINE_LEAD = lazy(
+    r"[ \t>]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?(?:\d{1,2}:\d{2}[ \t]+)?"
+    r"(?:[A-Za-z]+:[ \t]+)?(?:\*\*[^*\n]{1,64}\*\*:?[ \t]+)?[*_\"'`]{0,2}"
+)
 _FIELD_AFTER = lazy(r"[,;|/({\[][ \t]*[*_\"'`]{0,2}\Z")
 
 

@@ -376,6 +376,7 @@ def test_note_redacts_what_an_agent_wrote_directly_before_committing(ws: Workspa
     ("line", "value"),
     [
         ("wifi pass Heron77x", "Heron77x"),
+        ("pass: Heron77x", "Heron77x"),
         ("ssh root@10.0.0.5 with password quokkafake", "quokkafake"),
         ("password: quokka heron lemur staple", "quokka heron lemur staple"),
         ("door PIN 4829", "4829"),

@@ -112,6 +112,8 @@ SECRETS: list[tuple[str, str]] = [
     ("wifi pass hunter2", "password"),
     ("pass: hunter2", "password"),
     ("- **Pass:** Hunter2x", "password"),
+    ("- 10:00 pass: hunter2", "password"),
+    ("- 10:00 fact: **nas**: pass: hunter2", "password"),
     ("user: admin, pass: Hunter2x", "password"),
     ("router pass: letmein", "password"),
     ("Wi-Fi pass = hunter22", "password"),
@@ -305,6 +307,8 @@ BENIGN: list[str] = [
     "binary pass/fail per scope",
     "Wilson CI at n=8 all-pass = 0.63",
     "- Pass categories to pipeline",
+    "- 10:00 Pass: 42, Fail: 3",
+    "- 10:00 first pass: extract the entities",
     "wifi pass expires",
     # after "password:", words that describe it are no passphrase
     "password: rotated yesterday",
