@@ -13,7 +13,27 @@ Choices: a labelled value (``password: x``, ``the API key is x``, ``密码是x``
 needs >= 6 chars of two classes, so ``max_tokens: 4096`` passes; in prose an unquoted
 English-looking word (``is correct``) is not a value, nor is a table cell of letters
 only (a header row). A bare ``*_key:`` label (``secret_key_base``, ``APP_KEY``) needs a
-hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a label.
+hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a label
+(but see the last item below).
+
+Labels that need a second clue (the word alone is prose too):
+
+- ``pass``: after a credential word (``wifi pass x``, ``user/pass: x``), or where a
+  field starts, before ``:`` or ``=``, with a value of 6+ characters with a letter and
+  a digit or symbol (``pass: hunter2``); ``pass the salt``, ``boarding pass 12B``,
+  ``first pass: extract``, ``Pass: 42`` pass.
+- ``password`` and a space alone: such a value after a credential word (``wifi
+  password hunter2``); after "with", "using" or "via", one word of 6+ characters that
+  ends the clause and is no stopword (``with password letmein``, not ``with password
+  reset``).
+- ``password: w1 w2 w3``: 3-8 plain words to the clause's end are a passphrase unless
+  one is a function word, says how a password is kept or made (``rotated``, ``vault``,
+  ``chars``) or ends in -ed, -ing, -ly...
+- ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
+  4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
+- ``login user / x``: x of the ``pass`` shape above.
+- ``-pX`` after ``mysql``, ``mysqldump``, ``mariadb``...; ``-p x`` after ``sshpass``.
+
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
 backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
 Hex runs (SHAs, bare UUIDs, Ethereum addresses) are never high-entropy; wallet
@@ -22,7 +42,9 @@ high-entropy (erring to refuse). Markers (``[REDACTED:<rule>]``, ``[REDACTED]``)
 never flagged again, so ``redact`` is idempotent. An allow pattern drops a finding only
 when one of its matches covers the whole span.
 
-The scanner that runs these rules is ``gardener.redact``.
+What a value may be once a label points at it (no placeholder, no word of prose; a
+passphrase; a password's shape) is in ``gardener.secretvalues``. The scanner that runs
+these rules is ``gardener.redact``.
 """
 
 from __future__ import annotations
@@ -34,120 +56,24 @@ from collections import Counter
 from collections.abc import Callable
 
 from .record import Record
+from .secretvalues import (
+    _TRAIL,
+    Span,
+    _classes,
+    _counted,
+    _kind,
+    _passlike,
+    _phrase_at,
+    _plausible,
+    _stopword,
+    _value_at,
+    lazy,
+)
 
-Span = tuple[int, int]
 Check = Callable[[str, "re.Match[str]"], "Span | None"]
 
 
-# --- value extraction for labelled secrets -------------------------------------
-
-
-class _Lazy:
-    """A regex compiled on first use. Most scans need none of the helper
-    patterns below, and compiling them all costs ~3 ms of every ``gardener note``."""
-
-    __slots__ = ("_args", "_pattern")
-
-    def __init__(self, *args: object) -> None:
-        self._args = args
-        self._pattern: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> object:
-        if self._pattern is None:
-            self._pattern = re.compile(*self._args)  # type: ignore[call-overload]
-        return getattr(self._pattern, name)
-
-
-def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile(pattern, flags)``, done the first time the pattern is used."""
-    # not typing.cast: importing typing costs ~4 ms of a note's start
-    return _Lazy(pattern, flags)  # type: ignore[return-value]
-
-
-_QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
-_TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
-_NEXT_PARAM = lazy(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
-_REF = lazy(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*")
-_TYPE = lazy(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
-_PATH = lazy(r"(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?")  # /run/secrets/db, ~/.ssh/id
-# A bare value: no space, at most 512 chars (bounds the work per label), and no CJK
-# or fullwidth char, since CJK prose resumes right after it: 密码是abc，...
-_BARE = lazy(
-    r"[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
-    r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]{1,512}"
-)
-_CELL_END = lazy(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
-_MASK = "*xX•·.-_#?…"  # a value of these only is a mask: ****, xxx-xxx
-# Words that sit where a value would but say where it is or what it is like.
-_WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hidden
-    masked required optional see in at on from stored kept saved ask check via use
-    using with without reset rotate rotated changed expired invalid valid wrong correct
-    incorrect weak strong long short too not never always set the a an this that it its
-    my your our their his her what which who where when how if and or but is are was be
-    been must should will can could would may might only also still now here there
-    below above same true false yes no off str string bytes int bool text any dict
-    secretstr env environment vault keychain keyring 1password bitwarden lastpass
-    manager case protected encrypted hashed managed shared known provided generated
-    random different unchanged available missing password passwords passwd pass pwd
-    secret token key xxx placeholder example sample dummy fake flag flags option
-    options argument arg args parameter param switch prompt instead value values
-    policy policies rules requirements length strength hint field"""
-_NOT_VALUES = frozenset(_WORDS.split())
-_LONGEST = max(map(len, _NOT_VALUES))
-_WORDY = ("ed", "ing", "ly", "ion", "ible", "able", "ive", "ful", "less", "ent", "ous")
-
-
-def _classes(s: str) -> int:
-    """How many of lower / upper / digit / symbol occur; ``Word`` counts as lower and
-    ``-_./`` are not symbols, so identifiers and capitalised words score 1."""
-    seen = {_kind(c) if i or not c.isupper() else 0 for i, c in enumerate(s)}
-    return len(seen - {4})
-
-
-def _kind(ch: str) -> int:
-    """0 lower, 1 upper, 2 digit, 3 symbol, 4 separator or space."""
-    if ch.isalpha():
-        return 1 if ch.isupper() else 0
-    return 2 if ch.isdigit() else 4 if ch in "-_./+=" or ch.isspace() else 3
-
-
-def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
-    """(start, end, quoted) of the value that begins at ``pos``, or None."""
-    if pos >= len(text):
-        return None
-    close = _QUOTES.get(text[pos])
-    if close:
-        end = text.find(close, pos + 1, pos + 514)
-        if end > pos + 1 and "\n" not in text[pos + 1 : end]:
-            return pos + 1, end, True
-        pos += 1  # unbalanced quote: read what follows as a bare value
-    bare = _BARE.match(text, pos)
-    if not bare:
-        return None
-    end = bare.end()
-    if ";" in bare.group() or "&" in bare.group():
-        cut = _NEXT_PARAM.search(text, pos, end)
-        end = cut.start() if cut else end
-    while end > pos and text[end - 1] in _TRAIL:
-        end -= 1
-    return (pos, end, False) if end > pos else None
-
-
-def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
-    """Whether ``value`` is a real secret rather than a placeholder or a word."""
-    if value[0] in "([{<" or not value.strip(_MASK):
-        return False
-    if len(value) <= _LONGEST and value.lower() in _NOT_VALUES:
-        return False
-    if _REF.fullmatch(value) or _TYPE.fullmatch(value) or _PATH.fullmatch(value):
-        return False  # ${DB_PASSWORD}, %TOKEN%, $(pass show db), Optional[str], ~/x/y
-    if family == "pin":
-        return value.isdigit() and 4 <= len(value) <= 12
-    if family == "secret":
-        return len(value) >= 6 and _classes(value) >= 2
-    if prose and not quoted and value.isalpha():
-        return len(value) >= 4 and not value.lower().endswith(_WORDY)
-    return True
+# --- labelled secrets: the value after a label -----------------------------------
 
 
 def _labelled(family: str) -> Check:
@@ -160,10 +86,17 @@ def _labelled(family: str) -> Check:
         if "|" in sep:
             return _cell(text, m.start(), (start, end), quoted, family)
         prose = not any(c in ":=：" for c in sep)
+        if family == "password" and not prose and not quoted:
+            phrase = _phrase_at(text, start)
+            if phrase:
+                return phrase
         ok = _plausible(text[start:end], family, prose, quoted)
         return (start, end) if ok else None
 
     return check
+
+
+_CELL_END = lazy(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
 
 
 def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span | None:
@@ -302,6 +235,185 @@ def _codes(text: str, m: re.Match[str]) -> Span | None:
     codes = _ONE_CODE.finditer(text, s, e)
     digits = sum(any(c.isdigit() for c in code.group()) for code in codes)
     return (s, e) if digits >= 2 else None
+
+
+# --- labels that need a second clue ----------------------------------------------
+# A word that is prose too ("pass", "PIN", "password" and a space) is a label only
+# beside a second clue: a word before it, the start of a field, a command before it.
+
+# Where or for what a credential is: "wifi pass", "root password", "user/pass".
+_CRED_WORDS = """wifi wi-fi wlan router modem admin administrator root sudo login user
+    username account db database mysql postgres ssh sftp ftp smtp imap email e-mail
+    mail vpn server nas console portal"""
+_CREDS = frozenset(_CRED_WORDS.split())
+# where a field starts: the line's start (past indentation, quote and list markers,
+# and an entry's time, kind and key: "- 10:00 fact: **wifi**: ") or after ",", ";",
+# "|", "/", "(": "- Pass: x", "user: admin, pass: x"
+_LINE_LEAD = lazy(
+    r"[ \t>]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?(?:\d{1,2}:\d{2}[ \t]+)?"
+    r"(?:[A-Za-z]+:[ \t]+)?(?:\*\*[^*\n]{1,64}\*\*:?[ \t]+)?[*_\"'`]{0,2}"
+)
+_FIELD_AFTER = lazy(r"[,;|/({\[][ \t]*[*_\"'`]{0,2}\Z")
+
+
+def _head(text: str, pos: int) -> tuple[str, bool]:
+    """Up to 64 characters of ``pos``'s line before it, and whether they are all
+    of what comes before it on its line."""
+    lo = max(0, pos - 64)
+    line = text.rfind("\n", lo, pos)  # not further back: a line may be a megabyte
+    return text[line + 1 if line >= 0 else lo : pos], line >= 0 or lo == 0
+
+
+def _word_before(head: str, skip: str) -> tuple[str, str]:
+    """The word (ASCII letters, digits, "-") that ends ``head`` once ``skip``
+    characters are off its end, lowercased, and what comes before that word."""
+    rest = head.rstrip(skip)
+    cut = len(rest.rstrip(_ALNUM_ASCII + "-"))
+    return rest[cut:].lower(), rest[:cut]
+
+
+# "pass" and, with a space alone, "password": a label after a credential word
+# ("wifi pass hunter2", "root password P@ss-word": a value of _passlike shape after
+# a space, any value after ":" or "is"); a bare "pass" also where a field starts,
+# before ":" or "=" and a _passlike value ("pass: hunter2", "user: x, pass: ..."),
+# so "pass the salt", "boarding pass 12B", "first pass: extract" and "Pass: 42"
+# stay prose.
+_WEAK_PW = (
+    r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd))(?![\w-])[*_\"'`]{0,2}"
+    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
+    rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)|[ \t]+)"
+)
+
+
+def _weak_password(text: str, m: re.Match[str]) -> Span | None:
+    sep = m.group("sep")
+    strong = any(c in ":=：" for c in sep)
+    bare = m.group("word").lower() == "pass"
+    if not bare and sep.strip():
+        return None  # "password: x", "password is x": the password rule's
+    head, whole = _head(text, m.start())
+    cred = _word_before(head, " \t/-*_`")[0] in _CREDS
+    field = bare and strong and not cred
+    if field and not (
+        _FIELD_AFTER.search(head) or whole and _LINE_LEAD.fullmatch(head)
+    ):
+        return None
+    if not (cred or field):
+        return None
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    value = text[start:end]
+    if quoted:
+        ok = _plausible(value, "password", not strong, True)
+    elif field or not sep.strip():
+        ok = _passlike(value)
+    elif strong:
+        phrase = _phrase_at(text, start)
+        if phrase:
+            return phrase
+        ok = _plausible(value, "password", False, False) and not _counted(value)
+    else:  # "wifi pass is x"
+        ok = _plausible(value, "password", True, False)
+    return (start, end) if ok else None
+
+
+# "with password letmein": after "with", "using" or "via" (and maybe "the", "root"
+# ...), a password label and a space, one word of 6+ characters that ends the
+# clause (the line, a punctuation mark, or "for/on/to/at/in/from ...") and is no
+# _stopword: "with password authentication", "with password reset." stay prose.
+_WITH_PW = r"(?<![\w.])(?i:password|passwd|pwd|passphrase)(?![\w-])[ \t]+"
+_WITH = frozenset(("with", "using", "via"))
+_FILLER_WORDS = "the a an my its his her their our your this that new old same default"
+_FILLERS = _CREDS | frozenset(_FILLER_WORDS.split())
+_CLAUSE_END = lazy(
+    r"[\"'`*)\]]*(?:[.,;:!?][ \t\r]|[.,;:!?]?[ \t]*(?:\r?\n|\Z)"
+    r"|[ \t]+(?:for|on|to|at|in|from)(?![\w-]))"
+)
+
+
+def _with_password(text: str, m: re.Match[str]) -> Span | None:
+    word, rest = _word_before(_head(text, m.start())[0], " \t")
+    if word in _FILLERS:
+        word = _word_before(rest, " \t")[0] if rest[-1:] in " \t" else ""
+    if word not in _WITH:
+        return None
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    value = text[start:end]
+    if quoted:
+        ok = _plausible(value, "password", True, True)
+    else:
+        ok = (
+            len(value) >= 6
+            and not _stopword(value)
+            and not _counted(value)
+            and _plausible(value, "password", False, False)
+            and bool(_CLAUSE_END.match(text, end))
+        )
+    return (start, end) if ok else None
+
+
+# "door PIN 4829", "passcode 918273": a PIN label, a space and 4-8 digits. "PIN",
+# "PIN code" and "passcode" will do; a lowercase "pin" (to pin, a header's pin)
+# needs a word for what the PIN opens or whose it is before it ("door pin 4829",
+# "my pin 0917"); "GPIO pin 17", "pin 4096 pages" stay prose.
+_PIN_SPACED = (
+    r"(?<![\w.])(?P<label>(?i:pin(?:[ _-]?(?:code|number))?|pass[ _-]?code))"
+    r"(?![\w-])[ \t]+(?P<value>\d{4,8})(?![\w%]|[.,:/-]\d)"
+)
+# what a PIN opens or whose it is; what has pins that are no PIN
+_PIN_OF_WORDS = """door card debit credit bank atm sim phone alarm safe lock gate garage
+    voicemail keypad locker my your his her our their"""
+_PIN_OF = frozenset(_PIN_OF_WORDS.split())
+_HARDWARE_WORDS = "gpio header pcb chip connector jumper socket board"
+_HARDWARE = frozenset(_HARDWARE_WORDS.split())
+
+
+def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
+    word = _word_before(_head(text, m.start())[0], " \t")[0]
+    label = m.group("label")
+    if word in _HARDWARE:
+        return None
+    if label.lower() == "pin" and label != "PIN" and word not in _PIN_OF:
+        return None
+    return m.span("value")
+
+
+# "login admin / s3cretP@ss": a login, a user, "/" and a _passlike value.
+_LOGIN = r"(?<![\w.])(?i:login)(?![\w-])[ \t]*[:=]?[ \t]*[\w.@+-]{1,64}[ \t]*/[ \t]*"
+
+
+def _login(text: str, m: re.Match[str]) -> Span | None:
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, _ = got
+    value = text[start:end]
+    return (start, end) if "/" not in value and _passlike(value) else None
+
+
+# mysql and its tools take a password glued to -p (-pX; a lone -p prompts for it);
+# sshpass takes it after -p.
+_MYSQL_P = (
+    r"(?<![\w.-])(?i:mysql(?:dump|admin|import|check|show|slap|sh)?"
+    r"|mariadb(?:-?(?:dump|admin|import|check|show))?)(?![\w-])"
+    r"[^\n|;&]{0,256}?[ \t]-p(?=[^\s-])"
+)
+_SSHPASS_P = r"(?<![\w.-])sshpass(?![\w-])[^\n|;&]{0,64}?[ \t]-p[ \t]*(?=[^\s-])"
+
+
+def _flag_value(text: str, m: re.Match[str]) -> Span | None:
+    """The value right after the match, if it is no placeholder (``$PW``)."""
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    ok = _plausible(text[start:end], "password", False, quoted)
+    return (start, end) if ok else None
 
 
 # --- checks for shaped secrets --------------------------------------------------
@@ -513,7 +625,13 @@ TABLE: tuple[_Rule, ...] = (
         _labelled("password"),
         need="--",
     ),
+    _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
+    _Rule("password", _WITH_PW, _with_password, "pass pw"),
+    _Rule("password", _LOGIN, _login, "login"),
+    _Rule("password", _MYSQL_P, _flag_value, "mysql mariadb"),
+    _Rule("password", _SSHPASS_P, _flag_value, "sshpass"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
+    _Rule("pin", _PIN_SPACED, _pin_spaced, "pin pass"),
     _Rule(
         "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
     ),

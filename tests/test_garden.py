@@ -372,6 +372,36 @@ def test_note_redacts_what_an_agent_wrote_directly_before_committing(ws: Workspa
     assert "[REDACTED:password]" in text and text.endswith("second line\n")
 
 
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("wifi pass Heron77x", "Heron77x"),
+        ("pass: Heron77x", "Heron77x"),
+        ("ssh root@10.0.0.5 with password quokkafake", "quokkafake"),
+        ("password: quokka heron lemur staple", "quokka heron lemur staple"),
+        ("door PIN 4829", "4829"),
+        ("mysql -u root -pQuokka-77-fake", "Quokka-77-fake"),
+        ("sshpass -p quokkafake ssh deploy@host", "quokkafake"),
+        ("login admin / Quokka-77-fake", "Quokka-77-fake"),
+    ],
+)
+def test_a_weakly_labelled_secret_is_refused_and_redacted_alike(
+    ws: Workspace, line: str, value: str
+):
+    """The phrasings that need a second clue (a credential word, "with",
+    a command) are refused by note and redacted from a file written directly."""
+    with pytest.raises(RefusedError):
+        ws.note(line)
+    ws.note("first line", time="09:00")
+    with open(ws.root / "memory" / "2026-01-05.md", "a") as f:
+        f.write(f"- {line}\n")
+    ws.note("second line", time="09:05")
+    history = git(ws.root, "log", "-p", "--all")
+    text = (ws.root / "memory" / "2026-01-05.md").read_text()
+    for part in value.split():  # a passphrase goes whole, not its first word only
+        assert part not in history and part not in text
+
+
 def test_note_does_not_repeat_a_kind_and_key_given_twice(ws: Workspace):
     """Regression: the README's entry syntax plus --kind/--key wrote both prefixes twice."""
     result = ws.note(
