@@ -11,6 +11,7 @@ from .workspace import read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
     from .garden import Workspace
@@ -107,6 +108,35 @@ def setting_problems(root: Path) -> list[Problem]:
     ]
 
 
+def _purged_lines(root: Path) -> Callable[[str], list[int]]:
+    """A function giving the lines of a text that hold a text purged from the
+    workspace at ``root`` (``purge.scrub``); one that finds none if nothing
+    was purged."""
+    from .workspace import SALT
+
+    if not (root / SALT).is_file():
+        return lambda text: []
+    from .purge import read_purged, scrub
+
+    salt, hashes = read_purged(root)
+    return lambda text: scrub(text, salt, hashes)[1]
+
+
+def _purged_problems(path: str, lines: Iterable[int]) -> list[Problem]:
+    from .model import Problem
+
+    return [
+        Problem(
+            "secret",
+            path,
+            line,
+            "holds a text purged from this workspace (gardener purge): it must not"
+            " be committed; the gardener's next record replaces it by [PURGED]",
+        )
+        for line in lines
+    ]
+
+
 def check(
     ws: Workspace, *, history: bool = False, staged: bool = False
 ) -> list[Problem]:
@@ -130,16 +160,16 @@ def check(
         config = ws.config
     except GardenerError as exc:
         return [Problem("parse", exc.path or "rules.md", exc.line, exc.message)]
+    purged = _purged_lines(ws.root)
     if staged or history:
         with ws._repo() as repo:
             if staged:
-                return sort_problems(
-                    p
-                    for path, data in repo.staged()
-                    for p in secret_problems(
-                        path, data.decode("utf-8", "surrogateescape"), config
-                    )
-                )
+                found = []
+                for path, data in repo.staged():
+                    text = data.decode("utf-8", "surrogateescape")
+                    found += secret_problems(path, text, config)
+                    found += _purged_problems(path, purged(text))
+                return sort_problems(found)
             paths = blob_paths(repo)
             for sha, kind, data in objects(repo):
                 if kind == "blob":
@@ -151,10 +181,13 @@ def check(
     notes, note_problems = ws.read_notes()
     problems += note_problems
     for note in notes:
-        problems += secret_problems(note.path, read_text(ws.root / note.path), config)
+        text = read_text(ws.root / note.path)
+        problems += secret_problems(note.path, text, config)
+        problems += _purged_problems(note.path, purged(text))
     if ws.memory_path.exists():
         text = read_text(ws.memory_path)
         problems += secret_problems(config.memory_file, text, config)
+        problems += _purged_problems(config.memory_file, purged(text))
         try:
             problems += memory_problems(
                 parse_memory(text, config.memory_file),

@@ -83,9 +83,7 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
         + (f" (commit {result.commit[:8]})" if result.commit else "")
     )
     for r in result.redacted:
-        click.echo(
-            f"redacted {r.rule} in {r.where()} (original kept in .gardener/quarantine.jsonl, never committed)"
-        )
+        click.echo(r.notice())
 
 
 @main.command()

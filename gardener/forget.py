@@ -122,10 +122,14 @@ def plan_forget(
     )
 
 
-def describe(facts: Iterable[Fact], notes: Iterable[Hit] = ()) -> list[str]:
+def describe(
+    facts: Iterable[Fact], notes: Iterable[Hit] = (), texts: bool = True
+) -> list[str]:
     """One line per retired entry, for the commit body and the CLI: MEMORY.md
-    entries, then daily-note entries (``notes``) by file and line."""
+    entries, then daily-note entries (``notes``) by file and line, with their
+    text if ``texts`` (the commit names them only: the note holds the text,
+    and a forget should not copy it into one more place)."""
     return [
         f"- {f.key + ': ' if f.key else ''}{f.value} (#{f.id or '?'}, since {f.since or '?'})"
         for f in facts
-    ] + [f"- note {h.path}:{h.line}: {h.text}" for h in notes]
+    ] + [f"- note {h.path}:{h.line}" + (f": {h.text}" if texts else "") for h in notes]

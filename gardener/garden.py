@@ -529,7 +529,7 @@ class Workspace:
                 lines = [
                     f"forget: retired {n} entr{'y' if n == 1 else 'ies'}",
                     "",
-                    *describe(plan.retired, plan.notes),
+                    *describe(plan.retired, plan.notes, texts=False),
                     "",
                     "Gardener-Action: forget",
                 ]
@@ -719,7 +719,7 @@ class Workspace:
         The first commit records the adopted state.
         """
         from .git import Repo
-        from .guard import redact_files, rename_secret_names
+        from .guard import redact_files, remove_purged, rename_secret_names
         from .memoryfile import NEW_FILE
         from .results import InitResult
 
@@ -771,15 +771,14 @@ class Workspace:
                     is_new=lambda p: repo.committed_text(p) is None,
                 )  # fmt: skip
                 paths += [renamed.get(p, p) for p in notes]
+                redacted += remove_purged(ws.root, paths)
                 redacted += redact_files(ws.root, paths, config, ws.now())
                 what = (
                     "adopt existing memory files"
                     if adopted
                     else "create a memory workspace"
                 )
-                body = "\n".join(
-                    f"- redacted {r.rule} in {r.where()}" for r in redacted
-                )
+                body = "\n".join(f"- {r.summary()}" for r in redacted)
                 message = f"init: {what}\n\n{body + chr(10) + chr(10) if body else ''}Gardener-Action: init\n"
                 sha = ws._commit(repo, paths, message)
                 repo.install_hook(

@@ -22,6 +22,7 @@ from .config import Config
 from .workspace import STATE_DIR, atomic_write, ensure_state_dir
 
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
+PURGED_RULE = "purged"  # a Redaction's rule for a purged text found again
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,18 @@ class Redaction:
     def where(self) -> str:
         """``path:line``, or ``the name of path`` for a renamed file."""
         return f"{self.path}:{self.line}" if self.line else f"the name of {self.path}"
+
+    def summary(self) -> str:
+        """What was done, in a few words (a commit message's line)."""
+        if self.rule == PURGED_RULE:
+            return f"removed a purged text from {self.where()}"
+        return f"redacted {self.rule} in {self.where()}"
+
+    def notice(self) -> str:
+        """What was done and where the original is, for people (output)."""
+        if self.rule == PURGED_RULE:
+            return f"{self.summary()} (kept nowhere)"
+        return f"{self.summary()} (original kept in {QUARANTINE}, never committed)"
 
 
 def _quarantine(
@@ -110,6 +123,9 @@ def rename_secret_names(
     return renamed, done
 
 
+Cleaner = Callable[[str], tuple[str, list[redact.Finding]]]
+
+
 def redact_files(
     root: Path, paths: Iterable[str], config: Config, now: datetime
 ) -> list[Redaction]:
@@ -133,54 +149,104 @@ def redact_files(
     """
     done: list[Redaction] = []
     for path in paths:
-        target = root / path
-        if not target.is_file() or target.is_symlink():
-            continue
         extra = () if path == "rules.md" else config.never_store
-        fd = os.open(target, os.O_RDONLY)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            text = _read_rest(fd)
-            clean, found = redact.redact(text, extra, config.allow)
-            if not found:
-                continue
-            if open_for_writing(target):
-                found = _redact_in_place(root, path, extra, config, now)
-                done.extend(Redaction(path, f.line, f.rule) for f in found)
-                continue
+
+        def clean(
+            text: str, extra: Sequence[tuple[str, str]] = extra
+        ) -> tuple[str, list[redact.Finding]]:
+            return redact.redact(text, extra, config.allow)
+
+        def keep(text: str, found: list[redact.Finding], path: str = path) -> None:
             _quarantine(root, path, text, found, now)
-            atomic_write(target, clean, root=root)
-            done.extend(Redaction(path, f.line, f.rule) for f in found)
-            lines_before = text.count("\n")
-            while late := _read_rest(fd):  # written to the old file after we read it
-                clean, found = redact.redact(late, extra, config.allow)
-                if found:
-                    _quarantine(root, path, late, found, now)
-                with open(target, "ab") as out:
-                    out.write(clean.encode("utf-8", "surrogateescape"))
-                done.extend(
-                    Redaction(path, f.line + lines_before, f.rule) for f in found
-                )
-                lines_before += late.count("\n")
-        finally:
-            os.close(fd)
+
+        done += _rewrite(root, path, clean, keep)
     return done
 
 
-def _redact_in_place(
+def remove_purged(root: Path, paths: Iterable[str]) -> list[Redaction]:
+    """Replace texts purged from this workspace (``gardener purge``) by
+    ``[PURGED]`` in the given files, as ``redact_files`` rewrites them; the
+    original is not quarantined (it was erased on purpose). DESIGN 2.3: a
+    purged text is refused when stored again, also when an agent writes it
+    into a file itself. Returns one Redaction (rule ``PURGED_RULE``) per line.
+    Nothing is read unless the workspace has purged something.
+    """
+    from .workspace import SALT
+
+    if not (root / SALT).is_file():
+        return []
+    from .purge import read_purged, scrub
+
+    salt, hashes = read_purged(root)
+    if not hashes:
+        return []
+
+    def clean(text: str) -> tuple[str, list[redact.Finding]]:
+        out, lines = scrub(text, salt, hashes)
+        starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+        return out, [
+            redact.Finding(PURGED_RULE, starts[n - 1], starts[n - 1], n) for n in lines
+        ]
+
+    done: list[Redaction] = []
+    for path in paths:
+        done += _rewrite(root, path, clean, lambda text, found: None)
+    return done
+
+
+def _rewrite(
     root: Path,
     path: str,
-    extra: Sequence[tuple[str, str]],
-    config: Config,
-    now: datetime,
-) -> list[redact.Finding]:
-    """Redact the file by rewriting its bytes from the first change on, same inode.
+    clean: Cleaner,
+    keep: Callable[[str, list[redact.Finding]], None],
+) -> list[Redaction]:
+    """Rewrite the file at ``path`` as ``clean`` says, under its flock;
+    ``keep`` is given each text and its findings first (the quarantine).
+    A missing file, or a symlink, is skipped. See ``redact_files``."""
+    target = root / path
+    if not target.is_file() or target.is_symlink():
+        return []
+    done: list[Redaction] = []
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        text = _read_rest(fd)
+        cleaned, found = clean(text)
+        if not found:
+            return []
+        if open_for_writing(target):
+            found = _rewrite_in_place(root, path, clean, keep)
+            return [Redaction(path, f.line, f.rule) for f in found]
+        keep(text, found)
+        atomic_write(target, cleaned, root=root)
+        done.extend(Redaction(path, f.line, f.rule) for f in found)
+        lines_before = text.count("\n")
+        while late := _read_rest(fd):  # written to the old file after we read it
+            cleaned, found = clean(late)
+            if found:
+                keep(late, found)
+            with open(target, "ab") as out:
+                out.write(cleaned.encode("utf-8", "surrogateescape"))
+            done.extend(Redaction(path, f.line + lines_before, f.rule) for f in found)
+            lines_before += late.count("\n")
+    finally:
+        os.close(fd)
+    return done
 
-    Lines appended meanwhile are read and redacted too; the file is only
+
+def _rewrite_in_place(
+    root: Path,
+    path: str,
+    clean: Cleaner,
+    keep: Callable[[str, list[redact.Finding]], None],
+) -> list[redact.Finding]:
+    """Rewrite the file's bytes from the first change on, same inode.
+
+    Lines appended meanwhile are read and cleaned too; the file is only
     written once its size is what was read. A write that lands in the few
     microseconds between that check and the write can still be overwritten,
-    and a killed run can leave that tail half rewritten (the original lines
-    are in quarantine first).
+    and a killed run can leave that tail half rewritten (``keep`` has the
+    original lines first).
     """
     fd = os.open(root / path, os.O_RDWR | os.O_CLOEXEC)
     try:
@@ -189,11 +255,11 @@ def _redact_in_place(
             while chunk := os.pread(fd, 1 << 20, len(data)):
                 data += chunk
             text = data.decode("utf-8", "surrogateescape")
-            clean, found = redact.redact(text, extra, config.allow)
-            new = clean.encode("utf-8", "surrogateescape")
+            cleaned, found = clean(text)
+            new = cleaned.encode("utf-8", "surrogateescape")
             if not found:
                 return []
-            _quarantine(root, path, text, found, now)  # again after a retry: harmless
+            keep(text, found)  # again after a retry: harmless
             if os.fstat(fd).st_size != len(data):
                 continue  # appended to meanwhile: read it all again
             first = min(f.start for f in found)

@@ -161,6 +161,77 @@ def refused_by_purge(
     return False
 
 
+def scrub(
+    text: str, salt: bytes, hashes: Collection[tuple[int, str]]
+) -> tuple[str, list[int]]:
+    """``text`` with each purged text in it replaced by ``[PURGED]``, and the
+    1-based numbers of the lines that held one (none: the same ``text``).
+
+    For a purged text that came back another way than ``note`` (an agent
+    writing the file itself): only keyed hashes are kept, so each line that
+    ``refused_by_purge`` flags is narrowed to the shortest stretch that still
+    holds it (two binary searches over its ends), and that is replaced;
+    again until the line holds none. A purged text split across lines is not
+    found here (``note`` refuses it whole).
+    """
+    if not hashes or not salt:
+        return text, []
+    lines = text.split("\n")
+    hit: list[int] = []
+    for number, line in enumerate(lines, 1):
+        found = False
+        for _ in range(len(line)):
+            if not refused_by_purge(line, salt, hashes):
+                break
+            start, end = _narrow(line, salt, hashes)
+            line = line[:start] + REPLACEMENT + line[end:]
+            found = True
+        else:  # the marker itself completes a purged text: the line goes whole
+            if refused_by_purge(line, salt, hashes):
+                line, found = REPLACEMENT, True
+        if found:
+            lines[number - 1] = line
+            hit.append(number)
+    return ("\n".join(lines), hit) if hit else (text, [])
+
+
+def _narrow(
+    line: str, salt: bytes, hashes: Collection[tuple[int, str]]
+) -> tuple[int, int]:
+    """The shortest ``line[start:end]`` that still holds a purged text (the
+    line holds one): the last start that does, then the first end."""
+
+    def holds(start: int, end: int) -> bool:
+        return refused_by_purge(line[start:end], salt, hashes)
+
+    start = _last_true(0, len(line), lambda i: holds(i, len(line)))
+    return start, _first_true(start, len(line), lambda j: holds(start, j))
+
+
+def _last_true(low: int, high: int, holds: Callable[[int], bool]) -> int:
+    """The largest i in [low, high] with ``holds(i)``, for a ``holds`` true up
+    to some point and false after it, and true at ``low``."""
+    while low < high:
+        middle = (low + high + 1) // 2
+        if holds(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _first_true(low: int, high: int, holds: Callable[[int], bool]) -> int:
+    """The smallest j in [low, high] with ``holds(j)``, for a ``holds`` false up
+    to some point and true after it, and true at ``high``."""
+    while low < high:
+        middle = (low + high) // 2
+        if holds(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
 def read_purged(root: Path) -> tuple[bytes, frozenset[tuple[int, str]]]:
     """The workspace's salt and (length, hash) pairs; (b"", empty) if none.
 

@@ -35,7 +35,7 @@ def record(ws: Workspace, repo: Repo) -> tuple[str | None, list[Redaction]]:
     from . import journal
     from .appendonly import restore_notes
     from .git import identity_for
-    from .guard import redact_files, rename_secret_names
+    from .guard import redact_files, remove_purged, rename_secret_names
 
     ws._refuse_outside()
     commit = functools.partial(ws._commit, repo)
@@ -56,6 +56,7 @@ def record(ws: Workspace, repo: Repo) -> tuple[str | None, list[Redaction]]:
     changed = sorted({renamed.get(p, p) for p in changed})
     notes = [renamed.get(p, p) for p in notes]
     kept = restore_notes(ws.root, repo, notes, ws.now(), ws._warnings)
+    redacted += remove_purged(ws.root, changed)  # DESIGN 2.3: refused if stored again
     redacted += redact_files(ws.root, changed, ws.config, ws.now())
     agents = {_agent_of(ws, p) for p in changed if ws._is_note(p)}
     author = repo.configured_identity() or identity_for(
@@ -69,7 +70,7 @@ def record(ws: Workspace, repo: Repo) -> tuple[str | None, list[Redaction]]:
     message_head = "record: changes made outside the gardener\n\n"
     texts, again = _scanned_texts(ws, repo, changed)
     redacted += again
-    lines += [f"- redacted {r.rule} in {r.where()}" for r in redacted]
+    lines += [f"- {r.summary()}" for r in redacted]
     message = message_head + "\n".join(lines) + "\n\nGardener-Action: record\n"
     return ws._commit(repo, changed, message, author, texts), redacted
 
@@ -85,7 +86,7 @@ def _scanned_texts(
     then git reads the files. Raises GardenerError if they keep taking
     secrets."""
     from . import redact
-    from .guard import redact_files
+    from .guard import redact_files, remove_purged
 
     paths = [ws.root / p for p in changed]
     if not all(p.is_file() and not p.is_symlink() for p in paths):
@@ -101,7 +102,10 @@ def _scanned_texts(
             rel
             for rel, text in texts.items()
             if (new := redact.unscanned(text, committed.get(rel)))
-            and redact.find(new, ws.config.never_store, ws.config.allow)
+            and (
+                redact.find(new, ws.config.never_store, ws.config.allow)
+                or remove_purged(ws.root, [rel])
+            )
         ]
         if not fresh:
             return texts, redacted

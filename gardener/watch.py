@@ -362,9 +362,7 @@ class Watcher:
         written = {r.path for r in result.redacted}
         self._settle(before, written)
         for r in result.redacted:
-            self.log(
-                f"redacted {r.rule} in {r.where()} (original in .gardener/quarantine.jsonl, never committed)"
-            )
+            self.log(r.notice())
         if result.commit:
             renamed = sorted({r.path for r in result.redacted if r.line == 0})
             # an event's path may be a name that held a token: then say the new names

@@ -98,6 +98,7 @@ def test_forget_retires_the_note_entries_recall_answers_with(ws: Workspace, run_
     assert "Alice" not in register and register.count("\tretired\n") == 2
     body = git(ws.root, "log", "-1", "--format=%B")
     assert "Gardener-Action: forget" in body and "- note memory/2026-03-01.md:" in body
+    assert "Alice" not in body  # named by file and line: no copy of the text
     assert git(ws.root, "status", "--porcelain") == ""
     # retired once: asked again, nothing to do
     again = ws.forget("alice bergen")

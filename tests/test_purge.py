@@ -328,3 +328,63 @@ def test_purge_erases_the_text_whatever_its_spacing(ws: Workspace, typed: str):
     assert "Zebra" not in git(ws.root, "log", "--all", "-p", "--format=%B")
     assert_gone(ws.root, "Zebra")
     assert "Zebra" not in (ws.root / "memory" / "2026-01-05.md").read_text()
+
+
+def test_a_purged_text_an_agent_writes_into_a_file_again_never_reaches_git(
+    ws: Workspace,
+):
+    """Regression (new-user trial): after ``purge`` a ``note`` of the text was
+    refused, but an agent appending it to the day's file itself got it
+    committed by the next promote, the hook let a person commit it, and
+    ``check`` said nothing (DESIGN 2.3: a purged pattern is refused when it is
+    ingested again)."""
+    ws.note(f"{NAME} called about the contract", by="atlas")
+    purge(ws, NAME, by="dpo")
+    note = ws.root / "memory" / "2026-01-05.md"
+    with note.open("a") as out:
+        out.write(f"- 10:00 lunch with {NAME.upper()}, then  {NAME} again\n")
+    problems = [p for p in ws.check() if p.kind == "secret"]
+    assert [(p.path, p.line) for p in problems] == [("memory/2026-01-05.md", 4)]
+    assert "purged" in problems[0].message and NAME not in problems[0].message
+    # the gardener's next record replaces it; nothing is quarantined
+    ws.now_override = "2026-01-05T11:00"
+    result = ws.record()
+    assert [(r.path, r.line, r.rule) for r in result.redacted] == [
+        ("memory/2026-01-05.md", 4, "purged")
+    ]
+    assert note.read_text().endswith(
+        "- 10:00 lunch with [PURGED], then  [PURGED] again\n"
+    )
+    assert "removed a purged text from memory/2026-01-05.md:4" in git(
+        ws.root, "log", "-1", "--format=%B"
+    )
+    quarantine = ws.root / ".gardener" / "quarantine.jsonl"
+    assert not quarantine.exists() or "Okonkwo" not in quarantine.read_text()
+    assert_gone(ws.root, NAME)
+    assert not [p for p in ws.check() if p.kind == "secret"]
+    # a person's own commit of it: the hook refuses (git add wrote the blob
+    # loose; refusing the commit keeps it out of history)
+    with note.open("a") as out:
+        out.write(f"- 12:00 {NAME} once more\n")
+    assert (ws.root / ".git" / "hooks" / "pre-commit").is_file()
+    git(ws.root, "add", "memory/2026-01-05.md")
+    hooked = subprocess.run(
+        ["git", "-C", str(ws.root), *PERSON, "commit", "-qm", "by hand"],
+        capture_output=True,
+        text=True,
+    )
+    assert hooked.returncode != 0 and "purged" in hooked.stdout + hooked.stderr
+
+
+def test_scrub_replaces_the_shortest_stretch_that_holds_the_text():
+    from gardener.purge import scrub
+
+    salt = b"k" * 32
+    text = normalize("Kari Nordmann")
+    hashes = {(len(text), purge_hash(text, salt))}
+    assert scrub("- met KARI  nordmann and Kari Nordmann.\nok\n", salt, hashes) == (
+        "- met [PURGED] and [PURGED].\nok\n",
+        [1],
+    )
+    assert scrub("nothing here", salt, hashes) == ("nothing here", [])
+    assert scrub("Kari Nordmann", b"", hashes) == ("Kari Nordmann", [])
