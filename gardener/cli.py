@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -228,7 +229,13 @@ def recall(
     hits = _workspace(ctx).recall(
         query, key=key, as_of_time=as_of, limit=limit, everything=everything
     )
-    print_hits(hits, as_json)
+    empty = "nothing found"
+    if as_of:  # MEMORY.md keeps a value's past for the retention period only
+        empty += (
+            f" (values prune deleted are not in MEMORY.md: `gardener why"
+            f" {shlex.quote(key) if key else 'KEY'}` reads them back from git)"
+        )
+    print_hits(hits, as_json, empty)
 
 
 @main.command()

@@ -131,7 +131,7 @@ class Match:
     score (higher is better), and its Hit as JSON, decoded only if kept.
 
     ``day`` is the note's ISO date (None for MEMORY.md); ``filed_key`` a note
-    entry's durable key; ``until``/``expires`` valid-time strings; ``since``
+    entry's durable key, or a MEMORY.md entry's key (normalized); ``until``/``expires`` valid-time strings; ``since``
     as ``recall.sort_key`` writes it (text that sorts by time).
     """
 
@@ -182,18 +182,23 @@ def pick(
     False) keeps current facts, unkeyed note entries, and of a durable key's
     note entries only the one ``pending`` names (key -> its ``since``): the
     newest, when promote has not filed it yet. MEMORY.md speaks for a key's
-    filed values; an older note copy would answer with a stale value. Note
-    entries ``forget`` retired (``retired``: their marks, see
-    ``gardener.retired``) are left out. ``everything`` keeps every match, a
-    retired note entry with status "retired". ``today`` is a valid-time
-    string (local time).
+    filed values; an older note copy would answer with a stale value. And
+    while a key's newer note is pending, it answers alone: MEMORY.md's
+    value for the key is the one it replaces. A note entry promote filed
+    without a key (the MEMORY.md entry's ``from`` is its note, the value the
+    same) answers as that entry, once. Note entries ``forget`` retired
+    (``retired``: their marks, see ``gardener.retired``) are left out.
+    ``everything`` keeps every match, a retired note entry with status
+    "retired". ``today`` is a valid-time string (local time).
     """
     hits: list[Hit] = []
+    filed: set[tuple[str, str]] = set()  # (origin note, value) of facts kept
     for m in matches:
         if limit and len(hits) >= limit:
             break
         if everything or (
             current_at(m.superseded, m.until, m.expires, today)
+            and (m.filed_key is None or m.filed_key not in pending)
             if m.day is None
             else (m.filed_key is None or pending.get(m.filed_key) == m.since)
             and current_at(False, None, m.expires, today)  # a note may expire too
@@ -203,8 +208,20 @@ def pick(
                 if not everything:
                     continue
                 hit = hit.with_status("retired")
+            if not everything:
+                if m.day is None and hit.origin:
+                    same = (hit.origin, _plain(hit.value))
+                    filed.add(same)
+                    hits = [h for h in hits if (h.path, _plain(h.value)) != same]
+                elif m.day is not None and (hit.path, _plain(hit.value)) in filed:
+                    continue
             hits.append(hit)
     return hits
+
+
+def _plain(value: str) -> str:
+    """A value as compared for sameness: case and runs of spaces ignored."""
+    return " ".join(value.casefold().split())
 
 
 def match_expression(query: str) -> str | None:

@@ -160,7 +160,9 @@ class Index:
         sort). Rows are read as they are consumed.
         """
         sql = (
-            "SELECT round(-bm25(body), 6) AS score, d.day, d.filed_key, d.superseded,"
+            # a MEMORY.md row's key goes where a note row's filed key does
+            "SELECT round(-bm25(body), 6) AS score, d.day,"
+            " CASE WHEN d.day IS NULL THEN d.norm_key ELSE d.filed_key END, d.superseded,"
             " d.until, d.expires, d.since, d.hit FROM body JOIN doc d"
             " ON d.id = body.rowid"
             " WHERE body MATCH ?"

@@ -95,13 +95,16 @@ def print_note(result: NoteResult, as_json: bool) -> None:
         say(f"{result.path}: {result.line}")
 
 
-def print_hits(hits: Sequence[Hit], as_json: bool) -> None:
-    """What ``gardener recall`` prints: one line per hit, or a JSON document."""
+def print_hits(
+    hits: Sequence[Hit], as_json: bool, empty: str = "nothing found"
+) -> None:
+    """What ``gardener recall`` prints: one line per hit, or a JSON document;
+    ``empty`` when there is none."""
     if as_json:
         emit({"results": [h.as_dict() for h in hits]})
         return
     if not hits:
-        say("nothing found")
+        say(empty)
     for h in hits:
         valid = f"since {h.since}" + (f" until {h.until}" if h.until else "")
         say(f"[{h.status}] {h.text}  ({valid}; {h.path}:{h.line})")

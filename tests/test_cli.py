@@ -213,3 +213,18 @@ def test_promote_refuses_a_hand_written_document_sized_entry(root: Path, run_cli
         assert "memory/2026-01-12.md:1" in line and "5,000 characters" in line
     memory = (root / "MEMORY.md").read_text(encoding="utf-8")
     assert "Oslo" in memory and long not in memory
+
+
+def test_an_as_of_that_finds_nothing_points_at_why(root: Path, run_cli):
+    """Rough edge (new-user trial): after prune, ``--as-of`` a date of a pruned
+    value said "nothing found", with no word of where that value went."""
+    run_cli(
+        "-w", str(root), "note", "--kind", "decision", "--key", "database", "SQLite"
+    )
+    run_cli("-w", str(root), "promote")
+    out = run_cli(
+        "-w", str(root), "recall", "--key", "database", "--as-of", "2020-01-01"
+    )
+    assert "nothing found" in out.output and "gardener why database" in out.output
+    out = run_cli("-w", str(root), "recall", "no-such-word")
+    assert out.output.strip() == "nothing found"

@@ -209,8 +209,11 @@ def test_a_keys_newest_note_answers_until_promote_files_it(tmp_path: Path):
     later.note("we use MariaDB", kind="decision", key="database", time="09:00")
     assert [h.value for h in later.recall("MariaDB")] == ["we use MariaDB"]
     assert later.recall("Postgres") == []  # not the key's latest word
-    found = {(h.value, h.status) for h in later.recall("database")}
-    assert found == {("we use SQLite", "current"), ("we use MariaDB", "note")}
+    # the key's latest word answers alone: MEMORY.md's value is the one it
+    # replaces (new-user trial: the old value came first)
+    assert [(h.value, h.status) for h in later.recall("database")] == [
+        ("we use MariaDB", "note")
+    ]
     later.promote()
     assert [(h.value, h.status) for h in later.recall("database")] == [
         ("we use MariaDB", "current")
@@ -296,8 +299,9 @@ def test_a_repeat_of_the_current_value_is_no_new_word(tmp_path: Path):
     later.promote()
     later.now_override = "2026-01-06T11:00"
     later.note("we use SQLite", kind="decision", key="database")
-    found = {(h.value, h.status) for h in later.recall("database")}
-    assert found == {("we use Postgres", "current"), ("we use SQLite", "note")}
+    assert [(h.value, h.status) for h in later.recall("database")] == [
+        ("we use SQLite", "note")  # the key's latest word, alone
+    ]
 
 
 def test_a_value_edited_by_hand_in_memory_md_keeps_its_note_filed(tmp_path: Path):
