@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import timedelta, tzinfo
 
 from .entryline import FUTURE_SLACK_S
 from .errors import GardenerError, ParseError
+from .record import Record
 from .workspace import read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
@@ -16,7 +17,9 @@ if TYPE_CHECKING:
 
     from .garden import Workspace
     from .git import Repo
+    from .gitlog import CommitInfo
     from .model import Fact, Problem
+    from .recall import Hit
     from .results import WhyRecord
 
 
@@ -30,8 +33,10 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
     records = []
     with ws._repo() as repo:
         gone, removed_in = pruned(repo, ws.config.memory_file)
+        edits = hand_edits(repo, ws.config.memory_file)
         hits = history(key, memory.facts, ws.config.memory_file, gone)
-        for hit in hits:
+        file, zone = ws.config.memory_file, ws.config.zone
+        for hit in _with_edited(hits, edits, file, zone):
             # a hand-written entry has no id: find the commit that wrote its text
             needle = (
                 "{#" + hit.id
@@ -40,6 +45,9 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
             )
             commits = commits_adding(repo, needle, ws.config.memory_file)
             first = commits[0] if commits else None
+            # a value a person wrote over another: its commit is that edit's
+            made = edits.made.get((hit.id, hit.value)) if hit.id else None
+            first = made or first
             records.append(
                 WhyRecord(
                     hit,
@@ -48,9 +56,69 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
                     removed_in.get(identity(hit))
                     if hit.status.endswith("pruned")
                     else None,
+                    edits.replaced.get((hit.id, hit.value)) if hit.id else None,
                 )
             )
     return records
+
+
+class HandEdits(Record):
+    """Values people wrote over in MEMORY.md, from git: ``made`` maps (entry
+    id, value) to the commit whose hand edit wrote that value; ``replaced``
+    maps (entry id, value) to the commit sha whose hand edit replaced it;
+    ``old`` lists the facts as they were before each edit, newest first."""
+
+    made: dict[tuple[str, str], CommitInfo]
+    replaced: dict[tuple[str, str], str]
+    old: list[tuple[Fact, CommitInfo]]
+
+
+def hand_edits(repo: Repo, memory_file: str) -> HandEdits:
+    """The values of MEMORY.md entries that a person changed in place (same
+    id, another value): in the commits ``record`` made of changes made
+    without the gardener, and in people's own commits (no gardener trailer).
+    The gardener keeps such an edit; ``why`` shows the value it replaced."""
+    from .gitlog import line_changes
+
+    made: dict[tuple[str, str], CommitInfo] = {}
+    replaced: dict[tuple[str, str], str] = {}
+    old: list[tuple[Fact, CommitInfo]] = []
+    changes = line_changes(repo, memory_file, "record")
+    changes += line_changes(repo, memory_file, None)
+    changes.sort(key=lambda change: change[0].time, reverse=True)
+    for commit, removed, added in changes:
+        after = {f.id: f for f in _facts(added) if f.id}
+        for before in _facts(removed):
+            now = after.get(before.id or "")
+            if now is None or now.value == before.value:
+                continue
+            made.setdefault((now.id or "", now.value), commit)
+            replaced.setdefault((before.id or "", before.value), commit.sha)
+            old.append((before, commit))
+    return HandEdits(made, replaced, old)
+
+
+def _with_edited(
+    hits: list[Hit], edits: HandEdits, memory_file: str, zone: tzinfo
+) -> list[Hit]:
+    """``hits`` (a key's history, oldest first) and, before each entry a
+    person edited, the values it held before (status ``edited``, valid until
+    the edit, in the workspace's ``zone``), oldest first."""
+    from .recall import fact_hit, sort_key
+
+    shown = {(h.id, h.value) for h in hits}
+    ids = {h.id for h in hits if h.id}
+    extra = []
+    for fact, commit in edits.old:
+        if fact.id in ids and (fact.id, fact.value) not in shown:
+            shown.add((fact.id, fact.value))
+            until = commit.time.astimezone(zone).replace(tzinfo=None)
+            ended = fact.with_attrs(until=until.isoformat(timespec="minutes"))
+            extra.append(fact_hit(ended, memory_file, status="edited"))
+    return sorted(
+        [*hits, *extra],
+        key=lambda h: (sort_key(h.since), h.until is None, sort_key(h.until)),
+    )
 
 
 def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:

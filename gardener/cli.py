@@ -263,6 +263,8 @@ def why(ctx: click.Context, key: str, as_json: bool) -> None:
             where.append(f"commit {r.commit[:8]}")
         if r.removed_in:
             where.append(f"pruned in {r.removed_in[:8]}")
+        if r.edited_in:
+            where.append(f"replaced by hand in {r.edited_in[:8]}")
         click.echo(f"{valid:36} {h.status:10} {h.value}  ({'; '.join(where)})")
 
 

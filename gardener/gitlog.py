@@ -89,17 +89,21 @@ def commits_adding(repo: Repo, needle: str, path: str) -> list[CommitInfo]:
 
 
 def line_changes(
-    repo: Repo, path: str, action: str
+    repo: Repo, path: str, action: str | None
 ) -> list[tuple[CommitInfo, list[str], list[str]]]:
     """(commit, lines removed from ``path``, lines added to it) for each
-    commit with the trailer ``Gardener-Action: <action>``, newest first;
-    one ``git log -p``. Lines come without their ``-``/``+``."""
+    commit with the trailer ``Gardener-Action: <action>`` (None: each commit
+    with no such trailer, a person's own), newest first; one ``git log -p``.
+    Lines come without their ``-``/``+``."""
     (rel,) = relative_paths([path])
     if not repo.has_commits():
         return []
+    grep = ["--grep=Gardener-Action: " + (action or "")]
+    if action is None:
+        grep.append("--invert-grep")
     _, out = repo.run(
         "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames",
-        "--fixed-strings", f"--grep=Gardener-Action: {action}",
+        "--fixed-strings", *grep,
         "--format=%x00" + _LOG_FORMAT.removeprefix("--format="), "--", rel,
     )  # fmt: skip
     found = []

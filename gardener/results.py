@@ -123,6 +123,7 @@ class WhyRecord:
     commit: str | None  # the commit that wrote this value into MEMORY.md
     commit_time: str | None
     removed_in: str | None = None  # the prune commit that deleted it (status "pruned")
+    edited_in: str | None = None  # the commit whose hand edit replaced this value
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -130,6 +131,7 @@ class WhyRecord:
             "commit": self.commit,
             "commit_time": self.commit_time,
             "removed_in": self.removed_in,
+            "edited_in": self.edited_in,
         }
 
 

@@ -236,3 +236,37 @@ def test_a_days_note_deleted_by_hand_is_recorded_before_the_next_note(tmp_path: 
     assert log[0] == "atlas|note: second" and log[1].startswith("Pat Doe|record")
     shown = git(ws.root, "show", "HEAD", "--format=")
     assert "first" not in shown and "second" in shown
+
+
+@pytest.mark.parametrize("how", ["record", "own commit"])
+def test_why_shows_the_value_a_hand_edit_replaced(tmp_path: Path, how: str):
+    """Regression (new-user trial): after a person changed ``**editor**:
+    Neovim`` to ``Helix`` in MEMORY.md, ``why editor`` gave Helix the Neovim
+    promote's commit, and Neovim appeared nowhere."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-03T09:00")
+    ws.note("Neovim", kind="preference", key="editor")
+    ws.promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text().replace("**editor**: Neovim", "**editor**: Helix")
+    )
+    person = ["-c", "user.name=Pat Person", "-c", "user.email=pat@example.invalid"]
+    if how == "record":
+        later = Workspace(ws.root, now_override="2026-03-04T10:00")
+        later.record()
+    else:  # a person's own commit, the hook on
+        env = {**os.environ, "GIT_COMMITTER_DATE": "2026-03-04T10:00:00",
+               "GIT_AUTHOR_DATE": "2026-03-04T10:00:00"}  # fmt: skip
+        subprocess.run(["git", "-C", str(ws.root), *person, "commit", "-qam", "Helix"],
+                       check=True, env=env)  # fmt: skip
+    edit = git(ws.root, "rev-parse", "HEAD").strip()
+    records = ws.why("editor")
+    assert [(r.hit.value, r.hit.status) for r in records] == [
+        ("Neovim", "edited"),
+        ("Helix", "current"),
+    ]
+    old, new = records
+    assert old.edited_in == edit and old.commit != edit and old.hit.until
+    assert old.hit.until.startswith("2026-03-04")
+    assert new.commit == edit and new.edited_in is None
+    assert old.as_dict()["edited_in"] == edit
