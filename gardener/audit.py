@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta, tzinfo
 
+from . import retired as retired_notes
 from .entryline import FUTURE_SLACK_S
 from .errors import GardenerError, ParseError
 from .record import Record
@@ -246,6 +247,10 @@ def check(
                         where, data.decode("utf-8", "surrogateescape"), config
                     )
     problems += setting_problems(ws.root)
+    try:
+        retired_notes.read(ws.root)
+    except GardenerError as exc:
+        problems.append(Problem("parse", retired_notes.REGISTER, None, exc.message))
     notes, note_problems = ws.read_notes()
     problems += note_problems
     for note in notes:

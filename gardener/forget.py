@@ -21,6 +21,11 @@ from .model import SUPERSEDED, Fact, Memory, normalize_key, normalize_value
 from .promote import is_current
 from .validtime import format_instant
 
+# daily-note entries one forget retires without --force: a query as broad as
+# "the" or "deploy" matches hundreds, and the loss budget (max_loss) counts
+# MEMORY.md's entries only
+NOTE_LOSS_LIMIT = 25
+
 
 @dataclass(frozen=True)
 class Selector:
@@ -97,7 +102,7 @@ def plan_forget(
     entries = retired_notes.parse(register)
     gone_notes: list[Hit] = []
     for hit in notes if not selector.empty() else ():
-        entry = retired_notes.mark(hit.path, hit.text)
+        entry = retired_notes.mark(hit.path, hit.value)
         if selector.matches_note(hit) and entry not in entries:
             entries[entry] = (today, reason)
             gone_notes.append(hit)

@@ -478,6 +478,23 @@ class Workspace:
             return
         raise LossBudgetError(f"{why}; rerun with --force if that is intended")
 
+    def _check_note_loss(self, count: int, force: bool, dry_run: bool) -> None:
+        """Raise LossBudgetError if a forget would retire more than
+        ``NOTE_LOSS_LIMIT`` daily-note entries, unless ``force`` (a broad
+        query, "the", matches hundreds); a dry run warns instead."""
+        from .forget import NOTE_LOSS_LIMIT
+
+        if force or count <= NOTE_LOSS_LIMIT:
+            return
+        why = (
+            f"this forget would retire {count} daily-note entries, over"
+            f" {NOTE_LOSS_LIMIT} (a narrower QUERY, or --dry-run to list them)"
+        )
+        if dry_run:
+            self._warnings.append(f"{why}: the real run needs --force")
+            return
+        raise LossBudgetError(f"{why}; rerun with --force if that is intended")
+
     def forget(
         self,
         query: str | None = None,
@@ -522,6 +539,7 @@ class Workspace:
                     register=listed or "",
                 )
                 self._check_loss(memory, plan.facts, force, dry_run)
+                self._check_note_loss(len(plan.notes), force, dry_run)
                 if dry_run or not plan.changed:
                     break
                 keys = sorted({f.key for f in plan.retired if f.key})
@@ -553,23 +571,29 @@ class Workspace:
         return ForgetResult(plan, commit, dry_run, tuple(self._warnings))
 
     def _note_hits(self, selector: Selector) -> list[Hit]:
-        """The daily-note entries a plain recall answers with for the
-        selector's query, or its key's words (a keyed note entry MEMORY.md
-        has not filed yet answers recall too)."""
+        """The daily-note entries on disk that hold the selector's query, or
+        its key's words, and are not retired yet: also those a plain recall
+        passes over now (a key's older note, a line MEMORY.md speaks for),
+        which would answer again once the MEMORY.md entry is retired, or be
+        filed by promote."""
         words = selector.query or selector.key
         if not words:
             return []
         file = self.config.memory_file
-        return [h for h in self.recall(words, limit=None) if h.path != file]
+        hits = self.recall(words, limit=None, everything=True)
+        return [h for h in hits if h.path != file and h.status == "note"]
 
     def _state_text(self, rel: str) -> str | None:
-        """The text of the workspace file ``rel`` (UTF-8), None if there is none."""
+        """The text of the workspace file ``rel`` (UTF-8, line ends as they
+        are), None if there is none. Raises GardenerError if it cannot be read."""
         try:
-            return (self.root / rel).read_text(
-                encoding="utf-8", errors="surrogateescape"
-            )
+            with open(self.root / rel, encoding="utf-8", errors="surrogateescape",
+                      newline="") as file:  # fmt: skip
+                return file.read()
         except FileNotFoundError:
             return None
+        except OSError as exc:
+            raise GardenerError(f"{rel} cannot be read: {exc.strerror}") from None
 
     def review(self, held: str, approve: bool) -> PromoteResult | None:
         """Approve (promote it now) or reject (never promote it) a held entry.

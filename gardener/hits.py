@@ -174,6 +174,7 @@ def pick(
     limit: int | None,
     everything: bool = False,
     retired: Collection[str] = (),
+    filed: Collection[tuple[str, str]] = (),
 ) -> list[Hit]:
     """The hits a recall answers with, from ``matches`` in rank order.
 
@@ -182,44 +183,44 @@ def pick(
     False) keeps current facts, unkeyed note entries, and of a durable key's
     note entries only the one ``pending`` names (key -> its ``since``): the
     newest, when promote has not filed it yet. MEMORY.md speaks for a key's
-    filed values; an older note copy would answer with a stale value. And
-    while a key's newer note is pending, it answers alone: MEMORY.md's
-    value for the key is the one it replaces. A note entry promote filed
-    without a key (the MEMORY.md entry's ``from`` is its note, the value the
-    same) answers as that entry, once. Note entries ``forget`` retired
-    (``retired``: their marks, see ``gardener.retired``) are left out.
-    ``everything`` keeps every match, a retired note entry with status
-    "retired". ``today`` is a valid-time string (local time).
+    filed values; an older note copy would answer with a stale value. While
+    a key's newer note is pending, MEMORY.md's value for the key comes after
+    every other hit: it is the one that note replaces. A note entry promote
+    filed without a key (``filed``: (note path, value as ``plain_value`` gives it)
+    of the current unkeyed MEMORY.md entries) answers as that entry only. Note
+    entries ``forget`` retired (``retired``: their marks, see
+    ``gardener.retired``) are left out. ``everything`` keeps every match, a
+    retired note entry with status "retired". ``today`` is a valid-time
+    string (local time).
     """
     hits: list[Hit] = []
-    filed: set[tuple[str, str]] = set()  # (origin note, value) of facts kept
+    replaced: list[Hit] = []  # MEMORY.md values a pending note replaces
     for m in matches:
         if limit and len(hits) >= limit:
             break
         if everything or (
             current_at(m.superseded, m.until, m.expires, today)
-            and (m.filed_key is None or m.filed_key not in pending)
             if m.day is None
             else (m.filed_key is None or pending.get(m.filed_key) == m.since)
             and current_at(False, None, m.expires, today)  # a note may expire too
         ):
             hit = m.hit()
-            if retired and m.day is not None and mark(hit.path, hit.text) in retired:
+            if retired and m.day is not None and mark(hit.path, hit.value) in retired:
                 if not everything:
                     continue
                 hit = hit.with_status("retired")
             if not everything:
-                if m.day is None and hit.origin:
-                    same = (hit.origin, _plain(hit.value))
-                    filed.add(same)
-                    hits = [h for h in hits if (h.path, _plain(h.value)) != same]
-                elif m.day is not None and (hit.path, _plain(hit.value)) in filed:
+                if m.day is None and m.filed_key is not None and m.filed_key in pending:
+                    replaced.append(hit)
+                    continue
+                if m.day is not None and (hit.path, plain_value(hit.value)) in filed:
                     continue
             hits.append(hit)
-    return hits
+    room = len(replaced) if not limit else max(0, limit - len(hits))
+    return hits + replaced[:room]
 
 
-def _plain(value: str) -> str:
+def plain_value(value: str) -> str:
     """A value as compared for sameness: case and runs of spaces ignored."""
     return " ".join(value.casefold().split())
 

@@ -19,7 +19,8 @@ import os
 import sqlite3
 import time
 
-from .hits import Match
+from .hits import Match, plain_value
+from .validtime import current_at
 
 # a warm recall imports this module: no typing, pathlib, dataclasses or
 # contextlib (~0.7 ms) at run time
@@ -266,6 +267,25 @@ class Index:
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
+
+    def filed_unkeyed(self, memory_file: str, today: str) -> set[tuple[str, str]]:
+        """(note path, value) of each current MEMORY.md entry without a key
+        that came from a daily note (its ``from``); the value compared as
+        ``hits`` compares values (case and runs of spaces ignored). ``today``
+        is a valid-time string (local time)."""
+        out: set[tuple[str, str]] = set()
+        for superseded, until, expires, raw in self.db.execute(
+            "SELECT d.superseded, d.until, d.expires, d.hit FROM source s JOIN doc d"
+            " ON d.id BETWEEN s.first AND s.last"
+            " WHERE s.path = ? AND d.norm_key IS NULL",
+            (memory_file,),
+        ):
+            if not current_at(bool(superseded), until, expires, today):
+                continue
+            hit = json.loads(raw)
+            if hit.get("origin"):
+                out.add((hit["origin"], plain_value(hit["value"])))
+        return out
 
     def pending(
         self, memory_file: str, paths_from: str | None, now: str = "9999"

@@ -36,7 +36,6 @@ from .model import (
     normalize_value,
     quick_init,
 )
-from .retired import entry_text
 from .retired import mark as retired_mark
 from .validtime import (
     entry_since,
@@ -667,9 +666,7 @@ def plan_promotion(
     for i, (at, _, _, entry, mark) in enumerate(queue):
         c = kinds[i]
         if not c.durable or (
-            retired
-            and retired_mark(entry.path, entry_text(entry.text, entry.nested))
-            in retired
+            retired and retired_mark(entry.path, entry.value) in retired
         ):
             seen.add(mark)  # a retired one was forgotten before it was filed
             continue

@@ -125,6 +125,7 @@ def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
     keyed fact that has one value at a time (not an event, not a multi-valued
     attribute), whose key MEMORY.md may already speak for."""
     from .classify import classify
+    from .entryline import no_value, too_long
     from .model import normalize_key
     from .promote import multi_valued, reads_as_instruction
 
@@ -141,6 +142,9 @@ def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
             and c.key
             and c.kind != "event"
             and not multi_valued(c.key, config)
+            # what promote refuses to file is no new value of the key
+            and not (no_value(c.value) and not entry.nested)
+            and not too_long(entry.value)
         ):
             filed = normalize_key(c.key)
         hit = entry_hit(entry, zone=config.zone)

@@ -7,10 +7,12 @@ instead, ``.gardener/retired`` (committed with the forget), a line an entry::
 
     memory/2026-11-30.md<TAB>3f2a9c0d1e4b5a6f<TAB>2026-11-30T10:05<TAB>retired
 
-the note's path, the digest of the entry's text (``mark``: not its line, so
-lines written above it do not unpin it; the same text twice in a note is one
-entry), the time it was retired (local time) and the reason. The register
-holds no text of its own, so there is nothing in it for ``purge`` to erase.
+the note's path, the digest of the entry's value (``mark``: its words without
+time, kind and key; not its line, so lines written above it, a nested line
+added below it or a time fixed do not unpin it; the same words twice in a
+note are one entry), the time it was retired (local time) and the reason.
+The register holds no text of its own, so there is nothing in it for
+``purge`` to erase (``purge`` updates the digests of the entries it edits).
 
 Pure functions and one read, loaded by a plain ``recall``: no import beyond
 ``os`` until a register exists (hashlib costs ~4 ms).
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 REGISTER = ".gardener/retired"  # workspace-relative (workspace.STATE_DIR)
 HEADER = (
     "# Daily-note entries `gardener forget` retired: recall and promote pass over\n"
-    "# them. path<TAB>digest of the entry's text<TAB>retired at<TAB>reason\n"
+    "# them. path<TAB>digest of the entry's value<TAB>retired at<TAB>reason\n"
 )
 
 
@@ -37,12 +39,13 @@ def entry_text(text: str, nested: Sequence[str]) -> str:
     return " ".join([text, *(n.strip() for n in nested)])
 
 
-def mark(path: str, text: str) -> str:
+def mark(path: str, value: str) -> str:
     """``path<TAB>digest``: names the entry of the note at ``path`` whose
-    ``entry_text`` is ``text`` (16 hex of its SHA-1)."""
+    value (``Entry.value``, a recall hit's ``value``) is ``value`` (16 hex
+    of its SHA-1)."""
     import hashlib
 
-    digest = hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()
+    digest = hashlib.sha1(value.encode("utf-8", "surrogateescape")).hexdigest()
     return f"{path}\t{digest[:16]}"
 
 
@@ -81,11 +84,18 @@ def without_paths(text: str, paths: Iterable[str]) -> str:
 
 def read(root: str | os.PathLike[str]) -> set[str]:
     """The marks in ``root``'s register; empty if it does not exist. Raises
-    OSError if it exists but cannot be read."""
+    GardenerError, naming the file, if it exists but cannot be read."""
+    path = os.path.join(root, REGISTER)
     try:
-        with open(
-            os.path.join(root, REGISTER), encoding="utf-8", errors="surrogateescape"
-        ) as f:
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
             return set(parse(f.read()))
     except FileNotFoundError:
         return set()
+    except OSError as exc:
+        from .errors import GardenerError
+
+        raise GardenerError(
+            f"{REGISTER} cannot be read ({exc.strerror}): it lists the note entries"
+            " forget retired; put the file back (git checkout -- .gardener/retired)"
+            " or move what is there away"
+        ) from None

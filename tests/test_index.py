@@ -209,10 +209,11 @@ def test_a_keys_newest_note_answers_until_promote_files_it(tmp_path: Path):
     later.note("we use MariaDB", kind="decision", key="database", time="09:00")
     assert [h.value for h in later.recall("MariaDB")] == ["we use MariaDB"]
     assert later.recall("Postgres") == []  # not the key's latest word
-    # the key's latest word answers alone: MEMORY.md's value is the one it
+    # the key's latest word comes first: MEMORY.md's value is the one it
     # replaces (new-user trial: the old value came first)
     assert [(h.value, h.status) for h in later.recall("database")] == [
-        ("we use MariaDB", "note")
+        ("we use MariaDB", "note"),
+        ("we use SQLite", "current"),
     ]
     later.promote()
     assert [(h.value, h.status) for h in later.recall("database")] == [
@@ -300,7 +301,8 @@ def test_a_repeat_of_the_current_value_is_no_new_word(tmp_path: Path):
     later.now_override = "2026-01-06T11:00"
     later.note("we use SQLite", kind="decision", key="database")
     assert [(h.value, h.status) for h in later.recall("database")] == [
-        ("we use SQLite", "note")  # the key's latest word, alone
+        ("we use SQLite", "note"),  # the key's latest word first
+        ("we use Postgres", "current"),
     ]
 
 

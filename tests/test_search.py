@@ -327,13 +327,13 @@ def test_ties_come_in_the_same_order_from_a_warm_index_and_a_fresh_one(
     assert later.recall("db", everything=True) == warm
 
 
-def test_a_keys_pending_note_answers_alone_and_a_filed_note_once(
+def test_a_keys_pending_note_comes_first_and_a_filed_note_answers_once(
     ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ):
     """Regressions (new-user trial): with a newer value noted but not yet
     promoted, ``recall database`` listed MEMORY.md's old value first; and an
     entry promote filed without a key answered twice, as the MEMORY.md entry
-    and as its note line."""
+    and as its note line (breaker: with --limit 1, as the note line)."""
     monkeypatch.setenv("GARDENER_NOW", NOW)
     ws.now_override = NOW
     ws.note("Sam prefers tabs over spaces")
@@ -343,8 +343,12 @@ def test_a_keys_pending_note_answers_alone_and_a_filed_note_once(
     ws.now_override = "2026-01-05T09:10"
     ws.note("MariaDB", kind="decision", key="database")
     for answer in (ws.recall("database"), fresh(ws, "database")):
-        assert [(h.status, h.value) for h in answer] == [("note", "MariaDB")]
-    for answer in (ws.recall("tabs"), fresh(ws, "tabs")):
+        assert [(h.status, h.value) for h in answer] == [
+            ("note", "MariaDB"),
+            ("current", "DuckDB"),  # the value it replaces, after it
+        ]
+    assert [h.value for h in ws.recall("database", limit=1)] == ["MariaDB"]
+    for answer in (ws.recall("tabs"), fresh(ws, "tabs"), ws.recall("tabs", limit=1)):
         assert [(h.status, h.path) for h in answer] == [("current", "MEMORY.md")]
     # --all keeps every match; after promote the new value is MEMORY.md's
     assert {h.value for h in ws.recall("database", everything=True)} == {
