@@ -110,15 +110,29 @@ def _with_edited(
     shown = {(h.id, h.value) for h in hits}
     ids = {h.id for h in hits if h.id}
     extra = []
-    for fact, commit in edits.old:
+    # oldest first: a value a later edit replaced held from the edit before
+    chain = sorted(edits.old, key=lambda pair: pair[1].time)
+    last_edit: dict[str, str] = {}  # entry id -> the time of its edit so far
+    for fact, commit in chain:
+        when = commit.time.astimezone(zone).replace(tzinfo=None)
+        stamp = when.isoformat(timespec="minutes")
+        since = last_edit.get(fact.id or "", fact.since)
+        last_edit[fact.id or ""] = stamp
         if fact.id in ids and (fact.id, fact.value) not in shown:
             shown.add((fact.id, fact.value))
-            until = commit.time.astimezone(zone).replace(tzinfo=None)
-            ended = fact.with_attrs(until=until.isoformat(timespec="minutes"))
+            ended = fact.with_attrs(until=stamp, since=since or "")
             extra.append(fact_hit(ended, memory_file, status="edited"))
+    # a value edited away comes just before the entry that holds it now
+    held = {h.id: sort_key(h.since) for h in hits if h.id}
     return sorted(
         [*hits, *extra],
-        key=lambda h: (sort_key(h.since), h.until is None, sort_key(h.until)),
+        key=lambda h: (
+            held.get(h.id or "", sort_key(h.since))
+            if h.status == "edited"
+            else sort_key(h.since),
+            h.status != "edited",
+            sort_key(h.since),
+        ),
     )
 
 

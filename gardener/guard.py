@@ -85,7 +85,9 @@ def rename_secret_names(
     now: datetime,
     is_new: Callable[[str], bool],
 ) -> tuple[dict[str, str], list[Redaction]]:
-    """Rename each of ``paths`` whose file name holds a never-store match.
+    """Rename each of ``paths`` whose file name holds a never-store match,
+    or a text purged from the workspace before (it becomes ``purged``, and
+    the original name is not quarantined: it was erased on purpose).
 
     A path is a commit's path too, so a token in a note's name would reach
     history. The secret part of the name becomes ``redacted`` (``-2``,
@@ -97,6 +99,7 @@ def rename_secret_names(
     """
     renamed: dict[str, str] = {}
     done: list[Redaction] = []
+    purged = _purged_scrubber(root)
     for path in paths:
         folder, _, name = path.rpartition("/")
         # a note's name is its ISO date, then "-" or "_" and free text, then .md:
@@ -105,10 +108,14 @@ def rename_secret_names(
         if sep not in ("-", "_") or not name.endswith(".md"):
             continue
         found = redact.find(inner, config.never_store, config.allow)
+        if purged(inner) != inner:  # a text purged before: erased, not quarantined
+            found.append(redact.Finding(PURGED_RULE, 0, 0, 0))
         if not found or not (root / path).is_file() or not is_new(path):
             continue
         for f in reversed(found):  # sorted, not overlapping: cut from the end
-            inner = f"{inner[: f.start]}redacted{inner[f.end :]}"
+            if f.rule != PURGED_RULE:
+                inner = f"{inner[: f.start]}redacted{inner[f.end :]}"
+        inner = purged(inner).replace(*REPLACEMENT_IN_NAMES)
         clean = f"{day}{sep}{inner}.md"
         stem, dot, ext = clean.rpartition(".")
         candidate, n = clean, 1
@@ -116,7 +123,9 @@ def rename_secret_names(
             n += 1
             candidate = f"{stem}-{n}{dot}{ext}"
         new = f"{folder}/{candidate}" if folder else candidate
-        _quarantine(root, new, name, [f._replace(line=0) for f in found], now)
+        secret = [f._replace(line=0) for f in found if f.rule != PURGED_RULE]
+        if secret:
+            _quarantine(root, new, name, secret, now)
         os.rename(root / path, root / new)
         renamed[path] = new
         done.extend(Redaction(new, 0, f.rule) for f in found)
@@ -124,6 +133,22 @@ def rename_secret_names(
 
 
 Cleaner = Callable[[str], tuple[str, list[redact.Finding]]]
+# a purged text in a file name becomes "purged" (brackets make awkward names)
+REPLACEMENT_IN_NAMES = ("[PURGED]", "purged")
+
+
+def _purged_scrubber(root: Path) -> Callable[[str], str]:
+    """A function returning a text with the texts purged from the workspace
+    at ``root`` replaced by ``[PURGED]`` (``purge.scrub``); the identity if
+    nothing was purged."""
+    from .workspace import SALT
+
+    if not (root / SALT).is_file():
+        return lambda text: text
+    from .purge import read_purged, scrub
+
+    salt, hashes = read_purged(root)
+    return lambda text: scrub(text, salt, hashes)[0]
 
 
 def redact_files(

@@ -171,8 +171,9 @@ def scrub(
     writing the file itself): only keyed hashes are kept, so each line that
     ``refused_by_purge`` flags is narrowed to the shortest stretch that still
     holds it (two binary searches over its ends), and that is replaced;
-    again until the line holds none. A purged text split across lines is not
-    found here (``note`` refuses it whole).
+    again until the line holds none. Then the same over the whole text, for
+    one split across lines (an agent wrapping a line): the line break inside
+    goes with it.
     """
     if not hashes or not salt:
         return text, []
@@ -192,7 +193,16 @@ def scrub(
         if found:
             lines[number - 1] = line
             hit.append(number)
-    return ("\n".join(lines), hit) if hit else (text, [])
+    out = "\n".join(lines)
+    # what is left runs across lines (normalizing makes a line end a space):
+    # narrowed over the whole text, line ends inside it go with the rest
+    for _ in range(len(out)):
+        if not refused_by_purge(out, salt, hashes):
+            break
+        start, end = _narrow(out, salt, hashes)
+        hit.append(out.count("\n", 0, start) + 1)
+        out = out[:start] + REPLACEMENT + out[end:]
+    return (out, sorted(set(hit))) if hit else (text, [])
 
 
 def _narrow(
@@ -434,14 +444,16 @@ def purge_text(
     blocked = _blockers(root, repo)
     if blocked:
         raise GardenerError(blocked)
+    retired_before = _retired_values(root, [f.path for f in before.files])
     if before.history.commits:
         gitrewrite.rewrite_history(repo, needle_regex(text), REPLACEMENT, ignore_case)
     gitrewrite.forget_old_history(repo, needle.sub)
     _scrub_work_tree(root, before.files, needle)
+    rekeyed = _rekey_retired(root, retired_before)
     # the recall index and the settings cache: caches that may hold the text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
     purge_id = secrets.token_hex(6)
-    paths = _remember(root, text, purge_id)
+    paths = _remember(root, text, purge_id) + rekeyed
     who = needle.mask(by or _os_user())  # who asked may be whom it is about
     from .git import identity_for
 
@@ -463,6 +475,60 @@ def purge_text(
         commit=sha,
         warnings=tuple(warnings),
     )
+
+
+def _entry_values(root: Path, path: str) -> dict[int, str]:
+    """Line -> value of each entry of the daily note at ``path``; {} if it is
+    not a dated note or cannot be read."""
+    from .layout import note_date
+    from .notes import parse_note
+
+    day = note_date(path.rpartition("/")[2])
+    try:
+        text = read_text(root / path)
+    except (OSError, GardenerError):
+        return {}
+    if day is None:
+        return {}
+    return {e.line: e.value for e in parse_note(path, day, text).entries}
+
+
+def _retired_values(root: Path, paths: Sequence[str]) -> dict[str, dict[int, str]]:
+    """Of the files a purge is about to scrub, the notes with entries
+    ``forget`` retired: path -> their entries' values by line (see
+    ``_rekey_retired``)."""
+    from . import retired
+
+    if not (root / retired.REGISTER).is_file():
+        return {}
+    listed = {m.partition("\t")[0] for m in retired.read(root)}
+    return {p: _entry_values(root, p) for p in paths if p in listed}
+
+
+def _rekey_retired(root: Path, before: dict[str, dict[int, str]]) -> list[str]:
+    """Rename, in ``.gardener/retired``, the entries the purge edited: they
+    are named by their words, which now hold ``[PURGED]``, and would answer
+    recall again under the new words. Returns the register's path if it
+    changed (to commit with the tombstone), else []."""
+    from . import retired
+
+    if not before:
+        return []
+    register = root / retired.REGISTER
+    text = register.read_text(encoding="utf-8", errors="surrogateescape")
+    entries = retired.parse(text)
+    for path, old_values in before.items():
+        new_values = _entry_values(root, path)
+        for line, old in old_values.items():
+            new = new_values.get(line)
+            was = retired.mark(path, old)
+            if new is not None and new != old and was in entries:
+                entries[retired.mark(path, new)] = entries.pop(was)
+    rendered = retired.render(entries)
+    if rendered == text:
+        return []
+    atomic_write(register, rendered, root=root)
+    return [retired.REGISTER]
 
 
 def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:

@@ -270,3 +270,29 @@ def test_why_shows_the_value_a_hand_edit_replaced(tmp_path: Path, how: str):
     assert old.hit.until.startswith("2026-03-04")
     assert new.commit == edit and new.edited_in is None
     assert old.as_dict()["edited_in"] == edit
+
+
+def test_why_after_successive_hand_edits_gives_each_value_its_own_span(
+    tmp_path: Path,
+):
+    """Regression (breaker): after Berlin -> Munich -> Hamburg by hand, every
+    value showed the entry's first since, so their spans overlapped."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-03T08:00")
+    ws.note("Berlin", kind="fact", key="city")
+    ws.promote()
+    memory = ws.root / "MEMORY.md"
+    for hour, (old, new) in zip(
+        ("09", "10"), (("Berlin", "Munich"), ("Munich", "Hamburg")), strict=True
+    ):
+        memory.write_text(
+            memory.read_text().replace(f"**city**: {old}", f"**city**: {new}")
+        )
+        Workspace(ws.root, now_override=f"2026-03-03T{hour}:00").record()
+    spans = [
+        (r.hit.value, r.hit.status, r.hit.since, r.hit.until) for r in ws.why("city")
+    ]
+    assert spans == [
+        ("Berlin", "edited", "2026-03-03T08:00", "2026-03-03T09:00"),
+        ("Munich", "edited", "2026-03-03T09:00", "2026-03-03T10:00"),
+        ("Hamburg", "current", "2026-03-03T08:00", None),
+    ]

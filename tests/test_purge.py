@@ -387,4 +387,41 @@ def test_scrub_replaces_the_shortest_stretch_that_holds_the_text():
         [1],
     )
     assert scrub("nothing here", salt, hashes) == ("nothing here", [])
+    # split across lines (breaker): the line break inside goes with it
+    assert scrub("- 10:03 call Kari\n  Nordmann today\n- ok\n", salt, hashes) == (
+        "- 10:03 call [PURGED] today\n- ok\n",
+        [1],
+    )
     assert scrub("Kari Nordmann", b"", hashes) == ("Kari Nordmann", [])
+
+
+def test_a_retired_note_entry_stays_retired_after_a_purge_edits_it(ws: Workspace):
+    """Regression (breaker): ``forget`` names a note entry by its words; a
+    purge then changed those words, and the entry answered recall again
+    (and promote filed a decision it held)."""
+    ws.note(f"Carol moved to {NAME} Street 12", by="atlas")
+    ws.note(f"decided: Carol's office is at {NAME} Street 12", kind="decision")
+    ws.now_override = "2026-01-05T09:10"
+    assert len(ws.forget("carol").plan.notes) == 2
+    purge(ws, NAME, by="dpo")
+    assert ws.recall("carol") == []
+    assert ws.recall("carol", everything=True)[0].status == "retired"
+    decisions = ws.promote().plan.decisions
+    assert not [d for d in decisions if d.action in ("add", "supersede", "update")]
+    assert git(ws.root, "status", "--porcelain") == ""
+    assert ".gardener/retired" in git(ws.root, "show", "--stat", "HEAD~1", "HEAD")
+
+
+def test_a_purged_text_in_a_new_notes_name_is_renamed_before_any_commit(
+    ws: Workspace,
+):
+    """Regression (breaker): a note named with a purged text was committed
+    under that name (file names were checked for never-store rules only)."""
+    ws.note(f"{NAME} called", by="atlas")
+    purge(ws, NAME, by="dpo")
+    (ws.root / "memory" / f"2026-01-05-call with {NAME}.md").write_text("- hi\n")
+    ws.now_override = "2026-01-05T10:00"
+    ws.promote()
+    names = git(ws.root, "ls-files", "memory")
+    assert "memory/2026-01-05-call with purged.md" in names
+    assert_gone(ws.root, NAME)
