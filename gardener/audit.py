@@ -13,7 +13,7 @@ from .workspace import read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
     from pathlib import Path
 
     from .garden import Workspace
@@ -191,20 +191,6 @@ def setting_problems(root: Path) -> list[Problem]:
     ]
 
 
-def _purged_lines(root: Path) -> Callable[[str], list[int]]:
-    """A function giving the lines of a text that hold a text purged from the
-    workspace at ``root`` (``purge.scrub``); one that finds none if nothing
-    was purged."""
-    from .workspace import SALT
-
-    if not (root / SALT).is_file():
-        return lambda text: []
-    from .purge import read_purged, scrub
-
-    salt, hashes = read_purged(root)
-    return lambda text: scrub(text, salt, hashes)[1]
-
-
 def _purged_problems(path: str, lines: Iterable[int]) -> list[Problem]:
     from .model import Problem
 
@@ -232,7 +218,7 @@ def check(
     """
     from .check import memory_problems, secret_problems, sort_problems
     from .gitlog import blob_paths, objects
-    from .guard import QUARANTINE, quarantined
+    from .guard import QUARANTINE, purged_scrubber, quarantined
     from .layout import misnamed_notes
     from .memoryfile import parse_memory
     from .model import Problem
@@ -243,7 +229,11 @@ def check(
         config = ws.config
     except GardenerError as exc:
         return [Problem("parse", exc.path or "rules.md", exc.line, exc.message)]
-    purged = _purged_lines(ws.root)
+    scrub = purged_scrubber(ws.root)
+
+    def purged(text: str) -> list[int]:  # lines holding a text purged before
+        return scrub(text)[1] if scrub else []
+
     if staged or history:
         with ws._repo() as repo:
             if staged:

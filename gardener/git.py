@@ -59,11 +59,8 @@ def identity_for(by: str | None) -> Identity:
 
 
 class Repo(Runner):
-    """A git work tree whose top folder is ``root``. Use ``open`` or ``init``.
-
-    ``lock_timeout`` is how long (seconds) a busy ``.git/index.lock`` is waited for.
-    ``root`` and ``git_dir`` are Paths; inside, the folders are strings.
-    """
+    """A git work tree (see ``Runner``: ``open``, ``init``, ``lock_timeout``)
+    with commits of explicit paths and the index and status reads."""
 
     def __init__(
         self,

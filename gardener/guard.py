@@ -99,7 +99,7 @@ def rename_secret_names(
     """
     renamed: dict[str, str] = {}
     done: list[Redaction] = []
-    purged = _purged_scrubber(root)
+    purged = purged_scrubber(root)
     for path in paths:
         folder, _, name = path.rpartition("/")
         # a note's name is its ISO date, then "-" or "_" and free text, then .md:
@@ -108,14 +108,15 @@ def rename_secret_names(
         if sep not in ("-", "_") or not name.endswith(".md"):
             continue
         found = redact.find(inner, config.never_store, config.allow)
-        if purged(inner) != inner:  # a text purged before: erased, not quarantined
+        if purged and purged(inner)[1]:  # purged before: erased, not quarantined
             found.append(redact.Finding(PURGED_RULE, 0, 0, 0))
         if not found or not (root / path).is_file() or not is_new(path):
             continue
         for f in reversed(found):  # sorted, not overlapping: cut from the end
             if f.rule != PURGED_RULE:
                 inner = f"{inner[: f.start]}redacted{inner[f.end :]}"
-        inner = purged(inner).replace(*REPLACEMENT_IN_NAMES)
+        if purged:
+            inner = purged(inner)[0].replace(*REPLACEMENT_IN_NAMES)
         clean = f"{day}{sep}{inner}.md"
         stem, dot, ext = clean.rpartition(".")
         candidate, n = clean, 1
@@ -137,18 +138,18 @@ Cleaner = Callable[[str], tuple[str, list[redact.Finding]]]
 REPLACEMENT_IN_NAMES = ("[PURGED]", "purged")
 
 
-def _purged_scrubber(root: Path) -> Callable[[str], str]:
-    """A function returning a text with the texts purged from the workspace
-    at ``root`` replaced by ``[PURGED]`` (``purge.scrub``); the identity if
-    nothing was purged."""
+def purged_scrubber(root: Path) -> Callable[[str], tuple[str, list[int]]] | None:
+    """A function giving a text with the texts purged from the workspace at
+    ``root`` replaced by ``[PURGED]``, and the lines that held one
+    (``purge.scrub``); None if nothing was purged (then nothing is read)."""
     from .workspace import SALT
 
     if not (root / SALT).is_file():
-        return lambda text: text
+        return None
     from .purge import read_purged, scrub
 
     salt, hashes = read_purged(root)
-    return lambda text: scrub(text, salt, hashes)[0]
+    return (lambda text: scrub(text, salt, hashes)) if hashes else None
 
 
 def redact_files(
@@ -196,18 +197,12 @@ def remove_purged(root: Path, paths: Iterable[str]) -> list[Redaction]:
     into a file itself. Returns one Redaction (rule ``PURGED_RULE``) per line.
     Nothing is read unless the workspace has purged something.
     """
-    from .workspace import SALT
-
-    if not (root / SALT).is_file():
-        return []
-    from .purge import read_purged, scrub
-
-    salt, hashes = read_purged(root)
-    if not hashes:
+    scrub = purged_scrubber(root)
+    if scrub is None:
         return []
 
     def clean(text: str) -> tuple[str, list[redact.Finding]]:
-        out, lines = scrub(text, salt, hashes)
+        out, lines = scrub(text)
         starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
         return out, [
             redact.Finding(PURGED_RULE, starts[n - 1], starts[n - 1], n) for n in lines
