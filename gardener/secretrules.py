@@ -26,9 +26,11 @@ Labels that need a second clue (the word alone is prose too):
   password hunter2``); after "with", "using" or "via", one word of 6+ characters that
   ends the clause and is no stopword (``with password letmein``, not ``with password
   reset``).
-- ``password: w1 w2 w3``: 3-8 plain words to the clause's end are a passphrase unless
-  one is a function word, says how a password is kept or made (``rotated``, ``vault``,
-  ``chars``) or ends in -ed, -ing, -ly...
+- passphrase: after a password label (``:``, ``is``, a dash), 3 or more plain words
+  up to the end of their clause (punctuation, a quote, a dash, or a function, time or
+  describing word: ``... staple deploy friday`` keeps ``deploy friday``); and a
+  describing word or a count before more words is no value (``password: expires every
+  90 days``, ``password: 12 characters minimum``).
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
 - ``login user / x``: x of the ``pass`` shape above.
@@ -61,6 +63,7 @@ from .secretvalues import (
     Span,
     _classes,
     _counted,
+    _describes,
     _kind,
     _passlike,
     _phrase_at,
@@ -86,10 +89,12 @@ def _labelled(family: str) -> Check:
         if "|" in sep:
             return _cell(text, m.start(), (start, end), quoted, family)
         prose = not any(c in ":=：" for c in sep)
-        if family == "password" and not prose and not quoted:
+        if family == "password" and not quoted:
             phrase = _phrase_at(text, start)
             if phrase:
                 return phrase
+            if _describes(text, start):
+                return None
         ok = _plausible(text[start:end], family, prose, quoted)
         return (start, end) if ok else None
 
@@ -309,13 +314,14 @@ def _weak_password(text: str, m: re.Match[str]) -> Span | None:
         ok = _plausible(value, "password", not strong, True)
     elif field or not sep.strip():
         ok = _passlike(value)
-    elif strong:
+    elif _describes(text, start):
+        return None
+    else:  # "wifi pass: x", "wifi pass is x"
         phrase = _phrase_at(text, start)
         if phrase:
             return phrase
-        ok = _plausible(value, "password", False, False) and not _counted(value)
-    else:  # "wifi pass is x"
-        ok = _plausible(value, "password", True, False)
+        ok = _plausible(value, "password", not strong, False)
+        ok = ok and not (strong and _counted(value))
     return (start, end) if ok else None
 
 

@@ -3,7 +3,8 @@
 ``_value_at`` reads the value a label points at (quoted, or a bare run up to a
 space); ``_plausible`` tells a value from a placeholder (``see vault``, ``****``,
 ``${VAR}``, ``str``) or a word of prose; ``_phrase_at`` finds a passphrase of plain
-words; ``_passlike`` is the shape a value must have after a label that is prose too
+words and ``_describes`` a clause that describes a password instead; ``_passlike``
+is the shape a value must have after a label that is prose too
 ("pass", "password" and a space).
 """
 
@@ -121,22 +122,21 @@ def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     return True
 
 
-# A passphrase: 3-8 plain words after "password:" (a colon or "="), to the end of
-# the line or clause, none a word that describes a password rather than being
-# one (the function words, _NOT_VALUES but for the words that judge a single
-# value, and _FOLLOWERS) nor an -ed, -ing, -ly... word: "correct horse battery
-# staple" is one, "rotated yesterday", "see 1Password", "same as the wifi one",
-# "stored in the team vault" are not.
-_PHRASE = lazy(
-    r"[A-Za-z]{2,24}(?:[ \t][A-Za-z]{2,24}){2,7}"
-    r"(?=[ \t]*(?:[.,;!?()|*—–]|-[ \t]|\r?\n|\Z))"
-)
+# A passphrase: after a password label, 3 or more plain words that run to the end of
+# their clause. The clause ends at punctuation after a word, a quote, a bracket, a
+# dash, the line's end, or a word that starts something else: a function word
+# ("and", "for", "then"), a word that describes a password rather than being one
+# (_NOT_VALUES but for the words that judge a single value, and _FOLLOWERS), a time
+# ("friday", "tomorrow", "10:00", "2026-03-10"), or a task verb right before a
+# time ("deploy friday"). Words past the third may carry digits or symbols
+# ("staple2"). Where the end is unclear the phrase takes a word too many rather
+# than one too few; it never reaches past punctuation into the next sentence.
 _FUNCTION = """the a an in on at of for to from with by via into onto per than as and
     or nor but so yet not no is are was were be being has have had do does did will
     would shall should must can could may might see ask same then it its this that
     these those i me my we us you he him she they them ours yours every each all
     any some none only also still now here there just very too enough until till
-    else once twice times"""
+    else once twice times something anything nothing everything whatever"""
 # Words that follow "password" in ordinary prose ("password reset", "password
 # hygiene"), and the names of hashes and protocols a developer puts after it.
 _FOLLOWERS = """reset resets manager managers policy policies rule rules rotation
@@ -147,27 +147,106 @@ _FOLLOWERS = """reset resets manager managers policy policies rule rules rotatio
     min max minimum maximum least most char chars character characters digit digits
     letter letters symbol symbols number numbers uppercase lowercase word words
     yesterday today tomorrow tonight earlier later already again before after
-    sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d argon2id bcrypt
-    scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2 krb5"""
+    default defaults sha sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d
+    argon2id bcrypt scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2
+    krb5"""
+_FUNCS = frozenset(_FUNCTION.split())
 _QUALITIES = {"correct", "incorrect", "wrong", "valid", "invalid", "weak", "strong"}
 _PHRASE_STOP = (
     (_NOT_VALUES - _QUALITIES) | set(_FUNCTION.split()) | set(_FOLLOWERS.split())
 )
+_TIME_WORDS = """monday tuesday wednesday thursday friday saturday sunday january
+    february april june july august september october november december tonight
+    tomorrow today yesterday weekend eod asap noon midnight"""
+_TIMES = frozenset(_TIME_WORDS.split())
+# a clock time, a date or a day of the month: 10:00, 3pm, 2026-03-10, 10/03
+_TIME_TOKEN = lazy(
+    r"(?i)\d{1,2}(?::\d{2})?[ap]\.?m\.?|\d{1,2}:\d{2}(?::\d{2})?"
+    r"|\d{4}-\d{2}-\d{2}(?:T[\d:]+)?|\d{1,2}/\d{1,2}(?:/\d{2,4})?"
+)
+# what someone is to do at a time ("deploy friday", "call tomorrow")
+_TASK_WORDS = """deploy ship release merge push call email ping meet review fix test
+    check remind renew backup restore migrate upgrade install run start stop restart
+    reboot book pay buy send schedule submit finish launch publish due"""
+_TASKS = frozenset(_TASK_WORDS.split())
+_WORD = lazy(r"[A-Za-z]{2,24}")
+_TOKENS = lazy(r"[^ \t\r\n]+")
+_ENDS = ".,;:!?)]}>\"'`\u201d\u2019\u00bb*|"  # after a word: the clause ends
+_OPENS = "([{<\"'`\u201c\u2018\u00ab|*"  # a token that starts so starts something else
 
 
 def _stopword(word: str) -> bool:
     """Whether a word says what a password is like or where it is, not what it is."""
     w = word.lower()
-    plural = w[:-1] if w.endswith("s") else w
-    return w in _PHRASE_STOP or plural in _PHRASE_STOP or w.endswith(_WORDY)
+    return _listed(w) or w.endswith(_WORDY)
+
+
+def _listed(w: str) -> bool:
+    """Whether a lowercase word (or its singular) is one of _PHRASE_STOP."""
+    return w in _PHRASE_STOP or (w.endswith("s") and w[:-1] in _PHRASE_STOP)
+
+
+def _clause(text: str, pos: int) -> list[tuple[int, str, bool]]:
+    """The tokens of the clause that starts at ``pos``, at most 33: (start, token
+    without trailing punctuation, whether punctuation ended the clause there)."""
+    eol = text.find("\n", pos, pos + 1024)
+    eol = min(len(text), pos + 1024) if eol < 0 else eol
+    out: list[tuple[int, str, bool]] = []
+    for m in _TOKENS.finditer(text, pos, eol):
+        tok = m.group()
+        if out and (tok[0] in _OPENS or not tok.strip("-\u2014\u2013")):
+            break  # "(", a quote, " - ", " -- ", an em dash
+        core = tok.rstrip(_ENDS)
+        if not core:
+            break
+        out.append((m.start(), core, core != tok))
+        if core != tok or len(out) > 32:
+            break
+    return out
+
+
+def _breaks(tokens: list[tuple[int, str, bool]], k: int) -> bool:
+    """Whether the k-th token starts a new clause (see the passphrase comment)."""
+    word = tokens[k][1]
+    low = word.lower()
+    if _listed(low) or low in _TIMES or _TIME_TOKEN.fullmatch(word):
+        return True
+    if low in _TASKS and k + 1 < len(tokens):
+        nxt = tokens[k + 1][1]
+        return nxt.lower() in _TIMES or bool(_TIME_TOKEN.fullmatch(nxt))
+    return False
 
 
 def _phrase_at(text: str, pos: int) -> Span | None:
-    """The span of a passphrase (see _PHRASE) that starts at ``pos``, or None."""
-    m = _PHRASE.match(text, pos)
-    if m is None or any(_stopword(w) for w in m.group().split()):
-        return None
-    return m.span()
+    """The span of a passphrase (see the comment above) that starts at ``pos``, or
+    None: then the first word alone may still be a value."""
+    tokens = _clause(text, pos)
+    words, end = 0, pos
+    for k, (start, word, closed) in enumerate(tokens):
+        if _breaks(tokens, k):
+            break
+        plain = bool(_WORD.fullmatch(word))
+        if words < 3 and not plain:
+            return None  # "hunter2 for the nas": one value and prose
+        words += plain
+        end = start + len(word)
+        if closed:
+            break
+    return (pos, end) if words >= 3 else None
+
+
+def _describes(text: str, pos: int) -> bool:
+    """Whether the clause at ``pos`` describes a password rather than being one: a
+    word of _PHRASE_STOP, or a count, before more words ("expires every 90 days",
+    "minimum 12 characters", "12 characters minimum", "3 tries")."""
+    tokens = _clause(text, pos)
+    if len(tokens) < 2 or tokens[0][2]:
+        return False
+    first, nxt = tokens[0][1], tokens[1][1]
+    low = first.lower()
+    if _WORD.fullmatch(first):
+        return _listed(low)
+    return _counted(first) and bool(_WORD.fullmatch(nxt)) and nxt.lower() not in _FUNCS
 
 
 # a count, ratio, percentage, date or version: 42, 12/15, 95%, 2026-03-10, v2.3.1

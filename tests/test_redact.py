@@ -125,6 +125,18 @@ SECRETS: list[tuple[str, str]] = [
     # a passphrase: plain words after "password:" to the end of the clause
     ("password: correct horse battery staple", "password"),
     ("passphrase: Purple Monkey Dishwasher.", "password"),
+    # a passphrase after "is", in quotes, of any length, with more after it
+    ("password is correct horse battery staple", "password"),
+    ('"password: correct horse battery staple"', "password"),
+    (
+        "password: amber violet granite lantern meadow pebble harbor willow ember",
+        "password",
+    ),
+    ("password: correct horse battery staple for the nas", "password"),
+    ("password: correct horse battery staple2", "password"),
+    ("password: correct horse battery staple and then deploy", "password"),
+    ("the wifi password was set to purple monkey dishwasher", "password"),
+    ("wifi pass is correct horse battery staple", "password"),
     # "login <user> / <value>" where the value reads like a password
     ("login admin / s3cretP@ss", "password"),
     ("Login: alice/hunter22", "password"),
@@ -317,6 +329,15 @@ BENIGN: list[str] = [
     "password: stored in the team vault",
     "password: never expires",
     "password: must be rotated quarterly",
+    # a word that describes a password, or a count, before more words
+    "password: expires every 90 days",
+    "password: minimum 12 characters",
+    "password: 12 characters minimum",
+    "password: at least 12 characters",
+    "Password: min 8 chars, one digit",
+    "password — 3 tries left",
+    "the password is correct and works",
+    "the password is the same as before",
     # hardware pins and the verb "pin"
     "PIN 1 of the header",
     "pin 3 on the Raspberry Pi",
@@ -523,6 +544,14 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
         ("password: correct horse battery staple", "correct horse battery staple"),
         ("password: correct horse battery staple.", "correct horse battery staple"),
         ("passphrase: Purple Monkey Dishwasher", "Purple Monkey Dishwasher"),
+        (
+            "password: amber violet granite lantern meadow pebble harbor willow ember",
+            "amber violet granite lantern meadow pebble harbor willow ember",
+        ),
+        (
+            "wifi password was set to purple monkey dishwasher",
+            "purple monkey dishwasher",
+        ),
         ("ssh root@host with password letmein, then", "letmein"),
         ("mysql -u root -pSup3rS3cret -h db", "Sup3rS3cret"),
         ("mysql -u root -p'Sup3r S3cret' -h db", "Sup3r S3cret"),
@@ -538,6 +567,48 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
 def test_span_covers_the_value_not_the_label(text: str, value: str) -> None:
     (f,) = find(text)
     assert text[f.start : f.end] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        (
+            "password: correct horse battery staple deploy friday",
+            "password: [REDACTED:password] deploy friday",
+        ),
+        (
+            "password: correct horse battery staple. Deploy friday",
+            "password: [REDACTED:password]. Deploy friday",
+        ),
+        (
+            "password: correct horse battery staple and then deploy",
+            "password: [REDACTED:password] and then deploy",
+        ),
+        (
+            "password: correct horse battery staple - ask Bob",
+            "password: [REDACTED:password] - ask Bob",
+        ),
+        (
+            "password: correct horse battery staple 10:00 standup",
+            "password: [REDACTED:password] 10:00 standup",
+        ),
+        (
+            "password is correct horse battery staple; rotated monthly",
+            "password is [REDACTED:password]; rotated monthly",
+        ),
+        (
+            '"password: correct horse battery staple" she said',
+            '"password: [REDACTED:password]" she said',
+        ),
+        # where the end is unclear, a word too many goes, never one too few
+        (
+            "password: correct horse battery staple deploy on friday",
+            "password: [REDACTED:password] on friday",
+        ),
+    ],
+)
+def test_a_passphrase_ends_where_its_clause_does(text: str, clean: str) -> None:
+    assert redact(text)[0] == clean
 
 
 def test_line_numbers_and_describe() -> None:
