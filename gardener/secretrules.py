@@ -33,6 +33,8 @@ Labels that need a second clue (the word alone is prose too):
   90 days``, ``password: 12 characters minimum``).
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
+- ``set/change/reset/update [the wifi] password [for x] to y``: y quoted, a
+  passphrase or of the ``pass`` shape above (not ``set password to expire``).
 - ``login user / x``: x of the ``pass`` shape above.
 - ``-pX`` after ``mysql``, ``mysqldump``, ``mariadb``...; ``-p x`` after ``sshpass``.
 
@@ -363,6 +365,32 @@ def _with_password(text: str, m: re.Match[str]) -> Span | None:
     return (start, end) if ok else None
 
 
+# "set password to hunter2", "changed the wifi password to purple monkey dishwasher":
+# a verb that gives a password its value, up to two words, the label, maybe "for
+# ...", and "to"; the value is quoted, a passphrase or of _passlike shape, so "set
+# password to expire" and "reset password to default" stay prose.
+_SET_PW = (
+    r"(?<![\w.])(?i:set|change[ds]?|resets?|updated?s?)(?![\w-])"
+    r"(?:[ \t]+[\w'\u2019-]{1,24}){0,2}?[ \t]+"
+    r"(?i:password|passwd|pwd|passphrase|pass)(?![\w-])"
+    r"(?:[ \t]+(?i:for)(?:[ \t]+[^\s:=：|]{1,40}){1,4}?)?[ \t]+(?i:to)[ \t]+"
+)
+
+
+def _set_password(text: str, m: re.Match[str]) -> Span | None:
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    if quoted:
+        ok = _plausible(text[start:end], "password", True, True)
+        return (start, end) if ok else None
+    phrase = _phrase_at(text, start)
+    if phrase:
+        return phrase
+    return (start, end) if _passlike(text[start:end]) else None
+
+
 # "door PIN 4829", "passcode 918273": a PIN label, a space and 4-8 digits. "PIN",
 # "PIN code" and "passcode" will do; a lowercase "pin" (to pin, a header's pin)
 # needs a word for what the PIN opens or whose it is before it ("door pin 4829",
@@ -633,6 +661,7 @@ TABLE: tuple[_Rule, ...] = (
     ),
     _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
     _Rule("password", _WITH_PW, _with_password, "pass pw"),
+    _Rule("password", _SET_PW, _set_password, "set change reset update"),
     _Rule("password", _LOGIN, _login, "login"),
     _Rule("password", _MYSQL_P, _flag_value, "mysql mariadb"),
     _Rule("password", _SSHPASS_P, _flag_value, "sshpass"),

@@ -137,6 +137,12 @@ SECRETS: list[tuple[str, str]] = [
     ("password: correct horse battery staple and then deploy", "password"),
     ("the wifi password was set to purple monkey dishwasher", "password"),
     ("wifi pass is correct horse battery staple", "password"),
+    # a verb that sets a password before the label, "to" after it
+    ("set password to correct horse battery staple", "password"),
+    ("set password to hunter2", "password"),
+    ("changed the wifi password to Lemur-fake-91 yesterday", "password"),
+    ("reset Bob's password to 'swordfish'", "password"),
+    ("updated root password for the NAS to hunter2x", "password"),
     # "login <user> / <value>" where the value reads like a password
     ("login admin / s3cretP@ss", "password"),
     ("Login: alice/hunter22", "password"),
@@ -338,6 +344,13 @@ BENIGN: list[str] = [
     "password — 3 tries left",
     "the password is correct and works",
     "the password is the same as before",
+    # "set password to" a verb, a default or a description
+    "set the password to expire in 90 days",
+    "reset password to default",
+    "changed my password to something stronger",
+    "update the password policy to require 12 chars",
+    "set password to never expire",
+    "I will reset the password to the one in the vault",
     # hardware pins and the verb "pin"
     "PIN 1 of the header",
     "pin 3 on the Raspberry Pi",
