@@ -92,7 +92,7 @@ def _labelled(family: str) -> Check:
             return _cell(text, m.start(), (start, end), quoted, family)
         prose = not any(c in ":=：" for c in sep)
         if family == "password" and not quoted:
-            phrase = _phrase_at(text, start)
+            phrase = _phrase_at(text, start, prose)
             if phrase:
                 return phrase
             if _describes(text, start):
@@ -319,7 +319,7 @@ def _weak_password(text: str, m: re.Match[str]) -> Span | None:
     elif _describes(text, start):
         return None
     else:  # "wifi pass: x", "wifi pass is x"
-        phrase = _phrase_at(text, start)
+        phrase = _phrase_at(text, start, not strong)
         if phrase:
             return phrase
         ok = _plausible(value, "password", not strong, False)

@@ -147,6 +147,7 @@ _FOLLOWERS = """reset resets manager managers policy policies rule rules rotatio
     min max minimum maximum least most char chars character characters digit digits
     letter letters symbol symbols number numbers uppercase lowercase word words
     yesterday today tomorrow tonight earlier later already again before after
+    new old current temporary temp initial usual real actual own personal
     default defaults sha sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d
     argon2id bcrypt scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2
     krb5"""
@@ -217,9 +218,11 @@ def _breaks(tokens: list[tuple[int, str, bool]], k: int) -> bool:
     return False
 
 
-def _phrase_at(text: str, pos: int) -> Span | None:
+def _phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:
     """The span of a passphrase (see the comment above) that starts at ``pos``, or
-    None: then the first word alone may still be a value."""
+    None: then the first word alone may still be a value. After a separator that is
+    prose too (``is``, a dash), no word may end like a describing word (-ed, -ing,
+    -ly...): "password — reworked login flow"."""
     tokens = _clause(text, pos)
     words, end = 0, pos
     for k, (start, word, closed) in enumerate(tokens):
@@ -228,6 +231,8 @@ def _phrase_at(text: str, pos: int) -> Span | None:
         plain = bool(_WORD.fullmatch(word))
         if words < 3 and not plain:
             return None  # "hunter2 for the nas": one value and prose
+        if prose and word.lower().endswith(_WORDY):
+            return None
         words += plain
         end = start + len(word)
         if closed:

@@ -344,6 +344,10 @@ BENIGN: list[str] = [
     "password — 3 tries left",
     "the password is correct and works",
     "the password is the same as before",
+    # after "is" or a dash, prose: a describing word or an -ed/-ing word
+    "password — new flow shipped",
+    "password — reworked login flow",
+    "the password is now current",
     # "set password to" a verb, a default or a description
     "set the password to expire in 90 days",
     "reset password to default",
