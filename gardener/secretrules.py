@@ -22,10 +22,14 @@ Labels that need a second clue (the word alone is prose too):
   field starts, before ``:`` or ``=``, with a value of 6+ characters with a letter and
   a digit or symbol (``pass: hunter2``); ``pass the salt``, ``boarding pass 12B``,
   ``first pass: extract``, ``Pass: 42`` pass.
-- ``password`` and a space alone: such a value after a credential word (``wifi
-  password hunter2``); after "with", "using" or "via", one word of 6+ characters that
-  ends the clause and is no stopword (``with password letmein``, not ``with password
-  reset``).
+- ``password``, ``passwd`` or ``pwd`` and a space alone: such a value where it ends
+  its clause (``password hunter2``, ``pwd hunter2 for the nas``; not ``password
+  bcrypt2``, ``password JIRA-1234``), or anywhere after a credential word (``wifi
+  password hunter2``); after "with", "using" or "via", one word of 6+ characters
+  that ends the clause and is no stopword (``with password letmein``, not ``with
+  password reset``).
+- `` - `` (an ASCII dash with spaces) after a label: a password needs such a value
+  or a passphrase (``Password - hunter2``; ``password - done`` is a note).
 - passphrase: after a password label (``:``, ``is``, a dash), 3 or more plain words
   up to the end of their clause (punctuation, a quote, a dash, or a function, time or
   describing word: ``... staple deploy friday`` keeps ``deploy friday``); and a
@@ -97,6 +101,14 @@ def _labelled(family: str) -> Check:
                 return phrase
             if _describes(text, start):
                 return None
+        if sep.strip() == "-" and not quoted:  # "Password - hunter2", not "- done"
+            value = text[start:end]
+            ok = (
+                _passlike(value)
+                if family == "password"
+                else _plausible(value, family, False, False)
+            )
+            return (start, end) if ok else None
         ok = _plausible(text[start:end], family, prose, quoted)
         return (start, end) if ok else None
 
@@ -145,7 +157,7 @@ _LABEL = (
     rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?"
     r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
     rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
-    r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
+    r"|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
     # a space alone, before a value that reads like a password: 8+ characters
     # with a lowercase letter, a digit and a capital or symbol ("passwd
     # Tr0ub4dor&3", "password Summer2024"); "password sha256", "argon2",
@@ -305,14 +317,21 @@ def _weak_password(text: str, m: re.Match[str]) -> Span | None:
         _FIELD_AFTER.search(head) or whole and _LINE_LEAD.fullmatch(head)
     ):
         return None
-    if not (cred or field):
+    alone = not (bare or cred or sep.strip())  # "password hunter2", "pwd hunter2"
+    if not (cred or field or alone):
         return None
     got = _value_at(text, m.end())
     if got is None:
         return None
     start, end, quoted = got
     value = text[start:end]
-    if quoted:
+    if alone:  # a password's shape, and the clause ends: not "password e2e-tests ok"
+        ok = (
+            value[0] != "|"  # a table's next cell: the table rule's
+            and _passlike(value)
+            and bool(_CLAUSE_END.match(text, end + quoted))
+        )
+    elif quoted:
         ok = _plausible(value, "password", not strong, True)
     elif field or not sep.strip():
         ok = _passlike(value)
@@ -337,7 +356,7 @@ _FILLER_WORDS = "the a an my its his her their our your this that new old same d
 _FILLERS = _CREDS | frozenset(_FILLER_WORDS.split())
 _CLAUSE_END = lazy(
     r"[\"'`*)\]]*(?:[.,;:!?][ \t\r]|[.,;:!?]?[ \t]*(?:\r?\n|\Z)"
-    r"|[ \t]+(?:for|on|to|at|in|from)(?![\w-]))"
+    r"|[ \t]+(?:for|on|to|at|in|from)(?![\w-])|[ \t]+(?:[(\[—–]|-[ \t]))"
 )
 
 

@@ -266,10 +266,18 @@ def _counted(value: str) -> bool:
     )
 
 
+# a ticket or an issue: JIRA-1234, GH-42
+_TICKET = lazy(r"[A-Z][A-Z0-9]{1,15}-\d+")
+_FOLLOWING = frozenset(_FOLLOWERS.split())
+
+
 def _passlike(value: str) -> bool:
     """A value after a weak label: 6+ characters with a letter and a digit or
-    symbol, and no count, version or hash name (``hunter2``, not ``sha256``)."""
+    symbol, and no count, version, ticket or hash name (``hunter2``, not
+    ``sha256``, ``bcrypt2``, ``sha-512`` or ``JIRA-1234``)."""
     if len(value) < 6 or _NUMBERISH.fullmatch(value) or _stopword(value):
+        return False
+    if _TICKET.fullmatch(value) or value.rstrip("0123456789.-_").lower() in _FOLLOWING:
         return False
     kinds = {_kind(c) for c in value}
     return (
