@@ -37,6 +37,9 @@ Labels that need a second clue (the word alone is prose too):
   90 days``, ``password: 12 characters minimum``).
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
+- ``code`` after what it unlocks (door, gate, garage, alarm, safe, lock, unlock,
+  keypad, locker, entry, access...): 4-8 digits after a space, ``:``, ``=`` or ``is``
+  (``door code 4829``; not ``error code 4829``, ``zip code 90210``).
 - ``set/change/reset/update [the wifi] password [for x] to y``: y quoted, a
   passphrase or of the ``pass`` shape above (not ``set password to expire``).
 - ``login user / x``: x of the ``pass`` shape above.
@@ -436,6 +439,24 @@ def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
     return m.span("value")
 
 
+# "door code 4829", "alarm code: 4829": "code" after a word for what it unlocks,
+# then a space, ":", "=" or "is" and 4-8 digits ("error code 4829", "zip code 90210"
+# and "verification code" stay notes: they open nothing).
+_CODE_PIN = (
+    r"(?<![\w.])(?i:code)(?![\w-])[*_\"'`]{0,2}"
+    r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)"
+    r"(?P<value>\d{4,8})(?![\w%]|[.,:/-]\d)"
+)
+_UNLOCKS_WORDS = """door doors gate garage alarm safe lock unlock padlock keypad locker
+    lockbox entry access"""
+_UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
+
+
+def _code_pin(text: str, m: re.Match[str]) -> Span | None:
+    word = _word_before(_head(text, m.start())[0], " \t*_`")[0]
+    return m.span("value") if word in _UNLOCKS else None
+
+
 # "login admin / s3cretP@ss": a login, a user, "/" and a _passlike value.
 _LOGIN = r"(?<![\w.])(?i:login)(?![\w-])[ \t]*[:=]?[ \t]*[\w.@+-]{1,64}[ \t]*/[ \t]*"
 
@@ -686,6 +707,7 @@ TABLE: tuple[_Rule, ...] = (
     _Rule("password", _SSHPASS_P, _flag_value, "sshpass"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
     _Rule("pin", _PIN_SPACED, _pin_spaced, "pin pass"),
+    _Rule("pin", _CODE_PIN, _code_pin, "code"),
     _Rule(
         "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
     ),

@@ -59,6 +59,13 @@ SECRETS: list[tuple[str, str]] = [
     ("PIN code 4829 for the alarm", "pin"),
     ("my pin 0917.", "pin"),
     ("alarm pin 4829", "pin"),
+    # "code" after what it unlocks
+    ("door code 4829", "pin"),
+    ("alarm code: 4829", "pin"),
+    ("unlock code 4829", "pin"),
+    ("the gate code is 4829", "pin"),
+    ("Garage door code = 482913", "pin"),
+    ("**Door code:** 4829", "pin"),
     ('API_KEY="f4k3-Key-0001-value"', "secret"),
     ("client_secret: 9fK2xQ7vLm3Np8Rt", "secret"),
     ("the API key for staging is Q7vLm3Np8Rt2xK", "secret"),
@@ -382,6 +389,13 @@ BENIGN: list[str] = [
     "we pin 2048 hugepages",
     "GPIO PIN 1234",
     "PIN reset on 2026-03-10",
+    # codes that open nothing
+    "error code 4829",
+    "zip code 90210",
+    "verification code 482913",
+    "source code 2024 edition",
+    "QR code 1234",
+    "door code 2026-03-10 changed",
     # short flags that prompt or read a file
     "mysql -u root -p mydb",
     "mysqldump -p --all-databases > all.sql",
