@@ -42,7 +42,8 @@ Labels that need a second clue (the word alone is prose too):
   (``door code 4829``; not ``error code 4829``, ``zip code 90210``).
 - ``set/change/reset/update [the wifi] password [for x] to y``: y quoted, a
   passphrase or of the ``pass`` shape above (not ``set password to expire``).
-- ``login user / x``: x of the ``pass`` shape above.
+- ``login user / x``, ``creds: user / x``: x of the ``pass`` shape above, and the
+  user no part of an app (``login page / dashboard2`` is a note).
 - ``-pX`` after ``mysql``, ``mysqldump``, ``mariadb``...; ``-p x`` after ``sshpass``.
 
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
@@ -457,11 +458,26 @@ def _code_pin(text: str, m: re.Match[str]) -> Span | None:
     return m.span("value") if word in _UNLOCKS else None
 
 
-# "login admin / s3cretP@ss": a login, a user, "/" and a _passlike value.
-_LOGIN = r"(?<![\w.])(?i:login)(?![\w-])[ \t]*[:=]?[ \t]*[\w.@+-]{1,64}[ \t]*/[ \t]*"
+# "login admin / s3cretP@ss", "creds: admin / hunter2": a login or credential
+# label, a user, "/" and a _passlike value ("creds admin/hunter2x", without spaces,
+# is one secret value). A user that is a part of an app is no user: "login page /
+# dashboard2" stays a note.
+_LOGIN = (
+    r"(?<![\w.])(?:(?i:login)(?![\w-])[*_]{0,2}[ \t]*[:=]?[*_]{0,2}[ \t]*"
+    r"(?P<user>[\w.@+-]{1,64})[ \t]*/"
+    r"|(?i:creds|credentials?)(?![\w-])[*_]{0,2}[ \t]*[:=]?[*_]{0,2}[ \t]*"
+    r"(?P<cuser>[\w.@+-]{1,64})[ \t]+/)[ \t]*"
+)
+_APP_PART_WORDS = """page pages screen form flow flows button modal view route
+    endpoint url link ui ux redirect logout signup signin register dialog component
+    test tests bug fix issue api path handler controller template field fields state
+    step steps box section tab menu window popup"""
+_APP_PARTS = frozenset(_APP_PART_WORDS.split())
 
 
 def _login(text: str, m: re.Match[str]) -> Span | None:
+    if (m.group("user") or m.group("cuser")).lower() in _APP_PARTS:
+        return None
     got = _value_at(text, m.end())
     if got is None:
         return None
@@ -702,7 +718,7 @@ TABLE: tuple[_Rule, ...] = (
     _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
     _Rule("password", _WITH_PW, _with_password, "pass pw"),
     _Rule("password", _SET_PW, _set_password, "set change reset update"),
-    _Rule("password", _LOGIN, _login, "login"),
+    _Rule("password", _LOGIN, _login, "login creds credential"),
     _Rule("password", _MYSQL_P, _flag_value, "mysql mariadb"),
     _Rule("password", _SSHPASS_P, _flag_value, "sshpass"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),

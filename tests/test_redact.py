@@ -162,6 +162,10 @@ SECRETS: list[tuple[str, str]] = [
     # "login <user> / <value>" where the value reads like a password
     ("login admin / s3cretP@ss", "password"),
     ("Login: alice/hunter22", "password"),
+    ("creds: admin / hunter2", "password"),
+    ("credentials: admin / hunter2", "password"),
+    ("nas creds admin / hunter2 for the nas", "password"),
+    ("**Creds:** root / Tr0ub4dor", "password"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
     ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
@@ -407,6 +411,10 @@ BENIGN: list[str] = [
     "tar -pcf backup.tar . && mysql -u root",
     # "login" pages and paths, and a placeholder after "login user /"
     "login page / dashboard",
+    "login page / dashboard2 redesign",
+    "login page / dashboard2",
+    "login flow / step2 done",
+    "creds: see vault / ask Bob",
     "login flow/oauth2",
     "login admin / see vault",
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
