@@ -18,10 +18,12 @@ hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a
 
 Labels that need a second clue (the word alone is prose too):
 
-- ``pass``: after a credential word (``wifi pass x``, ``user/pass: x``), or where a
-  field starts, before ``:`` or ``=``, with a value of 6+ characters with a letter and
-  a digit or symbol (``pass: hunter2``); ``pass the salt``, ``boarding pass 12B``,
-  ``first pass: extract``, ``Pass: 42`` pass.
+- ``key`` after a network word (wifi, WLAN, WPA2, router...) is a password, as
+  ``pass`` is after a credential word (``wifi key is hunter22``).
+- ``pass``: after a credential word (``wifi pass x``, ``user/pass: x``, ``vault
+  pass: x``), or where a field starts, before ``:`` or ``=``, with a value of 6+
+  characters with a letter and a digit or symbol (``pass: hunter2``); ``pass the
+  salt``, ``boarding pass 12B``, ``first pass: extract``, ``Pass: 42`` pass.
 - ``password``, ``passwd`` or ``pwd`` and a space alone: such a value where it ends
   its clause (``password hunter2``, ``pwd hunter2 for the nas``; not ``password
   bcrypt2``, ``password JIRA-1234``), or anywhere after a credential word (``wifi
@@ -267,7 +269,7 @@ def _codes(text: str, m: re.Match[str]) -> Span | None:
 # Where or for what a credential is: "wifi pass", "root password", "user/pass".
 _CRED_WORDS = """wifi wi-fi wlan router modem admin administrator root sudo login user
     username account db database mysql postgres ssh sftp ftp smtp imap email e-mail
-    mail vpn server nas console portal"""
+    mail vpn server nas console portal vault"""
 _CREDS = frozenset(_CRED_WORDS.split())
 # where a field starts: the line's start (past indentation, quote and list markers,
 # and an entry's time, kind and key: "- 10:00 fact: **wifi**: ") or after ",", ";",
@@ -301,8 +303,11 @@ def _word_before(head: str, skip: str) -> tuple[str, str]:
 # before ":" or "=" and a _passlike value ("pass: hunter2", "user: x, pass: ..."),
 # so "pass the salt", "boarding pass 12B", "first pass: extract" and "Pass: 42"
 # stay prose.
+# a network's key is its password: "wifi key is hunter22", "WPA2 key: x"
+_WIFI_WORDS = "wifi wi-fi wlan wpa wpa2 wpa3 wep router hotspot network"
+_WIFI = frozenset(_WIFI_WORDS.split())
 _WEAK_PW = (
-    r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd))(?![\w-])[*_\"'`]{0,2}"
+    r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd|key))(?![\w-])[*_\"'`]{0,2}"
     r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
     rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)|[ \t]+)"
 )
@@ -311,11 +316,14 @@ _WEAK_PW = (
 def _weak_password(text: str, m: re.Match[str]) -> Span | None:
     sep = m.group("sep")
     strong = any(c in ":=：" for c in sep)
-    bare = m.group("word").lower() == "pass"
-    if not bare and sep.strip():
+    word = m.group("word").lower()
+    bare, key = word == "pass", word == "key"
+    if not (bare or key) and sep.strip():
         return None  # "password: x", "password is x": the password rule's
     head, whole = _head(text, m.start())
-    cred = _word_before(head, " \t/-*_`")[0] in _CREDS
+    cred = _word_before(head, " \t/-*_`")[0] in (_WIFI if key else _CREDS)
+    if key and not cred:
+        return None
     field = bare and strong and not cred
     if field and not (
         _FIELD_AFTER.search(head) or whole and _LINE_LEAD.fullmatch(head)
@@ -715,7 +723,7 @@ TABLE: tuple[_Rule, ...] = (
         _labelled("password"),
         need="--",
     ),
-    _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
+    _Rule("password", _WEAK_PW, _weak_password, "pass pw key"),
     _Rule("password", _WITH_PW, _with_password, "pass pw"),
     _Rule("password", _SET_PW, _set_password, "set change reset update"),
     _Rule("password", _LOGIN, _login, "login creds credential"),

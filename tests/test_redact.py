@@ -129,6 +129,13 @@ SECRETS: list[tuple[str, str]] = [
     ("wifi password hunter2", "password"),
     ("root pwd P@ss-word", "password"),
     ("wifi pass: correct horse battery staple", "password"),
+    # a network's key; a vault's pass
+    ("wifi key is hunter22", "password"),
+    ("WPA2 key: Lemur-fake-91", "password"),
+    ("wifi key hunter22", "password"),
+    ("router key = correct horse battery staple", "password"),
+    ("vault pass: Tr0ub4dor", "password"),
+    ("vault password hunter2x for prod", "password"),
     # a passphrase: plain words after "password:" to the end of the clause
     ("password: correct horse battery staple", "password"),
     ("passphrase: Purple Monkey Dishwasher.", "password"),
@@ -348,6 +355,11 @@ BENIGN: list[str] = [
     "- 10:00 Pass: 42, Fail: 3",
     "- 10:00 first pass: extract the entities",
     "wifi pass expires",
+    "network key is printed on the router",
+    "wifi key insight was wrong",
+    "wifi key is expired",
+    "ssh key is ~/.ssh/id_ed25519",
+    "stored in the vault pass the token along",
     # after "password:", words that describe it are no passphrase
     "password: rotated yesterday",
     "password: see 1Password",
