@@ -23,7 +23,8 @@ Labels that need a second clue (the word alone is prose too):
 - ``pass``: after a credential word (``wifi pass x``, ``user/pass: x``, ``vault
   pass: x``), or where a field starts, before ``:`` or ``=``, with a value of 6+
   characters with a letter and a digit or symbol (``pass: hunter2``); ``pass the
-  salt``, ``boarding pass 12B``, ``first pass: extract``, ``Pass: 42`` pass.
+  salt``, ``boarding pass 12B``, ``first pass: extract``, ``Pass: 42`` pass, and so
+  does a field whose value is a test's name (``PASS: test_auth_v2``).
 - ``password``, ``passwd`` or ``pwd`` and a space alone: such a value where it ends
   its clause (``password hunter2``, ``pwd hunter2 for the nas``; not ``password
   bcrypt2``, ``password JIRA-1234``), or anywhere after a credential word (``wifi
@@ -81,6 +82,7 @@ from .secretvalues import (
     _phrase_at,
     _plausible,
     _stopword,
+    _test_name,
     _value_at,
     lazy,
 )
@@ -345,7 +347,9 @@ def _weak_password(text: str, m: re.Match[str]) -> Span | None:
         )
     elif quoted:
         ok = _plausible(value, "password", not strong, True)
-    elif field or not sep.strip():
+    elif field:  # not a test result: "PASS: test_auth_v2"
+        ok = _passlike(value) and not _test_name(value)
+    elif not sep.strip():
         ok = _passlike(value)
     elif _describes(text, start):
         return None

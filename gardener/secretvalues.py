@@ -266,6 +266,19 @@ def _counted(value: str) -> bool:
     )
 
 
+# a test's name, as test runners print it after PASS or FAIL: test_auth_v2,
+# TestLogin, login_test, auth.spec.ts, tests/test_auth.py::test_login[x]
+_TEST_NAME = lazy(
+    r"(?:[\w.-]+/)*(?:test_\w+|Test[A-Z_]\w*|\w+_(?:test|spec)s?"
+    r"|[\w.-]+\.(?:test|spec)\.\w+)(?:\.py)?(?:::[\w\[\].-]+)*"
+)
+
+
+def _test_name(value: str) -> bool:
+    """Whether ``value`` reads as a test's name (``test_auth_v2``), not a password."""
+    return bool(_TEST_NAME.fullmatch(value))
+
+
 # a ticket or an issue: JIRA-1234, GH-42
 _TICKET = lazy(r"[A-Z][A-Z0-9]{1,15}-\d+")
 _FOLLOWING = frozenset(_FOLLOWERS.split())
