@@ -11,6 +11,7 @@ is the shape a value must have after a label that is prose too
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 Span = tuple[int, int]
 
@@ -187,35 +188,36 @@ def _listed(w: str) -> bool:
     return w in _PHRASE_STOP or (w.endswith("s") and w[:-1] in _PHRASE_STOP)
 
 
-def _clause(text: str, pos: int) -> list[tuple[int, str, bool]]:
-    """The tokens of the clause that starts at ``pos``, at most 33: (start, token
-    without trailing punctuation, whether punctuation ended the clause there)."""
+def _clause(text: str, pos: int) -> Iterator[tuple[int, str, bool]]:
+    """The tokens of the clause that starts at ``pos``, at most 33, read on demand:
+    (start, token without trailing punctuation, whether punctuation ended the
+    clause there)."""
     eol = text.find("\n", pos, pos + 1024)
     eol = min(len(text), pos + 1024) if eol < 0 else eol
-    out: list[tuple[int, str, bool]] = []
-    for m in _TOKENS.finditer(text, pos, eol):
+    for n, m in enumerate(_TOKENS.finditer(text, pos, eol)):
         tok = m.group()
-        if out and (tok[0] in _OPENS or not tok.strip("-\u2014\u2013")):
-            break  # "(", a quote, " - ", " -- ", an em dash
+        if n and (tok[0] in _OPENS or not tok.strip("-\u2014\u2013")):
+            return  # "(", a quote, " - ", " -- ", an em dash
         core = tok.rstrip(_ENDS)
         if not core:
-            break
-        out.append((m.start(), core, core != tok))
-        if core != tok or len(out) > 32:
-            break
-    return out
+            return
+        yield m.start(), core, core != tok
+        if core != tok or n >= 32:
+            return
 
 
-def _breaks(tokens: list[tuple[int, str, bool]], k: int) -> bool:
-    """Whether the k-th token starts a new clause (see the passphrase comment)."""
-    word = tokens[k][1]
+def _breaks(word: str, nxt: str | None) -> bool:
+    """Whether ``word`` (before ``nxt`` in its clause, if any) starts a new clause
+    (see the passphrase comment)."""
     low = word.lower()
     if _listed(low) or low in _TIMES or _TIME_TOKEN.fullmatch(word):
         return True
-    if low in _TASKS and k + 1 < len(tokens):
-        nxt = tokens[k + 1][1]
+    if low in _TASKS and nxt is not None:
         return nxt.lower() in _TIMES or bool(_TIME_TOKEN.fullmatch(nxt))
     return False
+
+
+_FIRST = lazy(r"[A-Za-z]{2,24}[ \t]+[A-Za-z]{2,24}[ \t]")  # where a phrase may start
 
 
 def _phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:
@@ -223,10 +225,15 @@ def _phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:
     None: then the first word alone may still be a value. After a separator that is
     prose too (``is``, a dash), no word may end like a describing word (-ed, -ing,
     -ly...): "password — reworked login flow"."""
+    if not _FIRST.match(text, pos):
+        return None  # most values: one token, or a word and punctuation
     tokens = _clause(text, pos)
+    token = next(tokens, None)
     words, end = 0, pos
-    for k, (start, word, closed) in enumerate(tokens):
-        if _breaks(tokens, k):
+    while token is not None:
+        start, word, closed = token
+        token = next(tokens, None)
+        if _breaks(word, token[1] if token else None):
             break
         plain = bool(_WORD.fullmatch(word))
         if words < 3 and not plain:
@@ -245,9 +252,10 @@ def _describes(text: str, pos: int) -> bool:
     word of _PHRASE_STOP, or a count, before more words ("expires every 90 days",
     "minimum 12 characters", "12 characters minimum", "3 tries")."""
     tokens = _clause(text, pos)
-    if len(tokens) < 2 or tokens[0][2]:
-        return False
-    first, nxt = tokens[0][1], tokens[1][1]
+    head, after = next(tokens, None), next(tokens, None)
+    if head is None or after is None:
+        return False  # (a token that ends the clause has no token after it)
+    first, nxt = head[1], after[1]
     low = first.lower()
     if _WORD.fullmatch(first):
         return _listed(low)
