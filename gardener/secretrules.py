@@ -18,20 +18,35 @@ hex, UUID or base64 value, so ``sort_key: created_at`` passes; ``-p x`` is not a
 
 Labels that need a second clue (the word alone is prose too):
 
-- ``pass``: after a credential word (``wifi pass x``, ``user/pass: x``), or where a
-  field starts, before ``:`` or ``=``, with a value of 6+ characters with a letter and
-  a digit or symbol (``pass: hunter2``); ``pass the salt``, ``boarding pass 12B``,
-  ``first pass: extract``, ``Pass: 42`` pass.
-- ``password`` and a space alone: such a value after a credential word (``wifi
-  password hunter2``); after "with", "using" or "via", one word of 6+ characters that
-  ends the clause and is no stopword (``with password letmein``, not ``with password
-  reset``).
-- ``password: w1 w2 w3``: 3-8 plain words to the clause's end are a passphrase unless
-  one is a function word, says how a password is kept or made (``rotated``, ``vault``,
-  ``chars``) or ends in -ed, -ing, -ly...
+- ``key`` after a network word (wifi, WLAN, WPA2, router...) is a password, as
+  ``pass`` is after a credential word (``wifi key is hunter22``).
+- ``pass``: after a credential word (``wifi pass x``, ``user/pass: x``, ``vault
+  pass: x``), or where a field starts, before ``:`` or ``=``, with a value of 6+
+  characters with a letter and a digit or symbol (``pass: hunter2``); ``pass the
+  salt``, ``boarding pass 12B``, ``first pass: extract``, ``Pass: 42`` pass, and so
+  does a field whose value is a test's name (``PASS: test_auth_v2``).
+- ``password``, ``passwd`` or ``pwd`` and a space alone: such a value where it ends
+  its clause (``password hunter2``, ``pwd hunter2 for the nas``; not ``password
+  bcrypt2``, ``password JIRA-1234``), or anywhere after a credential word (``wifi
+  password hunter2``); after "with", "using" or "via", one word of 6+ characters
+  that ends the clause and is no stopword (``with password letmein``, not ``with
+  password reset``).
+- `` - `` (an ASCII dash with spaces) after a label: a password needs such a value
+  or a passphrase (``Password - hunter2``; ``password - done`` is a note).
+- passphrase: after a password label (``:``, ``is``, a dash), 3 or more plain words
+  up to the end of their clause (punctuation, a quote, a dash, or a function, time or
+  describing word: ``... staple deploy friday`` keeps ``deploy friday``); and a
+  describing word or a count before more words is no value (``password: expires every
+  90 days``, ``password: 12 characters minimum``).
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
-- ``login user / x``: x of the ``pass`` shape above.
+- ``code`` after what it unlocks (door, gate, garage, alarm, safe, lock, unlock,
+  keypad, locker, entry, access...): 4-8 digits after a space, ``:``, ``=`` or ``is``
+  (``door code 4829``; not ``error code 4829``, ``zip code 90210``).
+- ``set/change/reset/update [the wifi] password [for x] to y``: y quoted, a
+  passphrase or of the ``pass`` shape above (not ``set password to expire``).
+- ``login user / x``, ``creds: user / x``: x of the ``pass`` shape above, and the
+  user no part of an app (``login page / dashboard2`` is a note).
 - ``-pX`` after ``mysql``, ``mysqldump``, ``mariadb``...; ``-p x`` after ``sshpass``.
 
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
@@ -61,11 +76,13 @@ from .secretvalues import (
     Span,
     _classes,
     _counted,
+    _describes,
     _kind,
     _passlike,
     _phrase_at,
     _plausible,
     _stopword,
+    _test_name,
     _value_at,
     lazy,
 )
@@ -86,10 +103,20 @@ def _labelled(family: str) -> Check:
         if "|" in sep:
             return _cell(text, m.start(), (start, end), quoted, family)
         prose = not any(c in ":=：" for c in sep)
-        if family == "password" and not prose and not quoted:
-            phrase = _phrase_at(text, start)
+        if family == "password" and not quoted:
+            phrase = _phrase_at(text, start, prose)
             if phrase:
                 return phrase
+            if _describes(text, start):
+                return None
+        if sep.strip() == "-" and not quoted:  # "Password - hunter2", not "- done"
+            value = text[start:end]
+            ok = (
+                _passlike(value)
+                if family == "password"
+                else _plausible(value, family, False, False)
+            )
+            return (start, end) if ok else None
         ok = _plausible(text[start:end], family, prose, quoted)
         return (start, end) if ok else None
 
@@ -138,7 +165,7 @@ _LABEL = (
     rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?"
     r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
     rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
-    r"|[ \t]*[—–][ \t]*|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
+    r"|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
     # a space alone, before a value that reads like a password: 8+ characters
     # with a lowercase letter, a digit and a capital or symbol ("passwd
     # Tr0ub4dor&3", "password Summer2024"); "password sha256", "argon2",
@@ -244,7 +271,7 @@ def _codes(text: str, m: re.Match[str]) -> Span | None:
 # Where or for what a credential is: "wifi pass", "root password", "user/pass".
 _CRED_WORDS = """wifi wi-fi wlan router modem admin administrator root sudo login user
     username account db database mysql postgres ssh sftp ftp smtp imap email e-mail
-    mail vpn server nas console portal"""
+    mail vpn server nas console portal vault"""
 _CREDS = frozenset(_CRED_WORDS.split())
 # where a field starts: the line's start (past indentation, quote and list markers,
 # and an entry's time, kind and key: "- 10:00 fact: **wifi**: ") or after ",", ";",
@@ -278,8 +305,11 @@ def _word_before(head: str, skip: str) -> tuple[str, str]:
 # before ":" or "=" and a _passlike value ("pass: hunter2", "user: x, pass: ..."),
 # so "pass the salt", "boarding pass 12B", "first pass: extract" and "Pass: 42"
 # stay prose.
+# a network's key is its password: "wifi key is hunter22", "WPA2 key: x"
+_WIFI_WORDS = "wifi wi-fi wlan wpa wpa2 wpa3 wep router hotspot network"
+_WIFI = frozenset(_WIFI_WORDS.split())
 _WEAK_PW = (
-    r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd))(?![\w-])[*_\"'`]{0,2}"
+    r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd|key))(?![\w-])[*_\"'`]{0,2}"
     r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
     rf"|[ \t]+(?i:{_VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)|[ \t]+)"
 )
@@ -288,34 +318,47 @@ _WEAK_PW = (
 def _weak_password(text: str, m: re.Match[str]) -> Span | None:
     sep = m.group("sep")
     strong = any(c in ":=：" for c in sep)
-    bare = m.group("word").lower() == "pass"
-    if not bare and sep.strip():
+    word = m.group("word").lower()
+    bare, key = word == "pass", word == "key"
+    if not (bare or key) and sep.strip():
         return None  # "password: x", "password is x": the password rule's
     head, whole = _head(text, m.start())
-    cred = _word_before(head, " \t/-*_`")[0] in _CREDS
+    cred = _word_before(head, " \t/-*_`")[0] in (_WIFI if key else _CREDS)
+    if key and not cred:
+        return None
     field = bare and strong and not cred
     if field and not (
         _FIELD_AFTER.search(head) or whole and _LINE_LEAD.fullmatch(head)
     ):
         return None
-    if not (cred or field):
+    alone = not (bare or cred or sep.strip())  # "password hunter2", "pwd hunter2"
+    if not (cred or field or alone):
         return None
     got = _value_at(text, m.end())
     if got is None:
         return None
     start, end, quoted = got
     value = text[start:end]
-    if quoted:
+    if alone:  # a password's shape, and the clause ends: not "password e2e-tests ok"
+        ok = (
+            value[0] != "|"  # a table's next cell: the table rule's
+            and _passlike(value)
+            and bool(_CLAUSE_END.match(text, end + quoted))
+        )
+    elif quoted:
         ok = _plausible(value, "password", not strong, True)
-    elif field or not sep.strip():
+    elif field:  # not a test result: "PASS: test_auth_v2"
+        ok = _passlike(value) and not _test_name(value)
+    elif not sep.strip():
         ok = _passlike(value)
-    elif strong:
-        phrase = _phrase_at(text, start)
+    elif _describes(text, start):
+        return None
+    else:  # "wifi pass: x", "wifi pass is x"
+        phrase = _phrase_at(text, start, not strong)
         if phrase:
             return phrase
-        ok = _plausible(value, "password", False, False) and not _counted(value)
-    else:  # "wifi pass is x"
-        ok = _plausible(value, "password", True, False)
+        ok = _plausible(value, "password", not strong, False)
+        ok = ok and not (strong and _counted(value))
     return (start, end) if ok else None
 
 
@@ -329,7 +372,7 @@ _FILLER_WORDS = "the a an my its his her their our your this that new old same d
 _FILLERS = _CREDS | frozenset(_FILLER_WORDS.split())
 _CLAUSE_END = lazy(
     r"[\"'`*)\]]*(?:[.,;:!?][ \t\r]|[.,;:!?]?[ \t]*(?:\r?\n|\Z)"
-    r"|[ \t]+(?:for|on|to|at|in|from)(?![\w-]))"
+    r"|[ \t]+(?:for|on|to|at|in|from)(?![\w-])|[ \t]+(?:[(\[—–]|-[ \t]))"
 )
 
 
@@ -355,6 +398,32 @@ def _with_password(text: str, m: re.Match[str]) -> Span | None:
             and bool(_CLAUSE_END.match(text, end))
         )
     return (start, end) if ok else None
+
+
+# "set password to hunter2", "changed the wifi password to purple monkey dishwasher":
+# a verb that gives a password its value, up to two words, the label, maybe "for
+# ...", and "to"; the value is quoted, a passphrase or of _passlike shape, so "set
+# password to expire" and "reset password to default" stay prose.
+_SET_PW = (
+    r"(?<![\w.])(?i:set|change[ds]?|resets?|updated?s?)(?![\w-])"
+    r"(?:[ \t]+[\w'\u2019-]{1,24}){0,2}?[ \t]+"
+    r"(?i:password|passwd|pwd|passphrase|pass)(?![\w-])"
+    r"(?:[ \t]+(?i:for)(?:[ \t]+[^\s:=：|]{1,40}){1,4}?)?[ \t]+(?i:to)[ \t]+"
+)
+
+
+def _set_password(text: str, m: re.Match[str]) -> Span | None:
+    got = _value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    if quoted:
+        ok = _plausible(text[start:end], "password", True, True)
+        return (start, end) if ok else None
+    phrase = _phrase_at(text, start)
+    if phrase:
+        return phrase
+    return (start, end) if _passlike(text[start:end]) else None
 
 
 # "door PIN 4829", "passcode 918273": a PIN label, a space and 4-8 digits. "PIN",
@@ -383,11 +452,44 @@ def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
     return m.span("value")
 
 
-# "login admin / s3cretP@ss": a login, a user, "/" and a _passlike value.
-_LOGIN = r"(?<![\w.])(?i:login)(?![\w-])[ \t]*[:=]?[ \t]*[\w.@+-]{1,64}[ \t]*/[ \t]*"
+# "door code 4829", "alarm code: 4829": "code" after a word for what it unlocks,
+# then a space, ":", "=" or "is" and 4-8 digits ("error code 4829", "zip code 90210"
+# and "verification code" stay notes: they open nothing).
+_CODE_PIN = (
+    r"(?<![\w.])(?i:code)(?![\w-])[*_\"'`]{0,2}"
+    r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)"
+    r"(?P<value>\d{4,8})(?![\w%]|[.,:/-]\d)"
+)
+_UNLOCKS_WORDS = """door doors gate garage alarm safe lock unlock padlock keypad locker
+    lockbox entry access"""
+_UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
+
+
+def _code_pin(text: str, m: re.Match[str]) -> Span | None:
+    word = _word_before(_head(text, m.start())[0], " \t*_`")[0]
+    return m.span("value") if word in _UNLOCKS else None
+
+
+# "login admin / s3cretP@ss", "creds: admin / hunter2": a login or credential
+# label, a user, "/" and a _passlike value ("creds admin/hunter2x", without spaces,
+# is one secret value). A user that is a part of an app is no user: "login page /
+# dashboard2" stays a note.
+_LOGIN = (
+    r"(?<![\w.])(?:(?i:login)(?![\w-])[*_]{0,2}[ \t]*[:=]?[*_]{0,2}[ \t]*"
+    r"(?P<user>[\w.@+-]{1,64})[ \t]*/"
+    r"|(?i:creds|credentials?)(?![\w-])[*_]{0,2}[ \t]*[:=]?[*_]{0,2}[ \t]*"
+    r"(?P<cuser>[\w.@+-]{1,64})[ \t]+/)[ \t]*"
+)
+_APP_PART_WORDS = """page pages screen form flow flows button modal view route
+    endpoint url link ui ux redirect logout signup signin register dialog component
+    test tests bug fix issue api path handler controller template field fields state
+    step steps box section tab menu window popup"""
+_APP_PARTS = frozenset(_APP_PART_WORDS.split())
 
 
 def _login(text: str, m: re.Match[str]) -> Span | None:
+    if (m.group("user") or m.group("cuser")).lower() in _APP_PARTS:
+        return None
     got = _value_at(text, m.end())
     if got is None:
         return None
@@ -625,13 +727,15 @@ TABLE: tuple[_Rule, ...] = (
         _labelled("password"),
         need="--",
     ),
-    _Rule("password", _WEAK_PW, _weak_password, "pass pw"),
+    _Rule("password", _WEAK_PW, _weak_password, "pass pw key"),
     _Rule("password", _WITH_PW, _with_password, "pass pw"),
-    _Rule("password", _LOGIN, _login, "login"),
+    _Rule("password", _SET_PW, _set_password, "set change reset update"),
+    _Rule("password", _LOGIN, _login, "login creds credential"),
     _Rule("password", _MYSQL_P, _flag_value, "mysql mariadb"),
     _Rule("password", _SSHPASS_P, _flag_value, "sshpass"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
     _Rule("pin", _PIN_SPACED, _pin_spaced, "pin pass"),
+    _Rule("pin", _CODE_PIN, _code_pin, "code"),
     _Rule(
         "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
     ),

@@ -3,13 +3,15 @@
 ``_value_at`` reads the value a label points at (quoted, or a bare run up to a
 space); ``_plausible`` tells a value from a placeholder (``see vault``, ``****``,
 ``${VAR}``, ``str``) or a word of prose; ``_phrase_at`` finds a passphrase of plain
-words; ``_passlike`` is the shape a value must have after a label that is prose too
+words and ``_describes`` a clause that describes a password instead; ``_passlike``
+is the shape a value must have after a label that is prose too
 ("pass", "password" and a space).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 Span = tuple[int, int]
 
@@ -121,22 +123,21 @@ def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     return True
 
 
-# A passphrase: 3-8 plain words after "password:" (a colon or "="), to the end of
-# the line or clause, none a word that describes a password rather than being
-# one (the function words, _NOT_VALUES but for the words that judge a single
-# value, and _FOLLOWERS) nor an -ed, -ing, -ly... word: "correct horse battery
-# staple" is one, "rotated yesterday", "see 1Password", "same as the wifi one",
-# "stored in the team vault" are not.
-_PHRASE = lazy(
-    r"[A-Za-z]{2,24}(?:[ \t][A-Za-z]{2,24}){2,7}"
-    r"(?=[ \t]*(?:[.,;!?()|*—–]|-[ \t]|\r?\n|\Z))"
-)
+# A passphrase: after a password label, 3 or more plain words that run to the end of
+# their clause. The clause ends at punctuation after a word, a quote, a bracket, a
+# dash, the line's end, or a word that starts something else: a function word
+# ("and", "for", "then"), a word that describes a password rather than being one
+# (_NOT_VALUES but for the words that judge a single value, and _FOLLOWERS), a time
+# ("friday", "tomorrow", "10:00", "2026-03-10"), or a task verb right before a
+# time ("deploy friday"). Words past the third may carry digits or symbols
+# ("staple2"). Where the end is unclear the phrase takes a word too many rather
+# than one too few; it never reaches past punctuation into the next sentence.
 _FUNCTION = """the a an in on at of for to from with by via into onto per than as and
     or nor but so yet not no is are was were be being has have had do does did will
     would shall should must can could may might see ask same then it its this that
     these those i me my we us you he him she they them ours yours every each all
     any some none only also still now here there just very too enough until till
-    else once twice times"""
+    else once twice times something anything nothing everything whatever"""
 # Words that follow "password" in ordinary prose ("password reset", "password
 # hygiene"), and the names of hashes and protocols a developer puts after it.
 _FOLLOWERS = """reset resets manager managers policy policies rule rules rotation
@@ -147,27 +148,118 @@ _FOLLOWERS = """reset resets manager managers policy policies rule rules rotatio
     min max minimum maximum least most char chars character characters digit digits
     letter letters symbol symbols number numbers uppercase lowercase word words
     yesterday today tomorrow tonight earlier later already again before after
-    sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d argon2id bcrypt
-    scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2 krb5"""
+    new old current temporary temp initial usual real actual own personal
+    default defaults sha sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d
+    argon2id bcrypt scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2
+    krb5"""
+_FUNCS = frozenset(_FUNCTION.split())
 _QUALITIES = {"correct", "incorrect", "wrong", "valid", "invalid", "weak", "strong"}
 _PHRASE_STOP = (
     (_NOT_VALUES - _QUALITIES) | set(_FUNCTION.split()) | set(_FOLLOWERS.split())
 )
+_TIME_WORDS = """monday tuesday wednesday thursday friday saturday sunday january
+    february april june july august september october november december tonight
+    tomorrow today yesterday weekend eod asap noon midnight"""
+_TIMES = frozenset(_TIME_WORDS.split())
+# a clock time, a date or a day of the month: 10:00, 3pm, 2026-03-10, 10/03
+_TIME_TOKEN = lazy(
+    r"(?i)\d{1,2}(?::\d{2})?[ap]\.?m\.?|\d{1,2}:\d{2}(?::\d{2})?"
+    r"|\d{4}-\d{2}-\d{2}(?:T[\d:]+)?|\d{1,2}/\d{1,2}(?:/\d{2,4})?"
+)
+# what someone is to do at a time ("deploy friday", "call tomorrow")
+_TASK_WORDS = """deploy ship release merge push call email ping meet review fix test
+    check remind renew backup restore migrate upgrade install run start stop restart
+    reboot book pay buy send schedule submit finish launch publish due"""
+_TASKS = frozenset(_TASK_WORDS.split())
+_WORD = lazy(r"[A-Za-z]{2,24}")
+_TOKENS = lazy(r"[^ \t\r\n]+")
+_ENDS = ".,;:!?)]}>\"'`\u201d\u2019\u00bb*|"  # after a word: the clause ends
+_OPENS = "([{<\"'`\u201c\u2018\u00ab|*"  # a token that starts so starts something else
 
 
 def _stopword(word: str) -> bool:
     """Whether a word says what a password is like or where it is, not what it is."""
     w = word.lower()
-    plural = w[:-1] if w.endswith("s") else w
-    return w in _PHRASE_STOP or plural in _PHRASE_STOP or w.endswith(_WORDY)
+    return _listed(w) or w.endswith(_WORDY)
 
 
-def _phrase_at(text: str, pos: int) -> Span | None:
-    """The span of a passphrase (see _PHRASE) that starts at ``pos``, or None."""
-    m = _PHRASE.match(text, pos)
-    if m is None or any(_stopword(w) for w in m.group().split()):
-        return None
-    return m.span()
+def _listed(w: str) -> bool:
+    """Whether a lowercase word (or its singular) is one of _PHRASE_STOP."""
+    return w in _PHRASE_STOP or (w.endswith("s") and w[:-1] in _PHRASE_STOP)
+
+
+def _clause(text: str, pos: int) -> Iterator[tuple[int, str, bool]]:
+    """The tokens of the clause that starts at ``pos``, at most 33, read on demand:
+    (start, token without trailing punctuation, whether punctuation ended the
+    clause there)."""
+    eol = text.find("\n", pos, pos + 1024)
+    eol = min(len(text), pos + 1024) if eol < 0 else eol
+    for n, m in enumerate(_TOKENS.finditer(text, pos, eol)):
+        tok = m.group()
+        if n and (tok[0] in _OPENS or not tok.strip("-\u2014\u2013")):
+            return  # "(", a quote, " - ", " -- ", an em dash
+        core = tok.rstrip(_ENDS)
+        if not core:
+            return
+        yield m.start(), core, core != tok
+        if core != tok or n >= 32:
+            return
+
+
+def _breaks(word: str, nxt: str | None) -> bool:
+    """Whether ``word`` (before ``nxt`` in its clause, if any) starts a new clause
+    (see the passphrase comment)."""
+    low = word.lower()
+    if _listed(low) or low in _TIMES or _TIME_TOKEN.fullmatch(word):
+        return True
+    if low in _TASKS and nxt is not None:
+        return nxt.lower() in _TIMES or bool(_TIME_TOKEN.fullmatch(nxt))
+    return False
+
+
+_FIRST = lazy(r"[A-Za-z]{2,24}[ \t]+[A-Za-z]{2,24}[ \t]")  # where a phrase may start
+
+
+def _phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:
+    """The span of a passphrase (see the comment above) that starts at ``pos``, or
+    None: then the first word alone may still be a value. After a separator that is
+    prose too (``is``, a dash), no word may end like a describing word (-ed, -ing,
+    -ly...): "password — reworked login flow"."""
+    if not _FIRST.match(text, pos):
+        return None  # most values: one token, or a word and punctuation
+    tokens = _clause(text, pos)
+    token = next(tokens, None)
+    words, end = 0, pos
+    while token is not None:
+        start, word, closed = token
+        token = next(tokens, None)
+        if _breaks(word, token[1] if token else None):
+            break
+        plain = bool(_WORD.fullmatch(word))
+        if words < 3 and not plain:
+            return None  # "hunter2 for the nas": one value and prose
+        if prose and word.lower().endswith(_WORDY):
+            return None
+        words += plain
+        end = start + len(word)
+        if closed:
+            break
+    return (pos, end) if words >= 3 else None
+
+
+def _describes(text: str, pos: int) -> bool:
+    """Whether the clause at ``pos`` describes a password rather than being one: a
+    word of _PHRASE_STOP, or a count, before more words ("expires every 90 days",
+    "minimum 12 characters", "12 characters minimum", "3 tries")."""
+    tokens = _clause(text, pos)
+    head, after = next(tokens, None), next(tokens, None)
+    if head is None or after is None:
+        return False  # (a token that ends the clause has no token after it)
+    first, nxt = head[1], after[1]
+    low = first.lower()
+    if _WORD.fullmatch(first):
+        return _listed(low)
+    return _counted(first) and bool(_WORD.fullmatch(nxt)) and nxt.lower() not in _FUNCS
 
 
 # a count, ratio, percentage, date or version: 42, 12/15, 95%, 2026-03-10, v2.3.1
@@ -182,10 +274,31 @@ def _counted(value: str) -> bool:
     )
 
 
+# a test's name, as test runners print it after PASS or FAIL: test_auth_v2,
+# TestLogin, login_test, auth.spec.ts, tests/test_auth.py::test_login[x]
+_TEST_NAME = lazy(
+    r"(?:[\w.-]+/)*(?:test_\w+|Test[A-Z_]\w*|\w+_(?:test|spec)s?"
+    r"|[\w.-]+\.(?:test|spec)\.\w+)(?:\.py)?(?:::[\w\[\].-]+)*"
+)
+
+
+def _test_name(value: str) -> bool:
+    """Whether ``value`` reads as a test's name (``test_auth_v2``), not a password."""
+    return bool(_TEST_NAME.fullmatch(value))
+
+
+# a ticket or an issue: JIRA-1234, GH-42
+_TICKET = lazy(r"[A-Z][A-Z0-9]{1,15}-\d+")
+_FOLLOWING = frozenset(_FOLLOWERS.split())
+
+
 def _passlike(value: str) -> bool:
     """A value after a weak label: 6+ characters with a letter and a digit or
-    symbol, and no count, version or hash name (``hunter2``, not ``sha256``)."""
+    symbol, and no count, version, ticket or hash name (``hunter2``, not
+    ``sha256``, ``bcrypt2``, ``sha-512`` or ``JIRA-1234``)."""
     if len(value) < 6 or _NUMBERISH.fullmatch(value) or _stopword(value):
+        return False
+    if _TICKET.fullmatch(value) or value.rstrip("0123456789.-_").lower() in _FOLLOWING:
         return False
     kinds = {_kind(c) for c in value}
     return (

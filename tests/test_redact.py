@@ -59,6 +59,13 @@ SECRETS: list[tuple[str, str]] = [
     ("PIN code 4829 for the alarm", "pin"),
     ("my pin 0917.", "pin"),
     ("alarm pin 4829", "pin"),
+    # "code" after what it unlocks
+    ("door code 4829", "pin"),
+    ("alarm code: 4829", "pin"),
+    ("unlock code 4829", "pin"),
+    ("the gate code is 4829", "pin"),
+    ("Garage door code = 482913", "pin"),
+    ("**Door code:** 4829", "pin"),
     ('API_KEY="f4k3-Key-0001-value"', "secret"),
     ("client_secret: 9fK2xQ7vLm3Np8Rt", "secret"),
     ("the API key for staging is Q7vLm3Np8Rt2xK", "secret"),
@@ -115,6 +122,8 @@ SECRETS: list[tuple[str, str]] = [
     ("- 10:00 pass: hunter2", "password"),
     ("- 10:00 fact: **nas**: pass: hunter2", "password"),
     ("user: admin, pass: Hunter2x", "password"),
+    ("PASS: hunter2", "password"),
+    ("pass: Test1234", "password"),
     ("router pass: letmein", "password"),
     ("Wi-Fi pass = hunter22", "password"),
     ("the wifi pass is letmein", "password"),
@@ -122,12 +131,50 @@ SECRETS: list[tuple[str, str]] = [
     ("wifi password hunter2", "password"),
     ("root pwd P@ss-word", "password"),
     ("wifi pass: correct horse battery staple", "password"),
+    # a network's key; a vault's pass
+    ("wifi key is hunter22", "password"),
+    ("WPA2 key: Lemur-fake-91", "password"),
+    ("wifi key hunter22", "password"),
+    ("router key = correct horse battery staple", "password"),
+    ("vault pass: Tr0ub4dor", "password"),
+    ("vault password hunter2x for prod", "password"),
     # a passphrase: plain words after "password:" to the end of the clause
     ("password: correct horse battery staple", "password"),
     ("passphrase: Purple Monkey Dishwasher.", "password"),
+    # a passphrase after "is", in quotes, of any length, with more after it
+    ("password is correct horse battery staple", "password"),
+    ('"password: correct horse battery staple"', "password"),
+    (
+        "password: amber violet granite lantern meadow pebble harbor willow ember",
+        "password",
+    ),
+    ("password: correct horse battery staple for the nas", "password"),
+    ("password: correct horse battery staple2", "password"),
+    ("password: correct horse battery staple and then deploy", "password"),
+    ("the wifi password was set to purple monkey dishwasher", "password"),
+    ("wifi pass is correct horse battery staple", "password"),
+    # a verb that sets a password before the label, "to" after it
+    ("set password to correct horse battery staple", "password"),
+    ("set password to hunter2", "password"),
+    ("changed the wifi password to Lemur-fake-91 yesterday", "password"),
+    ("reset Bob's password to 'swordfish'", "password"),
+    ("updated root password for the NAS to hunter2x", "password"),
+    # "password" and a space, or " - ", before a password's shape that ends the clause
+    ("password hunter2", "password"),
+    ("pwd hunter2", "password"),
+    ("Password - hunter2", "password"),
+    ("password hunter2 for the nas", "password"),
+    ("pwd Tr0ub4dor (root)", "password"),
+    ("password 'hunter2'", "password"),
+    ("password - correct horse battery staple", "password"),
+    ("PIN - 4829", "pin"),
     # "login <user> / <value>" where the value reads like a password
     ("login admin / s3cretP@ss", "password"),
     ("Login: alice/hunter22", "password"),
+    ("creds: admin / hunter2", "password"),
+    ("credentials: admin / hunter2", "password"),
+    ("nas creds admin / hunter2 for the nas", "password"),
+    ("**Creds:** root / Tr0ub4dor", "password"),
     # Markdown table rows: a label cell, then a value cell
     ("| password | Hunter2fake |", "password"),
     ("| API key | Q7vLm3Np8Rt2xK |", "secret"),
@@ -309,7 +356,18 @@ BENIGN: list[str] = [
     "- Pass categories to pipeline",
     "- 10:00 Pass: 42, Fail: 3",
     "- 10:00 first pass: extract the entities",
+    # a test runner's PASS before a test's name
+    "PASS: test_auth_v2",
+    "- 10:00 PASS: test_auth_v2",
+    "FAIL: test_x, PASS: TestLogin2",
+    "PASS: tests/test_auth.py::test_login[v2]",
+    "PASS: auth.spec.ts",
     "wifi pass expires",
+    "network key is printed on the router",
+    "wifi key insight was wrong",
+    "wifi key is expired",
+    "ssh key is ~/.ssh/id_ed25519",
+    "stored in the vault pass the token along",
     # after "password:", words that describe it are no passphrase
     "password: rotated yesterday",
     "password: see 1Password",
@@ -317,6 +375,36 @@ BENIGN: list[str] = [
     "password: stored in the team vault",
     "password: never expires",
     "password: must be rotated quarterly",
+    # a word that describes a password, or a count, before more words
+    "password: expires every 90 days",
+    "password: minimum 12 characters",
+    "password: 12 characters minimum",
+    "password: at least 12 characters",
+    "Password: min 8 chars, one digit",
+    "password — 3 tries left",
+    "the password is correct and works",
+    "the password is the same as before",
+    # after "is" or a dash, prose: a describing word or an -ed/-ing word
+    "password — new flow shipped",
+    "password — reworked login flow",
+    "the password is now current",
+    # "set password to" a verb, a default or a description
+    "set the password to expire in 90 days",
+    "reset password to default",
+    "changed my password to something stronger",
+    "update the password policy to require 12 chars",
+    "set password to never expire",
+    "I will reset the password to the one in the vault",
+    # "password" and a space or " - " before prose, a hash, a path, a count
+    "password - done",
+    "password - 3 rules",
+    "password - see vault",
+    "API key - rotated monthly",
+    "password sha-512",
+    "password field2 hidden",
+    "the password step2 regression",
+    "pwd /home/alice",
+    "$ pwd",
     # hardware pins and the verb "pin"
     "PIN 1 of the header",
     "pin 3 on the Raspberry Pi",
@@ -325,6 +413,13 @@ BENIGN: list[str] = [
     "we pin 2048 hugepages",
     "GPIO PIN 1234",
     "PIN reset on 2026-03-10",
+    # codes that open nothing
+    "error code 4829",
+    "zip code 90210",
+    "verification code 482913",
+    "source code 2024 edition",
+    "QR code 1234",
+    "door code 2026-03-10 changed",
     # short flags that prompt or read a file
     "mysql -u root -p mydb",
     "mysqldump -p --all-databases > all.sql",
@@ -336,6 +431,10 @@ BENIGN: list[str] = [
     "tar -pcf backup.tar . && mysql -u root",
     # "login" pages and paths, and a placeholder after "login user /"
     "login page / dashboard",
+    "login page / dashboard2 redesign",
+    "login page / dashboard2",
+    "login flow / step2 done",
+    "creds: see vault / ask Bob",
     "login flow/oauth2",
     "login admin / see vault",
     "commit 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345 fixed it",
@@ -523,7 +622,16 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
         ("password: correct horse battery staple", "correct horse battery staple"),
         ("password: correct horse battery staple.", "correct horse battery staple"),
         ("passphrase: Purple Monkey Dishwasher", "Purple Monkey Dishwasher"),
+        (
+            "password: amber violet granite lantern meadow pebble harbor willow ember",
+            "amber violet granite lantern meadow pebble harbor willow ember",
+        ),
+        (
+            "wifi password was set to purple monkey dishwasher",
+            "purple monkey dishwasher",
+        ),
         ("ssh root@host with password letmein, then", "letmein"),
+        ("password hunter2 for the nas", "hunter2"),
         ("mysql -u root -pSup3rS3cret -h db", "Sup3rS3cret"),
         ("mysql -u root -p'Sup3r S3cret' -h db", "Sup3r S3cret"),
         ("sshpass -p letmein ssh host", "letmein"),
@@ -538,6 +646,48 @@ def test_redact_hides_the_value(text: str, rule: str) -> None:
 def test_span_covers_the_value_not_the_label(text: str, value: str) -> None:
     (f,) = find(text)
     assert text[f.start : f.end] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        (
+            "password: correct horse battery staple deploy friday",
+            "password: [REDACTED:password] deploy friday",
+        ),
+        (
+            "password: correct horse battery staple. Deploy friday",
+            "password: [REDACTED:password]. Deploy friday",
+        ),
+        (
+            "password: correct horse battery staple and then deploy",
+            "password: [REDACTED:password] and then deploy",
+        ),
+        (
+            "password: correct horse battery staple - ask Bob",
+            "password: [REDACTED:password] - ask Bob",
+        ),
+        (
+            "password: correct horse battery staple 10:00 standup",
+            "password: [REDACTED:password] 10:00 standup",
+        ),
+        (
+            "password is correct horse battery staple; rotated monthly",
+            "password is [REDACTED:password]; rotated monthly",
+        ),
+        (
+            '"password: correct horse battery staple" she said',
+            '"password: [REDACTED:password]" she said',
+        ),
+        # where the end is unclear, a word too many goes, never one too few
+        (
+            "password: correct horse battery staple deploy on friday",
+            "password: [REDACTED:password] on friday",
+        ),
+    ],
+)
+def test_a_passphrase_ends_where_its_clause_does(text: str, clean: str) -> None:
+    assert redact(text)[0] == clean
 
 
 def test_line_numbers_and_describe() -> None:
