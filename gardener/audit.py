@@ -37,6 +37,9 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
         edits = hand_edits(repo, ws.config.memory_file)
         hits = history(key, memory.facts, ws.config.memory_file, gone)
         file, zone = ws.config.memory_file, ws.config.zone
+        # a line edited since the last commit has no commit yet
+        committed = set((repo.committed_text(file) or "").splitlines())
+        lines = memory.text.splitlines()
         for hit in _with_edited(hits, edits, file, zone):
             # a hand-written entry has no id: find the commit that wrote its text
             needle = (
@@ -49,6 +52,17 @@ def why(ws: Workspace, key: str) -> list[WhyRecord]:
             # a value a person wrote over another: its commit is that edit's
             made = edits.made.get((hit.id, hit.value)) if hit.id else None
             first = made or first
+            on_line = (
+                lines[hit.line - 1]
+                if hit.path == file and 0 < hit.line <= len(lines)
+                else None
+            )
+            if (
+                on_line is not None
+                and hit.status != "edited"
+                and on_line not in committed
+            ):
+                first = None  # written since the last commit: none holds it yet
             records.append(
                 WhyRecord(
                     hit,

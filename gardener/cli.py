@@ -261,6 +261,8 @@ def why(ctx: click.Context, key: str, as_json: bool) -> None:
             where = []  # no longer on a line of the file: the commits say where
         if r.commit:
             where.append(f"commit {r.commit[:8]}")
+        elif not r.removed_in and h.status != "edited":
+            where.append("not committed yet")
         if r.removed_in:
             where.append(f"pruned in {r.removed_in[:8]}")
         if r.edited_in:

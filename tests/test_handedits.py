@@ -296,3 +296,18 @@ def test_why_after_successive_hand_edits_gives_each_value_its_own_span(
         ("Munich", "edited", "2026-03-03T09:00", "2026-03-03T10:00"),
         ("Hamburg", "current", "2026-03-03T08:00", None),
     ]
+
+
+def test_why_gives_an_uncommitted_edit_no_commit(tmp_path: Path, run_cli):
+    """Regression (new-user trial): before any gardener command recorded a
+    hand edit of MEMORY.md, ``why`` gave the new value the commit that holds
+    the old one."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-03T09:00")
+    ws.note("Priya Nair", kind="fact", key="Dana / manager")
+    ws.promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(memory.read_text().replace("Priya Nair", "Priya Natarajan"))
+    [record] = ws.why("Dana / manager")
+    assert (record.hit.value, record.commit) == ("Priya Natarajan", None)
+    out = run_cli("-w", str(ws.root), "why", "Dana / manager")
+    assert "not committed yet" in out.output
