@@ -50,7 +50,8 @@ Labels that need a second clue (the word alone is prose too):
 - ``-pX`` after ``mysql``, ``mysqldump``, ``mariadb``...; ``-p x`` after ``sshpass``.
 
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
-backup / 2FA codes" label. Cards start with 2-6 (the networks), which spares ISBNs.
+backup / 2FA codes" label, or one code of 6-40 letters, digits and dashes with a
+digit after the singular label ("the recovery code is 8f3k-29dj-ak2m"). Cards start with 2-6 (the networks), which spares ISBNs.
 Hex runs (SHAs, bare UUIDs, Ethereum addresses) are never high-entropy; wallet
 addresses are public and not targeted, though a base58 Bitcoin address may trip
 high-entropy (erring to refuse). Markers (``[REDACTED:<rule>]``, ``[REDACTED]``) are
@@ -254,6 +255,22 @@ _CODES = (
 )
 _CODE_WORDS = "recovery backup 2fa mfa two otp totp scratch emergency"
 _ONE_CODE = lazy(_CODE)
+# One such code: "the recovery code is 8f3k-29dj-ak2m", "2FA backup code: 38291047":
+# the singular label, then a value of 6-40 letters, digits and dashes with a digit.
+_SINGLE_CODE = (
+    r"(?a)(?<![^\W_])(?i:recovery|backup|2fa|mfa|two[ -]?factor|scratch|emergency)"
+    r"(?:[ \t]+(?i:backup|recovery|login))?[ \t]+(?i:code)(?![\w-])"
+    r"(?:[ \t]+(?i:is|was))?[ \t]*(?:[:：=][ \t]*)?[*_`\"']{0,2}"
+    r"(?P<value>[A-Za-z0-9]{2,}(?:-[A-Za-z0-9]{2,}){0,5})(?![\w-])"
+)
+
+
+def _single_code(text: str, m: re.Match[str]) -> Span | None:
+    """The code, if it is 6-40 characters and holds a digit ("backup code is
+    ready" and "recovery code 7" are not codes)."""
+    value = m.group("value")
+    ok = 6 <= len(value) <= 40 and any(c.isdigit() for c in value)
+    return m.span("value") if ok else None
 
 
 def _codes(text: str, m: re.Match[str]) -> Span | None:
@@ -475,7 +492,7 @@ def _code_pin(text: str, m: re.Match[str]) -> Span | None:
 # is one secret value). A user that is a part of an app is no user: "login page /
 # dashboard2" stays a note.
 _LOGIN = (
-    r"(?<![\w.])(?:(?i:login)(?![\w-])[*_]{0,2}[ \t]*[:=]?[*_]{0,2}[ \t]*"
+    r"(?<![\w.])(?:(?i:login)(?![\w-])(?:[ \t]+(?i:is|was))?[*_]{0,2}[ \t]*[:=]?[*_]{0,2}[ \t]*"
     r"(?P<user>[\w.@+-]{1,64})[ \t]*/"
     r"|(?i:creds|credentials?)(?![\w-])[*_]{0,2}[ \t]*[:=]?[*_]{0,2}[ \t]*"
     r"(?P<cuser>[\w.@+-]{1,64})[ \t]+/)[ \t]*"
@@ -747,6 +764,7 @@ TABLE: tuple[_Rule, ...] = (
     ),
     _Rule("secret", _KEYED, _keyed, "key"),
     _Rule("recovery-codes", _CODES, _codes, _CODE_WORDS, lines=False),
+    _Rule("recovery-codes", _SINGLE_CODE, _single_code, _CODE_WORDS),
     _Rule(
         "email",
         r"(?a)@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",

@@ -1013,3 +1013,38 @@ def test_a_begin_line_alone_takes_no_line_after_it(after: str) -> None:
     )
     clean, _ = redact(text)
     assert clean.endswith(f"{after}\n- next\n") and "PRIVATE KEY" not in clean
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("the NAS login is admin / Pa55word!", "Pa55word!"),
+        ("the recovery code is 8f3k-29dj-ak2m", "8f3k-29dj-ak2m"),
+        ("the 2FA backup code is 38291047", "38291047"),
+        ("2FA backup code: 38291047", "38291047"),
+        ("- 10:00 scratch code `7hq2-k8vz`", "7hq2-k8vz"),
+    ],
+)
+def test_one_recovery_code_and_a_login_is_user_slash_value_are_secrets(
+    text: str, secret: str
+):
+    """Regressions (new-user trial round 2): these were stored as written."""
+    clean, found = redact(text)
+    assert found and secret not in clean
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "backup code is ready",
+        "the recovery code flow is broken",
+        "recovery code 7 of 10 used",
+        "login is admin / dashboard",
+        "the login page / signup page redesign",
+        "backup code generation shipped in v2",
+        "emergency code red drill at 3pm",
+        "recovery code length is 10",
+    ],
+)
+def test_prose_about_codes_and_logins_is_no_secret(text: str):
+    assert find(text) == []
