@@ -9,7 +9,7 @@ from . import retired as retired_notes
 from .entryline import FUTURE_SLACK_S
 from .errors import GardenerError, ParseError
 from .record import Record
-from .workspace import read_text
+from .workspace import PURGE_PENDING, read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
@@ -265,6 +265,16 @@ def check(
                         where, data.decode("utf-8", "surrogateescape"), config
                     )
     problems += setting_problems(ws.root)
+    if (ws.root / PURGE_PENDING).exists():
+        problems.append(
+            Problem(
+                "secret",
+                PURGE_PENDING,
+                None,
+                "a purge did not finish: history may still hold its text (the work"
+                " tree no longer takes it); run the same `gardener purge TEXT --yes` again",
+            )
+        )
     try:
         retired_notes.read(ws.root)
     except GardenerError as exc:

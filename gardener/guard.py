@@ -9,10 +9,11 @@ quarantine file, so nothing is lost and nothing reaches git history.
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -138,10 +139,14 @@ Cleaner = Callable[[str], tuple[str, list[redact.Finding]]]
 REPLACEMENT_IN_NAMES = ("[PURGED]", "purged")
 
 
-def purged_scrubber(root: Path) -> Callable[[str], tuple[str, list[int]]] | None:
-    """A function giving a text with the texts purged from the workspace at
-    ``root`` replaced by ``[PURGED]``, and the lines that held one
-    (``purge.scrub``); None if nothing was purged (then nothing is read)."""
+Scrubber = Callable[..., tuple[str, list[int]]]
+
+
+def purged_scrubber(root: Path) -> Scrubber | None:
+    """A function ``(text, known=())`` giving a text with the texts purged
+    from the workspace at ``root`` replaced by ``[PURGED]``, and the lines
+    that held one (``purge.scrub``; ``known``: lines known to hold none);
+    None if nothing was purged (then nothing is read)."""
     from .workspace import SALT
 
     if not (root / SALT).is_file():
@@ -149,7 +154,7 @@ def purged_scrubber(root: Path) -> Callable[[str], tuple[str, list[int]]] | None
     from .purge import read_purged, scrub
 
     salt, hashes = read_purged(root)
-    return (lambda text: scrub(text, salt, hashes)) if hashes else None
+    return (lambda text, known=(): scrub(text, salt, hashes, known)) if hashes else None
 
 
 def redact_files(
@@ -189,20 +194,30 @@ def redact_files(
     return done
 
 
-def remove_purged(root: Path, paths: Iterable[str]) -> list[Redaction]:
+def remove_purged(
+    root: Path,
+    paths: Iterable[str],
+    committed: Callable[[list[str]], Mapping[str, str | None]] | None = None,
+) -> list[Redaction]:
     """Replace texts purged from this workspace (``gardener purge``) by
     ``[PURGED]`` in the given files, as ``redact_files`` rewrites them; the
     original is not quarantined (it was erased on purpose). DESIGN 2.3: a
     purged text is refused when stored again, also when an agent writes it
     into a file itself. Returns one Redaction (rule ``PURGED_RULE``) per line.
     Nothing is read unless the workspace has purged something.
+    ``committed(paths)`` gives the files' committed texts, whose lines are
+    not scanned again (the purge erased the text from every commit).
     """
     scrub = purged_scrubber(root)
     if scrub is None:
         return []
+    paths = list(paths)
+    texts = committed(paths) if committed else {}
 
-    def clean(text: str) -> tuple[str, list[redact.Finding]]:
-        out, lines = scrub(text)
+    def clean(
+        text: str, known: frozenset[str] = frozenset()
+    ) -> tuple[str, list[redact.Finding]]:
+        out, lines = scrub(text, known)
         starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
         return out, [
             redact.Finding(PURGED_RULE, starts[n - 1], starts[n - 1], n) for n in lines
@@ -210,7 +225,10 @@ def remove_purged(root: Path, paths: Iterable[str]) -> list[Redaction]:
 
     done: list[Redaction] = []
     for path in paths:
-        done += _rewrite(root, path, clean, lambda text, found: None)
+        known = frozenset((texts.get(path) or "").split("\n"))
+        done += _rewrite(
+            root, path, functools.partial(clean, known=known), lambda text, found: None
+        )
     return done
 
 

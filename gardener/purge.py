@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING
 
 from . import gitlog, gitrewrite
 from .errors import GardenerError, UsageError
-from .workspace import SALT, STATE_DIR, atomic_write, ensure_state_dir, read_text
+from .workspace import (
+    PURGE_PENDING,
+    SALT,
+    STATE_DIR,
+    atomic_write,
+    ensure_state_dir,
+    read_text,
+)
 
 if TYPE_CHECKING:
     from .git import Identity, Repo
@@ -40,6 +47,7 @@ if TYPE_CHECKING:
 REPLACEMENT = "[PURGED]"
 MIN_LENGTH = 4  # shorter texts are too broad to erase everywhere
 PURGED = f"{STATE_DIR}/purged"  # committed: one keyed hash per purged text
+PENDING = PURGE_PENDING  # the hash of a purge not finished yet (see _begin)
 IGNORE = f"{STATE_DIR}/.gitignore"
 _MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
 _SHOWN_COMMITS = 20
@@ -162,7 +170,10 @@ def refused_by_purge(
 
 
 def scrub(
-    text: str, salt: bytes, hashes: Collection[tuple[int, str]]
+    text: str,
+    salt: bytes,
+    hashes: Collection[tuple[int, str]],
+    known: Collection[str] = (),
 ) -> tuple[str, list[int]]:
     """``text`` with each purged text in it replaced by ``[PURGED]``, and the
     1-based numbers of the lines that held one (none: the same ``text``).
@@ -171,38 +182,50 @@ def scrub(
     writing the file itself): only keyed hashes are kept, so each line that
     ``refused_by_purge`` flags is narrowed to the shortest stretch that still
     holds it (two binary searches over its ends), and that is replaced;
-    again until the line holds none. Then the same over the whole text, for
-    one split across lines (an agent wrapping a line): the line break inside
-    goes with it.
+    again until the line holds none. Then each two lines in a row, for a
+    text split across them (an agent wrapping a line): the line break inside
+    goes with it. A text split over three lines or more is not found.
+    ``known``: lines known to hold none (a file's committed lines: the purge
+    erased it from every commit), passed over, so the cost follows the new
+    lines: every window of every line is hashed.
     """
     if not hashes or not salt:
         return text, []
     lines = text.split("\n")
+    fresh = [line not in known for line in lines]
     hit: list[int] = []
-    for number, line in enumerate(lines, 1):
-        found = False
-        for _ in range(len(line)):
-            if not refused_by_purge(line, salt, hashes):
-                break
-            start, end = _narrow(line, salt, hashes)
-            line = line[:start] + REPLACEMENT + line[end:]
-            found = True
-        else:  # the marker itself completes a purged text: the line goes whole
-            if refused_by_purge(line, salt, hashes):
-                line, found = REPLACEMENT, True
-        if found:
-            lines[number - 1] = line
-            hit.append(number)
-    out = "\n".join(lines)
-    # what is left runs across lines (normalizing makes a line end a space):
-    # narrowed over the whole text, line ends inside it go with the rest
-    for _ in range(len(out)):
-        if not refused_by_purge(out, salt, hashes):
-            break
-        start, end = _narrow(out, salt, hashes)
-        hit.append(out.count("\n", 0, start) + 1)
-        out = out[:start] + REPLACEMENT + out[end:]
-    return (out, sorted(set(hit))) if hit else (text, [])
+    for i, line in enumerate(lines):
+        if fresh[i]:
+            cleaned = _scrub_one(line, salt, hashes)
+            if cleaned != line:
+                lines[i] = cleaned
+                hit.append(i + 1)
+    # a text wrapped onto the next line: the pair is narrowed as one, and what
+    # replaces it takes the first line's place (normalizing makes "\n" a space)
+    i = 0
+    while i + 1 < len(lines):
+        if fresh[i] or fresh[i + 1]:
+            pair = lines[i] + "\n" + lines[i + 1]
+            cleaned = _scrub_one(pair, salt, hashes)
+            if cleaned != pair:
+                head, _, tail = cleaned.partition("\n")
+                lines[i : i + 2] = [head, tail] if _ else [head]
+                fresh[i : i + 2] = [True, True] if _ else [True]
+                hit.append(i + 1)
+                continue
+        i += 1
+    return ("\n".join(lines), sorted(set(hit))) if hit else (text, [])
+
+
+def _scrub_one(text: str, salt: bytes, hashes: Collection[tuple[int, str]]) -> str:
+    """``text`` with each purged text replaced, narrowed one at a time."""
+    for _ in range(len(text)):
+        if not refused_by_purge(text, salt, hashes):
+            return text
+        start, end = _narrow(text, salt, hashes)
+        text = text[:start] + REPLACEMENT + text[end:]
+    # the marker itself completes a purged text: the whole of it goes
+    return REPLACEMENT if refused_by_purge(text, salt, hashes) else text
 
 
 def _narrow(
@@ -248,14 +271,21 @@ def read_purged(root: Path) -> tuple[bytes, frozenset[tuple[int, str]]]:
     Without the salt (a fresh clone) the hashes cannot be checked: empty too.
     """
     salt_path, purged_path = Path(root) / SALT, Path(root) / PURGED
-    if not salt_path.is_file() or not purged_path.is_file():
+    pending_path = Path(root) / PENDING
+    if not salt_path.is_file() or not (purged_path.is_file() or pending_path.is_file()):
         return b"", frozenset()
     try:
         salt = bytes.fromhex(salt_path.read_text().strip())
     except ValueError:
         return b"", frozenset()
     pairs = set()
-    for line in read_text(purged_path).splitlines():
+    lines = [
+        line
+        for path in (purged_path, pending_path)  # pending: a purge killed half-way
+        if path.is_file()
+        for line in read_text(path).splitlines()
+    ]
+    for line in lines:
         parts = line.split("\t")
         if len(parts) == 3 and not line.startswith("#") and parts[1].isdigit():
             pairs.add((int(parts[1]), parts[2]))
@@ -276,16 +306,37 @@ def _salt(root: Path) -> bytes:
     return bytes.fromhex(path.read_text().strip())
 
 
-def _remember(root: Path, text: str, purge_id: str) -> list[str]:
-    """Record the text's keyed hash; returns the paths to commit."""
-    ensure_state_dir(root)
+def _hash_line(root: Path, text: str, purge_id: str) -> str:
+    """The line of ``purged`` that remembers ``text``: id, length, keyed hash."""
+    norm = normalize(text)
+    return f"{purge_id}\t{len(norm)}\t{purge_hash(norm, _salt(root))}\n"
+
+
+def _begin(root: Path, line: str) -> None:
+    """Before history is rewritten: keep the hash line in the git-ignored
+    ``purge-pending``, so that if the purge is killed half-way, the text is
+    still refused and taken out of what agents write (``read_purged`` reads
+    it), and ``check`` says to run the purge again. ``_remember`` ends it."""
+    ensure_state_dir(root)  # (.gitignore is left alone: the rewrite resets it)
+    target = root / PENDING
+    old = read_text(target) if target.exists() else ""
+    atomic_write(target, old + line)
+
+
+def _ignore(root: Path, name: str, why: str) -> None:
+    """Add ``name`` to ``.gardener/.gitignore`` unless it is there."""
     ignore = root / IGNORE
     rules = read_text(ignore)
-    if "salt" not in rules.split():
+    if name not in rules.split():
         head = rules if rules.endswith("\n") or not rules else rules + "\n"
-        atomic_write(ignore, head + "# the key of the hashes in purged\nsalt\n")
-    norm = normalize(text)
-    line = f"{purge_id}\t{len(norm)}\t{purge_hash(norm, _salt(root))}\n"
+        atomic_write(ignore, head + f"# {why}\n{name}\n")
+
+
+def _remember(root: Path, line: str) -> list[str]:
+    """Record the text's hash ``line`` in ``purged``; returns the paths to commit."""
+    ensure_state_dir(root)
+    _ignore(root, "salt", "the key of the hashes in purged")
+    _ignore(root, "purge-pending", "a purge that has not finished (its hash only)")
     target = root / PURGED
     old = read_text(target) if target.exists() else _PURGED_HEADER
     atomic_write(target, old + line)
@@ -444,6 +495,9 @@ def purge_text(
     blocked = _blockers(root, repo)
     if blocked:
         raise GardenerError(blocked)
+    purge_id = secrets.token_hex(6)
+    line = _hash_line(root, text, purge_id)
+    _begin(root, line)  # from here on, the text is refused, even if this is killed
     retired_before = _retired_values(root, [f.path for f in before.files])
     if before.history.commits:
         gitrewrite.rewrite_history(repo, needle_regex(text), REPLACEMENT, ignore_case)
@@ -452,12 +506,12 @@ def purge_text(
     rekeyed = _rekey_retired(root, retired_before)
     # the recall index and the settings cache: caches that may hold the text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
-    purge_id = secrets.token_hex(6)
-    paths = _remember(root, text, purge_id) + rekeyed
+    paths = _remember(root, line) + rekeyed
     who = needle.mask(by or _os_user())  # who asked may be whom it is about
     from .git import identity_for
 
     sha = commit(paths, _tombstone(len(commits), len(before.files), purge_id, who, now), identity_for(who))  # fmt: skip
+    (root / PENDING).unlink(missing_ok=True)
     after = _survey(root, repo, needle)
     if after.files or after.history.holding:
         where = [f.path for f in after.files] + [f"object {s}" for s in after.history.holding[:5]]  # fmt: skip

@@ -56,7 +56,8 @@ def record(ws: Workspace, repo: Repo) -> tuple[str | None, list[Redaction]]:
     changed = sorted({renamed.get(p, p) for p in changed})
     notes = [renamed.get(p, p) for p in notes]
     kept = restore_notes(ws.root, repo, notes, ws.now(), ws._warnings)
-    redacted += remove_purged(ws.root, changed)  # DESIGN 2.3: refused if stored again
+    # DESIGN 2.3: a purged text is refused if stored again (new lines scanned)
+    redacted += remove_purged(ws.root, changed, repo.committed_texts)
     redacted += redact_files(ws.root, changed, ws.config, ws.now())
     agents = {_agent_of(ws, p) for p in changed if ws._is_note(p)}
     author = repo.configured_identity() or identity_for(
@@ -104,7 +105,7 @@ def _scanned_texts(
             if (new := redact.unscanned(text, committed.get(rel)))
             and (
                 redact.find(new, ws.config.never_store, ws.config.allow)
-                or remove_purged(ws.root, [rel])
+                or remove_purged(ws.root, [rel], repo.committed_texts)
             )
         ]
         if not fresh:

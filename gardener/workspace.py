@@ -42,6 +42,7 @@ _held = _local()  # this thread's workspace locks: {lock path: depth}
 
 STATE_DIR = ".gardener"  # the gardener's own files in a workspace
 SALT = f"{STATE_DIR}/salt"  # git-ignored: the key of purge's hashes (exists once a purge ran)
+PURGE_PENDING = f"{STATE_DIR}/purge-pending"  # git-ignored: a purge not finished yet
 _IGNORE = (
     "# never committed: secrets taken out of memory files\nquarantine.jsonl\n*.lock\n"
 )

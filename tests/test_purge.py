@@ -425,3 +425,36 @@ def test_a_purged_text_in_a_new_notes_name_is_renamed_before_any_commit(
     names = git(ws.root, "ls-files", "memory")
     assert "memory/2026-01-05-call with purged.md" in names
     assert_gone(ws.root, NAME)
+
+
+def test_a_purge_killed_half_way_keeps_the_text_out_and_says_to_run_it_again(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): a purge killed after it rewrote history but
+    before it remembered the text let the next record commit the text again.
+    The hash is now kept first (git-ignored ``purge-pending``). The kill is
+    injected where the history rewrite starts."""
+    import gardener.gitrewrite
+
+    ws.note(f"{NAME} called about the contract", by="atlas")
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise SystemExit(137)
+
+    monkeypatch.setattr(gardener.gitrewrite, "rewrite_history", killed)
+    with pytest.raises(SystemExit):
+        purge(ws, NAME, by="dpo")
+    monkeypatch.undo()
+    note = ws.root / "memory" / "2026-01-05.md"
+    with note.open("a") as out:
+        out.write(f"- 10:00 {NAME} again\n")
+    ws.now_override = "2026-01-05T10:05"
+    assert {r.rule for r in ws.record().redacted} == {"purged"}
+    assert NAME not in git(ws.root, "show", "HEAD:memory/2026-01-05.md")
+    assert NAME not in note.read_text()
+    problems = [p for p in ws.check() if p.path == ".gardener/purge-pending"]
+    assert problems and "run the same `gardener purge" in problems[0].message
+    purge(ws, NAME, by="dpo")  # run again: it finishes
+    assert not (ws.root / ".gardener" / "purge-pending").exists()
+    assert_gone(ws.root, NAME)
+    assert not [p for p in ws.check() if p.kind == "secret"]
