@@ -13,9 +13,10 @@ from .workspace import PURGE_PENDING, read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
+    from .config import Config
     from .garden import Workspace
     from .git import Repo
     from .gitlog import CommitInfo
@@ -205,6 +206,30 @@ def setting_problems(root: Path) -> list[Problem]:
     ]
 
 
+def _name_problems(
+    path: str, config: Config, purged: Callable[[str], list[int]]
+) -> list[Problem]:
+    """A problem if the file name of ``path`` holds a never-store match or a
+    text purged before: a path is part of every commit that holds the file."""
+    from . import redact
+    from .model import Problem
+
+    name = path.rpartition("/")[2]
+    rules = [f.rule for f in redact.find(name, config.never_store, config.allow)]
+    if purged(name):
+        rules.append("a text purged before")
+    return [
+        Problem(
+            "secret",
+            path,
+            None,
+            f"the file name holds {rule if ' ' in rule else repr(rule)}: rename the"
+            " file (the gardener renames a new note's own before committing it)",
+        )
+        for rule in rules
+    ]
+
+
 def _purged_problems(path: str, lines: Iterable[int]) -> list[Problem]:
     from .model import Problem
 
@@ -256,6 +281,7 @@ def check(
                     text = data.decode("utf-8", "surrogateescape")
                     found += secret_problems(path, text, config)
                     found += _purged_problems(path, purged(text))
+                    found += _name_problems(path, config, purged)
                 return sort_problems(found)
             paths = blob_paths(repo)
             for sha, kind, data in objects(repo):
@@ -285,6 +311,7 @@ def check(
         text = read_text(ws.root / note.path)
         problems += secret_problems(note.path, text, config)
         problems += _purged_problems(note.path, purged(text))
+        problems += _name_problems(note.path, config, purged)
     if ws.memory_path.exists():
         text = read_text(ws.memory_path)
         problems += secret_problems(config.memory_file, text, config)

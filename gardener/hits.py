@@ -186,8 +186,8 @@ def pick(
     filed values; an older note copy would answer with a stale value. While
     a key's newer note is pending, MEMORY.md's value for the key comes after
     every other hit: it is the one that note replaces. A note entry promote
-    filed without a key (``filed``: (note path, value as ``plain_value`` gives it)
-    of the current unkeyed MEMORY.md entries) answers as that entry only. Note
+    filed (``filed``: (note path, value as ``plain_value`` gives it) of the
+    current MEMORY.md entries from notes) answers as that entry only. Note
     entries ``forget`` retired (``retired``: their marks, see
     ``gardener.retired``) are left out. ``everything`` keeps every match, a
     retired note entry with status "retired". ``today`` is a valid-time

@@ -268,16 +268,16 @@ class Index:
             self.db.execute("ROLLBACK")
             raise
 
-    def filed_unkeyed(self, memory_file: str, today: str) -> set[tuple[str, str]]:
-        """(note path, value) of each current MEMORY.md entry without a key
-        that came from a daily note (its ``from``); the value compared as
-        ``hits`` compares values (case and runs of spaces ignored). ``today``
-        is a valid-time string (local time)."""
+    def filed_from_notes(self, memory_file: str, today: str) -> set[tuple[str, str]]:
+        """(note path, value) of each current MEMORY.md entry that came from
+        a daily note (its ``from``); the value compared as ``hits`` compares
+        values (case and runs of spaces ignored). A note line without a key,
+        or of a key with many values, answers as that entry. ``today`` is a
+        valid-time string (local time)."""
         out: set[tuple[str, str]] = set()
         for superseded, until, expires, raw in self.db.execute(
             "SELECT d.superseded, d.until, d.expires, d.hit FROM source s JOIN doc d"
-            " ON d.id BETWEEN s.first AND s.last"
-            " WHERE s.path = ? AND d.norm_key IS NULL",
+            " ON d.id BETWEEN s.first AND s.last WHERE s.path = ?",
             (memory_file,),
         ):
             if not current_at(bool(superseded), until, expires, today):

@@ -42,10 +42,13 @@ def entry_text(text: str, nested: Sequence[str]) -> str:
 def mark(path: str, value: str) -> str:
     """``path<TAB>digest``: names the entry of the note at ``path`` whose
     value (``Entry.value``, a recall hit's ``value``) is ``value`` (16 hex
-    of its SHA-1)."""
+    of the SHA-1 of its words: case, runs of spaces and a closing stop
+    ignored)."""
     import hashlib
 
-    digest = hashlib.sha1(value.encode("utf-8", "surrogateescape")).hexdigest()
+    # case, runs of spaces and a closing stop do not make another entry
+    words = " ".join(value.casefold().rstrip().rstrip(".!;,").split())
+    digest = hashlib.sha1(words.encode("utf-8", "surrogateescape")).hexdigest()
     return f"{path}\t{digest[:16]}"
 
 

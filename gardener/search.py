@@ -249,9 +249,11 @@ class _Scope:
             limit=limit if self.everything else None,
         )
         retired = read_retired(self.root)  # forget's note entries: left out
-        # note lines promote filed without a key answer as their MEMORY.md entry
+        # note lines promote filed answer as their MEMORY.md entry
         filed = (
-            () if self.everything else index.filed_unkeyed(self.memory_file, self.today)
+            ()
+            if self.everything
+            else index.filed_from_notes(self.memory_file, self.today)
         )
         return pick(found, self.today, pending, limit, self.everything, retired, filed)
 

@@ -319,3 +319,18 @@ def test_a_broad_forget_of_note_entries_needs_force(ws: Workspace):
     assert not (ws.root / ".gardener" / "retired").exists()
     assert len(ws.forget("deploy", force=True).plan.notes) == 30
     assert ws.recall("deploy") == []
+
+
+def test_case_spaces_or_a_stop_do_not_bring_a_retired_entry_back(ws: Workspace):
+    """Regression (breaker): an agent rewriting the same words with another
+    case, a double space or a final stop made a forgotten entry answer again."""
+    ws.note("visited the Bergen office", time="09:30")
+    ws.now_override = "2026-03-01T10:00"
+    ws.forget("bergen office")
+    note = ws.root / "memory" / "2026-03-01.md"
+    note.write_text(
+        note.read_text().replace(
+            "visited the Bergen office", "Visited  the Bergen office."
+        )
+    )
+    assert ws.recall("Bergen") == []

@@ -458,3 +458,25 @@ def test_a_purge_killed_half_way_keeps_the_text_out_and_says_to_run_it_again(
     assert not (ws.root / ".gardener" / "purge-pending").exists()
     assert_gone(ws.root, NAME)
     assert not [p for p in ws.check() if p.kind == "secret"]
+
+
+def test_a_file_name_holding_a_purged_text_or_a_token_is_refused_by_the_hook(
+    ws: Workspace,
+):
+    """Regression (breaker): a person's own commit of a note named with a
+    purged text or a token went through; check said nothing."""
+    ws.note(f"{NAME} called", by="atlas")
+    purge(ws, NAME, by="dpo")
+    for name in (f"2026-01-05-with {NAME}.md", f"2026-01-05-{TOKEN}.md"):
+        path = ws.root / "memory" / name
+        path.write_text("- hi\n")
+        assert [p for p in ws.check() if p.path == f"memory/{name}"]
+        git(ws.root, "add", "--", f"memory/{name}")
+        hooked = subprocess.run(
+            ["git", "-C", str(ws.root), *PERSON, "commit", "-qm", "by hand"],
+            capture_output=True,
+            text=True,
+        )
+        assert hooked.returncode != 0 and "file name" in hooked.stdout + hooked.stderr
+        git(ws.root, "rm", "-q", "--cached", "--", f"memory/{name}")
+        path.unlink()

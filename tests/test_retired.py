@@ -33,7 +33,9 @@ def test_a_mark_names_the_text_not_the_line_and_holds_no_words(path, text):
     mark = retired.mark(path, text)
     assert mark == retired.mark(path, text)
     assert mark.startswith(path + "\t") and len(mark.split("\t")[1]) == 16
-    assert mark != retired.mark(path, text + " ")
+    # the words name it: case, runs of spaces and a closing stop do not count
+    assert mark == retired.mark(path, f"  {text.upper()} ".replace(" ", "  ") + ".")
+    assert mark != retired.mark(path, text + " x")
 
 
 def test_lines_that_are_not_entries_are_passed_over():

@@ -361,3 +361,20 @@ def test_a_keys_pending_note_comes_first_and_a_filed_note_answers_once(
     assert [(h.status, h.value) for h in ws.recall("database")] == [
         ("current", "MariaDB")
     ]
+
+
+def test_a_filed_value_of_a_key_with_many_values_answers_once(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): ``language: Python`` answered twice, from
+    MEMORY.md and as its note line (a key with many values has no pending)."""
+    monkeypatch.setenv("GARDENER_NOW", NOW)
+    ws.now_override = NOW
+    ws.note("Python", kind="fact", key="language")
+    ws.promote()
+    for answer in (
+        ws.recall("python"),
+        fresh(ws, "python"),
+        ws.recall("python", limit=1),
+    ):
+        assert [(h.status, h.path) for h in answer] == [("current", "MEMORY.md")]
