@@ -43,6 +43,9 @@ Labels that need a second clue (the word alone is prose too):
 - ``code`` after what it unlocks (door, gate, garage, alarm, safe, lock, unlock,
   keypad, locker, entry, access...): 4-8 digits after a space, ``:``, ``=`` or ``is``
   (``door code 4829``; not ``error code 4829``, ``zip code 90210``).
+- a PIN's digits are no PIN when they count or date something: a unit or count word
+  follows them (``code 1200 lines``, ``4096 byte``, ``1234 PR``), they are a year
+  before a word (``code 2024 firmware``), or their clause names a port.
 - ``set/change/reset/update [the wifi] password [for x] to y``: y quoted, a
   passphrase or of the ``pass`` shape above (not ``set password to expire``).
 - ``login user / x``, ``creds: user / x``: x of the ``pass`` shape above, and the
@@ -79,6 +82,7 @@ from .secretvalues import (
     _counted,
     _describes,
     _kind,
+    _not_a_pin,
     _passlike,
     _phrase_at,
     _plausible,
@@ -119,6 +123,8 @@ def _labelled(family: str) -> Check:
             )
             return (start, end) if ok else None
         ok = _plausible(text[start:end], family, prose, quoted)
+        if ok and family == "pin" and not quoted:
+            ok = not _not_a_pin(text, start, end)
         return (start, end) if ok else None
 
     return check
@@ -466,7 +472,8 @@ def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
         return None
     if label.lower() == "pin" and label != "PIN" and word not in _PIN_OF:
         return None
-    return m.span("value")
+    s, e = m.span("value")
+    return None if _not_a_pin(text, s, e) else (s, e)
 
 
 # "door code 4829", "alarm code: 4829": "code" after a word for what it unlocks,
@@ -484,7 +491,8 @@ _UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
 
 def _code_pin(text: str, m: re.Match[str]) -> Span | None:
     word = _word_before(_head(text, m.start())[0], " \t*_`")[0]
-    return m.span("value") if word in _UNLOCKS else None
+    s, e = m.span("value")
+    return (s, e) if word in _UNLOCKS and not _not_a_pin(text, s, e) else None
 
 
 # "login admin / s3cretP@ss", "creds: admin / hunter2": a login or credential

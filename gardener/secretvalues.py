@@ -306,3 +306,28 @@ def _passlike(value: str) -> bool:
         and bool(kinds & {2, 3})
         and _plausible(value, "password", False, False)
     )
+
+
+# What a number counts or measures: after a PIN's digits it makes them a count, a
+# size or a port, not a PIN ("code 1200 lines", "4096 byte limit", "1234 PR").
+_UNIT_WORDS = """line lines loc ms sec secs second seconds minute minutes hour hours
+    day days byte bytes kb mb gb kib mib bit bits request requests rps qps row rows
+    item items user users error errors char chars character characters word words
+    pr prs port test tests vector vectors example examples"""
+_UNITS = frozenset(_UNIT_WORDS.split())
+_YEAR = lazy(r"(?:19|20)\d\d")
+
+
+def _not_a_pin(text: str, start: int, end: int) -> bool:
+    """Whether the digits at ``start:end`` count or date something rather than
+    open it: a unit or count word right after them ("1200 lines", "3000 ms"), a
+    year before a word that is no function word ("2024 firmware"), or a port
+    named in their clause ("pin: 8080 for the dev server port")."""
+    words = [w.lower() for _, w, _ in _clause(text, end)]
+    if not words:
+        return False
+    if words[0] in _UNITS or "port" in words[1:]:
+        return True
+    nxt = words[0]
+    year = bool(_YEAR.fullmatch(text[start:end]))
+    return year and nxt.isalpha() and nxt not in _FUNCS and nxt not in _TIMES

@@ -66,6 +66,11 @@ SECRETS: list[tuple[str, str]] = [
     ("the gate code is 4829", "pin"),
     ("Garage door code = 482913", "pin"),
     ("**Door code:** 4829", "pin"),
+    # a PIN before prose or a time, not a count, a size or a port
+    ("door code 4829 for the back entrance", "pin"),
+    ("the gate code is 2019", "pin"),
+    ("door code 2024 for the shed", "pin"),
+    ("PIN: 4829 until friday", "pin"),
     ('API_KEY="f4k3-Key-0001-value"', "secret"),
     ("client_secret: 9fK2xQ7vLm3Np8Rt", "secret"),
     ("the API key for staging is Q7vLm3Np8Rt2xK", "secret"),
@@ -1047,4 +1052,27 @@ def test_one_recovery_code_and_a_login_is_user_slash_value_are_secrets(
     ],
 )
 def test_prose_about_codes_and_logins_is_no_secret(text: str):
+    assert find(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refactored the entry code: 1200 lines removed",
+        "the lock code 2000 lines long needs splitting",
+        "the access code 4096 byte limit was raised",
+        "unlock code 3000 ms timeout is too short",
+        "alarm code 2026 rewrite is planned",
+        "keypad code 2024 firmware update shipped",
+        "merged the lock code 1234 PR",
+        "access code 2024 rollout",
+        "access code: 1999 legacy system retired",
+        "the safe code 1000 requests per second benchmark",
+        "pin: 8080 for the dev server port",
+        "PIN 0001 test vector passes",
+    ],
+)
+def test_a_count_a_size_a_year_or_a_port_after_code_is_no_pin(text: str):
+    """Regressions (tester round 3): a number a unit follows, a year before a
+    word, or a port is no PIN."""
     assert find(text) == []
