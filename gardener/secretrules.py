@@ -38,6 +38,15 @@ Labels that need a second clue (the word alone is prose too):
   describing word: ``... staple deploy friday`` keeps ``deploy friday``); and a
   describing word or a count before more words is no value (``password: expires every
   90 days``, ``password: 12 characters minimum``).
+- a password is no protocol or algorithm name (``WPA2``, ``WPA2-PSK``, ``802.1X``,
+  ``SSO``, ``argon2id``), no state word (a past participle of letters, ``fixed``,
+  ``done``), and no numbered step, vault or app part (``pass: round2``, ``login
+  admin / settings2``); a word and a number after ``login x /`` ends its clause.
+- a word of letters after a password label that another word follows in its clause
+  starts a sentence, no password (``password: Mira knows it``, ``Passwort: mindestens
+  12 Zeichen``), unless that word is for/on/to/then/and..., a task or a time
+  (``password: letmein then restart nginx``); a count after a ``secret`` label
+  (``tokens: 12,345``) is no secret.
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
 - ``code`` after what it unlocks (door, gate, garage, alarm, safe, lock, unlock,
@@ -86,6 +95,7 @@ from .secretvalues import (
     _passlike,
     _phrase_at,
     _plausible,
+    _sentence,
     _stopword,
     _test_name,
     _value_at,
@@ -114,6 +124,8 @@ def _labelled(family: str) -> Check:
                 return phrase
             if _describes(text, start):
                 return None
+            if text[start:end].isalpha() and _sentence(text, end):
+                return None  # "password: Mira knows it", "Passwort: läuft alle ..."
         if sep.strip() == "-" and not quoted:  # "Password - hunter2", not "- done"
             value = text[start:end]
             ok = (
@@ -520,7 +532,10 @@ def _login(text: str, m: re.Match[str]) -> Span | None:
         return None
     start, end, _ = got
     value = text[start:end]
-    return (start, end) if "/" not in value and _passlike(value) else None
+    ok = "/" not in value and _passlike(value)
+    if ok and value.rstrip("0123456789").isalpha():  # a word and a number
+        ok = bool(_CLAUSE_END.match(text, end))  # not "admin / readonly2 roles"
+    return (start, end) if ok else None
 
 
 # mysql and its tools take a password glued to -p (-pX; a lone -p prompts for it);
