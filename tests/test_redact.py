@@ -1154,3 +1154,40 @@ def test_protocols_states_steps_and_sentences_after_a_label_are_no_password(
 )
 def test_redaction_drops_no_word_of_a_sentence_after_a_label(text: str, kept: str):
     assert kept in redact(text)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("gate code #4821", "4821"),
+        ("the door code is 4-8-2-9", "4-8-2-9"),
+        ("the padlock combo is 4829", "4829"),
+        ("TOTP secret JBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXP"),
+        ("TOTP seed: JBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXP"),
+        ("recovery key: 4k9d-2mxq-8pzt-77aa", "4k9d-2mxq-8pzt-77aa"),
+        ("The password's Xk9mQ2vLp7", "Xk9mQ2vLp7"),
+        ("the new password will be Xk9mQ2vLp7", "Xk9mQ2vLp7"),
+        ("password became Xk9mQ2vLp7", "Xk9mQ2vLp7"),
+    ],
+)
+def test_codes_combos_otp_seeds_and_future_passwords_are_secrets(
+    text: str, secret: str
+):
+    """Regressions (tester round 3): these were stored as written."""
+    clean, found = redact(text)
+    assert found and secret not in clean
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password's strength meter",
+        "the password's length is checked",
+        "password will be rotated monthly",
+        "the best combination 2024 release",
+        "TOTP secret rotation is documented",
+        "recovery key rotation shipped in v2",
+    ],
+)
+def test_prose_near_the_new_labels_is_no_secret(text: str):
+    assert find(text) == []
