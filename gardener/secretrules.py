@@ -8,7 +8,8 @@ secret, recovery-codes, email, card-number, base64-secret, high-entropy, and
 ``custom:<name>`` (rules.md).
 
 Choices: a labelled value (``password: x``, ``the API key is x``, ``密码是x``,
-``| password | x |``, ``--token x``) must not be a placeholder (``see vault``, ``****``,
+``| password | x |``, ``--token x``, ``password will be x``, ``password's x`` with
+x of the space-alone shape below) must not be a placeholder (``see vault``, ``****``,
 ``${VAR}``, ``str``); a ``pin`` is 4-12 digits; a ``secret`` (token, API key, ...)
 needs >= 6 chars of two classes, so ``max_tokens: 4096`` passes; in prose an unquoted
 English-looking word (``is correct``) is not a value, nor is a table cell of letters
@@ -38,11 +39,24 @@ Labels that need a second clue (the word alone is prose too):
   describing word: ``... staple deploy friday`` keeps ``deploy friday``); and a
   describing word or a count before more words is no value (``password: expires every
   90 days``, ``password: 12 characters minimum``).
+- a password is no protocol or algorithm name (``WPA2``, ``WPA2-PSK``, ``802.1X``,
+  ``SSO``, ``argon2id``), no state word (a past participle of letters, ``fixed``,
+  ``done``), and no numbered step, vault or app part (``pass: round2``, ``login
+  admin / settings2``); a word and a number after ``login x /`` ends its clause.
+- a word of letters after a password label that another word follows in its clause
+  starts a sentence, no password (``password: Mira knows it``, ``Passwort: mindestens
+  12 Zeichen``), unless that word is for/on/to/then/and..., a task or a time
+  (``password: letmein then restart nginx``); a count after a ``secret`` label
+  (``tokens: 12,345``) is no secret.
 - ``PIN``, ``PIN code``, ``passcode``, and ``pin`` after ``door``, ``card``, ``my``...:
   4-8 digits after a space (not ``GPIO pin 17``, ``pin 4096 pages``).
-- ``code`` after what it unlocks (door, gate, garage, alarm, safe, lock, unlock,
-  keypad, locker, entry, access...): 4-8 digits after a space, ``:``, ``=`` or ``is``
-  (``door code 4829``; not ``error code 4829``, ``zip code 90210``).
+- ``code`` or ``combo`` after what it unlocks (door, gate, garage, alarm, safe, lock,
+  padlock, keypad, locker, entry, access...): 4-8 digits, maybe after ``#`` or split
+  by dashes, after a space, ``:``, ``=`` or ``is`` (``door code 4829``, ``gate code
+  #4821``, ``door code is 4-8-2-9``; not ``error code 4829``, ``zip code 90210``).
+- a PIN's digits are no PIN when they count or date something: a unit or count word
+  follows them (``code 1200 lines``, ``4096 byte``, ``1234 PR``), they are a year
+  before a word (``code 2024 firmware``), or their clause names a port.
 - ``set/change/reset/update [the wifi] password [for x] to y``: y quoted, a
   passphrase or of the ``pass`` shape above (not ``set password to expire``).
 - ``login user / x``, ``creds: user / x``: x of the ``pass`` shape above, and the
@@ -51,7 +65,9 @@ Labels that need a second clue (the word alone is prose too):
 
 Recovery codes are two or more 8-10 character codes with digits after a "recovery /
 backup / 2FA codes" label, or one code of 6-40 letters, digits and dashes with a
-digit after the singular label ("the recovery code is 8f3k-29dj-ak2m"). Cards start with 2-6 (the networks), which spares ISBNs.
+digit after the singular label ("the recovery code is 8f3k-29dj-ak2m", "recovery
+key: ..."). A TOTP seed is 16+ base32 characters with a digit after "TOTP / OTP / 2FA
+secret, seed or key". Cards start with 2-6 (the networks), which spares ISBNs.
 Hex runs (SHAs, bare UUIDs, Ethereum addresses) are never high-entropy; wallet
 addresses are public and not targeted, though a base58 Bitcoin address may trip
 high-entropy (erring to refuse). Markers (``[REDACTED:<rule>]``, ``[REDACTED]``) are
@@ -79,9 +95,11 @@ from .secretvalues import (
     _counted,
     _describes,
     _kind,
+    _not_a_pin,
     _passlike,
     _phrase_at,
     _plausible,
+    _sentence,
     _stopword,
     _test_name,
     _value_at,
@@ -110,6 +128,8 @@ def _labelled(family: str) -> Check:
                 return phrase
             if _describes(text, start):
                 return None
+            if text[start:end].isalpha() and _sentence(text, end):
+                return None  # "password: Mira knows it", "Passwort: läuft alle ..."
         if sep.strip() == "-" and not quoted:  # "Password - hunter2", not "- done"
             value = text[start:end]
             ok = (
@@ -119,6 +139,8 @@ def _labelled(family: str) -> Check:
             )
             return (start, end) if ok else None
         ok = _plausible(text[start:end], family, prose, quoted)
+        if ok and family == "pin" and not quoted:
+            ok = not _not_a_pin(text, start, end)
         return (start, end) if ok else None
 
     return check
@@ -158,7 +180,8 @@ BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
 _PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
 _VERB = (
     r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
-    r"|(?:is|was)(?:[ \t]+(?:now|still))?|ist|lautet|war|est|était|es|era|это"
+    r"|(?:is|was)(?:[ \t]+(?:now|still))?|will[ \t]+be|became"
+    r"|ist|lautet|war|est|était|es|era|это"
 )
 _LABEL = (
     rf"(?:{BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
@@ -171,7 +194,7 @@ _LABEL = (
     # with a lowercase letter, a digit and a capital or symbol ("passwd
     # Tr0ub4dor&3", "password Summer2024"); "password sha256", "argon2",
     # "v2.3.1", "JIRA-1234" are prose in a developer's notes
-    r"|[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s]))"
+    r"|(?:['\u2019]s)?[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s]))"
 )
 _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
     r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"
@@ -259,10 +282,25 @@ _ONE_CODE = lazy(_CODE)
 # the singular label, then a value of 6-40 letters, digits and dashes with a digit.
 _SINGLE_CODE = (
     r"(?a)(?<![^\W_])(?i:recovery|backup|2fa|mfa|two[ -]?factor|scratch|emergency)"
-    r"(?:[ \t]+(?i:backup|recovery|login))?[ \t]+(?i:code)(?![\w-])"
+    r"(?:[ \t]+(?i:backup|recovery|login))?[ \t]+(?i:code|key)(?![\w-])"
     r"(?:[ \t]+(?i:is|was))?[ \t]*(?:[:：=][ \t]*)?[*_`\"']{0,2}"
     r"(?P<value>[A-Za-z0-9]{2,}(?:-[A-Za-z0-9]{2,}){0,5})(?![\w-])"
 )
+
+
+# A TOTP seed: "TOTP secret JBSWY3DPEHPK3PXP", "2FA seed: ...": 16+ base32 characters
+# with a digit after an OTP word and secret, seed or key.
+_OTP_SEED = (
+    r"(?a)(?<![^\W_])(?i:totp|otp|2fa|mfa|authenticator)[ \t]+(?i:secret|seed|key)"
+    r"(?![\w-])(?:[ \t]+(?i:is|was))?[ \t]*(?:[:：=][ \t]*)?[`\"']?"
+    r"(?P<value>[A-Z2-7]{16,}=*|[a-z2-7]{16,}=*)(?![\w-])"
+)
+
+
+def _otp_seed(text: str, m: re.Match[str]) -> Span | None:
+    """The seed, if it holds a digit (base32 has 2-7): a word of 16 letters is none."""
+    value = m.group("value")
+    return m.span("value") if any(c.isdigit() for c in value) else None
 
 
 def _single_code(text: str, m: re.Match[str]) -> Span | None:
@@ -466,25 +504,27 @@ def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
         return None
     if label.lower() == "pin" and label != "PIN" and word not in _PIN_OF:
         return None
-    return m.span("value")
+    s, e = m.span("value")
+    return None if _not_a_pin(text, s, e) else (s, e)
 
 
 # "door code 4829", "alarm code: 4829": "code" after a word for what it unlocks,
 # then a space, ":", "=" or "is" and 4-8 digits ("error code 4829", "zip code 90210"
 # and "verification code" stay notes: they open nothing).
 _CODE_PIN = (
-    r"(?<![\w.])(?i:code)(?![\w-])[*_\"'`]{0,2}"
-    r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)"
-    r"(?P<value>\d{4,8})(?![\w%]|[.,:/-]\d)"
+    r"(?<![\w.])(?i:code|combo|combination)(?![\w-])[*_\"'`]{0,2}"
+    r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)#?"
+    r"(?P<value>\d{4,8}|\d(?:-\d){3,7})(?![\w%]|[.,:/-]\d)"
 )
 _UNLOCKS_WORDS = """door doors gate garage alarm safe lock unlock padlock keypad locker
-    lockbox entry access"""
+    lockbox entry access bike"""
 _UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
 
 
 def _code_pin(text: str, m: re.Match[str]) -> Span | None:
     word = _word_before(_head(text, m.start())[0], " \t*_`")[0]
-    return m.span("value") if word in _UNLOCKS else None
+    s, e = m.span("value")
+    return (s, e) if word in _UNLOCKS and not _not_a_pin(text, s, e) else None
 
 
 # "login admin / s3cretP@ss", "creds: admin / hunter2": a login or credential
@@ -512,7 +552,10 @@ def _login(text: str, m: re.Match[str]) -> Span | None:
         return None
     start, end, _ = got
     value = text[start:end]
-    return (start, end) if "/" not in value and _passlike(value) else None
+    ok = "/" not in value and _passlike(value)
+    if ok and value.rstrip("0123456789").isalpha():  # a word and a number
+        ok = bool(_CLAUSE_END.match(text, end))  # not "admin / readonly2 roles"
+    return (start, end) if ok else None
 
 
 # mysql and its tools take a password glued to -p (-pX; a lone -p prompts for it);
@@ -752,7 +795,7 @@ TABLE: tuple[_Rule, ...] = (
     _Rule("password", _SSHPASS_P, _flag_value, "sshpass"),
     _Rule("pin", _LABEL % (_PIN, _PIN_CJK), _labelled("pin"), _PIN_WORDS),
     _Rule("pin", _PIN_SPACED, _pin_spaced, "pin pass"),
-    _Rule("pin", _CODE_PIN, _code_pin, "code"),
+    _Rule("pin", _CODE_PIN, _code_pin, "code combo combination"),
     _Rule(
         "secret", _LABEL % (_SECRET, _SECRET_CJK), _labelled("secret"), _SECRET_WORDS
     ),
@@ -765,6 +808,7 @@ TABLE: tuple[_Rule, ...] = (
     _Rule("secret", _KEYED, _keyed, "key"),
     _Rule("recovery-codes", _CODES, _codes, _CODE_WORDS, lines=False),
     _Rule("recovery-codes", _SINGLE_CODE, _single_code, _CODE_WORDS),
+    _Rule("secret", _OTP_SEED, _otp_seed, "totp otp 2fa mfa authenticator"),
     _Rule(
         "email",
         r"(?a)@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",

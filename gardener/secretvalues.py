@@ -64,9 +64,11 @@ _WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hid
     random different unchanged available missing password passwords passwd pass pwd
     secret token key xxx placeholder example sample dummy fake flag flags option
     options argument arg args parameter param switch prompt instead value values
-    policy policies rules requirements length strength hint field"""
+    policy policies rules requirements length strength hint field done gone fine ok
+    okay requerida requerido obligatoire erforderlich vereist"""
 _NOT_VALUES = frozenset(_WORDS.split())
 _LONGEST = max(map(len, _NOT_VALUES))
+_THOUSANDS = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")  # a count: 12,345
 _WORDY = ("ed", "ing", "ly", "ion", "ible", "able", "ive", "ful", "less", "ent", "ous")
 
 
@@ -117,7 +119,11 @@ def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     if family == "pin":
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
-        return len(value) >= 6 and _classes(value) >= 2
+        return (
+            len(value) >= 6 and _classes(value) >= 2 and not _THOUSANDS.fullmatch(value)
+        )
+    if family == "password" and (_named(value) or _state(value)):
+        return False
     if prose and not quoted and value.isalpha():
         return len(value) >= 4 and not value.lower().endswith(_WORDY)
     return True
@@ -151,7 +157,8 @@ _FOLLOWERS = """reset resets manager managers policy policies rule rules rotatio
     new old current temporary temp initial usual real actual own personal
     default defaults sha sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d
     argon2id bcrypt scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2
-    krb5"""
+    krb5 wpa wpa2 wpa3 wep psk sae tkip aes eap sso ldap saml kerberos radius
+    fallback settings expire"""
 _FUNCS = frozenset(_FUNCTION.split())
 _QUALITIES = {"correct", "incorrect", "wrong", "valid", "invalid", "weak", "strong"}
 _PHRASE_STOP = (
@@ -259,7 +266,7 @@ def _describes(text: str, pos: int) -> bool:
     low = first.lower()
     if _WORD.fullmatch(first):
         return _listed(low)
-    return _counted(first) and bool(_WORD.fullmatch(nxt)) and nxt.lower() not in _FUNCS
+    return _counted(first) and nxt.isalpha() and nxt.lower() not in _FUNCS
 
 
 # a count, ratio, percentage, date or version: 42, 12/15, 95%, 2026-03-10, v2.3.1
@@ -288,6 +295,11 @@ def _test_name(value: str) -> bool:
 
 
 # a ticket or an issue: JIRA-1234, GH-42
+# a step of a process, numbered: "pass: round2", "stage2", "phase3"
+_STEP_WORDS = "round stage phase step part level iteration attempt try run"
+_STEPS = frozenset(_STEP_WORDS.split())
+_LABEL_WORD_LIST = "password passwords passwd pass pwd secret token key"
+_LABEL_WORDS = frozenset(_LABEL_WORD_LIST.split())
 _TICKET = lazy(r"[A-Z][A-Z0-9]{1,15}-\d+")
 _FOLLOWING = frozenset(_FOLLOWERS.split())
 
@@ -298,11 +310,83 @@ def _passlike(value: str) -> bool:
     ``sha256``, ``bcrypt2``, ``sha-512`` or ``JIRA-1234``)."""
     if len(value) < 6 or _NUMBERISH.fullmatch(value) or _stopword(value):
         return False
-    if _TICKET.fullmatch(value) or value.rstrip("0123456789.-_").lower() in _FOLLOWING:
+    stem = value.rstrip("0123456789.-_").lower()
+    if _TICKET.fullmatch(value) or stem in _FOLLOWING or stem in _STEPS:
         return False
+    if stem in _NOT_VALUES and stem not in _LABEL_WORDS:
+        return False  # "vault2"; but "password1" is a password
     kinds = {_kind(c) for c in value}
     return (
         bool(kinds & {0, 1})
         and bool(kinds & {2, 3})
         and _plausible(value, "password", False, False)
     )
+
+
+# What a number counts or measures: after a PIN's digits it makes them a count, a
+# size or a port, not a PIN ("code 1200 lines", "4096 byte limit", "1234 PR").
+_UNIT_WORDS = """line lines loc ms sec secs second seconds minute minutes hour hours
+    day days byte bytes kb mb gb kib mib bit bits request requests rps qps row rows
+    item items user users error errors char chars character characters word words
+    pr prs port test tests vector vectors example examples"""
+_UNITS = frozenset(_UNIT_WORDS.split())
+_YEAR = lazy(r"(?:19|20)\d\d")
+
+
+def _not_a_pin(text: str, start: int, end: int) -> bool:
+    """Whether the digits at ``start:end`` count or date something rather than
+    open it: a unit or count word right after them ("1200 lines", "3000 ms"), a
+    year before a word that is no function word ("2024 firmware"), or a port
+    named in their clause ("pin: 8080 for the dev server port")."""
+    words = [w.lower() for _, w, _ in _clause(text, end)]
+    if not words:
+        return False
+    if words[0] in _UNITS or "port" in words[1:]:
+        return True
+    nxt = words[0]
+    year = bool(_YEAR.fullmatch(text[start:end]))
+    return year and nxt.isalpha() and nxt not in _FUNCS and nxt not in _TIMES
+
+
+# "802.1X", "WPA2-PSK", "AES-256": a standard's number or a protocol's name
+_STANDARD = lazy(r"\d{3}\.\d+[A-Za-z]*")
+
+
+def _named(value: str) -> bool:
+    """Whether ``value`` names a protocol or an algorithm (each ``-`` part, digits
+    off its end, is one of _FOLLOWERS: ``WPA2``, ``WPA2-PSK``, ``argon2id``, ``SSO``)."""
+    if _STANDARD.fullmatch(value):
+        return True
+    parts = value.lower().split("-")
+    known = [p in _FOLLOWING or p.rstrip("0123456789") in _FOLLOWING for p in parts]
+    return known[0] and all(k or p.isdigit() for k, p in zip(known, parts, strict=True))
+
+
+def _state(value: str) -> bool:
+    """Whether ``value`` is a word for a state: a past participle of letters
+    (``fixed``, ``Deprecated``) or a word of _NOT_VALUES."""
+    low = value.lower()
+    return value.isalpha() and (low.endswith("ed") or low in _NOT_VALUES)
+
+
+# Words after which a single word still is a value: where, for what or when it
+# applies, or what to do next ("hunter for the nas", "letmein then restart").
+_KEEP_WORDS = """for on at in of to from via with by and or then but until till"""
+_KEEPS = frozenset(_KEEP_WORDS.split())
+_STORES = frozenset(
+    ("vault", "keychain", "keyring", "1password", "bitwarden", "lastpass")
+)
+
+
+def _sentence(text: str, end: int) -> bool:
+    """Whether a word of letters that ends at ``end`` starts a sentence rather than
+    being a password: another token follows it in its clause that is no word of
+    _KEEPS, task or time ("Mira knows it", "mindestens 12 Zeichen"), or its clause
+    says where the password is kept ("lives in the team vault")."""
+    words = [w.lower() for _, w, _ in _clause(text, end)]
+    if not words:
+        return False
+    if any(w in _STORES for w in words):
+        return True
+    nxt = words[0]
+    return not (nxt in _KEEPS or nxt in _TASKS or nxt in _TIMES)
