@@ -47,7 +47,7 @@ def mark(path: str, value: str) -> str:
     import hashlib
 
     # case, runs of spaces and a closing stop do not make another entry
-    words = " ".join(value.casefold().rstrip().rstrip(".!;,").split())
+    words = " ".join(value.casefold().split()).rstrip(".!;, ")
     digest = hashlib.sha1(words.encode("utf-8", "surrogateescape")).hexdigest()
     return f"{path}\t{digest[:16]}"
 
