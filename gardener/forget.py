@@ -100,12 +100,25 @@ def plan_forget(
     """
     today = format_instant(now)
     entries = retired_notes.parse(register)
-    gone_notes: list[Hit] = []
-    for hit in notes if not selector.empty() else ():
-        entry = retired_notes.mark(hit.path, hit.value)
-        if selector.matches_note(hit) and entry not in entries:
-            entries[entry] = (today, reason)
-            gone_notes.append(hit)
+    notes = list(notes) if not selector.empty() else []
+    marks = [retired_notes.mark(hit.path, hit.value) for hit in notes]
+
+    def hidden(hit: Hit, entry: str) -> bool:  # retired already (written before)
+        return entry in entries and retired_notes.before(hit.since, entries[entry][0])
+
+    chosen = {
+        entry
+        for hit, entry in zip(notes, marks, strict=True)
+        if selector.matches_note(hit) and not hidden(hit, entry)
+    }
+    # every line of those words goes, listed: a mark names them all
+    gone_notes = [
+        hit
+        for hit, entry in zip(notes, marks, strict=True)
+        if entry in chosen and not hidden(hit, entry)
+    ]
+    for entry in chosen:
+        entries[entry] = (today, reason)
     new_register = retired_notes.render(entries) if gone_notes else register
     retired: list[Fact] = []
     facts: list[Fact] = []

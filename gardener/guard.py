@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import redact
 from .config import Config
-from .workspace import STATE_DIR, atomic_write, ensure_state_dir
+from .workspace import PURGE_PENDING, STATE_DIR, atomic_write, ensure_state_dir
 
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
 PURGED_RULE = "purged"  # a Redaction's rule for a purged text found again
@@ -212,7 +212,9 @@ def remove_purged(
     if scrub is None:
         return []
     paths = list(paths)
-    texts = committed(paths) if committed else {}
+    # while a purge has not finished, committed lines may still hold its text
+    pending = (root / PURGE_PENDING).exists()
+    texts = committed(paths) if committed and not pending else {}
 
     def clean(
         text: str, known: frozenset[str] = frozenset()

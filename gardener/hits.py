@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .retired import mark
+from .retired import before, mark
 from .validtime import current_at
 
 TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy and ruff read this as usual
@@ -173,7 +173,7 @@ def pick(
     pending: Mapping[str, str],
     limit: int | None,
     everything: bool = False,
-    retired: Collection[str] = (),
+    retired: Mapping[str, str] | None = None,
     filed: Collection[tuple[str, str]] = (),
 ) -> list[Hit]:
     """The hits a recall answers with, from ``matches`` in rank order.
@@ -188,8 +188,8 @@ def pick(
     every other hit: it is the one that note replaces. A note entry promote
     filed (``filed``: (note path, value as ``plain_value`` gives it) of the
     current MEMORY.md entries from notes) answers as that entry only. Note
-    entries ``forget`` retired (``retired``: their marks, see
-    ``gardener.retired``) are left out. ``everything`` keeps every match, a
+    entries ``forget`` retired (``retired``: their marks -> when, see
+    ``gardener.retired``) are left out, when written before that. ``everything`` keeps every match, a
     retired note entry with status "retired". ``today`` is a valid-time
     string (local time).
     """
@@ -205,7 +205,8 @@ def pick(
             and current_at(False, None, m.expires, today)  # a note may expire too
         ):
             hit = m.hit()
-            if retired and m.day is not None and mark(hit.path, hit.value) in retired:
+            when = retired.get(mark(hit.path, hit.value)) if retired and m.day else None
+            if when is not None and before(hit.since, when):
                 if not everything:
                     continue
                 hit = hit.with_status("retired")

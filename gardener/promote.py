@@ -13,7 +13,7 @@ import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 from functools import lru_cache
@@ -36,6 +36,7 @@ from .model import (
     normalize_value,
     quick_init,
 )
+from .retired import before as retired_before
 from .retired import mark as retired_mark
 from .validtime import (
     entry_since,
@@ -612,7 +613,7 @@ def plan_promotion(
     now: datetime,
     ledger: frozenset[str] = frozenset(),
     memo: LineMemo | None = None,
-    retired: Collection[str] = (),
+    retired: Mapping[str, str] | None = None,
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -625,8 +626,9 @@ def plan_promotion(
             they are skipped, so a pass twice changes nothing and hand edits to
             MEMORY.md are never undone.
         memo: MEMORY.md lines rendered before (``gardener.linememo``), if at hand.
-        retired: marks of the daily-note entries ``forget`` retired
-            (``gardener.retired``): processed without being filed.
+        retired: marks of the daily-note entries ``forget`` retired -> when
+            (``gardener.retired``): those written before are processed
+            without being filed.
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``settle``). A durable entry a never-store rule matches,
     or whose value is over ``entryline.MAX_ENTRY_CHARS``, is "refused": not
@@ -665,8 +667,9 @@ def plan_promotion(
     refusals = dict(zip(texts, _refusals(list(texts.values()), config), strict=True))
     for i, (at, _, _, entry, mark) in enumerate(queue):
         c = kinds[i]
+        when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
         if not c.durable or (
-            retired and retired_mark(entry.path, entry.value) in retired
+            when is not None and retired_before(format_instant(at), when)
         ):
             seen.add(mark)  # a retired one was forgotten before it was filed
             continue

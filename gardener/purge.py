@@ -317,10 +317,28 @@ def _begin(root: Path, line: str) -> None:
     ``purge-pending``, so that if the purge is killed half-way, the text is
     still refused and taken out of what agents write (``read_purged`` reads
     it), and ``check`` says to run the purge again. ``_remember`` ends it."""
-    ensure_state_dir(root)  # (.gitignore is left alone: the rewrite resets it)
+    ensure_state_dir(root)
+    # .gardener/.gitignore is reset by the rewrite: until the tombstone commits
+    # it, git's local exclude file keeps the salt and this file out of `add -A`
+    _exclude(root, [SALT, PENDING])
     target = root / PENDING
     old = read_text(target) if target.exists() else ""
     atomic_write(target, old + line)
+
+
+def _exclude(root: Path, paths: Sequence[str]) -> None:
+    """Add ``paths`` (workspace-relative) to ``.git/info/exclude`` unless
+    there; nothing if the git folder is not ``root/.git``."""
+    info = root / ".git" / "info"
+    if not (root / ".git").is_dir():
+        return
+    info.mkdir(exist_ok=True)
+    exclude = info / "exclude"
+    rules = read_text(exclude) if exclude.exists() else ""
+    missing = [f"/{p}" for p in paths if f"/{p}" not in rules.split()]
+    if missing:
+        head = rules if rules.endswith("\n") or not rules else rules + "\n"
+        atomic_write(exclude, head + "\n".join(missing) + "\n")
 
 
 def _ignore(root: Path, name: str, why: str) -> None:

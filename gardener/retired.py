@@ -85,15 +85,25 @@ def without_paths(text: str, paths: Iterable[str]) -> str:
     return text if len(kept) == len(entries) else render(kept)
 
 
-def read(root: str | os.PathLike[str]) -> set[str]:
-    """The marks in ``root``'s register; empty if it does not exist. Raises
+def before(since: str | None, retired_at: str) -> bool:
+    """Whether an entry written at ``since`` (a valid-time string; None or a
+    bare date for an untimed one) was there when it was retired at
+    ``retired_at``: a forget retires what was written until then, and the
+    same words written later answer again. Both are local ISO times, which
+    sort as text; an unknown time counts as before."""
+    return not retired_at or (since or "") <= retired_at
+
+
+def read(root: str | os.PathLike[str]) -> dict[str, str]:
+    """The register of ``root``: mark -> when it was retired (local ISO
+    time, "" if the line does not say); empty if there is none. Raises
     GardenerError, naming the file, if it exists but cannot be read."""
     path = os.path.join(root, REGISTER)
     try:
         with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            return set(parse(f.read()))
+            return {m: when for m, (when, _) in parse(f.read()).items()}
     except FileNotFoundError:
-        return set()
+        return {}
     except OSError as exc:
         from .errors import GardenerError
 

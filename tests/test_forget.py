@@ -334,3 +334,27 @@ def test_case_spaces_or_a_stop_do_not_bring_a_retired_entry_back(ws: Workspace):
         )
     )
     assert ws.recall("Bergen") == []
+
+
+def test_forget_lists_every_line_it_hides_and_later_words_answer_again(ws: Workspace):
+    """Regressions (breaker): lines with the same words but another stop
+    ("16!") were hidden though forget never listed them, and 30 identical
+    lines counted as one entry (no --force asked); the same words noted
+    again after the forget stayed hidden."""
+    for n, end in enumerate([".", "", "!", "."]):
+        ws.note(f"Staging runs Postgres 16{end}", time=f"09:3{n}")
+    ws.now_override = "2026-03-01T10:00"
+    dry = ws.forget("staging runs postgres", dry_run=True)
+    assert len(dry.plan.notes) == 4
+    assert len(ws.forget("staging runs postgres").plan.notes) == 4
+    assert ws.recall("postgres") == []
+    ws.now_override = "2026-03-01T11:00"
+    ws.note("Staging runs Postgres 16.")  # written after the forget: it answers
+    assert [h.text for h in ws.recall("postgres")] == [
+        "11:00 Staging runs Postgres 16."
+    ]
+    for n in range(30):
+        ws.note("the deploy went out", time=f"11:{n + 10:02d}")
+    ws.now_override = "2026-03-01T12:00"
+    with pytest.raises(LossBudgetError, match="30 daily-note entries"):
+        ws.forget("deploy went out")

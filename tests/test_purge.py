@@ -480,3 +480,32 @@ def test_a_file_name_holding_a_purged_text_or_a_token_is_refused_by_the_hook(
         assert hooked.returncode != 0 and "file name" in hooked.stdout + hooked.stderr
         git(ws.root, "rm", "-q", "--cached", "--", f"memory/{name}")
         path.unlink()
+
+
+def test_a_killed_purge_with_the_text_written_again_finishes_when_run_again(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): after a purge was killed half-way and an agent
+    wrote the text again, every run of the purge failed ("kept taking
+    secrets"); and until a purge finished, the salt was not git-ignored."""
+    import gardener.gitrewrite
+
+    for n in range(3):
+        ws.note(f"{NAME} call {n}", by="atlas")
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise SystemExit(137)
+
+    monkeypatch.setattr(gardener.gitrewrite, "rewrite_history", killed)
+    with pytest.raises(SystemExit):
+        purge(ws, NAME, by="dpo")
+    monkeypatch.undo()
+    for secret in (".gardener/salt", ".gardener/purge-pending"):
+        assert secret in git(ws.root, "check-ignore", secret)  # `git add -A` skips it
+    with (ws.root / "memory" / "2026-01-05.md").open("a") as out:
+        out.write(f"- 11:00 again {NAME}\n")
+    ws.now_override = "2026-01-05T11:05"
+    ws.promote()
+    purge(ws, NAME, by="dpo")
+    assert not (ws.root / ".gardener" / "purge-pending").exists()
+    assert_gone(ws.root, NAME)
