@@ -75,6 +75,20 @@ def assert_gone(root: Path, text: str) -> int:
     return len(batch.splitlines())
 
 
+def purge_killed_at_the_rewrite(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``purge NAME`` as if killed where the history rewrite starts (the
+    fault is injected there: a real kill lands anywhere)."""
+    import gardener.gitrewrite
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise SystemExit(137)
+
+    monkeypatch.setattr(gardener.gitrewrite, "rewrite_history", killed)
+    with pytest.raises(SystemExit):
+        purge(ws, NAME, by="dpo")
+    monkeypatch.undo()
+
+
 def snapshot(root: Path) -> dict[str, bytes]:
     """Every file of the workspace and its git folder, with its bytes."""
     return {
@@ -434,17 +448,8 @@ def test_a_purge_killed_half_way_keeps_the_text_out_and_says_to_run_it_again(
     before it remembered the text let the next record commit the text again.
     The hash is now kept first (git-ignored ``purge-pending``). The kill is
     injected where the history rewrite starts."""
-    import gardener.gitrewrite
-
     ws.note(f"{NAME} called about the contract", by="atlas")
-
-    def killed(*args: object, **kwargs: object) -> None:
-        raise SystemExit(137)
-
-    monkeypatch.setattr(gardener.gitrewrite, "rewrite_history", killed)
-    with pytest.raises(SystemExit):
-        purge(ws, NAME, by="dpo")
-    monkeypatch.undo()
+    purge_killed_at_the_rewrite(ws, monkeypatch)
     note = ws.root / "memory" / "2026-01-05.md"
     with note.open("a") as out:
         out.write(f"- 10:00 {NAME} again\n")
@@ -488,18 +493,9 @@ def test_a_killed_purge_with_the_text_written_again_finishes_when_run_again(
     """Regression (breaker): after a purge was killed half-way and an agent
     wrote the text again, every run of the purge failed ("kept taking
     secrets"); and until a purge finished, the salt was not git-ignored."""
-    import gardener.gitrewrite
-
     for n in range(3):
         ws.note(f"{NAME} call {n}", by="atlas")
-
-    def killed(*args: object, **kwargs: object) -> None:
-        raise SystemExit(137)
-
-    monkeypatch.setattr(gardener.gitrewrite, "rewrite_history", killed)
-    with pytest.raises(SystemExit):
-        purge(ws, NAME, by="dpo")
-    monkeypatch.undo()
+    purge_killed_at_the_rewrite(ws, monkeypatch)
     for secret in (".gardener/salt", ".gardener/purge-pending"):
         assert secret in git(ws.root, "check-ignore", secret)  # `git add -A` skips it
     with (ws.root / "memory" / "2026-01-05.md").open("a") as out:
