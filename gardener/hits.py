@@ -205,6 +205,13 @@ def pick(
             and current_at(False, None, m.expires, today)  # a note may expire too
         ):
             hit = m.hit()
+            if (
+                everything
+                and m.day is None
+                and hit.status == "current"
+                and not current_at(m.superseded, m.until, m.expires, today)
+            ):  # what MEMORY.md calls current may have expired since
+                hit = hit.with_status("expired")
             when = retired.get(mark(hit.path, hit.value)) if retired and m.day else None
             if when is not None and before(hit.since, when):
                 if not everything:

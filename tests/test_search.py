@@ -378,3 +378,23 @@ def test_a_filed_value_of_a_key_with_many_values_answers_once(
         ws.recall("python", limit=1),
     ):
         assert [(h.status, h.path) for h in answer] == [("current", "MEMORY.md")]
+
+
+def test_recall_all_calls_an_expired_entry_expired(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    """Regression (breaker): ``recall --all`` showed an entry past its
+    ``expires`` as [current]."""
+    monkeypatch.setenv("GARDENER_NOW", NOW)
+    ws.now_override = NOW
+    ws.note(
+        "staging is frozen for the audit",
+        kind="fact",
+        key="staging",
+        expires="2026-01-07",
+    )
+    ws.promote()
+    ws.now_override = "2026-01-09T09:00"
+    monkeypatch.setenv("GARDENER_NOW", "2026-01-09T09:00")
+    found = [h for h in ws.recall("staging", everything=True) if h.path == "MEMORY.md"]
+    assert [h.status for h in found] == ["expired"]
