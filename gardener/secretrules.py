@@ -394,11 +394,20 @@ def _weak_password(text: str, m: re.Match[str]) -> Span | None:
         return None
     start, end, quoted = got
     value = text[start:end]
-    if alone:  # a password's shape, and the clause ends: not "password e2e-tests ok"
+    if alone:  # a password's shape, and the clause ends: not "password e2e-tests ok";
+        # letters and digits alone are a password whatever follows ("password
+        # hunter2 Mira said deploy friday")
         ok = (
             value[0] != "|"  # a table's next cell: the table rule's
             and _passlike(value)
-            and bool(_CLAUSE_END.match(text, end + quoted))
+            and (
+                bool(_CLAUSE_END.match(text, end + quoted))
+                or (
+                    value.isalnum()
+                    and any(c.isdigit() for c in value)
+                    and any(c.isalpha() for c in value)
+                )
+            )
         )
     elif quoted:
         ok = _plausible(value, "password", not strong, True)

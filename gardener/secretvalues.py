@@ -156,6 +156,7 @@ _FOLLOWERS = """reset resets manager managers policy policies rule rules rotatio
     yesterday today tomorrow tonight earlier later already again before after
     new old current temporary temp initial usual real actual own personal
     default defaults sha sha1 sha224 sha256 sha384 sha512 md5 argon2 argon2i argon2d
+    md5sum sha1sum sha256sum sha512sum b2sum
     argon2id bcrypt scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2
     krb5 wpa wpa2 wpa3 wep psk sae tkip aes eap sso ldap saml kerberos radius
     fallback settings expire"""

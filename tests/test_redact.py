@@ -1191,3 +1191,22 @@ def test_codes_combos_otp_seeds_and_future_passwords_are_secrets(
 )
 def test_prose_near_the_new_labels_is_no_secret(text: str):
     assert find(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("password hunter2 Mira said deploy friday", True),
+        ("pwd s3cr3tpw then we left", True),
+        ("password md5sum check", False),
+        ("password sha256 everywhere now", False),
+        ("password reset2 done", False),
+        ("password v2 flow shipped", False),
+    ],
+)
+def test_a_password_of_letters_and_digits_is_one_whatever_follows(
+    text: str, refused: bool
+):
+    """Regression (breaker): a password followed by more words was stored
+    ("password hunter2" alone was refused)."""
+    assert bool(find(text)) is refused
