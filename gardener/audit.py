@@ -291,6 +291,21 @@ def check(
                         where, data.decode("utf-8", "surrogateescape"), config
                     )
     problems += setting_problems(ws.root)
+    lock = ws.root / ".git" / "index.lock"
+    if lock.exists():
+        from .gitrun import lock_holders
+
+        if not lock_holders(lock, ws.root):
+            problems.append(
+                Problem(
+                    "git",
+                    ".git/index.lock",
+                    None,
+                    "left by a git command that was killed (no process holds it):"
+                    " every commit waits on it, then fails; remove it with"
+                    " `rm .git/index.lock` if no git command is running",
+                )
+            )
     if (ws.root / PURGE_PENDING).exists():
         problems.append(
             Problem(

@@ -290,3 +290,15 @@ def test_check_names_a_note_name_on_a_folder_or_a_link_out(ws: Workspace, run_cl
     out = run_cli("-w", str(ws.root), "check", code=4)
     assert "memory/2026-01-01.md" in out.output and "is a folder" in out.output
     assert "memory/2026-01-02.md" in out.output and "link out of" in out.output
+
+
+def test_check_names_an_index_lock_a_killed_git_left(tmp_path):
+    """Regression (breaker): after a kill left .git/index.lock, every commit
+    waited and failed, while ``check`` said "no problems"."""
+    from gardener import Workspace
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T10:00")
+    assert not [p for p in ws.check() if p.kind == "git"]
+    (ws.root / ".git" / "index.lock").write_bytes(b"")
+    [problem] = [p for p in ws.check() if p.kind == "git"]
+    assert problem.path == ".git/index.lock" and "rm .git/index.lock" in problem.message
