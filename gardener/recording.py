@@ -73,7 +73,66 @@ def record(ws: Workspace, repo: Repo) -> tuple[str | None, list[Redaction]]:
     redacted += again
     lines += [f"- {r.summary()}" for r in redacted]
     message = message_head + "\n".join(lines) + "\n\nGardener-Action: record\n"
-    return ws._commit(repo, changed, message, author, texts), redacted
+    moved = _moved_notes(ws, repo, notes)  # read before the commit changes HEAD
+    sha = ws._commit(repo, changed, message, author, texts)
+    if moved:
+        _follow_moves(ws, repo, moved)
+    return sha, redacted
+
+
+def _moved_notes(ws: Workspace, repo: Repo, notes: Sequence[str]) -> dict[str, str]:
+    """Notes renamed outside the gardener (``git mv``, a file manager) that
+    ``forget`` retired entries of: old path -> new path, when a new note
+    holds the old one's committed text (and maybe lines added). Only read
+    when the register lists one of the notes gone."""
+    from . import retired
+
+    gone = [p for p in notes if not (ws.root / p).exists()]
+    if not gone:
+        return {}
+    listed = {m.partition("\t")[0] for m in retired.read(ws.root)}
+    gone = [p for p in gone if p in listed]
+    if not gone:
+        return {}
+    new = [p for p in notes if (ws.root / p).is_file() and p not in gone]
+    committed = repo.committed_texts([*gone, *new])
+    moved: dict[str, str] = {}
+    for old in gone:
+        text = committed.get(old)
+        for candidate in new:
+            if (
+                text
+                and committed.get(candidate) is None
+                and candidate not in moved.values()
+                and read_text(ws.root / candidate).startswith(text)
+            ):
+                moved[old] = candidate
+                break
+    return moved
+
+
+def _follow_moves(ws: Workspace, repo: Repo, moved: dict[str, str]) -> None:
+    """Rename ``moved`` notes' entries in ``.gardener/retired``, one commit:
+    a retired entry is named by its note's path and would answer again."""
+    from . import retired
+
+    register = retired.REGISTER
+    before = ws._state_text(register)
+    if before is None:
+        return
+    entries = retired.parse(before)
+    renamed = {
+        moved.get(m.partition("\t")[0], m.partition("\t")[0])
+        + "\t"
+        + m.partition("\t")[2]: v
+        for m, v in entries.items()
+    }
+    after = retired.render(renamed)
+    if after == before:
+        return
+    names = ", ".join(f"{old} -> {new}" for old, new in sorted(moved.items()))
+    message = f"forget: follow renamed notes\n\n- {names}\n\nGardener-Action: forget\n"
+    ws._apply(repo, {register: after}, {register: before}, message, None)
 
 
 def _scanned_texts(

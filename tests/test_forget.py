@@ -358,3 +358,32 @@ def test_forget_lists_every_line_it_hides_and_later_words_answer_again(ws: Works
     ws.now_override = "2026-03-01T12:00"
     with pytest.raises(LossBudgetError, match="30 daily-note entries"):
         ws.forget("deploy went out")
+
+
+def test_a_note_renamed_by_hand_keeps_its_retired_entries_retired(ws: Workspace):
+    """Regression (breaker): after ``git mv`` of a note, its forgotten
+    entries answered recall again and promote filed them (the register
+    names a note's entries by its path)."""
+    ws.note("Mira prefers green tea", time="09:40")
+    ws.now_override = "2026-03-01T10:00"
+    ws.forget("green tea")
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(ws.root),
+            "mv",
+            "memory/2026-03-01.md",
+            "memory/2026-03-01-work.md",
+        ],
+        check=True,
+    )
+    ws.now_override = "2026-03-01T10:05"
+    ws.promote()
+    assert ws.recall("green tea") == []
+    assert "green tea" not in (ws.root / "MEMORY.md").read_text()
+    register = (ws.root / ".gardener" / "retired").read_text()
+    assert "memory/2026-03-01-work.md\t" in register
+    assert "memory/2026-03-01.md\t" not in register
+    assert "forget: follow renamed notes" in git(ws.root, "log", "--format=%s")
+    assert git(ws.root, "status", "--porcelain") == ""
