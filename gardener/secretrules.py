@@ -517,13 +517,14 @@ def _pin_spaced(text: str, m: re.Match[str]) -> Span | None:
     return None if _not_a_pin(text, s, e) else (s, e)
 
 
-# "door code 4829", "alarm code: 4829": "code" after a word for what it unlocks,
-# then a space, ":", "=" or "is" and 4-8 digits ("error code 4829", "zip code 90210"
+# "door code 4829", "alarm code: 4829", "safe combination is 12-34-56": "code" after
+# a word for what it unlocks, then a space, ":", "=" or "is" and 4-8 digits (or a
+# dial's 3-4 numbers joined by "-") ("error code 4829", "zip code 90210"
 # and "verification code" stay notes: they open nothing).
 _CODE_PIN = (
     r"(?<![\w.])(?i:code|combo|combination)(?![\w-])[*_\"'`]{0,2}"
     r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)#?"
-    r"(?P<value>\d{4,8}|\d(?:-\d){3,7})(?![\w%]|[.,:/-]\d)"
+    r"(?P<value>\d{4,8}|\d(?:-\d){3,7}|\d{1,2}(?:-\d{1,2}){2,3})(?![\w%]|[.,:/-]\d)"
 )
 _UNLOCKS_WORDS = """door doors gate garage alarm safe lock unlock padlock keypad locker
     lockbox entry access bike"""

@@ -1210,3 +1210,18 @@ def test_a_password_of_letters_and_digits_is_one_whatever_follows(
     """Regression (breaker): a password followed by more words was stored
     ("password hunter2" alone was refused)."""
     assert bool(find(text)) is refused
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("the safe combination is 12-34-56", True),
+        ("the safe combo is 12-34-56", True),
+        ("safe combination 3-14-27-9", True),
+        ("error code 12-34-56", False),
+        ("lock combination changed on 12-03-26 by facilities", False),
+    ],
+)
+def test_a_dials_numbers_after_what_it_opens_are_a_code(text: str, refused: bool):
+    """Regression (breaker): "the safe combination is 12-34-56" was stored."""
+    assert bool(find(text)) is refused
