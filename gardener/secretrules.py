@@ -278,12 +278,14 @@ _CODES = (
 )
 _CODE_WORDS = "recovery backup 2fa mfa two otp totp scratch emergency"
 _ONE_CODE = lazy(_CODE)
+# between a label and its value: "is" or "was", a colon or "=", or a space
+_IS_OR_COLON = r"(?:[ \t]+(?i:is|was))?[ \t]*(?:[:：=][ \t]*)?"
 # One such code: "the recovery code is 8f3k-29dj-ak2m", "2FA backup code: 38291047":
 # the singular label, then a value of 6-40 letters, digits and dashes with a digit.
 _SINGLE_CODE = (
     r"(?a)(?<![^\W_])(?i:recovery|backup|2fa|mfa|two[ -]?factor|scratch|emergency)"
     r"(?:[ \t]+(?i:backup|recovery|login))?[ \t]+(?i:code|key)(?![\w-])"
-    r"(?:[ \t]+(?i:is|was))?[ \t]*(?:[:：=][ \t]*)?[*_`\"']{0,2}"
+    rf"{_IS_OR_COLON}[*_`\"']{{0,2}}"
     r"(?P<value>[A-Za-z0-9]{2,}(?:-[A-Za-z0-9]{2,}){0,5})(?![\w-])"
 )
 
@@ -292,7 +294,7 @@ _SINGLE_CODE = (
 # with a digit after an OTP word and secret, seed or key.
 _OTP_SEED = (
     r"(?a)(?<![^\W_])(?i:totp|otp|2fa|mfa|authenticator)[ \t]+(?i:secret|seed|key)"
-    r"(?![\w-])(?:[ \t]+(?i:is|was))?[ \t]*(?:[:：=][ \t]*)?[`\"']?"
+    rf"(?![\w-]){_IS_OR_COLON}[`\"']?"
     r"(?P<value>[A-Z2-7]{16,}=*|[a-z2-7]{16,}=*)(?![\w-])"
 )
 
