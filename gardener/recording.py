@@ -158,18 +158,20 @@ def _scanned_texts(
             rel: path.read_bytes().decode("utf-8", "surrogateescape")
             for rel, path in zip(changed, paths, strict=True)
         }
-        fresh = [
-            rel
+        grown = {
+            rel: new
             for rel, text in texts.items()
             if (new := redact.unscanned(text, committed.get(rel)))
-            and (
-                redact.find(new, ws.config.never_store, ws.config.allow)
-                or remove_purged(ws.root, [rel], repo.committed_texts)
-            )
+        }
+        purged = remove_purged(ws.root, list(grown), lambda _: committed)
+        fresh = [
+            rel
+            for rel, new in grown.items()
+            if redact.find(new, ws.config.never_store, ws.config.allow)
         ]
-        if not fresh:
+        if not fresh and not purged:
             return texts, redacted
-        redacted += redact_files(ws.root, fresh, ws.config, ws.now())
+        redacted += purged + redact_files(ws.root, fresh, ws.config, ws.now())
     raise GardenerError(
         f"{', '.join(changed)} kept taking secrets while being recorded; nothing"
         " was committed: run `gardener check`"
