@@ -91,9 +91,9 @@ def ws_notes(root: Path) -> list[Path]:
 
 def mark_processed(root: Path, paths: list[Path]) -> None:
     """Enter every entry of ``paths`` in the ledger, as a promote pass would have."""
-    from gardener.ledger import read_all
-    from gardener.notes import parse_note
-    from gardener.promote import fingerprints
+    from gardener.formats.dailynote import parse_note
+    from gardener.planning.promote import fingerprints
+    from gardener.store.ledger import read_all
 
     book = read_all(root)
     marks = set(book.marks())

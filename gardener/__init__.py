@@ -8,11 +8,11 @@ their cost; see bench/).
 
 from __future__ import annotations
 
-from .errors import GardenerError, LossBudgetError, ParseError, RefusedError
+from gardener.errors import GardenerError, LossBudgetError, ParseError, RefusedError
 
 TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy reads this as usual
 if TYPE_CHECKING:
-    from .garden import Workspace
+    from gardener.workspace import Workspace
 
 __all__ = [
     "GardenerError",
@@ -25,7 +25,7 @@ __all__ = [
 
 def __getattr__(name: str) -> object:
     if name == "Workspace":
-        from .garden import Workspace
+        from gardener.workspace import Workspace
 
         return Workspace
     raise AttributeError(f"module 'gardener' has no attribute {name!r}")

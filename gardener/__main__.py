@@ -1,3 +1,3 @@
-from .fastpath import main
+from gardener.cli.fast import main
 
 main()

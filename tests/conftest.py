@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 sys.path.insert(0, str(Path(__file__).parent))
 
 from gardener import Workspace  # noqa: E402
-from gardener.cli import main  # noqa: E402
+from gardener.cli.commands import main  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from gardener.config import Config, default_config
-from gardener.memoryfile import NEW_FILE, parse_memory
-from gardener.model import Memory, Note
-from gardener.notes import parse_note
-from gardener.promote import PromotionPlan, plan_promotion
+from gardener.formats.dailynote import parse_note
+from gardener.formats.memoryfile import NEW_FILE, parse_memory
+from gardener.model.config import Config, default_config
+from gardener.model.facts import Memory, Note
+from gardener.planning.promote import PromotionPlan, plan_promotion
 
 
 def note(day: str, body: str, name: str | None = None) -> Note:
@@ -34,8 +34,8 @@ def promote(
 
 
 def current(plan: PromotionPlan, key: str) -> list[str]:
-    from gardener.model import normalize_key
-    from gardener.promote import is_current
+    from gardener.model.facts import normalize_key
+    from gardener.planning.promote import is_current
 
     return [
         f.value

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener import Workspace
-from gardener.appendonly import merge_rewrite
+from gardener.verbs.appendonly import merge_rewrite
 
 WHEN = "2026-01-05T10:00"
 MARKER = f"<!-- gardener: lines below were rewritten on {WHEN}; the committed text above is kept -->"

@@ -12,10 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener.classify import classify, match_pattern, match_topic, resolve_kind
-from gardener.config import default_config
-from gardener.model import Entry, normalize_key, normalize_value
-from gardener.notes import parse_note
+from gardener.formats.dailynote import parse_note
+from gardener.model.config import default_config
+from gardener.model.facts import Entry, normalize_key, normalize_value
+from gardener.planning.classify import (
+    classify,
+    match_pattern,
+    match_topic,
+    resolve_kind,
+)
 
 RULES = default_config()
 
@@ -429,8 +434,8 @@ def test_classify_never_raises(text):
 
 def test_templates_are_listed_with_the_specificity_their_regex_has():
     """The regexes are compiled lazily; the listing must rank them the same."""
-    from gardener.classify import _compile, _templates
-    from gardener.config import default_config
+    from gardener.model.config import default_config
+    from gardener.planning.classify import _compile, _templates
 
     patterns = tuple(default_config().patterns.items())
     listed = _templates(patterns)

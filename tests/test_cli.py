@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gardener.cli import main
+from gardener.cli.commands import main
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -189,7 +189,7 @@ def test_note_refuses_a_key_without_a_value(root: Path, run_cli, args):
 
 
 def test_note_refuses_a_document_sized_note(root: Path, run_cli):
-    from gardener.entryline import MAX_ENTRY_CHARS
+    from gardener.formats.entryline import MAX_ENTRY_CHARS
 
     before = _head(root)
     text = "fact: **spec**: " + "w" * 108_000  # 108 KB on one line

@@ -7,7 +7,8 @@ from dataclasses import fields
 
 import pytest
 
-from gardener.config import (
+from gardener.errors import ConfigError
+from gardener.model.config import (
     Config,
     default_config,
     load,
@@ -15,7 +16,6 @@ from gardener.config import (
     parse_rules,
     unknown_settings,
 )
-from gardener.errors import ConfigError
 
 
 def rules(*lines: str) -> str:

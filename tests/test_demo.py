@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 from gardener import Workspace
-from gardener.demo import replay
+from gardener.cli.demo import replay
 
 
 def test_demo_replays_six_weeks(tmp_path: Path, run_cli):

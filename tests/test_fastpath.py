@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener import Workspace
-from gardener.cli import main as click_main
-from gardener.fastpath import VERBS, Call, parse
+from gardener.cli.commands import main as click_main
+from gardener.cli.fast import VERBS, Call, parse
 
 NOW = "2026-01-05T09:00"
 
@@ -148,9 +148,9 @@ def _gardener(python_code: str, root: Path, args: list[str]) -> tuple[int, str, 
 
 
 FAST = (
-    "import sys; sys.argv[0] = 'gardener'; from gardener.fastpath import main; main()"
+    "import sys; sys.argv[0] = 'gardener'; from gardener.cli.fast import main; main()"
 )
-CLICK = "import sys; sys.argv[0] = 'gardener'; from gardener.cli import main; main()"
+CLICK = "import sys; sys.argv[0] = 'gardener'; from gardener.cli.commands import main; main()"
 
 CASES = [
     ["note", "Mira prefers tabs"],

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gardener import RefusedError, Workspace
-from gardener.memoryfile import parse_memory
+from gardener.formats.memoryfile import parse_memory
 
 
 def git(root: Path, *args: str) -> str:

@@ -1,4 +1,4 @@
-"""Tests for gardener.git and gitlog: real repositories in tmp_path, no identity configured."""
+"""Tests for gardener.git.repo and gitlog: real repositories in tmp_path, no identity configured."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.git import GARDENER, Identity, Repo, identity_for
-from gardener.gitlog import commits_adding, first_commit_time, log
-from gardener.gitrun import relative_paths
+from gardener.git.log import commits_adding, first_commit_time, log
+from gardener.git.repo import GARDENER, Identity, Repo, identity_for
+from gardener.git.run import relative_paths
 
 USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
 
@@ -82,7 +82,7 @@ def test_open_refuses_non_workspaces(tmp_path: Path, repo: Repo) -> None:
 
 
 def test_import_is_cheap() -> None:
-    code = "import sys, gardener.git; print('git' in sys.modules)"
+    code = "import sys, gardener.git.repo; print('git' in sys.modules)"
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run(
         [sys.executable, "-c", code],

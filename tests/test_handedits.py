@@ -172,19 +172,19 @@ def test_a_note_killed_after_its_append_is_finished_as_that_note(
 ):
     """Regression (breaker): a kill between the append and the journal left the
     line to be committed later as the person's hand edit."""
-    import gardener.noting
+    import gardener.verbs.note
 
     ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
     git(ws.root, "config", "user.name", "Pat Doe")
     git(ws.root, "config", "user.email", "pat@example.org")
     ws.note("first", by="atlas")
-    real = gardener.noting.append_entry
+    real = gardener.verbs.note.append_entry
 
     def then_killed(path: Path, line: str, **kwargs: object) -> None:
         real(path, line)
         raise KeyboardInterrupt  # the process dies right after its append
 
-    monkeypatch.setattr(gardener.noting, "append_entry", then_killed)
+    monkeypatch.setattr(gardener.verbs.note, "append_entry", then_killed)
     with pytest.raises(KeyboardInterrupt):
         ws.note("killed mid-way", by="atlas")
     monkeypatch.undo()
@@ -200,17 +200,17 @@ def test_a_resumed_note_commits_its_journaled_text_only(
     """Regression (breaker): finishing a killed note committed the file as git
     read it, so a line appended since (a secret, unscanned) went into history
     under the note's author."""
-    import gardener.noting
+    import gardener.verbs.note
 
     ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
     ws.note("first", by="atlas")
-    real = gardener.noting.append_entry
+    real = gardener.verbs.note.append_entry
 
     def then_killed(path: Path, line: str, **kwargs: object) -> None:
         real(path, line)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(gardener.noting, "append_entry", then_killed)
+    monkeypatch.setattr(gardener.verbs.note, "append_entry", then_killed)
     with pytest.raises(KeyboardInterrupt):
         ws.note("killed mid-way", by="atlas")
     monkeypatch.undo()

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gardener import Workspace
-from gardener.config import load
 from gardener.errors import GardenerError
-from gardener.validtime import format_instant, parse_instant
+from gardener.model.config import load
+from gardener.model.validtime import format_instant, parse_instant
 
 NOW = "2026-03-01T12:00"
 

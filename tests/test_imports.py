@@ -22,7 +22,14 @@ from gardener import Workspace
 
 # never loaded by a note: pathlib pulls in urllib.parse and ipaddress
 NEVER = {"pathlib", "typing", "dataclasses", "shlex", "base64"}
-NEVER |= {"click", "yaml", "frontmatter", "git", "gardener.garden", "gardener.config"}
+NEVER |= {
+    "click",
+    "yaml",
+    "frontmatter",
+    "git",
+    "gardener.workspace",
+    "gardener.model.config",
+}
 # never imported by the gardener's own modules on a note's path; subprocess
 # (which runs git) imports both itself, so they are loaded all the same
 NOT_BY_GARDENER = NEVER | {"contextlib", "threading"}
@@ -42,7 +49,7 @@ def spy(name, globals=None, locals=None, fromlist=(), level=0):
 
 builtins.__import__ = spy
 sys.argv = ["gardener", *sys.argv[1:]]
-from gardener.fastpath import main
+from gardener.cli.fast import main
 
 try:
     main()
@@ -94,7 +101,7 @@ def test_a_note_imports_only_what_it_needs(tmp_path: Path, notes: list[list[str]
     for n, args in enumerate(notes):
         got = _note(ws.root, tmp_path / f"report{n}.json", *args)
         loaded = set(got["loaded"])
-        assert "gardener.noting" in loaded and "gardener.git" in loaded
+        assert "gardener.verbs.note" in loaded and "gardener.git.repo" in loaded
         assert not loaded & NEVER, sorted(loaded & NEVER)
         assert not (loaded - _brought_by_subprocess()) & {"contextlib", "threading"}
         statements = [(str(by), str(name)) for by, name in got["statements"]]  # type: ignore[misc]

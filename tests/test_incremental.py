@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.journal import begin
-from gardener.ledger import FOLDER, group, month_file, read_all, render
-from gardener.promote import plan_promotion, settled_mark
+from gardener.planning.promote import plan_promotion, settled_mark
+from gardener.store.journal import begin
+from gardener.store.ledger import FOLDER, group, month_file, read_all, render
 
 
 def git(root: Path, *args: str) -> str:

@@ -18,11 +18,11 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import GardenerError
-from gardener.journal import JOURNAL, RESUMED, begin
-from gardener.ledger import Ledger
-from gardener.memoryfile import END, parse_memory
-from gardener.promote import plan_promotion
-from gardener.workspace import replace_if_unchanged, workspace_lock
+from gardener.files.io import replace_if_unchanged, workspace_lock
+from gardener.formats.memoryfile import END, parse_memory
+from gardener.planning.promote import plan_promotion
+from gardener.store.journal import JOURNAL, RESUMED, begin
+from gardener.store.ledger import Ledger
 
 NOW = "2026-03-01T12:00"
 KEYS = [f"service {i} / host" for i in range(80)]

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from gardener import Workspace
-from gardener.ledger import (
+from gardener.store.ledger import (
     FOLDER,
     LEGACY,
     Ledger,

@@ -7,8 +7,13 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.linememo import FILE, LineMemo, load, save
-from gardener.memoryfile import parse_fact, parse_memory, render_fact, render_memory
+from gardener.formats.memoryfile import (
+    parse_fact,
+    parse_memory,
+    render_fact,
+    render_memory,
+)
+from gardener.store.linememo import FILE, LineMemo, load, save
 
 LINES = [
     "- **database**: SQLite {#m1 since=2026-01-02 from=memory/2026-01-02.md}",

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import ParseError
-from gardener.memoryfile import (
+from gardener.formats.memoryfile import (
     BEGIN,
     END,
     NEW_FILE,
@@ -16,7 +16,7 @@ from gardener.memoryfile import (
     render_fact,
     render_memory,
 )
-from gardener.model import SUPERSEDED, Fact
+from gardener.model.facts import SUPERSEDED, Fact
 
 CANONICAL = f"""# Memory
 
@@ -175,7 +175,7 @@ def test_new_file_is_canonical():
 
 def _reference_attributes(body: str) -> tuple[str | None, dict[str, str], str]:
     """parse_fact's attribute split by the regex alone (what the fast path must equal)."""
-    from gardener.memoryfile import _ATTRS, parse_attributes
+    from gardener.formats.memoryfile import _ATTRS, parse_attributes
 
     found = _ATTRS.search(body)
     if not found:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener.model import Entry, Fact, normalize_value
+from gardener.model.facts import Entry, Fact, normalize_value
 
 _PIECES = [
     *"aZ09 _.-$%+#*`,;:!?()[]{}/\\\"'\t\x1c\x7f\x00é€ß٣",

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gardener.entryline import KIND_ALIASES, KINDS, render_entry
-from gardener.notes import parse_note, split_front_matter
+from gardener.formats.dailynote import parse_note, split_front_matter
+from gardener.formats.entryline import KIND_ALIASES, KINDS, render_entry
 
 DAY = date(2026, 1, 5)
 PATH = "memory/2026-01-05.md"

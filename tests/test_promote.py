@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from helpers import current, note, promote
 
-from gardener.config import default_config
-from gardener.memoryfile import parse_memory
-from gardener.model import normalize_key
-from gardener.promote import settled_mark
+from gardener.formats.memoryfile import parse_memory
+from gardener.model.config import default_config
+from gardener.model.facts import normalize_key
+from gardener.planning.promote import settled_mark
 
 
 def facts_of(plan, key):
@@ -212,7 +212,7 @@ def test_instruction_like_entry_is_held():
 def _with(**changes):
     from dataclasses import replace
 
-    from gardener.config import default_config
+    from gardener.model.config import default_config
 
     return replace(default_config(), **changes)
 
@@ -346,8 +346,8 @@ _PHRASES = [
     st.sampled_from(_PHRASES) | st.text(max_size=30),
 )
 def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query):
-    from gardener.model import Fact, Memory
-    from gardener.promote import _Pass, _same, is_current
+    from gardener.model.facts import Fact, Memory
+    from gardener.planning.promote import _Pass, _same, is_current
 
     memory = Memory(
         head="",
@@ -376,7 +376,7 @@ def test_surely_apart_never_contradicts_the_fuzzy_ratio(monkeypatch):
 
     from rapidfuzz import fuzz
 
-    from gardener.promote import NEAR_DUPLICATE, _surely_apart
+    from gardener.planning.promote import NEAR_DUPLICATE, _surely_apart
 
     # as in a pass that has not imported rapidfuzz: the shared-letters bound too
     monkeypatch.delitem(sys.modules, "rapidfuzz.fuzz")

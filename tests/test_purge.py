@@ -15,7 +15,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import GardenerError, UsageError
-from gardener.purge import (
+from gardener.verbs.purge import (
     PURGED,
     SALT,
     PurgeResult,
@@ -78,12 +78,12 @@ def assert_gone(root: Path, text: str) -> int:
 def purge_killed_at_the_rewrite(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     """``purge NAME`` as if killed where the history rewrite starts (the
     fault is injected there: a real kill lands anywhere)."""
-    import gardener.gitrewrite
+    import gardener.git.rewrite
 
     def killed(*args: object, **kwargs: object) -> None:
         raise SystemExit(137)
 
-    monkeypatch.setattr(gardener.gitrewrite, "rewrite_history", killed)
+    monkeypatch.setattr(gardener.git.rewrite, "rewrite_history", killed)
     with pytest.raises(SystemExit):
         purge(ws, NAME, by="dpo")
     monkeypatch.undo()
@@ -322,7 +322,7 @@ def test_a_commit_subject_that_cut_the_text_short_is_purged_too(
 
 
 def test_the_cut_forms_of_a_text_are_its_prefixes_with_an_ellipsis():
-    from gardener.purge import variants
+    from gardener.verbs.purge import variants
 
     assert variants("abcdef") == ["abcdef", "abcde…", "abcd…"]
     assert variants("abc") == ["abc"]
@@ -391,7 +391,7 @@ def test_a_purged_text_an_agent_writes_into_a_file_again_never_reaches_git(
 
 
 def test_scrub_replaces_the_shortest_stretch_that_holds_the_text():
-    from gardener.purge import scrub
+    from gardener.verbs.purge import scrub
 
     salt = b"k" * 32
     text = normalize("Kari Nordmann")

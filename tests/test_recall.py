@@ -7,10 +7,10 @@ from datetime import datetime
 import pytest
 from helpers import note
 
-from gardener.hits import match_expression, pick
-from gardener.index import open_index
-from gardener.model import Fact
-from gardener.recall import (
+from gardener.model.facts import Fact
+from gardener.recall.hits import match_expression, pick
+from gardener.recall.index import open_index
+from gardener.recall.rank import (
     Doc,
     as_of,
     entry_hit,

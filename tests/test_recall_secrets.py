@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gardener import Workspace, git
+from gardener import Workspace
+from gardener.git import repo as git
 
 SECRET = "hunter2hunter2"
 INDEX = Path(".git/gardener/recall.sqlite3")
@@ -138,8 +139,8 @@ def test_a_huge_limit_with_all_is_no_limit(warm: Workspace):
 
 
 def test_rules_that_stop_being_utf8_are_an_error_despite_the_cache(ws: Workspace):
-    from gardener.config import load
     from gardener.errors import ConfigError
+    from gardener.model.config import load
 
     rules = ws.root / "rules.md"
     rules.write_bytes(rules.read_bytes() + "\n<!-- \ufffd -->\n".encode())
@@ -152,7 +153,7 @@ def test_rules_that_stop_being_utf8_are_an_error_despite_the_cache(ws: Workspace
 def test_a_cache_edited_by_hand_is_not_trusted(ws: Workspace):
     import json
 
-    from gardener.config import load
+    from gardener.model.config import load
 
     cache = ws.root / ".git" / "gardener" / "config.json"
     load(ws.root)

@@ -1,4 +1,4 @@
-"""``gardener.record.Record`` builds what ``typing.NamedTuple`` builds."""
+"""``gardener.model.record.Record`` builds what ``typing.NamedTuple`` builds."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener.record import Record
+from gardener.model.record import Record
 
 
 class Point(Record):

@@ -12,9 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gardener.redact as redact_module
-from gardener.redact import Finding, compile_patterns, find, find_each, redact
-from gardener.secretrules import TABLE
+import gardener.neverstore.redact as redact_module
+from gardener.neverstore.redact import (
+    Finding,
+    compile_patterns,
+    find,
+    find_each,
+    redact,
+)
+from gardener.neverstore.rules import TABLE
 
 HEX64 = "9c1f0e8d7b6a5f4e3d2c1b0a9f8e7d6c" * 2
 UUID = "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0"

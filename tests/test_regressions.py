@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.promote import plan_promotion
-from gardener.workspace import atomic_write
+from gardener.files.io import atomic_write
+from gardener.planning.promote import plan_promotion
 
 
 def git(root: Path, *args: str) -> str:

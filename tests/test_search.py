@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.search import search_fresh
+from gardener.recall.search import search_fresh
 
 NOW = "2026-01-05T09:00"
 
@@ -19,9 +19,9 @@ NOW = "2026-01-05T09:00"
 def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A file the test wrote a moment ago counts as settled, as it would a
     few ms later in use (``index.stamp``'s racy rule; tested on its own)."""
-    import gardener.index
+    import gardener.recall.index
 
-    monkeypatch.setattr(gardener.index, "_TICK_NS", 0)
+    monkeypatch.setattr(gardener.recall.index, "_TICK_NS", 0)
 
 
 @pytest.fixture
@@ -124,9 +124,9 @@ def test_a_query_without_words_finds_nothing(warm: Workspace):
 @pytest.fixture
 def steady(warm: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
     """``warm``, with every folder stamp trusted at once (no 2 s racy wait)."""
-    import gardener.index
+    import gardener.recall.index
 
-    monkeypatch.setattr(gardener.index, "_RACY_NS", 0)
+    monkeypatch.setattr(gardener.recall.index, "_RACY_NS", 0)
     Workspace(warm.root).recall("database", everything=True)  # remembers the listing
     Workspace(warm.root).recall("database")
     return warm
@@ -136,8 +136,8 @@ def steady(warm: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 def test_names_from_the_memo_answer_as_a_listing_does(
     steady: Workspace, everything: bool
 ):
-    from gardener.index import folder_stamp, open_built
-    from gardener.search import signature
+    from gardener.recall.index import folder_stamp, open_built
+    from gardener.recall.search import signature
 
     index = open_built(str(steady.root / ".git"), signature(_values(steady)))
     assert index is not None
@@ -154,7 +154,7 @@ def test_names_from_the_memo_answer_as_a_listing_does(
 
 
 def _values(ws: Workspace) -> dict[str, object]:
-    from gardener.config import as_values
+    from gardener.model.config import as_values
 
     return as_values(ws.config)
 
@@ -182,8 +182,8 @@ def test_a_dangling_link_that_comes_alive_is_seen(steady: Workspace):
 
 
 def _memo(ws: Workspace, since: str = "") -> tuple[list[str], list[str]] | None:
-    from gardener.index import folder_stamp, open_built
-    from gardener.search import signature
+    from gardener.recall.index import folder_stamp, open_built
+    from gardener.recall.search import signature
 
     index = open_built(str(ws.root / ".git"), signature(_values(ws)))
     assert index is not None
@@ -257,9 +257,9 @@ def test_a_refresh_from_an_older_listing_leaves_no_memo_that_vouches_for_gone_ro
     memo still named it, and warm recalls answered without it from then on."""
     import functools
 
-    from gardener.index import open_index
-    from gardener.search import _docs, _Scope, signature
-    from gardener.validtime import parse_instant
+    from gardener.model.validtime import parse_instant
+    from gardener.recall.index import open_index
+    from gardener.recall.search import _docs, _Scope, signature
 
     now = parse_instant(NOW)
     late = _Scope(str(steady.root), "MEMORY.md", "memory", 30, now, True)  # lists now
@@ -284,10 +284,12 @@ def test_a_file_written_within_its_clock_tick_is_read_again(
     """Two writes within the file system's clock tick leave the same size and
     times (git's "racy" case): a stamp taken that close to a write is never
     stored, so the next refresh reads the file again instead of trusting it."""
-    import gardener.index
-    from gardener.index import open_index, stamp
+    import gardener.recall.index
+    from gardener.recall.index import open_index, stamp
 
-    monkeypatch.setattr(gardener.index, "_TICK_NS", 60_000_000_000)  # a slow clock
+    monkeypatch.setattr(
+        gardener.recall.index, "_TICK_NS", 60_000_000_000
+    )  # a slow clock
     note = tmp_path / "2026-01-05.md"
     note.write_text("- the cat is called Mimi\n", encoding="utf-8")
     assert stamp(str(note), trusted=True) == "racy"
@@ -303,7 +305,7 @@ def test_a_file_written_within_its_clock_tick_is_read_again(
         index.refresh(files, ["memory/2026-01-05.md"], read)
         assert not index.fresh(files, ["memory/2026-01-05.md"])
         index.refresh(files, ["memory/2026-01-05.md"], read)
-        monkeypatch.setattr(gardener.index, "_TICK_NS", 0)  # the tick has passed
+        monkeypatch.setattr(gardener.recall.index, "_TICK_NS", 0)  # the tick has passed
         index.refresh(files, ["memory/2026-01-05.md"], read)
         assert index.fresh(files, ["memory/2026-01-05.md"])
     assert reads == ["memory/2026-01-05.md"] * 3

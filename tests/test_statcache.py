@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.ledger import month_file
-from gardener.scan import scan
-from gardener.statcache import FILE, Clock, begin, load
+from gardener.store.ledger import month_file
+from gardener.store.notescan import scan
+from gardener.store.statcache import FILE, Clock, begin, load
 
 NOW = "2026-03-01T18:00"
 
@@ -106,8 +106,8 @@ def test_a_damaged_or_deleted_cache_changes_nothing(ws: Workspace):
 def test_a_promote_killed_after_its_writes_is_finished_then_skips_the_notes(
     ws: Workspace,
 ):
-    from gardener.journal import begin as journal_begin
-    from gardener.promote import plan_promotion
+    from gardener.planning.promote import plan_promotion
+    from gardener.store.journal import begin as journal_begin
 
     (ws.root / "memory" / "2026-02-14.md").write_text(
         "- 12:00 decision: **database**: SQLite\n"

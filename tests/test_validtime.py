@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener.validtime import (
+from gardener.model.validtime import (
     day_span,
     format_instant,
     is_instant,

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener import watch as watch_module
-from gardener.watch import (
+from gardener.watch import watcher as watch_module
+from gardener.watch.watcher import (
     Debouncer,
     Options,
     Schedule,

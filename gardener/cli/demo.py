@@ -1,0 +1,143 @@
+"""``gardener demo``: replay the example agent's notes day by day in a scratch workspace.
+
+Each replay day: the day's notes arrive (lines a never-store rule refuses are
+dropped, as ``gardener note`` would refuse them), then promote, then prune,
+all with the clock set to that day. The example notes ship with the package.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from gardener.errors import GardenerError
+from gardener.files.io import atomic_write, read_text
+from gardener.files.layout import note_date
+from gardener.formats.dailynote import load_front_matter, split_front_matter
+from gardener.model.config import packaged
+from gardener.neverstore import redact
+from gardener.workspace import Workspace
+
+DAY_END = "T21:00:00"  # the replayed day's promote and prune run in its evening
+
+
+@dataclass(frozen=True)
+class DayReport:
+    """What one replayed day did (counts)."""
+
+    day: date
+    notes: int
+    refused: int
+    promoted: int
+    superseded: int
+    updated: int
+    rejected: int
+    held: int
+    pruned: int
+
+    def line(self) -> str:
+        parts = [
+            f"{self.notes} note(s)",
+            f"promoted {self.promoted}",
+            f"superseded {self.superseded}",
+        ]
+        if self.updated:
+            parts.append(f"corrected {self.updated}")
+        parts.append(f"rejected {self.rejected}")
+        if self.held:
+            parts.append(f"held {self.held}")
+        parts.append(f"pruned {self.pruned}")
+        if self.refused:
+            parts.append(f"refused {self.refused} line(s) (never-store)")
+        return f"{self.day}  " + ", ".join(parts)
+
+
+def example_notes() -> list[tuple[date, Path]]:
+    """(replay day, file) for each example note: front matter ``recorded`` or its own date."""
+    folder = packaged("memory")
+    plan = []
+    for path in sorted(folder.glob("*.md")):
+        day = note_date(path.name)
+        if day is None:
+            continue
+        yaml_text, _ = split_front_matter(read_text(path))
+        front = load_front_matter(yaml_text) if yaml_text else None
+        recorded = front.get("recorded") if front else None
+        try:
+            when = date.fromisoformat(recorded) if isinstance(recorded, str) else day
+        except ValueError:
+            when = day
+        plan.append((when, path))
+    return sorted(plan)
+
+
+def _without_secrets(ws: Workspace, text: str) -> tuple[str, int]:
+    """The note's text minus the lines a never-store rule refuses, and how many."""
+    kept = []
+    refused = 0
+    for line in text.split("\n"):
+        if redact.find(line, ws.config.never_store, ws.config.allow):
+            refused += 1
+        else:
+            kept.append(line)
+    return "\n".join(kept), refused
+
+
+def replay(
+    target: Path | None = None, on_day: Callable[[DayReport], None] | None = None
+) -> tuple[Path, list[DayReport]]:
+    """Replay the example notes into ``target`` (default: a new temporary folder).
+
+    Raises GardenerError if ``target`` exists and is not empty.
+    """
+    if target is None:
+        target = Path(tempfile.mkdtemp(prefix="gardener-demo-"))
+    elif target.exists() and any(target.iterdir()):
+        raise GardenerError(
+            f"{target} is not empty; give the demo a new folder: gardener demo NEW_DIR"
+        )
+    schedule = example_notes()
+    if not schedule:
+        raise GardenerError(f"no example notes found in {packaged('memory')}")
+    first = schedule[0][0].isoformat() + "T08:00:00"
+    ws, _ = Workspace.init(target, now_override=first)
+    reports = []
+    for day, files in _by_day(schedule):
+        ws.now_override = day.isoformat() + DAY_END
+        refused = 0
+        for source in files:
+            text, dropped = _without_secrets(ws, read_text(source))
+            refused += dropped
+            atomic_write(ws.root / ws.config.notes_dir / source.name, text)
+        promoted = ws.promote().plan
+        pruned = ws.prune().plan
+        report = DayReport(
+            day,
+            len(files),
+            refused,
+            len(promoted.keys("add")) + len(promoted.keys("history")),
+            len(promoted.keys("supersede")),
+            len(promoted.keys("update")),
+            len(promoted.keys("reject")),
+            len(promoted.keys("held")),
+            len(pruned.superseded_removed)
+            + len(pruned.expired)
+            + len(pruned.notes_removed),
+        )
+        reports.append(report)
+        if on_day:
+            on_day(report)
+    return ws.root, reports
+
+
+def _by_day(schedule: list[tuple[date, Path]]) -> Iterator[tuple[date, list[Path]]]:
+    days: dict[date, list[Path]] = {}
+    for day, path in schedule:
+        days.setdefault(day, []).append(path)
+    yield from sorted(days.items())
+
+
+__all__ = ["DayReport", "example_notes", "replay"]

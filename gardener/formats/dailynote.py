@@ -1,0 +1,228 @@
+"""Parse daily notes (``memory/YYYY-MM-DD.md``) into entries, and render new ones.
+
+A daily note is the firehose: whatever agents and people wrote. Each top-level
+list item is one entry; its nested items belong to it; headings give context.
+Parsing never fails on odd text: what can't be read is reported as a Problem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+from gardener.formats.entryline import KIND_ALIASES, KINDS, canonical_kind
+from gardener.model.facts import Entry, Note, Problem
+
+_KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
+# Heading text is taken whole and its closing #s stripped afterwards: a lazy
+# ``(.*?)\s*#*\s*$`` takes cubic time on a run of spaces.
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
+_CLOSING_HASHES = re.compile(r"(?:^|(?<=\s))#+$")
+_TOP_ITEM = re.compile(r"^ {0,1}(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
+# Outside an entry, an item indented up to three spaces is still top-level.
+_FIRST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
+_CHECKBOX = re.compile(r"^\[([ xX])\]\s+(.*)$")
+_TIME = re.compile(
+    r"^(?:\*\*)?([01]?\d|2[0-3]):([0-5]\d)(?:\*\*)?(?:\s*[-–—:]\s*|\s+)(.*)$"
+)
+_KIND = re.compile(rf"^(?:\*\*)?({_KIND_WORDS})(?:\*\*)?\s*:\s+(.*)$", re.IGNORECASE)
+# the ASCII characters a _KIND match can start with ("ſtate" is non-ASCII: it is tried)
+_KIND_STARTS = frozenset(
+    "*" + "".join(w[0] + w[0].upper() for w in [*KINDS, *KIND_ALIASES])
+)
+_KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*:\s*(.*)$|^\*\*([^*]+?):\*\*\s*(.*)$")
+_TRAILER = re.compile(r"\((source|by|expires):([^()]*)\)\s*$", re.IGNORECASE)
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
+
+
+@dataclass
+class _Item:
+    """A list item being read: its first line and what nests under it."""
+
+    line: int
+    text: str
+    heading: str | None
+    nested: list[str] = field(default_factory=list)
+
+
+def split_front_matter(text: str) -> tuple[str | None, int]:
+    """Return (yaml_text or None, number of lines the front matter takes).
+
+    Front matter is a first line ``---`` and a closing ``---`` (or ``...``) line.
+    """
+    body = text[1:] if text.startswith("\ufeff") else text
+    lines = body.split("\n")
+    if not lines or lines[0].rstrip("\r").strip() != "---":
+        return None, 0
+    for number in range(1, len(lines)):
+        if _FRONT_END.match(lines[number].rstrip("\r")):
+            return "\n".join(x.rstrip("\r") for x in lines[1:number]), number + 1
+    return None, 0
+
+
+def load_front_matter(yaml_text: str) -> Mapping[str, object] | None:
+    """YAML front matter read with BaseLoader (no value changes type); None if not YAML."""
+    import yaml
+    from frontmatter.default_handlers import YAMLHandler
+
+    if not yaml_text.strip():
+        return {}
+    try:
+        # libyaml's loader when present: same strings, ~10x faster than pure Python
+        loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+        data = YAMLHandler().load(yaml_text, Loader=loader)
+    except yaml.YAMLError:
+        return None
+    if data is None:  # only comments: an empty mapping, not a body
+        return {}
+    return data if isinstance(data, dict) else None
+
+
+def parse_note(path: str, day: date, text: str) -> Note:
+    """Parse one daily note's text into entries.
+
+    Args:
+        path: workspace-relative posix path, for entries and problems.
+        day: the note's date (from its file name).
+        text: the decoded file, BOM and CRLF allowed.
+    Returns a Note; a front matter block that is not YAML is reported, and the
+    file is then read as if it had none (a body may start with a ``---`` rule).
+    """
+    front: Mapping[str, object] = {}
+    problems: list[Problem] = []
+    yaml_text, skip = split_front_matter(text)
+    if yaml_text is not None:
+        loaded = load_front_matter(yaml_text)
+        if loaded is None:
+            skip = 0
+        else:
+            front = loaded
+    agent = front.get("agent") or front.get("by")
+    agent = agent if isinstance(agent, str) and agent.strip() else None
+    zone = front.get("timezone")
+    zone = zone.strip() if isinstance(zone, str) and zone.strip() else None
+    lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
+    entries: list[Entry] = []
+    headings: dict[int, str] = {}
+    fence: str | None = None
+    current: _Item | None = None
+
+    def flush() -> None:
+        nonlocal current
+        if current is not None:
+            entries.append(_entry(path, day, agent, zone, current))
+            current = None
+
+    for index in range(skip, len(lines)):
+        raw = lines[index].rstrip("\r")
+        # fences and headings start with one of these after at most 3 spaces
+        lead = raw.lstrip()[:1]
+        fm = _FENCE.match(raw) if lead in ("`", "~") else None
+        if fence is not None:
+            # a closing fence: the same character, at least as long, no info string
+            if (
+                fm
+                and fm.group(1)[0] == fence[0]
+                and len(fm.group(1)) >= len(fence)
+                and not fm.group(2).strip()
+            ):
+                fence = None
+            if current is not None:
+                current.nested.append(raw)
+            continue
+        if fm:
+            fence = fm.group(1)
+            if current is not None and raw[:1] in (" ", "\t"):
+                current.nested.append(raw)
+            else:
+                flush()
+            continue
+        hm = _HEADING.match(raw) if lead == "#" else None
+        if hm:
+            flush()
+            level = len(hm.group(1))
+            headings = {lv: t for lv, t in headings.items() if lv < level}
+            title = _CLOSING_HASHES.sub("", hm.group(2).strip()).strip()
+            headings[level] = title
+            continue
+        im = (_TOP_ITEM if current is not None else _FIRST_ITEM).match(raw)
+        if im:
+            flush()
+            deepest = headings[max(headings)] if headings else None
+            current = _Item(index + 1, im.group(1).strip(), deepest)
+            continue
+        if current is not None and raw.strip() and raw[:1] in (" ", "\t"):
+            current.nested.append(raw)
+            continue
+        if current is not None and not raw.strip():
+            continue  # a blank line inside a list: nested items may follow
+        flush()
+    flush()
+    return Note(
+        path=path,
+        day=day,
+        front=front,
+        entries=tuple(entries),
+        problems=tuple(problems),
+    )
+
+
+def _entry(
+    path: str,
+    day: date,
+    agent: str | None,
+    zone: str | None,
+    item: _Item,
+) -> Entry:
+    text = item.text
+    nested = tuple(item.nested)
+    heading = item.heading
+    rest = text
+    checkbox = False
+    # each regex only where its first character (or last, for trailers) allows
+    cm = _CHECKBOX.match(rest) if rest[:1] == "[" else None
+    if cm:
+        checkbox, rest = True, cm.group(2)
+    time = kind = key = None
+    tm = _TIME.match(rest) if rest[:1] == "*" or rest[:1].isdecimal() else None
+    if tm:
+        time, rest = f"{int(tm.group(1)):02d}:{tm.group(2)}", tm.group(3)
+    first = rest[:1]
+    km = None if first.isascii() and first not in _KIND_STARTS else _KIND.match(rest)
+    if km:
+        kind, rest = canonical_kind(km.group(1)), km.group(2)
+    trailers: dict[str, str] = {}
+    while rest.rstrip().endswith(")"):
+        mm = _TRAILER.search(rest)
+        if not mm or mm.group(1).lower() in trailers:
+            break
+        trailers[mm.group(1).lower()] = mm.group(2).strip()
+        rest = rest[: mm.start()]
+    keym = _KEY.match(rest) if rest.startswith("**") else None
+    if keym:
+        key = (keym.group(1) or keym.group(3)).strip()
+        rest = keym.group(2) if keym.group(1) else keym.group(4)
+    expires = trailers.get("expires")
+    if expires is not None and not _DATE.match(expires):
+        expires = None
+    return Entry(
+        path=path,
+        line=item.line,
+        day=day,
+        text=text,
+        value=rest.strip(),
+        time=time,
+        kind=kind,
+        key=key or None,
+        source=trailers.get("source") or None,
+        by=trailers.get("by") or agent,
+        expires=expires,
+        heading=str(heading) if heading else None,
+        nested=nested,
+        checkbox=checkbox,
+        timezone=zone,
+    )

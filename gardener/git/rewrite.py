@@ -1,0 +1,147 @@
+"""History rewrites for ``purge``: replace a text in every commit of a
+``gardener.git.repo.Repo``, then make the old history unrecoverable.
+
+``rewrite_history`` runs git-filter-repo (file contents and names, messages,
+names, emails, ref names of every commit and tag reachable from a ref);
+``forget_old_history`` removes what still points at the old commits and
+prunes them. ``operation_in_progress`` and ``remotes`` tell purge when a
+rewrite must not run and what it cannot reach. Each function takes the
+``Repo`` to work on; the history they rewrite is read with ``gitlog``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+
+from gardener.errors import GardenerError
+from gardener.git.run import decode
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from gardener.git.repo import Repo
+
+# Operations a history rewrite must not run in the middle of: file -> what it is.
+_IN_PROGRESS = {
+    "MERGE_HEAD": "a merge",
+    "CHERRY_PICK_HEAD": "a cherry-pick",
+    "REVERT_HEAD": "a revert",
+    "rebase-merge": "a rebase",
+    "rebase-apply": "a rebase or `git am`",
+    "BISECT_LOG": "a bisect",
+}
+# Files in the git folder that hold commit messages: scrubbed after a rewrite.
+_MESSAGE_FILES = ("COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG")
+# They point at commits of the old history, which a rewrite leaves behind.
+_OLD_POINTERS = ("ORIG_HEAD", "FETCH_HEAD")
+# Run by ``rewrite_history`` in a child Python: git-filter-repo as a library,
+# with callbacks (the text never touches the disk, unlike --replace-text). The
+# matching must agree with gardener.verbs.purge.Needle: one regex (the text, its cut
+# forms, any run of white space for a run), over the bytes, or, ignoring
+# case, over the UTF-8 text (bad bytes kept as surrogates).
+_FILTER_REPO_DRIVER = r"""
+import json, re, sys
+import git_filter_repo as fr
+spec = json.loads(sys.stdin.buffer.read())
+new = spec["replacement"]
+if spec["ignore_case"]:
+    pattern = re.compile(spec["pattern"], re.IGNORECASE)
+    def sub(data):
+        text = data.decode("utf-8", "surrogateescape")
+        return pattern.sub(lambda _m: new, text).encode("utf-8", "surrogateescape")
+else:
+    pattern = re.compile(spec["pattern"].encode("utf-8", "surrogateescape"))
+    new_bytes = new.encode("utf-8", "surrogateescape")
+    def sub(data):
+        return pattern.sub(lambda _m: new_bytes, data)
+def blob(b, _metadata):
+    b.data = sub(b.data)
+args = fr.FilteringOptions.parse_args(spec["args"])
+fr.RepoFilter(
+    args, blob_callback=blob, message_callback=sub, name_callback=sub,
+    email_callback=sub, filename_callback=sub, refname_callback=sub,
+).run()
+"""
+
+
+def operation_in_progress(repo: Repo) -> str | None:
+    """What git is in the middle of (a merge, a rebase...), or None."""
+    for name, what in _IN_PROGRESS.items():
+        if os.path.lexists(os.path.join(repo.git_folder, name)):
+            return what
+    return None
+
+
+def remotes(repo: Repo) -> list[str]:
+    """The names of the repository's remotes (``git remote``), as git lists them."""
+    return decode(repo.run("remote")[1]).split()
+
+
+def rewrite_history(
+    repo: Repo, pattern: str, replacement: str, ignore_case: bool
+) -> None:
+    """Replace what the regex ``pattern`` matches in every blob, file name,
+    message, name, email and ref name of every commit and tag reachable
+    from any ref, with git-filter-repo.
+
+    The work tree is reset to the rewritten HEAD (tracked files only: the
+    caller checks there are no uncommitted changes). Remotes and remote-
+    tracking refs are kept (``--partial``), every commit is kept even if it
+    becomes empty, replace refs are dropped. The old objects stay until
+    ``forget_old_history``. Raises GardenerError if filter-repo is missing
+    or fails.
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("git_filter_repo") is None:
+        raise GardenerError(
+            f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
+        )
+    shutil.rmtree(repo.git_dir / "filter-repo", ignore_errors=True)
+    spec = {
+        "pattern": pattern,
+        "replacement": replacement,
+        "ignore_case": ignore_case,
+        "args": [
+            "--force", "--partial", "--quiet", "--replace-refs", "delete-no-add",
+            "--prune-empty", "never", "--prune-degenerate", "never",
+        ],
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", _FILTER_REPO_DRIVER],
+        input=json.dumps(spec).encode(),
+        cwd=repo.root,
+        env={**os.environ, **repo.location_env()},
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        err = decode(done.stderr).strip().splitlines()[-5:]
+        raise GardenerError(
+            f"git-filter-repo failed (exit {done.returncode}): {' / '.join(err)}"
+        )
+
+
+def forget_old_history(repo: Repo, sub: Callable[[bytes], bytes]) -> None:
+    """Make the history before a rewrite unrecoverable from this repository.
+
+    Removes filter-repo's leftovers (``.git/filter-repo/``), ORIG_HEAD and
+    FETCH_HEAD, applies ``sub`` to the saved commit messages
+    (COMMIT_EDITMSG...), expires every reflog entry and prunes every
+    unreachable object (``gc --prune=now``).
+    """
+    shutil.rmtree(repo.git_dir / "filter-repo", ignore_errors=True)
+    for name in _OLD_POINTERS:
+        (repo.git_dir / name).unlink(missing_ok=True)
+    for name in _MESSAGE_FILES:
+        path = repo.git_dir / name
+        if path.is_file() and not path.is_symlink():
+            data = path.read_bytes()
+            if sub(data) != data:
+                path.write_bytes(sub(data))
+    repo.run("reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all")
+    repo.run("gc", "--prune=now", "--quiet")

@@ -1,0 +1,258 @@
+"""The gardener's values: daily-note entries, MEMORY.md facts, and how keys compare.
+
+Everything here is a frozen dataclass or a pure function; parsing and rendering
+live in ``notes.py`` (daily notes) and ``memoryfile.py`` (MEMORY.md).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from datetime import date
+from functools import lru_cache
+from typing import TypeVar
+
+from gardener.formats.entryline import canonical_kind
+
+# MEMORY.md sections, in the order they are rendered; the kind each one holds.
+SECTION_OF_KIND = {
+    "identity": "Identity",
+    "preference": "Preferences",
+    "decision": "Decisions",
+    "fact": "Facts",
+    "event": "Events",
+}
+KIND_OF_SECTION = {title.casefold(): kind for kind, title in SECTION_OF_KIND.items()}
+SUPERSEDED = "Superseded"
+_SUPERSEDED_FOLDED = SUPERSEDED.casefold()
+
+# Fact attributes in the order they are rendered; anything else follows, as found.
+ATTRIBUTE_ORDER = (
+    "since",
+    "until",
+    "expires",
+    "source",
+    "from",
+    "by",
+    "supersedes",
+    "superseded-by",
+    "reason",
+    "kind",
+)
+
+
+@lru_cache(maxsize=65536)
+def normalize_key(key: str) -> str:
+    """Compare keys case-, space- and Unicode-insensitively (NFKC, casefold).
+
+    ``Tier 2 renewal/List  Price`` and ``tier 2 renewal / list price`` are one key.
+    """
+    text = unicodedata.normalize("NFKC", key).casefold()
+    if "/" in text:
+        text = _SLASH.sub(" / ", text)
+    return " ".join(text.split())
+
+
+_SLASH = re.compile(r"\s*/\s*")
+
+
+_PUNCT = re.compile(r"[^\w\s$€£¥%+#.-]|(?<!\d)[.-]|[.-](?!\d)", re.UNICODE)
+# _PUNCT for ASCII text: its first alternative as a table (digits stay digits, so
+# the look-arounds of the rest see the same), then the rest
+_ASCII_PUNCT = {
+    code: " " for code in range(128) if not re.fullmatch(r"[\w\s$€£¥%+#.-]", chr(code))
+}
+_LONE_DOT_DASH = re.compile(r"(?<!\d)[.-]|[.-](?!\d)")
+
+
+@lru_cache(maxsize=65536)
+def normalize_value(value: str) -> str:
+    """Compare values ignoring case, space, punctuation and Unicode form (NFKC).
+
+    Digits keep their inner ``.``/``-`` so ``v1.2`` and ``v12`` stay different.
+    """
+    text = unicodedata.normalize("NFKC", value).casefold()
+    text = text.replace("*", "").replace("`", "")
+    if text.isascii():  # the same, in two cheaper steps
+        text = text.translate(_ASCII_PUNCT)
+        if "." in text or "-" in text:
+            text = _LONE_DOT_DASH.sub(" ", text)
+    else:
+        text = _PUNCT.sub(" ", text)
+    return " ".join(text.split())
+
+
+_T = TypeVar("_T")
+
+
+def quick_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen dataclass an ``__init__`` that writes the instance dict directly.
+
+    The ``__init__`` that dataclasses writes for a frozen class sets each field
+    through ``object.__setattr__``, more than twice as slow; a promote pass over
+    thousands of notes builds a hundred thousand entries, facts and decisions.
+    Same signature, defaults and default factories; the class stays frozen (an
+    assignment still raises). Put it above ``@dataclass(frozen=True)``.
+    """
+    scope: dict[str, object] = {"MISSING": MISSING}
+    params, body = [], [" values = self.__dict__"]
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.default is not MISSING:
+            scope[f"default_{f.name}"] = f.default
+            params.append(f"{f.name}=default_{f.name}")
+        elif f.default_factory is not MISSING:
+            scope[f"factory_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            body.append(f" if {f.name} is MISSING: {f.name} = factory_{f.name}()")
+        else:
+            params.append(f.name)
+        # one key at a time, in field order: instances keep sharing their keys
+        body.append(f" values[{f.name!r}] = {f.name}")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), scope)
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
+    cls.__init__ = init  # type: ignore[method-assign,assignment]
+    return cls
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a file, reported by ``check`` and skipped by the passes."""
+
+    # "parse", "conflict", "secret", "budget", "reference", "instruction",
+    # "held", "setting", "git" (a lock a killed git command left)
+    kind: str
+    path: str  # workspace-relative posix path
+    line: int | None  # 1-based, None when the problem is the whole file
+    message: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+        }
+
+
+@quick_init
+@dataclass(frozen=True)
+class Entry:
+    """One top-level list item of a daily note, with its nested items."""
+
+    path: str  # workspace-relative posix path of the note
+    line: int  # 1-based line of the item's first line
+    day: date  # the note's date, from its file name
+    text: str  # the item's first line after the list marker, as written
+    value: str  # text without time, kind, key, source, by and expires
+    time: str | None = None  # "HH:MM", local time in the workspace timezone
+    kind: str | None = None  # explicit kind (canonical), or None
+    key: str | None = None  # explicit **key**, as written
+    source: str | None = None
+    by: str | None = None  # who wrote it: (by: X), else the note's `agent`
+    expires: str | None = None  # "YYYY-MM-DD"
+    heading: str | None = None  # the nearest heading above, without '#'
+    nested: tuple[str, ...] = ()  # nested lines, as written (indent kept)
+    checkbox: bool = False  # written as a task list item: "- [ ] ..."
+    timezone: str | None = None  # the note's own `timezone` front matter, if any
+
+
+@dataclass(frozen=True)
+class Note:
+    """A parsed daily note: its front matter (strings only) and entries."""
+
+    path: str
+    day: date
+    front: Mapping[str, object]  # YAML read with BaseLoader: scalars stay strings
+    entries: tuple[Entry, ...]
+    problems: tuple[Problem, ...] = ()
+    # git blob id (40 hex) of the file's bytes as read; None when parsed from text alone
+    digest: str | None = None
+
+
+@quick_init
+@dataclass(frozen=True)
+class Fact:
+    """One entry line of MEMORY.md's managed block.
+
+    ``attrs`` maps attribute names (``since``, ``until``, ``from`` ...) to strings;
+    ``section`` is the heading it sits under. Valid times are local wall-clock
+    strings (see ``validtime``).
+    """
+
+    value: str
+    key: str | None = None
+    id: str | None = None
+    section: str = "Facts"
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    struck: bool = False  # rendered as ~~...~~ (superseded entries)
+    line: int = 0  # 1-based line in MEMORY.md, 0 for a fact not yet written
+    tail: tuple[str, ...] = ()  # indented lines under it, kept as written
+
+    def get(self, name: str) -> str | None:
+        return self.attrs.get(name)
+
+    @property
+    def since(self) -> str | None:
+        return self.attrs.get("since")
+
+    @property
+    def until(self) -> str | None:
+        return self.attrs.get("until")
+
+    @property
+    def kind(self) -> str | None:
+        """The kind this fact holds: from its section, or its ``kind`` attribute."""
+        return KIND_OF_SECTION.get(self.section.casefold()) or canonical_kind(
+            self.attrs.get("kind")
+        )
+
+    @property
+    def superseded(self) -> bool:
+        return self.section.casefold() == _SUPERSEDED_FOLDED
+
+    @property
+    def norm_key(self) -> str | None:
+        return normalize_key(self.key) if self.key else None
+
+    def with_attrs(self, **changes: str | None) -> Fact:
+        """A copy with attributes set (``None`` removes one); ``_`` in names is ``-``."""
+        return self.moved(self.section, self.struck, **changes)
+
+    def moved(self, section: str, struck: bool, **changes: str | None) -> Fact:
+        """A copy in ``section``, struck or not, with attributes set as ``with_attrs``."""
+        attrs = dict(self.attrs)
+        for name, value in changes.items():
+            name = name.replace("_", "-")
+            if value is None:
+                attrs.pop(name, None)
+            else:
+                attrs[name] = value
+        # the constructor, not dataclasses.replace: a pass makes tens of thousands
+        return Fact(
+            self.value, self.key, self.id, section, attrs, struck, self.line, self.tail
+        )
+
+
+@dataclass(frozen=True)
+class Memory:
+    """MEMORY.md split into the text the gardener never touches and its block.
+
+    ``head`` and ``tail`` are kept byte for byte. Without a managed block,
+    ``head`` holds the whole file and ``begin`` is None.
+    """
+
+    head: str
+    facts: tuple[Fact, ...] = ()
+    stray: tuple[tuple[str, str], ...] = ()  # (section, raw line) in the block, kept
+    tail: str = ""
+    begin: str | None = None  # the begin marker line as written
+    end: str | None = None  # the end marker line as written
+    newline: str = "\n"
+    text: str = ""  # the file as read
+
+    @property
+    def has_block(self) -> bool:
+        return self.begin is not None

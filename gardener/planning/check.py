@@ -1,0 +1,103 @@
+"""Find problems in a workspace's files (pure): what ``gardener check`` reports."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+
+from gardener.model.config import Config
+from gardener.model.facts import Memory, Problem
+from gardener.model.validtime import format_instant, is_instant
+from gardener.neverstore import redact
+from gardener.planning.promote import is_current, multi_valued
+
+
+def secret_problems(path: str, text: str, config: Config) -> list[Problem]:
+    """One problem per never-store finding in a file's text (never the secret itself)."""
+    return [
+        Problem(
+            "secret",
+            path,
+            f.line,
+            f"never-store rule '{f.rule}' matches here; remove it, then run `gardener check`",
+        )
+        for f in redact.find(text, config.never_store, config.allow)
+    ]
+
+
+def memory_problems(
+    memory: Memory, config: Config, now: datetime, path: str = "MEMORY.md"
+) -> list[Problem]:
+    """Conflicting current values, duplicate or dangling ids, bad dates, size budget."""
+    problems: list[Problem] = []
+    today = format_instant(now)
+    current: dict[str, list[int]] = defaultdict(list)
+    ids: dict[str, int] = {}
+    for fact in memory.facts:
+        if fact.id:
+            if fact.id in ids:
+                problems.append(
+                    Problem(
+                        "parse",
+                        path,
+                        fact.line,
+                        f"id #{fact.id} is also used on line {ids[fact.id]}",
+                    )
+                )
+            ids.setdefault(fact.id, fact.line)
+        for name in ("since", "until", "expires"):
+            value = fact.get(name)
+            if value is not None and not is_instant(value):
+                problems.append(
+                    Problem(
+                        "parse",
+                        path,
+                        fact.line,
+                        f"{name}={value!r} is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)",
+                    )
+                )
+        if fact.key and is_current(fact, today) and not multi_valued(fact.key, config):
+            current[fact.norm_key or ""].append(fact.line)
+    for fact in memory.facts:
+        for name in ("supersedes", "superseded-by"):
+            target = fact.get(name)
+            if target and target not in ids:
+                problems.append(
+                    Problem(
+                        "reference", path, fact.line, f"{name}={target} names no entry"
+                    )
+                )
+    for lines in current.values():
+        if len(lines) > 1:
+            first = next(f for f in memory.facts if f.line == lines[0])
+            others = ", ".join(str(n) for n in lines[1:])
+            problems.append(
+                Problem(
+                    "conflict",
+                    path,
+                    lines[0],
+                    f"key '{first.key}' has {len(lines)} current values (also line {others}); keep one, or list the attribute under multi_valued in rules.md",
+                )
+            )
+    if len(memory.text) > config.memory_budget_chars:
+        problems.append(
+            Problem(
+                "budget",
+                path,
+                None,
+                f"{len(memory.text)} characters, over the budget of {config.memory_budget_chars} (memory_budget_chars in rules.md)",
+            )
+        )
+    return problems
+
+
+def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
+    return sorted(problems, key=lambda p: (p.path, p.line or 0, p.kind))
+
+
+def by_file(problems: Iterable[Problem]) -> Mapping[str, list[Problem]]:
+    grouped: dict[str, list[Problem]] = defaultdict(list)
+    for p in problems:
+        grouped[p.path].append(p)
+    return grouped

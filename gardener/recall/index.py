@@ -1,0 +1,579 @@
+"""The recall index: MEMORY.md facts and daily-note entries in SQLite FTS5.
+
+It lives in ``.git/gardener/recall.sqlite3``: never committed, never needed
+(delete it and the next recall rebuilds it), and a purge deletes it. Each
+file's rows are replaced when the file's size, mtime, ctime or inode change,
+so a recall parses only what changed since the last one and its cost follows
+the live notes, not the length of the history (issue 6).
+
+Deleted rows are overwritten (``secure_delete``): a secret redacted from a
+note does not linger in the index's free pages after the next refresh.
+When the folder cannot be written, or the file is damaged beyond a rebuild,
+an in-memory index serves the one query.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+
+from gardener.model.validtime import current_at
+from gardener.recall.hits import Match, plain_value
+
+# a warm recall imports this module: no typing, pathlib, dataclasses or
+# contextlib (~0.7 ms) at run time
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+
+    Row = tuple[str, str, int, int]  # source: path, stamp, first and last doc id
+
+    from gardener.recall.rank import Doc
+
+    # [(relative path, absolute path)] -> {relative path: its docs}; a file
+    # left out (gone while read, named with a token) gets no rows
+    Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
+
+_BATCH = 256  # files read at once while refreshing
+SCHEMA = 4  # bump when the tables change: old indexes are then rebuilt
+_DDL = (
+    "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
+    "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
+    " first INTEGER, last INTEGER)",
+    # day: the note's date (NULL for MEMORY.md); norm_key: a fact's key;
+    # filed_key: a note entry's durable key (MEMORY.md speaks for it then)
+    "CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, path TEXT, day TEXT,"
+    " norm_key TEXT, filed_key TEXT, superseded INTEGER, until TEXT,"
+    " expires TEXT, since TEXT, hit TEXT)",
+    # a plain recall asks for the live notes' durable keys: by day, not a scan
+    "CREATE INDEX IF NOT EXISTS doc_day ON doc(day, filed_key, since)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text,"
+    " tokenize='unicode61 remove_diacritics 2')",
+)
+
+
+class Index:
+    """An open recall index. Use as a context manager; see ``open_index``."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.db.close()
+
+    def refresh(
+        self,
+        files: Sequence[tuple[str, str]],
+        present: Iterable[str],
+        read: Reader,
+        floor: str = "",
+    ) -> None:
+        """Re-read each of ``files`` whose stamp changed; drop files not in ``present``.
+
+        ``files`` are (workspace-relative path, absolute path); ``present`` is
+        every file that still exists among those the index may hold. Only
+        indexed paths from ``floor`` on (and ``files``) are looked at: a plain
+        recall never reads rows of notes past their TTL, so it need not check
+        them. ``read`` gets the changed files in batches. A file it leaves
+        out gets no rows (and is read again next time); an error it raises (MEMORY.md that does not parse) undoes
+        the refresh.
+        """
+        present = set(present)
+        stale, gone, _ = self._changes(files, present, floor)
+        if not stale and not gone:
+            return
+        # IMMEDIATE: the write lock before reading the spans, so two recalls
+        # refreshing at once never drop each other's rows
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            stale, gone, known = self._changes(files, present, floor)
+            if stale or gone:  # rows change: no remembered listing holds now
+                self._forget_listings()
+            for rel in gone:
+                self._drop(rel, known[rel])
+            # stamps before reading: a write during the read shows next time
+            stamps = {rel: stamp(path, trusted=True) for rel, path in stale}
+            for at in range(0, len(stale), _BATCH):  # memory follows a batch
+                batch = stale[at : at + _BATCH]
+                docs = read(batch)
+                for rel, _ in batch:
+                    if rel in known:
+                        self._drop(rel, known[rel])
+                    if rel in docs:  # one left out gets no row: read next time
+                        self._add(rel, stamps[rel], docs[rel])
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def fresh(
+        self,
+        files: Sequence[tuple[str, str]],
+        present: Iterable[str],
+        floor: str = "",
+    ) -> bool:
+        """True if ``refresh`` with the same arguments would change nothing:
+        no file's stamp changed and no indexed path from ``floor`` on is gone."""
+        stamps = {rel: held for rel, held, _, _ in self._indexed(files, floor)}
+        if stamps.keys() - set(present):
+            return False
+        return all(stamps.get(rel) == stamp(path) for rel, path in files)
+
+    def _changes(
+        self, files: Sequence[tuple[str, str]], present: set[str], floor: str
+    ) -> tuple[list[tuple[str, str]], set[str], dict[str, tuple[int, int]]]:
+        """(files whose stamp changed, indexed paths gone, path -> its row span)."""
+        stamps: dict[str, str] = {}
+        spans: dict[str, tuple[int, int]] = {}
+        for rel, held, first, last in self._indexed(files, floor):
+            stamps[rel] = held
+            spans[rel] = (first, last)
+        stale = [(rel, path) for rel, path in files if stamps.get(rel) != stamp(path)]
+        return stale, stamps.keys() - present, spans
+
+    def _indexed(self, files: Sequence[tuple[str, str]], floor: str) -> list[Row]:
+        """(path, stamp, first row, last row) of each indexed path from ``floor``
+        on, and of each of ``files`` below it (MEMORY.md)."""
+        query = "SELECT path, stamp, first, last FROM source WHERE "
+        rows: list[Row] = list(self.db.execute(query + "path >= ?", (floor,)))
+        for rel, _ in files:
+            if rel < floor:
+                rows += self.db.execute(query + "path = ?", (rel,))
+        return rows
+
+    def search(
+        self,
+        expression: str,
+        *,
+        paths_from: str | None = None,
+        memory_file: str,
+        limit: int | None = None,
+    ) -> Iterator[Match]:
+        """Docs matching the FTS5 ``expression``: best BM25 first, then newest.
+
+        ``paths_from`` (ISO date) keeps MEMORY.md and the notes of that day on;
+        ``limit`` caps the rows (SQLite then keeps only the best, not a full
+        sort). Rows are read as they are consumed.
+        """
+        sql = (
+            # a MEMORY.md row's key goes where a note row's filed key does
+            "SELECT round(-bm25(body), 6) AS score, d.day,"
+            " CASE WHEN d.day IS NULL THEN d.norm_key ELSE d.filed_key END, d.superseded,"
+            " d.until, d.expires, d.since, d.hit FROM body JOIN doc d"
+            " ON d.id = body.rowid"
+            " WHERE body MATCH ?"
+        )
+        args: list[object] = [expression]
+        if paths_from is not None:
+            sql += " AND (d.path = ? OR d.day >= ?)"
+            args += [memory_file, paths_from]
+        # then by file and the hit itself: ties come in one order whatever
+        # order the rows were written in (a warm index and a fresh one agree)
+        sql += " ORDER BY score DESC, d.since DESC, d.path, d.hit"
+        if limit is not None and limit < 1 << 62:  # SQLite's integers are 64-bit
+            sql += " LIMIT ?"
+            args.append(limit)
+        for (
+            score,
+            day,
+            filed,
+            superseded,
+            until,
+            expires,
+            since,
+            raw,
+        ) in self.db.execute(sql, args):
+            yield Match(score, day, filed, bool(superseded), until, expires, since, raw)
+
+    def remember_listing(
+        self, folder: str, held: str, since: str, memory_file: str, names: Sequence[str]
+    ) -> None:
+        """Note that a refresh just covered ``names``: every note in ``folder``
+        (relative path) from ``since`` (ISO date, "" for all) on, listed when
+        the folder's stamp was ``held``; with the stamps their rows hold, and
+        ``memory_file``'s. While the folder keeps that stamp, ``listing`` gives
+        the names without listing it, and a recall whose files still have
+        those stamps knows the index is up to date without reading a row.
+        Call it only after a refresh that succeeded. If a name has no rows
+        (its reader left it out) nothing is remembered: it is read next time.
+        """
+        key = _listing_key(folder, since)
+        self.db.execute("BEGIN IMMEDIATE")  # the stamps and the memo agree
+        try:
+            query = "SELECT path, stamp FROM source WHERE path >= ? AND path < ?"
+            # "0" sorts right after "/": the rows of the folder's notes alone
+            held_rows = dict(
+                self.db.execute(query, (f"{folder}/{since}", f"{folder}0"))
+            )
+            row = self.db.execute(
+                "SELECT stamp FROM source WHERE path = ?", (memory_file,)
+            ).fetchone()
+            stamps = [row[0] if row else None]
+            stamps += [held_rows.get(f"{folder}/{name}") for name in names]
+            if None in stamps:
+                self.db.execute("DELETE FROM meta WHERE name = ?", (key,))
+            else:
+                memo = json.dumps([held, since, list(names), stamps])
+                self.db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, memo)
+                )
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def _forget_listings(self) -> None:
+        """Drop every ``remember_listing`` memo (inside a write transaction):
+        a refresh may drop rows another listing names (a recall that listed the
+        folder before a note came drops that note's rows), and a memo must
+        never vouch for rows that are gone. The caller remembers its own after."""
+        self.db.execute("DELETE FROM meta WHERE name LIKE 'listing:%'")
+
+    def listing(
+        self, folder: str, held: str, since: str
+    ) -> tuple[list[str], list[str]] | None:
+        """What ``remember_listing`` kept for ``folder`` from ``since`` on, if the
+        folder's stamp is still ``held`` (no note was added, removed or
+        renamed since): (the notes' names, the stamps of MEMORY.md and of
+        each note as their rows hold them). Else None: list the folder."""
+        row = self.db.execute(
+            "SELECT value FROM meta WHERE name = ?", (_listing_key(folder, since),)
+        ).fetchone()
+        if row is None:
+            return None
+        held_then, since_then, names, stamps = json.loads(row[0])
+        if held_then != held or since_then != since:
+            return None
+        return names, stamps
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Drop the rows of ``paths`` (notes prune deleted) and merge the full-text
+        index, so their words leave the file too: FTS5 keeps a deleted row's
+        words in its older segments until they are merged."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self._forget_listings()
+            query = "SELECT first, last FROM source WHERE path = ?"
+            for rel in paths:
+                for first, last in list(self.db.execute(query, (rel,))):
+                    self._drop(rel, (first, last))
+            self.db.execute("INSERT INTO body(body) VALUES ('optimize')")
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def filed_from_notes(self, memory_file: str, today: str) -> set[tuple[str, str]]:
+        """(note path, value) of each current MEMORY.md entry that came from
+        a daily note (its ``from``); the value compared as ``hits`` compares
+        values (case and runs of spaces ignored). A note line without a key,
+        or of a key with many values, answers as that entry. ``today`` is a
+        valid-time string (local time). Read by SQLite's JSON functions: a
+        plain recall runs it over a year of facts."""
+        rows = self.db.execute(
+            "SELECT d.until, d.expires, json_extract(d.hit, '$.origin'),"
+            " json_extract(d.hit, '$.value') FROM source s JOIN doc d"
+            " ON d.id BETWEEN s.first AND s.last WHERE s.path = ?"
+            " AND NOT d.superseded AND json_extract(d.hit, '$.origin') IS NOT NULL",
+            (memory_file,),
+        )
+        return {
+            (origin, plain_value(value))
+            for until, expires, origin, value in rows
+            if current_at(False, until, expires, today)
+        }
+
+    def pending(
+        self, memory_file: str, paths_from: str | None, now: str = "9999"
+    ) -> dict[str, str]:
+        """Durable keys whose newest note entry (of the notes dated
+        ``paths_from`` on, or all) is newer than every value MEMORY.md holds
+        for the key, whatever its status, and than the end of each: key ->
+        that entry's ``since`` (as ``recall.sort_key`` writes it). Promote has
+        not filed it yet, so it is the key's latest word; older note entries
+        of a key are not. A note entry of the same minute as what MEMORY.md
+        holds is pending if its value is not one MEMORY.md holds for the key
+        (an agent may note twice a minute). ``now`` (as ``since`` is written):
+        entries dated later are left out."""
+        # MEMORY.md's rows by their span: a file's rows are consecutive
+        filed = dict(
+            self.db.execute(
+                # a value's until counts too: a correction's note is filed when
+                # the wrong value ends, though the right one keeps its since
+                "SELECT d.norm_key, max(max(d.since, coalesce(d.until, '')))"
+                " FROM source s JOIN doc d"
+                " ON d.id BETWEEN s.first AND s.last"
+                " WHERE s.path = ? AND d.norm_key IS NOT NULL GROUP BY d.norm_key",
+                (memory_file,),
+            )
+        )
+        newest = self.db.execute(
+            # an entry dated ahead of ``now`` is no word yet: it waits (promote)
+            "SELECT filed_key, max(since) FROM doc WHERE day >= ? AND since <= ?"
+            " AND filed_key IS NOT NULL GROUP BY filed_key",
+            (paths_from or "", now),
+        )
+        out: dict[str, str] = {}
+        for key, since in newest:
+            held = filed.get(key, "")
+            if since > held:
+                # a repeat of the key's current value is no new word (promote
+                # rejects it as the same value): the current entry answers
+                if not self._repeats_current(memory_file, paths_from, key, since):
+                    out[key] = since
+            elif since == held and self._unfiled_value(
+                memory_file, paths_from, key, since
+            ):
+                out[key] = since
+        return out
+
+    def _more_noted_than_filed(
+        self, memory_file: str, paths_from: str | None, key: str, since: str
+    ) -> bool:
+        """Whether the notes hold more entries of ``key`` at ``since`` than
+        MEMORY.md holds values of it with that ``since``: an agent noted twice
+        in a minute and promote filed one. Else the one entry was filed, and
+        a value that differs is a person's edit of MEMORY.md (edit freely)."""
+        (noted,) = self.db.execute(
+            "SELECT count(*) FROM doc WHERE day >= ? AND filed_key = ? AND since = ?",
+            (paths_from or "", key, since),
+        ).fetchone()
+        (filed,) = self.db.execute(
+            "SELECT count(*) FROM source s JOIN doc d ON d.id BETWEEN s.first AND s.last"
+            " WHERE s.path = ? AND d.norm_key = ? AND d.since = ?",
+            (memory_file, key, since),
+        ).fetchone()
+        return bool(noted > filed)
+
+    def _noted_values(self, paths_from: str | None, key: str, since: str) -> set[str]:
+        """The values (case aside) of the note entries of ``key`` at ``since``."""
+        return {
+            str(v).casefold().strip()
+            for (v,) in self.db.execute(
+                "SELECT json_extract(hit, '$.value') FROM doc WHERE day >= ?"
+                " AND filed_key = ? AND since = ?",
+                (paths_from or "", key, since),
+            )
+        }
+
+    def _repeats_current(
+        self, memory_file: str, paths_from: str | None, key: str, since: str
+    ) -> bool:
+        """Whether every note entry of ``key`` at ``since`` says what MEMORY.md
+        holds as the key's current value (compared as text, case aside)."""
+        current = {
+            str(v).casefold().strip()
+            for (v,) in self.db.execute(
+                "SELECT json_extract(d.hit, '$.value') FROM source s JOIN doc d"
+                " ON d.id BETWEEN s.first AND s.last WHERE s.path = ?"
+                " AND d.norm_key = ? AND d.superseded = 0 AND d.until IS NULL",
+                (memory_file, key),
+            )
+        }
+        return bool(current) and self._noted_values(paths_from, key, since) <= current
+
+    def _unfiled_value(
+        self, memory_file: str, paths_from: str | None, key: str, since: str
+    ) -> bool:
+        """Whether a note entry of ``key`` at ``since`` has a value MEMORY.md
+        does not hold for the key (compared as text, case aside), and is not
+        one MEMORY.md filed and a person then edited there."""
+        if not self._more_noted_than_filed(memory_file, paths_from, key, since):
+            return False
+        held = {
+            str(v).casefold().strip()
+            for (v,) in self.db.execute(
+                "SELECT json_extract(d.hit, '$.value') FROM source s JOIN doc d"
+                " ON d.id BETWEEN s.first AND s.last WHERE s.path = ? AND d.norm_key = ?",
+                (memory_file, key),
+            )
+        }
+        return not self._noted_values(paths_from, key, since) <= held
+
+    def _drop(self, rel: str, span: tuple[int, int]) -> None:
+        first, last = span
+        if first is not None and last is not None and first <= last:
+            # by rowid range: deleting by path scans the FTS table (~40x slower)
+            self.db.execute("DELETE FROM body WHERE rowid BETWEEN ? AND ?", span)
+            self.db.execute("DELETE FROM doc WHERE id BETWEEN ? AND ?", span)
+        self.db.execute("DELETE FROM source WHERE path = ?", (rel,))
+
+    def _add(self, rel: str, stamp: str, docs: list[Doc]) -> None:
+        from gardener.recall.rank import sort_key
+
+        (top,) = self.db.execute("SELECT coalesce(max(id), 0) FROM doc").fetchone()
+        first = top + 1
+        rows = [
+            (
+                first + i,
+                rel,
+                d.day,
+                d.norm_key,
+                d.filed_key,
+                int(d.superseded),
+                d.until,
+                d.expires,
+                sort_key(d.hit.since),
+                json.dumps(d.hit.as_dict(), ensure_ascii=False),
+            )
+            for i, d in enumerate(docs)
+        ]
+        self.db.executemany(
+            "INSERT INTO doc VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+        )
+        self.db.executemany(
+            "INSERT INTO body(rowid, text) VALUES (?, ?)",
+            ((first + i, d.hit.text) for i, d in enumerate(docs)),
+        )
+        self.db.execute(
+            "INSERT INTO source VALUES (?, ?, ?, ?)",
+            (rel, stamp, first, first + len(docs) - 1),
+        )
+
+
+def open_index(git_dir: str | None, signature: str) -> Index:
+    """The index in ``git_dir/gardener/``, emptied when ``signature`` changed.
+
+    ``signature`` names everything the rows depend on besides the files
+    (settings, the gardener's version). Without a usable folder, or when the
+    file is damaged and cannot be replaced, an empty in-memory index.
+    """
+    if git_dir is not None and os.path.isdir(git_dir):
+        path = index_path(git_dir)
+        for _ in range(2):
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                # owner-only, like the quarantine: it copies what the notes say
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+                os.chmod(path, 0o600)
+                db = sqlite3.connect(path, timeout=10, isolation_level=None)
+                return Index(_prepare(db, signature))
+            except sqlite3.DatabaseError:  # damaged or not a database: rebuild
+                try:  # noqa: SIM105 (contextlib: see the imports)
+                    os.unlink(path)
+                except OSError:
+                    pass
+            except OSError:
+                break
+    return Index(_prepare(sqlite3.connect(":memory:", isolation_level=None), signature))
+
+
+def open_built(git_dir: str, signature: str) -> Index | None:
+    """The index in ``git_dir/gardener/`` if it exists and was built under
+    ``signature``; else None. Creates and changes nothing (a warm recall
+    opens it this way, and leaves any rebuild to ``open_index``).
+
+    Raises sqlite3.Error for a file SQLite cannot read.
+    """
+    path = index_path(git_dir)
+    if not os.path.isfile(path):
+        return None
+    db = sqlite3.connect(f"file:{_quote(path)}?mode=rw", uri=True, timeout=10,
+                         isolation_level=None)  # fmt: skip
+    try:
+        row = db.execute("SELECT value FROM meta WHERE name = 'signature'").fetchone()
+    except sqlite3.Error:
+        db.close()
+        raise
+    if row is None or row[0] != f"{SCHEMA}:{signature}":
+        db.close()
+        return None
+    db.execute("PRAGMA secure_delete = ON")
+    return Index(db)
+
+
+def index_path(git_dir: str) -> str:
+    """Where the index of the repository at ``git_dir`` lives."""
+    return os.path.join(git_dir, "gardener", "recall.sqlite3")
+
+
+def remove_index(git_dir: str) -> None:
+    """Delete the index in ``git_dir/gardener/`` (a damaged one is rebuilt)."""
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        try:  # noqa: SIM105 (contextlib: see the imports)
+            os.unlink(index_path(git_dir) + suffix)
+        except OSError:
+            pass
+
+
+def _quote(path: str) -> str:
+    """``path`` for a SQLite URI: ``?`` and ``#`` would end the file name,
+    and ``%`` starts an escape (urllib's quote costs ~4 ms to import)."""
+    return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+
+
+def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:
+    """Create the tables; empty them if they were built under another signature."""
+    try:
+        db.execute("PRAGMA secure_delete = ON")
+        wanted = f"{SCHEMA}:{signature}"
+        try:
+            row = db.execute(
+                "SELECT value FROM meta WHERE name = 'signature'"
+            ).fetchone()
+        except sqlite3.OperationalError:  # no tables yet
+            row = None
+        if row is None or row[0] != wanted:
+            db.execute("BEGIN IMMEDIATE")
+            for table in ("source", "doc", "body"):  # their shape may have changed too
+                db.execute(f"DROP TABLE IF EXISTS {table}")
+            for statement in _DDL:
+                db.execute(statement)
+            db.execute("DELETE FROM meta")  # listings too: they name rows now gone
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('signature', ?)", (wanted,))
+            db.execute("COMMIT")
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def _listing_key(folder: str, since: str) -> str:
+    """The meta row of ``folder``'s listing: one for --all, one for the live notes."""
+    return f"listing:{folder}:{'live' if since else 'all'}"
+
+
+def folder_stamp(path: str) -> str:
+    """A folder's stamp (``stamp``), or "" when it changed too recently to tell:
+    a file added within the same clock tick as the last change leaves the
+    folder's mtime as it was (git's "racy" rule: trust only older stamps)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < _RACY_NS:
+        return ""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+_RACY_NS = 2_000_000_000  # coarser than any file system's timestamps
+
+
+def stamp(path: str, dir_fd: int | None = None, trusted: bool = False) -> str:
+    """What tells a changed file: size, mtime, ctime (which no tool can set back),
+    inode. ``dir_fd``: ``path`` is a name in that open folder (one lookup).
+
+    ``trusted``: the stamp is to be stored; a file changed so recently that
+    another write could keep its times (git's "racy" case: the same size
+    rewritten within the file system's clock tick) gets "racy", which equals
+    no stamp, so it is read again next time. A tick is a second where the
+    times carry no fraction of one (FAT, HFS+, some NFS), else a few ms.
+    """
+    try:
+        st = os.stat(path, dir_fd=dir_fd)
+    except OSError:
+        return "missing"
+    if trusted:
+        changed = max(st.st_mtime_ns, st.st_ctime_ns)
+        tick = _RACY_NS if changed % 1_000_000_000 == 0 else _TICK_NS
+        if time.time_ns() - changed < tick:
+            return "racy"
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+_TICK_NS = 20_000_000  # above a kernel's coarse clock tick (1-10 ms)

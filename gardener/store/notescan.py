@@ -1,0 +1,152 @@
+"""Which daily notes a promote pass must read, found without reading the others.
+
+A note is settled when its month's ledger file holds ``path<TAB>settled:<blob id>``
+for its bytes (``promote.settle``): a pass has nothing left to do with it. The
+stat cache (``statcache``) gives the blob id of a note whose stamp did not
+change, and says whether an unchanged month file settled it, so a pass over
+years of notes stats each note and each month's ledger file, and reads only
+the notes that changed or are not settled, and the months they are in.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+
+from gardener.errors import ParseError
+from gardener.files.io import decode_text, note_names, read_files
+from gardener.model.facts import Note, Problem
+from gardener.store.ledger import FOLDER, LEGACY, Ledger, read_all
+from gardener.store.statcache import MISSING, Cache, Clock, begin, load, stamp_of
+
+
+@dataclass
+class Scan:
+    """What ``scan`` found: the notes to plan with, and the ledger months read."""
+
+    notes: list[Note]  # the unsettled notes, parsed, each with its ``digest``
+    problems: list[Problem]  # notes that could not be read
+    ledger: Ledger  # the months read (every month when the legacy file is there)
+    # what the cache may keep: note path -> (stamp, blob id, settled "1"/"0")
+    # for stamps older than the pass, and month -> stamp of every month seen
+    # (None: too new to keep)
+    notes_seen: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    months_seen: dict[str, str | None] = field(default_factory=dict)
+
+    def learned(self, written: set[str]) -> Cache:
+        """The cache to save after the pass; ``written``: the months it rewrote.
+
+        A month rewritten (or read from the legacy file) is left out, so its
+        notes' settled flags are worked out again from its file next time.
+        """
+        out = Cache()
+        if self.ledger.legacy is None:
+            out.months = {
+                month: stamp
+                for month, stamp in self.months_seen.items()
+                if stamp is not None and month not in written
+            }
+        out.notes = self.notes_seen
+        return out
+
+
+def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
+    """Stat every note and month file; read and parse only the unsettled notes.
+
+    ``notes_dir`` is relative to ``root``; ``git_dir`` holds the cache (None:
+    no cache, every note is read). Raises GardenerError if a note cannot be
+    read; one that is not UTF-8 is a problem, left out.
+    """
+    from gardener.planning.promote import note_digest, settled_mark
+
+    folder = root / notes_dir
+    cache = load(git_dir)
+    clock = begin(git_dir, folder, root)
+    base = folder.relative_to(root).as_posix() + "/"  # of workspace-relative paths
+    found = Scan([], [], Ledger(root))
+    if (root / LEGACY).is_file():
+        found.ledger = read_all(root)
+    names = note_names(root, notes_dir)
+    stamps: dict[str, tuple[str, bool]] = {}  # name -> (stamp, keep it)
+    blobs: dict[str, str] = {}  # name -> blob id, from the cache or the bytes
+    flags: dict[str, str] = {}  # name -> the cache's settled flag
+    if names:
+        fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            for name in names:  # years of notes: the loop is kept tight
+                try:
+                    st = os.stat(name, dir_fd=fd)
+                except FileNotFoundError:  # gone since it was listed
+                    continue
+                stamp = stamp_of(st)
+                stamps[name] = (stamp, clock.keeps(st))
+                hit = cache.notes.get(base + name)
+                if hit is not None and hit[0] == stamp:
+                    blobs[name] = hit[1]
+                    flags[name] = hit[2]
+        finally:
+            os.close(fd)
+    data: dict[str, bytes] = {}
+    for name, raw in read_files(folder, [n for n in stamps if n not in blobs]):
+        data[name] = raw
+        blobs[name] = note_digest(raw)
+    for month in sorted({name[:7] for name in stamps}):
+        _month(found, clock, cache, month, changed=False)
+    for name in data:  # a changed note: its entries' marks are needed
+        _month(found, clock, cache, name[:7], changed=True)
+    todo: list[str] = []
+    legacy = found.ledger.legacy
+    for name, (stamp, keep) in stamps.items():
+        rel = base + name
+        month = name[:7]
+        if legacy is not None or month in found.ledger.months:
+            mark = settled_mark(rel, blobs[name])
+            settled = mark in found.ledger.months.get(month, ()) or (
+                legacy is not None and mark in legacy
+            )
+        else:
+            settled = flags[name] == "1"
+        if keep:
+            found.notes_seen[rel] = (stamp, blobs[name], "1" if settled else "0")
+        if not settled:
+            todo.append(name)
+            _month(found, clock, cache, month, changed=True)
+    for name, raw in read_files(folder, [n for n in todo if n not in data]):
+        data[name] = raw
+    from gardener.formats.dailynote import parse_note
+
+    for name in todo:
+        rel, raw = base + name, data[name]
+        try:
+            text = decode_text(raw, folder / name)
+        except ParseError as exc:
+            found.problems.append(Problem("parse", rel, exc.line, exc.message))
+            continue
+        day = date.fromisoformat(name[:10])  # note_names checked the name
+        note = replace(parse_note(rel, day, text), digest=note_digest(raw))
+        found.notes.append(note)
+        found.problems.extend(note.problems)
+    return found
+
+
+def _month(found: Scan, clock: Clock, cache: Cache, month: str, changed: bool) -> None:
+    """Stamp ``month``'s ledger file; read it unless the cache vouches for its flags.
+
+    ``changed``: read it anyway (a note of the month is to be read).
+    """
+    if month in found.ledger.months:
+        return
+    if month not in found.months_seen:
+        try:
+            st = os.stat(found.ledger.root / FOLDER / month)
+            found.months_seen[month] = stamp_of(st) if clock.keeps(st) else None
+            stamp = stamp_of(st)
+        except FileNotFoundError:
+            found.months_seen[month] = stamp = MISSING
+        if cache.months.get(month) == stamp and not changed:
+            return
+    elif not changed:
+        return
+    found.ledger.read([month])

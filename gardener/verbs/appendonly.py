@@ -1,0 +1,113 @@
+"""Daily notes are append-only: a committed note found rewritten keeps both versions.
+
+An agent that overwrites the day's note instead of appending to it would
+drop what was committed. The gardener puts the committed text back, and
+keeps what the rewrite brought below a marker line, so nothing of either
+version is lost (the rewrite's lines that the committed text already holds
+are not repeated).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gardener.files.io import atomic_write
+
+if TYPE_CHECKING:
+    from gardener.git.repo import Repo
+
+MARKER = "<!-- gardener: lines below were rewritten on {when}; the committed text above is kept -->"
+
+
+def merge_rewrite(committed: str, current: str, when: str) -> str | None:
+    """The note to keep when ``current`` no longer starts with ``committed``; else None.
+
+    That is the committed text, then (if the rewrite brought any) the marker
+    line and the lines of ``current`` that the committed text does not hold
+    (compared without line ending and BOM; blank lines left out), in their
+    order, in the committed text's line-ending style.
+    """
+    if current.startswith(committed):
+        return None
+    first = committed.find("\n")
+    newline = "\r\n" if first > 0 and committed[first - 1] == "\r" else "\n"
+    have = Counter(_lines(committed))
+    new = []
+    for line in _lines(current):
+        if have[line] > 0:
+            have[line] -= 1
+        elif line.strip():
+            new.append(line)
+    if not new:
+        return committed
+    head = (
+        committed if not committed or committed.endswith("\n") else committed + newline
+    )
+    body = [MARKER.format(when=when), *new]
+    return head + newline.join(body) + newline
+
+
+def restore_rewritten(root: Path, rel: str, committed: str, when: str) -> str | None:
+    """Apply ``merge_rewrite`` to the note ``rel`` on disk; a warning if it was rewritten.
+
+    Holds the file's flock (``gardener note`` waits) and replaces the file
+    atomically; lines appended to the old file meanwhile are carried over.
+    Returns None if the note only grew (or is missing, or a symlink).
+    """
+    target = root / rel
+    if target.is_symlink() or not target.is_file():
+        return None
+    fd = os.open(target, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        current = _read_rest(fd).decode("utf-8", "surrogateescape")
+        merged = merge_rewrite(committed, current, when)
+        if merged is None:
+            return None
+        atomic_write(target, merged, root=root)
+        while late := _read_rest(fd):  # appended to the old file after we read it
+            with open(target, "ab") as out:
+                out.write(late)
+    finally:
+        os.close(fd)
+    kept = len(merged) - len(committed)
+    if not kept:
+        return f"{rel} was rewritten, not appended to: its committed text is restored (the rewrite only took lines out)"
+    return f"{rel} was rewritten, not appended to: its committed text is restored and the rewrite's new lines are kept below a marker line"
+
+
+def restore_notes(
+    root: Path, repo: Repo, rels: Sequence[str], now: datetime, warnings: list[str]
+) -> list[str]:
+    """``restore_rewritten`` for each committed note of ``rels``; the ones restored.
+
+    A warning for each is added to ``warnings``.
+    """
+    kept = []
+    for rel in rels:
+        committed = repo.committed_text(rel)
+        warning = committed and restore_rewritten(
+            root, rel, committed, now.strftime("%Y-%m-%dT%H:%M")
+        )
+        if warning:
+            warnings.append(warning)
+            kept.append(rel)
+    return kept
+
+
+def _lines(text: str) -> list[str]:
+    body = text[1:] if text.startswith("\ufeff") else text
+    return [line.removesuffix("\r") for line in body.split("\n")]
+
+
+def _read_rest(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)

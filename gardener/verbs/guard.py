@@ -1,0 +1,366 @@
+"""Keep secrets out of git: redact files on disk before anything commits them.
+
+Content that reached disk without the CLI (an agent writing the file itself,
+an adopted workspace) is checked here. Each secret value becomes
+``[REDACTED:<rule>]`` and the original line goes to a git-ignored, owner-only
+quarantine file, so nothing is lost and nothing reaches git history.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from gardener.files.io import PURGE_PENDING, STATE_DIR, atomic_write, ensure_state_dir
+from gardener.model.config import Config
+from gardener.neverstore import redact
+
+QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
+PURGED_RULE = "purged"  # a Redaction's rule for a purged text found again
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """One secret taken out of a file (the secret itself is only in quarantine)."""
+
+    path: str
+    line: int  # 0: the secret was in the file's name (the file was renamed)
+    rule: str
+
+    def where(self) -> str:
+        """``path:line``, or ``the name of path`` for a renamed file."""
+        return f"{self.path}:{self.line}" if self.line else f"the name of {self.path}"
+
+    def summary(self) -> str:
+        """What was done, in a few words (a commit message's line)."""
+        if self.rule == PURGED_RULE:
+            return f"removed a purged text from {self.where()}"
+        return f"redacted {self.rule} in {self.where()}"
+
+    def notice(self) -> str:
+        """What was done and where the original is, for people (output)."""
+        if self.rule == PURGED_RULE:
+            return f"{self.summary()} (kept nowhere)"
+        return f"{self.summary()} (original kept in {QUARANTINE}, never committed)"
+
+
+def _quarantine(
+    root: Path, path: str, text: str, found: Iterable[redact.Finding], now: datetime
+) -> None:
+    ensure_state_dir(root)
+    lines = text.split("\n")
+    records = [
+        json.dumps(
+            {
+                "time": now.isoformat(timespec="seconds"),
+                "path": path,
+                "line": f.line,
+                "rule": f.rule,
+                "original": lines[f.line - 1] if f.line else text,  # 0: a file name
+            },
+            ensure_ascii=False,
+        )
+        for f in found
+    ]
+    target = root / QUARANTINE
+    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, ("\n".join(records) + "\n").encode("utf-8", "surrogateescape"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.chmod(target, 0o600)
+
+
+def rename_secret_names(
+    root: Path,
+    paths: Iterable[str],
+    config: Config,
+    now: datetime,
+    is_new: Callable[[str], bool],
+) -> tuple[dict[str, str], list[Redaction]]:
+    """Rename each of ``paths`` whose file name holds a never-store match,
+    or a text purged from the workspace before (it becomes ``purged``, and
+    the original name is not quarantined: it was erased on purpose).
+
+    A path is a commit's path too, so a token in a note's name would reach
+    history. The secret part of the name becomes ``redacted`` (``-2``,
+    ``-3``... if that name is taken); the original name goes to quarantine.
+    Only files ``is_new`` says were never committed are renamed: a committed
+    name is already in history (``gardener purge`` erases it).
+
+    Returns ({old path: new path}, one Redaction per renamed file).
+    """
+    renamed: dict[str, str] = {}
+    done: list[Redaction] = []
+    purged = purged_scrubber(root)
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        # a note's name is its ISO date, then "-" or "_" and free text, then .md:
+        # only the free text is scanned, so the renamed file stays a note
+        day, sep, inner = name[:10], name[10:11], name[11:-3]
+        if sep not in ("-", "_") or not name.endswith(".md"):
+            continue
+        found = redact.find(inner, config.never_store, config.allow)
+        if purged and purged(inner)[1]:  # purged before: erased, not quarantined
+            found.append(redact.Finding(PURGED_RULE, 0, 0, 0))
+        if not found or not (root / path).is_file() or not is_new(path):
+            continue
+        for f in reversed(found):  # sorted, not overlapping: cut from the end
+            if f.rule != PURGED_RULE:
+                inner = f"{inner[: f.start]}redacted{inner[f.end :]}"
+        if purged:
+            inner = purged(inner)[0].replace(*REPLACEMENT_IN_NAMES)
+        clean = f"{day}{sep}{inner}.md"
+        stem, dot, ext = clean.rpartition(".")
+        candidate, n = clean, 1
+        while (root / folder / candidate).exists():
+            n += 1
+            candidate = f"{stem}-{n}{dot}{ext}"
+        new = f"{folder}/{candidate}" if folder else candidate
+        secret = [f._replace(line=0) for f in found if f.rule != PURGED_RULE]
+        if secret:
+            _quarantine(root, new, name, secret, now)
+        os.rename(root / path, root / new)
+        renamed[path] = new
+        done.extend(Redaction(new, 0, f.rule) for f in found)
+    return renamed, done
+
+
+Cleaner = Callable[[str], tuple[str, list[redact.Finding]]]
+# a purged text in a file name becomes "purged" (brackets make awkward names)
+REPLACEMENT_IN_NAMES = ("[PURGED]", "purged")
+
+
+Scrubber = Callable[..., tuple[str, list[int]]]
+
+
+def purged_scrubber(root: Path) -> Scrubber | None:
+    """A function ``(text, known=())`` giving a text with the texts purged
+    from the workspace at ``root`` replaced by ``[PURGED]``, and the lines
+    that held one (``purge.scrub``; ``known``: lines known to hold none);
+    None if nothing was purged (then nothing is read)."""
+    from gardener.files.io import SALT
+
+    if not (root / SALT).is_file():
+        return None
+    from gardener.verbs.purge import read_purged, scrub
+
+    salt, hashes = read_purged(root)
+    return (lambda text, known=(): scrub(text, salt, hashes, known)) if hashes else None
+
+
+def redact_files(
+    root: Path, paths: Iterable[str], config: Config, now: datetime
+) -> list[Redaction]:
+    """Redact never-store content in the given workspace files, in place.
+
+    Args:
+        root: the workspace root.
+        paths: workspace-relative posix paths; missing files are skipped.
+        config: never_store and allow patterns come from rules.md.
+        now: local time, recorded in the quarantine.
+    Returns one Redaction per secret removed.
+
+    Bytes that are not UTF-8 are kept as they are and the rest is still
+    scanned. rules.md is scanned with the built-in rules only: its own
+    never_store patterns would otherwise redact themselves. The file's flock
+    is held (``gardener note`` waits), and lines another process appended
+    while the file was being replaced are carried over to the new file.
+    While a process holds the file open for writing (an agent that appends
+    later through the same descriptor), the file is rewritten in place
+    instead, so those later lines land in it, not in a replaced copy.
+    """
+    done: list[Redaction] = []
+    for path in paths:
+        extra = () if path == "rules.md" else config.never_store
+
+        def clean(
+            text: str, extra: Sequence[tuple[str, str]] = extra
+        ) -> tuple[str, list[redact.Finding]]:
+            return redact.redact(text, extra, config.allow)
+
+        def keep(text: str, found: list[redact.Finding], path: str = path) -> None:
+            _quarantine(root, path, text, found, now)
+
+        done += _rewrite(root, path, clean, keep)
+    return done
+
+
+def remove_purged(
+    root: Path,
+    paths: Iterable[str],
+    committed: Callable[[list[str]], Mapping[str, str | None]] | None = None,
+) -> list[Redaction]:
+    """Replace texts purged from this workspace (``gardener purge``) by
+    ``[PURGED]`` in the given files, as ``redact_files`` rewrites them; the
+    original is not quarantined (it was erased on purpose). DESIGN 2.3: a
+    purged text is refused when stored again, also when an agent writes it
+    into a file itself. Returns one Redaction (rule ``PURGED_RULE``) per line.
+    Nothing is read unless the workspace has purged something.
+    ``committed(paths)`` gives the files' committed texts, whose lines are
+    not scanned again (the purge erased the text from every commit).
+    """
+    scrub = purged_scrubber(root)
+    if scrub is None:
+        return []
+    paths = list(paths)
+    # while a purge has not finished, committed lines may still hold its text
+    pending = (root / PURGE_PENDING).exists()
+    texts = committed(paths) if committed and not pending else {}
+
+    def clean(
+        text: str, known: frozenset[str] = frozenset()
+    ) -> tuple[str, list[redact.Finding]]:
+        out, lines = scrub(text, known)
+        starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+        return out, [
+            redact.Finding(PURGED_RULE, starts[n - 1], starts[n - 1], n) for n in lines
+        ]
+
+    done: list[Redaction] = []
+    for path in paths:
+        known = frozenset((texts.get(path) or "").split("\n"))
+        done += _rewrite(
+            root, path, functools.partial(clean, known=known), lambda text, found: None
+        )
+    return done
+
+
+def _rewrite(
+    root: Path,
+    path: str,
+    clean: Cleaner,
+    keep: Callable[[str, list[redact.Finding]], None],
+) -> list[Redaction]:
+    """Rewrite the file at ``path`` as ``clean`` says, under its flock;
+    ``keep`` is given each text and its findings first (the quarantine).
+    A missing file, or a symlink, is skipped. See ``redact_files``."""
+    target = root / path
+    if not target.is_file() or target.is_symlink():
+        return []
+    done: list[Redaction] = []
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        text = _read_rest(fd)
+        cleaned, found = clean(text)
+        if not found:
+            return []
+        if open_for_writing(target):
+            found = _rewrite_in_place(root, path, clean, keep)
+            return [Redaction(path, f.line, f.rule) for f in found]
+        keep(text, found)
+        atomic_write(target, cleaned, root=root)
+        done.extend(Redaction(path, f.line, f.rule) for f in found)
+        lines_before = text.count("\n")
+        while late := _read_rest(fd):  # written to the old file after we read it
+            cleaned, found = clean(late)
+            if found:
+                keep(late, found)
+            with open(target, "ab") as out:
+                out.write(cleaned.encode("utf-8", "surrogateescape"))
+            done.extend(Redaction(path, f.line + lines_before, f.rule) for f in found)
+            lines_before += late.count("\n")
+    finally:
+        os.close(fd)
+    return done
+
+
+def _rewrite_in_place(
+    root: Path,
+    path: str,
+    clean: Cleaner,
+    keep: Callable[[str, list[redact.Finding]], None],
+) -> list[redact.Finding]:
+    """Rewrite the file's bytes from the first change on, same inode.
+
+    Lines appended meanwhile are read and cleaned too; the file is only
+    written once its size is what was read. A write that lands in the few
+    microseconds between that check and the write can still be overwritten,
+    and a killed run can leave that tail half rewritten (``keep`` has the
+    original lines first).
+    """
+    fd = os.open(root / path, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        while True:
+            data = b""
+            while chunk := os.pread(fd, 1 << 20, len(data)):
+                data += chunk
+            text = data.decode("utf-8", "surrogateescape")
+            cleaned, found = clean(text)
+            new = cleaned.encode("utf-8", "surrogateescape")
+            if not found:
+                return []
+            keep(text, found)  # again after a retry: harmless
+            if os.fstat(fd).st_size != len(data):
+                continue  # appended to meanwhile: read it all again
+            first = min(f.start for f in found)
+            start = len(text[:first].encode("utf-8", "surrogateescape"))
+            os.pwrite(fd, new[start:], start)
+            if len(new) < len(data):
+                os.ftruncate(fd, len(new))
+            os.fsync(fd)
+            return found
+    finally:
+        os.close(fd)
+
+
+def open_for_writing(path: Path) -> bool:
+    """True if a process (this one included) has ``path`` open for writing.
+
+    Reads Linux's /proc (False elsewhere, and for processes of other users):
+    an agent that keeps a note open and appends to it later would lose those
+    lines if the file were replaced by a new one.
+    """
+    target = os.path.realpath(path)
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            for fd in (proc / "fd").iterdir():
+                if os.readlink(fd) != target:
+                    continue
+                info = (proc / "fdinfo" / fd.name).read_text()
+                flags = re.search(r"^flags:\s*([0-7]+)", info, re.MULTILINE)
+                if flags and int(flags[1], 8) & (os.O_WRONLY | os.O_RDWR):
+                    return True
+        except OSError:  # gone meanwhile, or not ours to inspect
+            continue
+    return False
+
+
+def _read_rest(fd: int) -> str:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", "surrogateescape")
+
+
+def quarantined(root: Path) -> list[tuple[Redaction, str]]:
+    """What was redacted so far, with when (local ISO time): (Redaction, time)."""
+    target = root / QUARANTINE
+    if not target.exists():
+        return []
+    found = []
+    for raw in target.read_text(
+        encoding="utf-8", errors="surrogateescape"
+    ).splitlines():
+        try:
+            record = json.loads(raw)
+            found.append(
+                (
+                    Redaction(
+                        str(record["path"]), int(record["line"]), str(record["rule"])
+                    ),
+                    str(record["time"]),
+                )
+            )
+        except (ValueError, KeyError, TypeError):
+            continue  # a damaged line: the rest still counts
+    return found

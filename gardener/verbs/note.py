@@ -1,0 +1,390 @@
+"""The ``note`` verb: append one entry to a daily note and commit it (DESIGN 1.1, 4, 5).
+
+``Workspace.note`` runs ``write_note``; so does a plain ``gardener note``,
+without building a ``Workspace``, because interpreter start and imports are
+most of what a note costs (bench/RESULTS.md). So this module and what it
+imports on the common path (``redact``, ``git``, ``journal``, ``workspace``)
+use no dataclasses (creating one costs ~0.5 ms at import), and import no
+pathlib (~6 ms with what it loads), typing (~4 ms: records are
+``record.Record``), contextlib or threading: paths are ``os.path`` strings.
+tests/test_imports.py checks that a note loads none of them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import date, datetime
+
+from gardener.errors import GardenerError, RefusedError, UsageError
+from gardener.files.io import (
+    SALT,
+    append_entry,
+    appended_text,
+    refuse_outside,
+    workspace_lock,
+)
+from gardener.files.layout import exists, is_file, is_symlink
+from gardener.formats.entryline import (
+    FUTURE_SLACK_S,
+    bare_value,
+    no_value,
+    render_entry,
+    too_long,
+)
+from gardener.model.record import Record
+from gardener.model.validtime import zone_named
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from gardener.model.config import Config
+
+
+class NoteSettings(Record):
+    """What ``note`` needs of rules.md (see ``config.Config``)."""
+
+    notes_dir: str
+    memory_file: str
+    timezone: str  # IANA name
+    never_store: tuple[tuple[str, str], ...]  # (name, regex)
+    allow: tuple[str, ...]  # regexes
+
+    @classmethod
+    def of(cls, config: Config) -> NoteSettings:
+        """The settings of a parsed ``Config``."""
+        return cls(config.notes_dir, config.memory_file, config.timezone,
+                   tuple(config.never_store), tuple(config.allow))  # fmt: skip
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, object]) -> NoteSettings | None:
+        """The settings from ``config.as_values`` as cached (``rulecache``);
+        None if they do not have the expected shape."""
+        try:
+            pairs = values["never_store"]
+            allow = values["allow"]
+            if not isinstance(pairs, list) or not isinstance(allow, list):
+                return None
+            return cls(
+                str(values["notes_dir"]),
+                str(values["memory_file"]),
+                str(values["timezone"]),
+                tuple((str(name), str(regex)) for name, regex in pairs),
+                tuple(str(a) for a in allow),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+class NoteResult(Record):
+    """What ``note`` did: the note (workspace-relative path), the entry line as
+    written, the commit (None if git found nothing to commit), warnings."""
+
+    path: str
+    line: str
+    commit: str | None
+    warnings: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON object ``gardener note --json`` prints."""
+        return {**self._asdict(), "warnings": list(self.warnings)}
+
+
+def write_note(
+    root: str | os.PathLike[str],
+    settings: NoteSettings,
+    text: str,
+    now: datetime,
+    *,
+    fixed_clock: bool = False,
+    kind: str | None = None,
+    key: str | None = None,
+    source: str | None = None,
+    by: str | None = None,
+    expires: str | None = None,
+    day: str | None = None,
+    time: str | None = None,
+) -> NoteResult:
+    """Append one entry to a daily note (``day``, ISO, else today's) and commit it.
+
+    ``root`` is the workspace (the top of a git work tree); ``now`` is naive
+    local time in ``settings.timezone``, and with ``fixed_clock`` (env
+    GARDENER_NOW) the commit is dated then too. ``time`` is ``HH:MM`` (default:
+    now's), ``expires`` a date. Raises RefusedError (exit 3) if a never-store
+    rule matches, or the text was purged from this workspace: nothing is
+    written then. Raises UsageError for a bad kind, date, time or option, a
+    kind or key with no value after it, or a value over
+    ``entryline.MAX_ENTRY_CHARS``.
+    """
+    from gardener.git.repo import Repo, identity_for
+    from gardener.neverstore import redact
+    from gardener.store import journal
+
+    root = os.fspath(root)
+    if not text.strip():
+        raise UsageError("the note is empty: give the fact to write down")
+    text = _without_repeated_prefix(text, kind, key)
+    value = bare_value(text)
+    # "fact: **city**: " or "**city**: **": a key, and nothing to remember
+    if no_value(value):
+        raise UsageError(
+            "the note has a kind or key but no value: write the fact after it"
+            " (nothing was written)"
+        )
+    long = too_long(value)
+    if long:
+        raise UsageError(f"the note is {long} (nothing was written)")
+    when = _parse_day(day) if day else now.date()
+    clock = time if time is not None else now.strftime("%H:%M")
+    if clock and not _is_clock(clock):
+        raise UsageError(f"--time {clock!r} is not HH:MM")
+    if clock:
+        clock = f"{int(clock.split(':')[0]):02d}:{clock.split(':')[1]}"
+    hour, minute = (int(part) for part in (clock or "00:00").split(":"))
+    valid = datetime(when.year, when.month, when.day, hour, minute)
+    if (valid - now.replace(tzinfo=None)).total_seconds() > FUTURE_SLACK_S:
+        raise UsageError(
+            f"{when} {clock or ''} is later than now ({now:%Y-%m-%d %H:%M}): a note"
+            " records what happened, and promote would hold its entry until then"
+        )
+    for name, given in (("--key", key), ("--source", source), ("--by", by)):
+        if given is not None and (not given.strip() or not given.isprintable()):
+            raise UsageError(f"{name} must be one line of printable text")
+    if expires is not None and _parse_day(expires) <= max(now.date(), when):
+        raise UsageError(
+            f"--expires {expires} is not after today ({now.date()}) and the note's"
+            " day: the entry would never be current"
+        )
+    try:
+        line = render_entry(
+            text, time=clock, kind=kind, key=key, source=source, by=by, expires=expires
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    found = redact.find(line, settings.never_store, settings.allow)
+    if is_file(os.path.join(root, SALT)) and _purged(root, line):
+        raise RefusedError(
+            "refused: it holds a text purged from this workspace; nothing was written"
+        )
+    if found:
+        rules = ", ".join(sorted({f.rule for f in found}))
+        raise RefusedError(
+            f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
+        )
+    rel = f"{settings.notes_dir}/{when.isoformat()}.md"
+    author = identity_for(by)
+    with workspace_lock(root) as stale, Repo.open(root) as repo:
+        warnings = [stale] if stale else []
+        if stale:  # its git commands may have been killed with it
+            warnings += journal.clear_dead_locks(repo)
+        refuse_outside(
+            root, {settings.memory_file: "file", settings.notes_dir: "folder"}
+        )
+        target = os.path.join(root, rel)
+        if is_symlink(target):  # an append would land in the link's target
+            raise GardenerError(
+                f"{rel} is a symlink; the gardener appends only to a plain note file:"
+                " replace the link with the file"
+            )
+        committed = repo.committed_text(rel)
+        current = _text(target) if exists(target) else None
+        if current != committed:  # deleted counts: that is its writer's change too
+            # written without the gardener since its last commit: that is its
+            # writer's change, committed as theirs first (DESIGN 3), secrets
+            # redacted; this note's commit then holds only its own line
+            warnings += _record(root, now if fixed_clock else None)
+            committed = repo.committed_text(rel)
+            current = _text(target) if exists(target) else None
+        heading = f"# {when.isoformat()}"
+        # a new day's note in one append (heading, blank line, entry): a kill
+        # never leaves half of it
+        added = f"{heading}\n\n{line}" if current is None else line
+        expected = appended_text(current, added)
+        message = (
+            f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
+        )
+        # journaled before the append: a kill after it is finished as this note
+        # (not committed later as someone's hand edit)
+        journal.begin(repo.git_folder, {rel: expected}, message, author)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        append_entry(target, added)
+        scanned = {line, heading, ""}
+        # what is scanned is what is committed (a writer may append meanwhile)
+        written = _text(target)
+        if _unscanned_secret(written, committed, scanned, settings):
+            from pathlib import Path
+
+            from gardener.model.config import load
+            from gardener.verbs.guard import redact_files
+
+            redact_files(Path(root), [rel], load(Path(root)), now)
+            written = _text(target)
+            if _unscanned_secret(written, committed, scanned, settings):
+                raise GardenerError(
+                    f"{rel} took a secret again while it was being redacted; nothing"
+                    " was committed: run `gardener check`"
+                )
+        if written != expected:  # another writer, or a redaction: journal what is
+            journal.begin(repo.git_folder, {rel: written}, message, author)
+        dated = (
+            now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
+        )
+        sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
+                          maintain=maintenance_due(repo.git_folder))  # fmt: skip
+        journal.done(repo.git_folder)
+    return NoteResult(rel, line, sha, tuple(warnings))
+
+
+def _unscanned_secret(
+    text: str, committed: str | None, scanned: set[str], settings: NoteSettings
+) -> bool:
+    """True if the note's ``text`` holds a never-store match in what its last
+    commit (``committed``) does not hold.
+
+    The committed text was scanned before its commit, so only what was
+    written since is read, with a few lines before it (``redact.unscanned``):
+    the cost of ``note`` follows the new lines, not the size of the day.
+    Lines in ``scanned`` (the entry just checked, the heading) are not
+    scanned again when they are all that is new.
+    """
+    from gardener.neverstore import redact
+
+    fresh = redact.unscanned(text, committed, scanned)
+    return bool(fresh) and bool(
+        redact.find(fresh, settings.never_store, settings.allow)
+    )
+
+
+def _text(path: str) -> str:
+    """The file's text as git's blobs are read (bad bytes kept as surrogates)."""
+    with open(path, "rb") as file:
+        return file.read().decode("utf-8", "surrogateescape")
+
+
+def _record(root: str, now: datetime | None) -> list[str]:
+    """Commit what was written in the workspace without the gardener, as
+    ``Workspace.record`` does (authored by its writer); its warnings. ``now``:
+    the fixed clock, if any. Only when a note was written by hand, so the
+    Workspace is loaded then and not on every note."""
+    from pathlib import Path
+
+    from gardener.workspace import Workspace
+
+    override = now.isoformat() if now is not None else None
+    return list(Workspace(Path(root), now_override=override).record().warnings)
+
+
+MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after commits
+
+
+def maintenance_due(git_dir: str) -> bool:
+    """Whether this note's commit runs git's automatic housekeeping (packing
+    loose objects once there are many). An agent may note hundreds of times a
+    day, and each check is a git process of its own; once every few hours
+    keeps the store packed just as well (promote, prune and the other verbs
+    follow the same clock: a pass makes two or three commits)."""
+    stamp = os.path.join(git_dir, "gardener", "maintained")
+    try:
+        if time.time() - os.stat(stamp).st_mtime < MAINTENANCE_EVERY:
+            return False
+        _touch(stamp)
+    except OSError:
+        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
+            os.makedirs(os.path.dirname(stamp), exist_ok=True)
+            _touch(stamp)
+        except OSError:
+            pass
+    return True
+
+
+def _touch(path: str) -> None:
+    """``Path(path).touch()``: now as its time, created if missing."""
+    try:
+        os.utime(path)
+    except OSError:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o666))
+
+
+def short(text: str, width: int = 60) -> str:
+    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
+    one = " ".join(text.split())
+    return one if len(one) <= width else one[: width - 1] + "…"
+
+
+def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:
+    """``--kind decision --key db "decision: **db**: SQLite"`` is written once, not twice."""
+    rest = text.strip()
+    if kind and rest.casefold().startswith(kind.strip().casefold() + ":"):
+        rest = rest[len(kind.strip()) + 1 :].lstrip()
+    if key and rest.casefold().startswith(f"**{key.strip()}**:".casefold()):
+        rest = rest[len(key.strip()) + 5 :].lstrip()
+    return rest or text
+
+
+def _parse_day(text: str) -> date:
+    """``YYYY-MM-DD`` as a date; UsageError otherwise (Python 3.11 would also
+    take ``YYYYMMDD``, which the note's parser does not read back)."""
+    try:
+        if len(text) != 10 or text[4] != "-" or text[7] != "-":
+            raise ValueError(text)
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise UsageError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+
+
+def _is_clock(text: str) -> bool:
+    parts = text.split(":")
+    return (
+        len(parts) == 2
+        and all(p.isdigit() for p in parts)
+        and int(parts[0]) < 24
+        and int(parts[1]) < 60
+        and len(parts[1]) == 2
+    )
+
+
+def _purged(root: str, text: str) -> bool:
+    """True if ``text`` holds a text purged from the workspace at ``root``."""
+    from pathlib import Path
+
+    from gardener.verbs.purge import (  # only once a purge happened
+        read_purged,
+        refused_by_purge,
+    )
+
+    salt, hashes = read_purged(Path(root))
+    return refused_by_purge(text, salt, hashes)
+
+
+def note_fresh(folder: str, text: str, **options: object) -> NoteResult | None:
+    """``Workspace(folder).note(text, **options)`` without building the
+    Workspace: when the settings are cached (``rulecache``) and the clock
+    reads. Else None, and the Workspace must do it (it parses rules.md and
+    says what is wrong). Raises what ``write_note`` raises.
+    """
+    from gardener.model.validtime import local_now
+    from gardener.store import settings as rulecache
+
+    root = os.path.realpath(folder)
+    if not os.path.isdir(os.path.join(root, ".git")):
+        return None  # not a workspace, or a worktree: Workspace says or copes
+    values = rulecache.read(root, rulecache.cache_key(rulecache.rules_bytes(root)))
+    settings = NoteSettings.from_values(values) if values is not None else None
+    if settings is None:
+        return None
+    override = os.environ.get("GARDENER_NOW")
+    try:
+        now = local_now(settings.timezone, override)
+    except (KeyError, ValueError, OverflowError):
+        return None
+    return write_note(
+        root,
+        settings,
+        text,
+        now,
+        fixed_clock=bool(override),
+        **options,  # type: ignore[arg-type]
+    )
