@@ -98,13 +98,32 @@ def context(built: dict[str, Built]) -> list[str]:
     ]
 
 
+BEGIN, END = "<!-- bench:results:begin -->", "<!-- bench:results:end -->"
+
+
+def write_results(readme: Path, table: str) -> None:
+    """Put ``table`` between the results markers of ``readme``; keep the rest.
+
+    The README explains the method around the table, so only the block
+    between the markers is the run's to rewrite.
+    """
+    text = readme.read_text(encoding="utf-8")
+    head, begin, rest = text.partition(BEGIN)
+    _, end, tail = rest.partition(END)
+    if not begin or not end:
+        raise SystemExit(f"{readme} has no {BEGIN} ... {END} block to write into")
+    readme.write_text(f"{head}{BEGIN}\n{table}{END}{tail}", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "--quick", action="store_true", help="small sizes, under a minute"
     )
     parser.add_argument(
-        "--write", action="store_true", help="also write bench/RESULTS.md"
+        "--write",
+        action="store_true",
+        help="also write the table into bench/README.md (between its markers)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the workspaces")
     parser.add_argument("--repeats", type=int, help="runs per figure (median)")
@@ -154,8 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("\n".join(notes))
     if args.write:
-        (HERE / "RESULTS.md").write_text(markdown(rows, notes), encoding="utf-8")
-        log(f"wrote {HERE / 'RESULTS.md'}")
+        write_results(HERE / "README.md", markdown(rows, notes))
+        log(f"wrote the table into {HERE / 'README.md'}")
     return 0
 
 

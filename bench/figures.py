@@ -1,4 +1,4 @@
-"""The figures of issue 6, each measured against a baseline taken in the same run."""
+"""The figures, each measured against a baseline taken in the same run."""
 
 from __future__ import annotations
 

@@ -55,4 +55,4 @@ def markdown(rows: list[Row], notes: list[str]) -> str:
     esc = [tuple(c.replace("|", "\\|") for c in r.cells()) for r in rows]
     out = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     out += ["| " + " | ".join(cells) + " |" for cells in esc]
-    return "\n".join(["# Benchmark results", "", *out, "", *notes]) + "\n"
+    return "\n".join([*out, "", *notes]) + "\n"

@@ -2,7 +2,7 @@
 
 Agents call ``gardener note`` and ``gardener recall`` many times a session,
 and importing click costs ~35 ms, more than a whole recall from a warm index
-(bench/RESULTS.md). So a plain invocation of those two verbs, made only of the
+(bench/README.md). So a plain invocation of those two verbs, made only of the
 options in ``VERBS``, runs here directly. Anything else (``--help``, another
 verb, an unknown or misspelt option, ``--``, a value that looks like an
 option) goes to the click CLI, which stays the one definition of the command

@@ -2,7 +2,7 @@
 
 ``Workspace.note`` runs ``write_note``; so does a plain ``gardener note``,
 without building a ``Workspace``, because interpreter start and imports are
-most of what a note costs (bench/RESULTS.md). So this module and what it
+most of what a note costs (bench/README.md). So this module and what it
 imports on the common path (``redact``, ``git``, ``journal``, ``workspace``)
 use no dataclasses (creating one costs ~0.5 ms at import), and import no
 pathlib (~6 ms with what it loads), typing (~4 ms: records are
