@@ -1,4 +1,4 @@
-"""What a labelled secret's value looks like (see ``gardener.neverstore.rules``).
+"""What a labelled secret's value looks like (used by ``labels`` and ``weaklabels``).
 
 ``value_at`` reads the value a label points at (quoted, or a bare run up to a
 space); ``plausible`` tells a value from a placeholder (``see vault``, ``****``,
