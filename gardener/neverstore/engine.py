@@ -2,7 +2,7 @@
 
 ``candidates`` runs the custom patterns and both rule groups (``passes``) and
 returns ``(start, end, priority, rule)``; ``rule_spans`` drops what a marker or an
-allow pattern covers and merges overlaps under the earliest rule; ``spans`` adds
+allow pattern covers and merges overlaps under the earliest rule; ``spans_in`` adds
 detect-secrets' findings our rules missed (``detectors``). A base64 run is decoded
 and its text read again, up to two levels deep. Markers (``[REDACTED:<rule>]``,
 ``[REDACTED]``) are never flagged again, so redaction is idempotent; an allow pattern
@@ -16,7 +16,6 @@ import re
 from collections.abc import Sequence
 
 from gardener.model.record import Record
-from gardener.neverstore.keyblocks import key_blocks
 from gardener.neverstore.passes import Engine, RuleGroup, compiled, engine, hits, runs
 from gardener.neverstore.regex import lazy, target
 from gardener.neverstore.rules import TABLE
@@ -29,7 +28,7 @@ Found = tuple[int, int, str]  # start, end, rule id
 @functools.cache
 def marker() -> re.Pattern[str]:
     """A redaction marker, ``[REDACTED]`` or ``[REDACTED:<rule>]``: compiled
-    only when a scan has candidates to check against markers (~2 ms)."""
+    only when a text has candidates to check against markers (~2 ms)."""
     ids = "|".join(sorted({r.rule for r in TABLE}, key=len, reverse=True))
     body = rf"custom:[^\[\]\n]{{1,64}}|{ids}|[A-Za-z][A-Za-z_ -]{{0,39}}"
     return re.compile(rf"\[REDACTED(?::(?:{body}))?\]")
@@ -66,13 +65,15 @@ def _decoded(run: str) -> str | None:
 
 
 class Context(Record):
-    custom: Compiled
+    """What one reading of a text runs with besides the table."""
+
+    custom: Compiled  # rules.md's never-store patterns, before the table's rules
     allowed: Sequence[re.Pattern[str]]
     depth: int  # how deep in base64 this text is
 
 
 def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
-    """The candidates of one pass's rules in ``text``: (start, end, priority, rule)."""
+    """The candidates of one group's rules in ``text``: (start, end, priority, rule)."""
     eng = engine()
     base = len(ctx.custom)
     out: list[Candidate] = []
@@ -98,6 +99,8 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
             continue  # before compiling: most rules never have to be
         rule, pattern, _ = eng.rules[i]
         if rule == "private-key":
+            from gardener.neverstore.keyblocks import key_blocks  # a BEGIN line: rare
+
             out += [(s, e, base + i, rule) for s, e in key_blocks(text, pattern)]
             continue
         for m in pattern.finditer(text):
@@ -120,8 +123,8 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
 
 
 def _per_line(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
-    """``group_candidates`` for rules whose matches stay within a line (and look no further
-    than it), run once per distinct line: repeated lines cost their copying only."""
+    """``group_candidates`` for rules whose matches stay within a line (and look
+    no further than it), run once per distinct line: repeats cost their copying."""
     lines = text.split("\n")
     distinct = dict.fromkeys(lines)
     if len(distinct) == len(lines):
@@ -162,7 +165,8 @@ def candidates(text: str, ctx: Context) -> list[Candidate]:
 
 
 def spans_in(text: str, ctx: Context) -> list[Found]:
-    """Our rules' spans, then detect-secrets' for what they missed (first scans and rescans alike)."""
+    """(start, end, rule) of our rules' findings, then of detect-secrets' for
+    what they missed, sorted (in a first reading and a second alike)."""
     spans = rule_spans(text, ctx)
     return sorted(spans + _second_opinion(text, spans, ctx.allowed))
 
@@ -209,8 +213,8 @@ _ALNUM = lazy(r"[^\W_]")
 
 
 def _second_opinion(
-    text: str, spans: list[tuple[int, int, str]], allowed: Sequence[re.Pattern[str]]
-) -> list[tuple[int, int, str]]:
+    text: str, spans: list[Found], allowed: Sequence[re.Pattern[str]]
+) -> list[Found]:
     """Spans detect-secrets' plugins flag that our rules missed (see ``detectors``)."""
     from gardener.neverstore import detectors
 
@@ -220,7 +224,7 @@ def _second_opinion(
 
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     taken = sorted((a, b) for a, b, _ in spans)
-    extra: list[tuple[int, int, str]] = []
+    extra: list[Found] = []
     for line, kind, value in detectors.flagged(text):
         rule = "ds-" + re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-")
         stop = starts[line] - 1 if line < len(starts) else len(text)

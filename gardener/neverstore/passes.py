@@ -42,13 +42,13 @@ def _trie(words: Iterable[str]) -> str:
 
 
 class RuleGroup(Record):
-    """The rules of one pass: searched in the text (``text_rules``), in its base64
+    """The rules of one group: searched in the text (``text_rules``), in its base64
     runs (``run_rules``), or matched where a word of theirs starts (``route``)."""
 
     text_rules: tuple[int, ...]
     run_rules: tuple[int, ...]
     route: dict[str, tuple[int, ...]]  # word -> rules to match where it starts
-    # regex sources, compiled on first use (~10 ms for all three of both passes,
+    # regex sources, compiled on first use (~10 ms for all three of both groups,
     # which a short text with none of their words never needs)
     words: str | None  # a word after a non-alphanumeric (lowercased)
     camel: str | None  # a word at a camelCase hump (dbPassword)
@@ -74,12 +74,15 @@ class CompiledRules:
 
 
 class Engine(Record):
+    """The table, ready to run: its rules compiled on demand, in two groups."""
+
     rules: CompiledRules
     whole: RuleGroup  # rules whose matches may span lines, run on the whole text
     lines: RuleGroup  # the rest, run once per distinct line
 
 
 def _group(indices: Sequence[int]) -> RuleGroup:
+    """The table's rules at ``indices`` as a group: routes by word, tries."""
     owners: dict[str, set[int]] = {}
     camel: set[str] = set()
     cjk: set[str] = set()
@@ -137,7 +140,7 @@ def engine() -> Engine:
 
 def hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
     """(position, word) wherever a word of ``rules`` starts, in order."""
-    hits: list[tuple[int, str]] = []
+    found: list[tuple[int, str]] = []
     low = text.lower()
     if len(low) != len(text):  # a few characters lowercase to two ("İ")
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
@@ -148,7 +151,7 @@ def hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
     if rules.words and not (short and not _any_in(rules.latin, low)):
         # After "\n", the match of "[\W_]word" starts where the word does in text.
         words = compiled(rules.words).finditer("\n" + low)
-        hits += [(m.start(), m.group(1)) for m in words]
+        found += [(m.start(), m.group(1)) for m in words]
     if rules.camel and not (
         short and text.isascii() and not _any_in(rules.humped, low)
     ):
@@ -156,10 +159,10 @@ def hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
             word = m.group().lower()
             if word not in rules.route:  # matched through a fold outside ASCII
                 word = _folded(m.group(), rules.humped)
-            hits.append((m.start(), word))
+            found.append((m.start(), word))
     if rules.cjk and not text.isascii():
-        hits += [(m.start(), m.group()) for m in compiled(rules.cjk).finditer(text)]
-    return sorted(hits)
+        found += [(m.start(), m.group()) for m in compiled(rules.cjk).finditer(text)]
+    return sorted(found)
 
 
 PREFILTER = 4096  # characters: up to here, looking for each word costs < 0.1 ms

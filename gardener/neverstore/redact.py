@@ -24,6 +24,7 @@ from gardener.model.record import Record
 from gardener.neverstore.engine import (
     Compiled,
     Context,
+    Found,
     group_candidates,
     spans_in,
 )
@@ -114,7 +115,7 @@ def _quiet(text: str, start: int, end: int) -> bool:
     return left and (end == len(text) or text[end].isspace() or text[end] in "\"'`")
 
 
-def _all_quiet(text: str, spans: list[tuple[int, int, str]]) -> bool:
+def _all_quiet(text: str, spans: list[Found]) -> bool:
     """Whether every span is quiet once a marker (neighbours of neighbours are not)."""
     ends = [-1] + [e for _, e, _ in spans]
     starts = [s for s, _, _ in spans[1:]] + [len(text) + 1]
@@ -253,9 +254,7 @@ def find_each(
     return out
 
 
-def _marked(
-    text: str, spans: list[tuple[int, int, str]]
-) -> tuple[str, list[Span], list[Span]]:
+def _marked(text: str, spans: list[Found]) -> tuple[str, list[Span], list[Span]]:
     """``text`` with markers for ``spans``; (marker end, shift so far) per marker; and
     each marker's span in the new text."""
     parts, shifts, marks, pos, shift = [], [], [], 0, 0
