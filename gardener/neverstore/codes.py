@@ -14,7 +14,7 @@ import re
 from gardener.neverstore.regex import Span, lazy
 
 # Recovery codes: "backup codes: 1234-5678 8765-4321 ...", codes of 8-10 letters and
-# digits on one line or one per (list) line; ``codes`` wants two with a digit.
+# digits on one line or one per (list) line; ``code_list`` wants two with a digit.
 _CODE = (
     r"(?:\d{4}[ ]\d{4}|[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|[A-Za-z0-9]{8,10})(?![\w-])"
 )

@@ -104,6 +104,8 @@ WEAK_PASSWORD = (
 
 
 def weak_password(text: str, m: re.Match[str]) -> Span | None:
+    """The value after ``pass``, ``key`` or ``password`` and a space, if a second
+    clue makes the word a label (see the comment above)."""
     sep = m.group("sep")
     strong = any(c in ":=：" for c in sep)
     word = m.group("word").lower()
@@ -174,6 +176,7 @@ _CLAUSE_END = lazy(
 
 
 def with_password(text: str, m: re.Match[str]) -> Span | None:
+    """The one word after ``with/using/via [the] password``, if it is a value."""
     word, rest = _word_before(_head(text, m.start())[0], " \t")
     if word in _FILLERS:
         word = _word_before(rest, " \t")[0] if rest[-1:] in " \t" else ""
@@ -210,6 +213,7 @@ SET_PASSWORD = (
 
 
 def set_password(text: str, m: re.Match[str]) -> Span | None:
+    """The value a ``set ... password ... to`` gives: quoted, a passphrase or passlike."""
     got = value_at(text, m.end())
     if got is None:
         return None
@@ -240,6 +244,7 @@ _HARDWARE = frozenset(_HARDWARE_WORDS.split())
 
 
 def pin_spaced(text: str, m: re.Match[str]) -> Span | None:
+    """The digits after a PIN label and a space, if the label is one (``door pin``)."""
     word = _word_before(_head(text, m.start())[0], " \t")[0]
     label = m.group("label")
     if word in _HARDWARE:
@@ -265,6 +270,7 @@ _UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
 
 
 def code_pin(text: str, m: re.Match[str]) -> Span | None:
+    """The digits after ``code`` or ``combo``, if a word before says what it unlocks."""
     word = _word_before(_head(text, m.start())[0], " \t*_`")[0]
     s, e = m.span("value")
     return (s, e) if word in _UNLOCKS and not not_a_pin(text, s, e) else None
@@ -288,6 +294,7 @@ _APP_PARTS = frozenset(_APP_PART_WORDS.split())
 
 
 def login(text: str, m: re.Match[str]) -> Span | None:
+    """The password of ``login user / x``, if the user is no part of an app."""
     if (m.group("user") or m.group("cuser")).lower() in _APP_PARTS:
         return None
     got = value_at(text, m.end())
