@@ -1,1 +1,16 @@
-"""neverstore."""
+"""Never-store: find and redact what must never be kept (secrets, personal data).
+
+redact      the public calls: find, find_each, redact, unscanned, compile_patterns
+rules       the rule table as data: rule ids, patterns, checks, the order they win in
+labels      labelled passwords, PINs and secrets (``password: x``, cells, ``*_key``)
+weaklabels  labels that are prose words too, with a second clue (``wifi pass x``)
+codes       recovery codes and TOTP seeds after their label
+tokens      vendor tokens' checks and high entropy (the patterns are in ``rules``)
+personal    e-mail addresses, card numbers, passwords in URLs
+values      what a labelled value may be: no placeholder, no prose; passphrases
+keyblocks   how far a private key runs after its BEGIN line
+passes      which rules run where: word tries, the two rule groups, the prefilter
+engine      every rule's candidates, markers and allow patterns, spans, base64
+detectors   detect-secrets' plugins, run in process as a second opinion
+regex       Span, Check and lazily compiled patterns, shared by the modules above
+"""

@@ -1,6 +1,6 @@
 """detect-secrets' plugins, run in process, as a second opinion for never-store.
 
-Our own rules (``redact``) know the phrasings agents write; detect-secrets
+Our own rules (``rules``, run by ``engine``) know the phrasings agents write; detect-secrets
 knows dozens of vendor token formats and keeps up with new ones. Its
 ``scan_line`` applies no entropy limits (every long word is "high entropy"),
 so the plugins are called one by one, the entropy ones with their limits.
@@ -49,7 +49,7 @@ def _plugins() -> tuple[Any, ...]:
     return tuple(chosen)
 
 
-def scan(text: str) -> Iterator[tuple[int, str, str]]:
+def flagged(text: str) -> Iterator[tuple[int, str, str]]:
     """(1-based line, secret type, secret value) for each plugin finding."""
     for number, line in enumerate(text.split("\n"), start=1):
         if not suspicious(line):

@@ -1,45 +1,21 @@
-"""What a labelled secret's value looks like (see ``gardener.neverstore.rules``).
+"""What a labelled secret's value looks like (used by ``labels`` and ``weaklabels``).
 
-``_value_at`` reads the value a label points at (quoted, or a bare run up to a
-space); ``_plausible`` tells a value from a placeholder (``see vault``, ``****``,
-``${VAR}``, ``str``) or a word of prose; ``_phrase_at`` finds a passphrase of plain
-words and ``_describes`` a clause that describes a password instead; ``_passlike``
+``value_at`` reads the value a label points at (quoted, or a bare run up to a
+space); ``plausible`` tells a value from a placeholder (``see vault``, ``****``,
+``${VAR}``, ``str``) or a word of prose; ``phrase_at`` finds a passphrase of plain
+words and ``describes`` a clause that describes a password instead; ``passlike``
 is the shape a value must have after a label that is prose too
 ("pass", "password" and a space).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-Span = tuple[int, int]
-
-
-class _Lazy:
-    """A regex compiled on first use. Most scans need none of the helper
-    patterns below, and compiling them all costs ~3 ms of every ``gardener note``."""
-
-    __slots__ = ("_args", "_pattern")
-
-    def __init__(self, *args: object) -> None:
-        self._args = args
-        self._pattern: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> object:
-        if self._pattern is None:
-            self._pattern = re.compile(*self._args)  # type: ignore[call-overload]
-        return getattr(self._pattern, name)
-
-
-def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile(pattern, flags)``, done the first time the pattern is used."""
-    # not typing.cast: importing typing costs ~4 ms of a note's start
-    return _Lazy(pattern, flags)  # type: ignore[return-value]
-
+from gardener.neverstore.regex import Span, lazy
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
-_TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
+TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
 _NEXT_PARAM = lazy(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
 _REF = lazy(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*")
 _TYPE = lazy(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
@@ -72,21 +48,21 @@ _THOUSANDS = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")  # a count: 12,345
 _WORDY = ("ed", "ing", "ly", "ion", "ible", "able", "ive", "ful", "less", "ent", "ous")
 
 
-def _classes(s: str) -> int:
+def classes(s: str) -> int:
     """How many of lower / upper / digit / symbol occur; ``Word`` counts as lower and
     ``-_./`` are not symbols, so identifiers and capitalised words score 1."""
-    seen = {_kind(c) if i or not c.isupper() else 0 for i, c in enumerate(s)}
+    seen = {kind(c) if i or not c.isupper() else 0 for i, c in enumerate(s)}
     return len(seen - {4})
 
 
-def _kind(ch: str) -> int:
+def kind(ch: str) -> int:
     """0 lower, 1 upper, 2 digit, 3 symbol, 4 separator or space."""
     if ch.isalpha():
         return 1 if ch.isupper() else 0
     return 2 if ch.isdigit() else 4 if ch in "-_./+=" or ch.isspace() else 3
 
 
-def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
+def value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
     """(start, end, quoted) of the value that begins at ``pos``, or None."""
     if pos >= len(text):
         return None
@@ -103,12 +79,12 @@ def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
     if ";" in bare.group() or "&" in bare.group():
         cut = _NEXT_PARAM.search(text, pos, end)
         end = cut.start() if cut else end
-    while end > pos and text[end - 1] in _TRAIL:
+    while end > pos and text[end - 1] in TRAIL:
         end -= 1
     return (pos, end, False) if end > pos else None
 
 
-def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
+def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     """Whether ``value`` is a real secret rather than a placeholder or a word."""
     if value[0] in "([{<" or not value.strip(_MASK):
         return False
@@ -120,7 +96,7 @@ def _plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
         return (
-            len(value) >= 6 and _classes(value) >= 2 and not _THOUSANDS.fullmatch(value)
+            len(value) >= 6 and classes(value) >= 2 and not _THOUSANDS.fullmatch(value)
         )
     if family == "password" and (_named(value) or _state(value)):
         return False
@@ -185,7 +161,7 @@ _ENDS = ".,;:!?)]}>\"'`\u201d\u2019\u00bb*|"  # after a word: the clause ends
 _OPENS = "([{<\"'`\u201c\u2018\u00ab|*"  # a token that starts so starts something else
 
 
-def _stopword(word: str) -> bool:
+def stopword(word: str) -> bool:
     """Whether a word says what a password is like or where it is, not what it is."""
     w = word.lower()
     return _listed(w) or w.endswith(_WORDY)
@@ -228,7 +204,7 @@ def _breaks(word: str, nxt: str | None) -> bool:
 _FIRST = lazy(r"[A-Za-z]{2,24}[ \t]+[A-Za-z]{2,24}[ \t]")  # where a phrase may start
 
 
-def _phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:
+def phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:
     """The span of a passphrase (see the comment above) that starts at ``pos``, or
     None: then the first word alone may still be a value. After a separator that is
     prose too (``is``, a dash), no word may end like a describing word (-ed, -ing,
@@ -255,7 +231,7 @@ def _phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:
     return (pos, end) if words >= 3 else None
 
 
-def _describes(text: str, pos: int) -> bool:
+def describes(text: str, pos: int) -> bool:
     """Whether the clause at ``pos`` describes a password rather than being one: a
     word of _PHRASE_STOP, or a count, before more words ("expires every 90 days",
     "minimum 12 characters", "12 characters minimum", "3 tries")."""
@@ -267,14 +243,14 @@ def _describes(text: str, pos: int) -> bool:
     low = first.lower()
     if _WORD.fullmatch(first):
         return _listed(low)
-    return _counted(first) and nxt.isalpha() and nxt.lower() not in _FUNCS
+    return counted(first) and nxt.isalpha() and nxt.lower() not in _FUNCS
 
 
 # a count, ratio, percentage, date or version: 42, 12/15, 95%, 2026-03-10, v2.3.1
 _NUMBERISH = lazy(r"[+-]?[vV]?\d[\d.,:/x%+-]*")
 
 
-def _counted(value: str) -> bool:
+def counted(value: str) -> bool:
     """A number that counts or dates (``42``, ``202/202``, ``95%``); six or more
     digits alone may be a code (``83729104``)."""
     return bool(_NUMBERISH.fullmatch(value)) and not (
@@ -290,7 +266,7 @@ _TEST_NAME = lazy(
 )
 
 
-def _test_name(value: str) -> bool:
+def test_name(value: str) -> bool:
     """Whether ``value`` reads as a test's name (``test_auth_v2``), not a password."""
     return bool(_TEST_NAME.fullmatch(value))
 
@@ -305,22 +281,22 @@ _TICKET = lazy(r"[A-Z][A-Z0-9]{1,15}-\d+")
 _FOLLOWING = frozenset(_FOLLOWERS.split())
 
 
-def _passlike(value: str) -> bool:
+def passlike(value: str) -> bool:
     """A value after a weak label: 6+ characters with a letter and a digit or
     symbol, and no count, version, ticket or hash name (``hunter2``, not
     ``sha256``, ``bcrypt2``, ``sha-512`` or ``JIRA-1234``)."""
-    if len(value) < 6 or _NUMBERISH.fullmatch(value) or _stopword(value):
+    if len(value) < 6 or _NUMBERISH.fullmatch(value) or stopword(value):
         return False
     stem = value.rstrip("0123456789.-_").lower()
     if _TICKET.fullmatch(value) or stem in _FOLLOWING or stem in _STEPS:
         return False
     if stem in _NOT_VALUES and stem not in _LABEL_WORDS:
         return False  # "vault2"; but "password1" is a password
-    kinds = {_kind(c) for c in value}
+    kinds = {kind(c) for c in value}
     return (
         bool(kinds & {0, 1})
         and bool(kinds & {2, 3})
-        and _plausible(value, "password", False, False)
+        and plausible(value, "password", False, False)
     )
 
 
@@ -334,7 +310,7 @@ _UNITS = frozenset(_UNIT_WORDS.split())
 _YEAR = lazy(r"(?:19|20)\d\d")
 
 
-def _not_a_pin(text: str, start: int, end: int) -> bool:
+def not_a_pin(text: str, start: int, end: int) -> bool:
     """Whether the digits at ``start:end`` count or date something rather than
     open it: a unit or count word right after them ("1200 lines", "3000 ms"), a
     year before a word that is no function word ("2024 firmware"), or a port
@@ -379,7 +355,7 @@ _STORES = frozenset(
 )
 
 
-def _sentence(text: str, end: int) -> bool:
+def sentence(text: str, end: int) -> bool:
     """Whether a word of letters that ends at ``end`` starts a sentence rather than
     being a password: another token follows it in its clause that is no word of
     _KEEPS, task or time ("Mira knows it", "mindestens 12 Zeichen"), or its clause

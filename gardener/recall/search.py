@@ -50,8 +50,18 @@ _ROW_MODULES = (
     "planning/classify",
     "model/facts",
     "model/validtime",
-    "neverstore/redact",
-    "neverstore/rules",  # the detectors redact what the rows hold
+    "neverstore/redact",  # the never-store rules redact what the rows hold
+    "neverstore/engine",
+    "neverstore/passes",
+    "neverstore/keyblocks",
+    "neverstore/rules",
+    "neverstore/labels",
+    "neverstore/weaklabels",
+    "neverstore/codes",
+    "neverstore/tokens",
+    "neverstore/personal",
+    "neverstore/values",
+    "neverstore/regex",
     "neverstore/detectors",
     "planning/promote",  # which note entries are instructions, which keys multi-valued
     "files/layout",  # which files are notes

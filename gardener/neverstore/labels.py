@@ -1,0 +1,198 @@
+"""Labelled secrets: the value after a password, PIN or secret label.
+
+A label is a word in one of ten languages (``password``, ``API key``, ``mot de
+passe``, ``密码``) before ``:``, ``=``, a verb (``is``, ``will be``), a dash, a CJK
+particle or a table cell. Its value (``password: x``, ``the API key is x``,
+``密码是x``, ``| password | x |``, ``--token x``, ``password will be x``,
+``password's x`` with x of the space-alone shape in ``_LABEL``) must not be a
+placeholder (``see vault``, ``****``, ``${VAR}``, ``str``); a ``pin`` is 4-12
+digits; a ``secret`` (token, API key, ...) needs >= 6 chars of two classes, so
+``max_tokens: 4096`` passes; in prose an unquoted English-looking word (``is
+correct``) is not a value, nor is a table cell of letters only (a header row). A
+bare ``*_key:`` label (``secret_key_base``, ``APP_KEY``) needs a hex, UUID or
+base64 value, so ``sort_key: created_at`` passes.
+
+After a password label, a passphrase (3 or more plain words up to the end of their
+clause) is the value; a describing word or a count before more words is none
+(``password: expires every 90 days``); a word of letters that another word follows
+in its clause starts a sentence (``password: Mira knows it``), unless that word is
+for/on/to/then/and..., a task or a time (``password: letmein then restart nginx``).
+What a value may be is in ``values``; labels that are prose words too (``pass``,
+``PIN``, ``password`` and a space) are in ``weaklabels``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gardener.neverstore.regex import ALNUM_ASCII, Check, Span, lazy
+from gardener.neverstore.values import (
+    TRAIL,
+    describes,
+    kind,
+    not_a_pin,
+    passlike,
+    phrase_at,
+    plausible,
+    sentence,
+    value_at,
+)
+
+
+def labelled(family: str) -> Check:
+    """The check of a label rule of ``family`` (password, pin, secret): the value
+    after the label, if it is one (see the module docstring)."""
+
+    def check(text: str, m: re.Match[str]) -> Span | None:
+        got = value_at(text, m.end())
+        if got is None:
+            return None
+        start, end, quoted = got
+        sep = m.group("sep")
+        if "|" in sep:
+            return _cell(text, m.start(), (start, end), quoted, family)
+        prose = not any(c in ":=：" for c in sep)
+        if family == "password" and not quoted:
+            phrase = phrase_at(text, start, prose)
+            if phrase:
+                return phrase
+            if describes(text, start):
+                return None
+            if text[start:end].isalpha() and sentence(text, end):
+                return None  # "password: Mira knows it", "Passwort: läuft alle ..."
+        if sep.strip() == "-" and not quoted:  # "Password - hunter2", not "- done"
+            value = text[start:end]
+            ok = (
+                passlike(value)
+                if family == "password"
+                else plausible(value, family, False, False)
+            )
+            return (start, end) if ok else None
+        ok = plausible(text[start:end], family, prose, quoted)
+        if ok and family == "pin" and not quoted:
+            ok = not not_a_pin(text, start, end)
+        return (start, end) if ok else None
+
+    return check
+
+
+_CELL_END = lazy(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
+
+
+def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span | None:
+    """A Markdown table row, ``| password | x |``: the label must be the row's first
+    cell and the value all of the next one; a cell of letters only is a header."""
+    line = text.rfind("\n", max(0, label - 65), label) + 1
+    if label - line > 64:
+        return None
+    head = text[line:label]
+    if head.count("|") != 1 or head.lstrip()[:1] != "|":
+        return None
+    start, end = span
+    bar = text.find("|", start, end)
+    end = bar if bar >= 0 and not quoted else end
+    while end > start and text[end - 1] in TRAIL:
+        end -= 1
+    value = text[start:end]
+    if not value or not _CELL_END.match(text, end + quoted):
+        return None
+    if not quoted and value.isalpha():
+        return None
+    return (start, end) if plausible(value, family, False, quoted) else None
+
+
+# A label is a word (password, API key, mot de passe, 密码) that starts a word, follows
+# "_", "." or "-" (DB_PASSWORD) or a camelCase hump (dbPassword, PGPASSWORD); then
+# maybe "(NAS)" and "for the NAS"; then ":", "=", a verb ("is", "is:"), a dash, a CJK
+# particle, in a table row "|", or a space before a value with a digit and more.
+# Matching starts at the word (see ``passes.hits``).
+# where a label word may start: after a non-alphanumeric, or at a camelCase hump
+BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
+_PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
+VERB = (
+    r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
+    r"|(?:is|was)(?:[ \t]+(?:now|still))?|will[ \t]+be|became"
+    r"|ist|lautet|war|est|était|es|era|это"
+)
+_LABEL = (
+    rf"(?:{BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
+    r"(?:[ \t]*\([^()\n]{1,40}\))?"
+    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?"
+    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
+    rf"|[ \t]+(?i:{VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
+    r"|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
+    # a space alone, before a value that reads like a password: 8+ characters
+    # with a lowercase letter, a digit and a capital or symbol ("passwd
+    # Tr0ub4dor&3", "password Summer2024"); "password sha256", "argon2",
+    # "v2.3.1", "JIRA-1234" are prose in a developer's notes
+    r"|(?:['\u2019]s)?[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s]))"
+)
+_PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
+    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"
+    r"|senha|has[łl]o"
+    r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
+    r"|парол(?:ь|я|ю|ем|и|ей|е)"
+)
+_SECRET = (
+    r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
+    r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
+    r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
+    r"|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
+)
+_PIN = r"pin[ _-]?(?:code|number)?|пин(?:-код)?"
+# The lowercase words each label family can start with (prefixes will do);
+# ``passes.hits`` finds them. CJK words need no word boundary before them.
+_PW_CJK = "密码|密碼|口令|パスワード|비밀번호|암호"
+_PIN_CJK = "暗証番号"
+_SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
+PASSWORD_WORDS = f"pass pw senha has contrase mot kennwort wachtwoord парол | {_PW_CJK}"
+PIN_WORDS = f"pin пин | {_PIN_CJK}"
+SECRET_WORDS = f"""client secret api access private signing encryption master auth
+    refresh token credential creds токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
+
+# "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
+KEYED = (
+    r"(?a)(?<=[A-Za-z0-9][_.-])(?i:key)(?:[_.-](?i:base))?(?![\w-])[\"'`]?"
+    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[ \t]*)"
+)
+# What a "<name>_key" is when it is no secret: a public key or a data key.
+_KEY_KINDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup
+    index idempotency dedup dedupe routing shard object row group map dict hash
+    composite unique cluster range s3"""
+_NOT_KEYS = frozenset(_KEY_KINDS.split())
+_HEXVAL = lazy(
+    r"(?a)[0-9a-fA-F]{16,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+)
+_B64VAL = re.compile(r"(?a)[A-Za-z0-9+/_-]{16,}={0,2}")
+
+
+def keyed(text: str, m: re.Match[str]) -> Span | None:
+    """A hex, UUID or base64 value (``base64:`` allowed) after ``<name>_key``, where
+    the name does not make it a public or a data key."""
+    got = value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, _ = got
+    value = text[start:end]
+    body = value[7:] if value[:7].lower() == "base64:" else value
+    if len(body) < 16 or not plausible(value, "secret", False, True):
+        return None
+    head = text[max(0, m.start() - 65) : m.start() - 1]  # the name before "_key"
+    if head[len(head.rstrip(ALNUM_ASCII)) :].lower() in _NOT_KEYS:
+        return None
+    if _HEXVAL.fullmatch(body):
+        ok = any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+    elif _B64VAL.fullmatch(body):
+        kinds = {kind(c) for c in body}
+        separators = body.count("-") + body.count("_")
+        pads = any(c in "+/=" for c in body)
+        ok = {0, 1, 2} <= kinds or (len(body) >= 20 and 2 in kinds and pads)
+        ok = ok and separators <= len(body) / 10 + 1
+    else:
+        ok = False
+    return (start, end) if ok else None
+
+
+PASSWORD = _LABEL % (_PW, _PW_CJK)
+PIN = _LABEL % (_PIN, _PIN_CJK)
+SECRET = _LABEL % (_SECRET, _SECRET_CJK)

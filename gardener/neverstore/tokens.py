@@ -1,0 +1,80 @@
+"""Shaped secrets: vendor tokens' checks, high entropy, base64.
+
+Vendor tokens are found by their prefix and shape (the patterns are in ``rules``);
+some also need two character classes (``mixed``). Hex runs (SHAs, bare UUIDs,
+Ethereum addresses) are never high-entropy; wallet addresses are public and not
+targeted, though a base58 Bitcoin address may trip high-entropy (erring to refuse).
+A base64 run is decoded and read again by the engine (``engine``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+
+from gardener.neverstore.regex import Check, Span, target
+from gardener.neverstore.values import classes
+
+
+def mixed(length: int) -> Check:
+    """Flag the value only if it has ``length`` chars of two classes (not a word)."""
+
+    def check(text: str, m: re.Match[str]) -> Span | None:
+        s, e = target(m)
+        return (s, e) if e - s >= length and classes(text[s:e]) >= 2 else None
+
+    return check
+
+
+_HEX = frozenset("0123456789abcdefABCDEF-")
+
+
+_KINDS = str.maketrans(  # a base64 run's characters as classes, separators dropped
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+    "0" * 26 + "1" * 26 + "2" * 10,
+    "-_/+",
+)
+_SWITCHES = ("01", "02", "10", "12", "20", "21")
+_CLOG = [0.0] + [c * math.log2(c) for c in range(1, 512)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _random_looking(s: str) -> bool:
+    """Long, mixed-class, close to random in entropy and in class switches.
+
+    Calibrated on random base64/alphanumeric strings (>= 95% flagged at 24 chars) and
+    generated camelCase/snake_case identifiers with numbers (< 1% flagged).
+    """
+    body = s.rstrip("=")
+    n = len(body)
+    if n < 24 or set(body) <= _HEX:
+        return False  # hex never: commit SHAs, UUIDs, digests
+    if body.count("-") + body.count("_") + body.count("/") > n / 10 + 1:
+        return False  # snake_case, kebab-case and paths separate words often
+    kinds = body.translate(_KINDS)
+    lower, upper, digit = ("0" in kinds), ("1" in kinds), ("2" in kinds)
+    if not digit or not (lower or upper):
+        return False  # letters-only runs are words; digits-only runs are numbers
+    # Shannon entropy, log2(n) - sum(c * log2(c)) / n over the character counts c.
+    counts = Counter(body).values()
+    entropy = (
+        math.log2(n)
+        - sum(_CLOG[c] if c < 512 else c * math.log2(c) for c in counts) / n
+    )
+    ratio = entropy / math.log2(min(n, 26 * lower + 26 * upper + 14))
+    # Words change character class every few letters, random text every other one
+    # (a pair of two different classes never overlaps itself, so count() is exact).
+    switches = sum(kinds.count(pair) for pair in _SWITCHES) / len(kinds)
+    if lower and upper:
+        return ratio >= 0.8 and switches >= 0.4
+    return ratio >= 0.78 and switches >= 0.25
+
+
+def high_entropy(text: str, m: re.Match[str]) -> Span | None:
+    """The run ``m`` matched, if it looks random and is no path or URL."""
+    run = m.group()
+    if run.count("/") > max(1, len(run) // 24):
+        return None  # a path or URL; the second rule judges its segments alone
+    return m.span() if _random_looking(run) else None
