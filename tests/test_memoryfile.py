@@ -16,7 +16,8 @@ from gardener.formats.memoryfile import (
     render_fact,
     render_memory,
 )
-from gardener.model.facts import SUPERSEDED, Fact
+from gardener.model.facts import Fact
+from gardener.model.kinds import SUPERSEDED
 
 CANONICAL = f"""# Memory
 

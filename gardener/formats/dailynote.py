@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
-from gardener.formats.entryline import KIND_ALIASES, KINDS, canonical_kind
 from gardener.model.facts import Entry, Note, Problem
+from gardener.model.kinds import KIND_ALIASES, KINDS, canonical_kind
 
 _KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")

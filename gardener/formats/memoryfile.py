@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gardener.errors import ParseError
 from gardener.model.facts import (
     ATTRIBUTE_ORDER,
-    SECTION_OF_KIND,
-    SUPERSEDED,
     Fact,
     Memory,
     normalize_key,
     normalize_value,
 )
+from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 
 BEGIN = "<!-- gardener:begin (managed: edit entries freely, the gardener keeps your changes) -->"
 END = "<!-- gardener:end -->"
@@ -43,10 +42,21 @@ _ATTR = re.compile(
 )
 _KEYED = re.compile(r"^\*\*(?P<key>.+?)\*\*\s*:\s*(?P<value>.*)$")
 _SECTION_ORDER = [*SECTION_OF_KIND.values()]
-if TYPE_CHECKING:
-    from gardener.store.linememo import LineMemo
-
 NEW_FILE = "# Memory\n\n" + BEGIN + "\n" + END + "\n"
+
+
+class Memo(Protocol):
+    """Block lines parsed and rendered before (``gardener.store.linememo``
+    keeps one on disk): the same answers as ``parse_fact`` and
+    ``render_fact``, faster."""
+
+    def parse(self, content: str, section: str, lineno: int) -> Fact | None:
+        """``parse_fact(content, section, lineno)``."""
+        ...
+
+    def render(self, fact: Fact) -> str:
+        """``render_fact(fact)``."""
+        ...
 
 
 def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
@@ -137,11 +147,11 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
 
 
 def parse_memory(
-    text: str, path: str = "MEMORY.md", memo: LineMemo | None = None
+    text: str, path: str = "MEMORY.md", memo: Memo | None = None
 ) -> Memory:
     """Split MEMORY.md text into head, block facts and tail.
 
-    ``memo``: lines parsed before (``gardener.store.linememo``), same result, faster.
+    ``memo``: lines parsed before (a ``Memo``), same result, faster.
     Raises ParseError (with the line) for a begin marker without an end marker,
     or a second block: the gardener then refuses to rewrite the file.
     """
@@ -259,11 +269,11 @@ def render_block(
     facts: Iterable[Fact],
     stray: Iterable[tuple[str, str]] = (),
     newline: str = "\n",
-    memo: LineMemo | None = None,
+    memo: Memo | None = None,
 ) -> list[str]:
     """The lines between the markers (without newlines), canonical.
 
-    ``memo``: lines rendered before (``gardener.store.linememo``), same result, faster.
+    ``memo``: lines rendered before (a ``Memo``), same result, faster.
     """
     render = memo.render if memo else render_fact
     facts = list(facts)
@@ -284,7 +294,7 @@ def render_block(
 
 
 def render_memory(
-    memory: Memory, facts: Iterable[Fact] | None = None, memo: LineMemo | None = None
+    memory: Memory, facts: Iterable[Fact] | None = None, memo: Memo | None = None
 ) -> str:
     """MEMORY.md text with the block rendered from ``facts`` (default: memory's own).
 

@@ -17,10 +17,11 @@ from datetime import date, datetime, timedelta
 
 from gardener.formats.memoryfile import render_memory
 from gardener.model.config import Config
-from gardener.model.facts import SUPERSEDED, Fact, Memory, Note
-from gardener.model.validtime import format_instant, parse_instant
+from gardener.model.facts import Fact, Memory, Note
+from gardener.model.kinds import SUPERSEDED
+from gardener.model.marks import fingerprints
+from gardener.model.validtime import format_instant, is_current, parse_instant
 from gardener.planning.classify import classify
-from gardener.planning.promote import fingerprints, is_current
 
 IMPLAUSIBLE_DAYS = 365  # a note named this long before its first commit is suspect
 
