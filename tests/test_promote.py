@@ -348,7 +348,8 @@ _PHRASES = [
 def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query):
     from gardener.model.facts import Fact, Memory
     from gardener.model.validtime import is_current
-    from gardener.planning.reconcile import Reconciliation, same_value
+    from gardener.planning.reconcile import Reconciliation
+    from gardener.planning.sameness import same_value
 
     memory = Memory(
         head="",
@@ -379,7 +380,7 @@ def test_surely_apart_never_contradicts_the_fuzzy_ratio(monkeypatch):
 
     from rapidfuzz import fuzz
 
-    from gardener.planning.reconcile import NEAR_DUPLICATE, surely_apart
+    from gardener.planning.sameness import NEAR_DUPLICATE, surely_apart
 
     # as in a pass that has not imported rapidfuzz: the shared-letters bound too
     monkeypatch.delitem(sys.modules, "rapidfuzz.fuzz")

@@ -1,4 +1,5 @@
-"""Classify and key daily-note entries by the rules (DESIGN 2.1, steps 1 and 2).
+"""Classify and key daily-note entries by the rules: the first two steps of a
+promotion pass (see docs/design.md).
 
 Kind: the explicit kind first, then the heading the entry sits under, then cue
 phrases; an entry with none of these is transient. Key: the explicit

@@ -10,9 +10,6 @@ timeline. ``gardener.planning.promote`` feeds entries in valid-time order, so
 from __future__ import annotations
 
 import hashlib
-import re
-import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -30,8 +27,12 @@ from gardener.model.facts import (
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_current, parse_instant
 from gardener.planning.classify import Classified
-
-NEAR_DUPLICATE = 92  # rapidfuzz ratio at or above this is "the same"
+from gardener.planning.sameness import (
+    FUZZY_LENGTH,
+    NEAR_DUPLICATE,
+    digits,
+    same_value,
+)
 
 
 @quick_init
@@ -67,48 +68,6 @@ def new_id(
         if ident not in taken:
             return ident
     raise AssertionError("sha1 collision")  # pragma: no cover
-
-
-FUZZY_LENGTH = 12  # normalized values shorter than this must match exactly
-_DIGITS = re.compile(r"\d+")
-
-
-def same_value(a: str, b: str) -> bool:
-    na, nb = normalize_value(a), normalize_value(b)
-    if na == nb:
-        return True
-    # short values differ by a word: "box2" vs "box7"
-    if min(len(na), len(nb)) < FUZZY_LENGTH:
-        return False
-    if _digits(na) != _digits(nb):  # v0.1 vs v0.2, $4,200 vs $3,600
-        return False
-    if surely_apart(na, nb):
-        return False
-    from rapidfuzz import fuzz
-
-    # order matters: "tabs rather than spaces" is not "spaces rather than tabs"
-    return fuzz.ratio(na, nb) >= NEAR_DUPLICATE
-
-
-def surely_apart(a: str, b: str) -> bool:
-    """True if ``fuzz.ratio(a, b)`` is below NEAR_DUPLICATE, known without rapidfuzz.
-
-    The ratio is 200 * LCS / (len(a) + len(b)), and the longest common
-    subsequence is no longer than the shorter text nor than the characters the
-    two share (counted with repeats): an exact "no" for most pairs, which spares
-    a pass that needs no fuzzy match the import of rapidfuzz (~20 ms).
-    """
-    total = len(a) + len(b)
-    if 200 * min(len(a), len(b)) < NEAR_DUPLICATE * total:
-        return True
-    if "rapidfuzz.fuzz" in sys.modules:  # imported: its answer is as cheap
-        return False
-    shared = sum((Counter(a) & Counter(b)).values())
-    return 200 * shared < NEAR_DUPLICATE * total
-
-
-def _digits(normalized: str) -> tuple[str, ...]:
-    return tuple(_DIGITS.findall(normalized))
 
 
 def _instant(fact: Fact) -> datetime:
@@ -183,7 +142,7 @@ class Reconciliation:
         assert self.values is not None
         self.values.setdefault(nv, []).append(at)
         if len(nv) >= FUZZY_LENGTH:
-            texts, spots = self.fuzzy.setdefault(_digits(nv), ([], []))
+            texts, spots = self.fuzzy.setdefault(digits(nv), ([], []))
             texts.append(nv)
             spots.append(at)
 
@@ -204,10 +163,10 @@ class Reconciliation:
                     self._index_value(fact.value, at)
         nv = normalize_value(value)
         spots = set(self.values.get(nv, ()))
-        if len(nv) >= FUZZY_LENGTH and _digits(nv) in self.fuzzy:
+        if len(nv) >= FUZZY_LENGTH and digits(nv) in self.fuzzy:
             from rapidfuzz import fuzz, process
 
-            texts, where = self.fuzzy[_digits(nv)]
+            texts, where = self.fuzzy[digits(nv)]
             found = process.extract(
                 nv, texts, scorer=fuzz.ratio, processor=None,
                 score_cutoff=NEAR_DUPLICATE - 1, limit=None,

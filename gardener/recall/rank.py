@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
+from gardener.formats.retired import entry_text
 from gardener.model.validtime import (
     day_span,
     entry_since,
@@ -24,7 +25,6 @@ from gardener.model.validtime import (
     parse_instant,
 )
 from gardener.recall.hits import Hit, match_expression
-from gardener.store.retired import entry_text
 
 if TYPE_CHECKING:
     from gardener.model.config import Config
