@@ -31,12 +31,12 @@ _ITEM_MARK = re.compile(
     r"[-*+]\s+"
 )  # _ITEM's start; on one line, its group is the rest
 _UNESCAPE = re.compile(r"\\(.)")
-_ATTRS = re.compile(
+ATTRS = re.compile(
     r"\s*\{(#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+))((?:\s+(?:#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+)))*)\s*\}$"
 )
-# _ATTRS from its brace on, matched where a "{" is: a search for _ATTRS tries
+# ATTRS from its brace on, matched where a "{" is: a search for ATTRS tries
 # every position of a long line
-_ATTRS_AT = re.compile(_ATTRS.pattern.removeprefix(r"\s*"))
+_ATTRS_AT = re.compile(ATTRS.pattern.removeprefix(r"\s*"))
 _ATTR = re.compile(
     r"#(?P<id>[^\s{}\"]+)|(?P<name>[\w-]+)=(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<bare>[^\s{}\"]+))"
 )
@@ -77,7 +77,7 @@ def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
 
 def _plain_attributes(inner: str) -> tuple[str | None, dict[str, str]] | None:
     """The attributes between a line's last braces when they are plain words
-    (``#id name=value``, nothing quoted), else None (``_ATTRS`` decides then).
+    (``#id name=value``, nothing quoted), else None (``ATTRS`` decides then).
 
     Same as ``_ATTRS_AT`` then ``parse_attributes``: the gardener writes such
     lines by the thousand, and a few string methods read them faster.
@@ -122,7 +122,7 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
     ident: str | None = None
     attrs: dict[str, str] = {}
     if body[-1:] == "}":
-        # the first "{" that starts _ATTRS (what a search for _ATTRS finds)
+        # the first "{" that starts ATTRS (what a search for ATTRS finds)
         brace = body.find("{")
         plain = _plain_attributes(body[brace + 1 : -1]) if brace >= 0 else None
         if plain is not None:
