@@ -92,7 +92,7 @@ def ws_notes(root: Path) -> list[Path]:
 def mark_processed(root: Path, paths: list[Path]) -> None:
     """Enter every entry of ``paths`` in the ledger, as a promote pass would have."""
     from gardener.formats.dailynote import parse_note
-    from gardener.planning.promote import fingerprints
+    from gardener.model.marks import fingerprints
     from gardener.store.ledger import read_all
 
     book = read_all(root)

@@ -32,10 +32,10 @@ from gardener.files.io import (
     refuse_outside,
     workspace_lock,
 )
-from gardener.model import config as configuration
 from gardener.model.config import Config
 from gardener.model.validtime import format_instant, local_now
 from gardener.store import retired as retired_notes
+from gardener.store import settings as configuration
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.ledger import LEGACY, read_all
 
@@ -133,13 +133,13 @@ class Workspace:
     ) -> tuple[list[Note], list[Problem]]:
         """Every daily note (from ``since`` on, if given), and the files that could not be read.
 
-        A note whose settled line (``promote.settled_mark`` of its path and
+        A note whose settled line (``marks.settled_mark`` of its path and
         bytes) is in ``unless`` (a ledger) is left out unparsed: a pass has
         nothing left to do with it. Each note carries its bytes' ``digest``.
         """
         from gardener.formats.dailynote import parse_note
         from gardener.model.facts import Problem
-        from gardener.planning.promote import note_digest, settled_mark
+        from gardener.model.marks import note_digest, settled_mark
 
         notes: list[Note] = []
         problems: list[Problem] = []
@@ -168,7 +168,7 @@ class Workspace:
         return notes, problems
 
     def read_ledger(self) -> frozenset[str]:
-        """Every mark of the ledger (``gardener.store.ledger``; see ``promote.fingerprints``)."""
+        """Every mark of the ledger (``gardener.store.ledger``; see ``gardener.model.marks``)."""
         return read_all(self.root).marks()
 
     # -- git -------------------------------------------------------------------
@@ -458,7 +458,7 @@ class Workspace:
         """Raise LossBudgetError if the pass would take more than ``max_loss``
         of the current entries out of current memory, unless ``force``. A dry
         run raises nothing; it warns that the real run would need ``--force``."""
-        from gardener.planning.promote import is_current
+        from gardener.model.validtime import is_current
         from gardener.planning.prune import loss_allowed, lost_current
 
         today = format_instant(self.now())
@@ -603,7 +603,7 @@ class Workspace:
         Raises GardenerError if no held entry has that id.
         """
 
-        from gardener.planning.promote import APPROVED, HELD, review_id
+        from gardener.model.marks import APPROVED, HELD, review_id
 
         with workspace_lock(self.root):
             book = read_all(self.root)

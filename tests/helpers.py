@@ -6,9 +6,10 @@ from datetime import date, datetime
 
 from gardener.formats.dailynote import parse_note
 from gardener.formats.memoryfile import NEW_FILE, parse_memory
-from gardener.model.config import Config, default_config
+from gardener.model.config import Config
 from gardener.model.facts import Memory, Note
 from gardener.planning.promote import PromotionPlan, plan_promotion
+from gardener.store.settings import default_config
 
 
 def note(day: str, body: str, name: str | None = None) -> Note:
@@ -35,7 +36,7 @@ def promote(
 
 def current(plan: PromotionPlan, key: str) -> list[str]:
     from gardener.model.facts import normalize_key
-    from gardener.planning.promote import is_current
+    from gardener.model.validtime import is_current
 
     return [
         f.value

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.formats.dailynote import parse_note
-from gardener.model.config import default_config
 from gardener.model.facts import Entry, normalize_key, normalize_value
 from gardener.planning.classify import (
     classify,
@@ -21,6 +20,7 @@ from gardener.planning.classify import (
     match_topic,
     resolve_kind,
 )
+from gardener.store.settings import default_config
 
 RULES = default_config()
 
@@ -434,9 +434,11 @@ def test_classify_never_raises(text):
 
 def test_templates_are_listed_with_the_specificity_their_regex_has():
     """The regexes are compiled lazily; the listing must rank them the same."""
-    from gardener.model.config import default_config
-    from gardener.planning.classify import _compile, _templates
+    from gardener.planning.classify import compile_template, templates
+    from gardener.store.settings import default_config
 
     patterns = tuple(default_config().patterns.items())
-    listed = _templates(patterns)
-    assert listed and all(_compile(t)[1] == literal for _, t, literal, _ in listed)
+    listed = templates(patterns)
+    assert listed and all(
+        compile_template(t)[1] == literal for _, t, literal, _ in listed
+    )

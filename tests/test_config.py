@@ -1,21 +1,17 @@
 """rules.md front matter: settings as strings, errors that name file and line,
-defaults for whatever is missing (DESIGN 1.3)."""
+defaults for whatever is missing (see docs/design.md)."""
 
 from __future__ import annotations
 
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
 from gardener.errors import ConfigError
-from gardener.model.config import (
-    Config,
-    default_config,
-    load,
-    packaged,
-    parse_rules,
-    unknown_settings,
-)
+from gardener.formats.rules import parse_rules, unknown_settings
+from gardener.model.config import Config
+from gardener.store.settings import default_config, load, packaged
 
 
 def rules(*lines: str) -> str:
@@ -235,7 +231,7 @@ def test_load_refuses_rules_that_are_not_utf8(tmp_path):
 
 
 def test_the_shipped_rules_parse():
-    source = packaged("rules.md")
+    source = Path(packaged("rules.md"))
     assert source.exists()
     assert (
         parse_rules(source.read_text(encoding="utf-8"), str(source)) == default_config()
@@ -305,7 +301,9 @@ def test_unknown_settings_name_line_and_closest_known_name():
     ]
     assert unknown_settings(rules("note_ttl_days: 7")) == []
     assert unknown_settings("no front matter\n") == []
-    assert unknown_settings(packaged("rules.md").read_text(encoding="utf-8")) == []
+    assert (
+        unknown_settings(Path(packaged("rules.md")).read_text(encoding="utf-8")) == []
+    )
 
 
 def test_check_reports_a_misspelled_setting_with_its_line(ws, run_cli):

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from gardener.recall.hits import Hit, Match
+from gardener.model.hit import Hit
+from gardener.recall.hits import Match
 
 HIT = Hit("db", "Postgres", "db: Postgres", "decision", "2026-01-05", None, "current",
           0.5, "MEMORY.md", 3, "m1", "memory/2026-01-05.md")  # fmt: skip

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from gardener import Workspace
 from gardener.errors import GardenerError
-from gardener.model.config import load
 from gardener.model.validtime import format_instant, parse_instant
+from gardener.store.settings import load
 
 NOW = "2026-03-01T12:00"
 

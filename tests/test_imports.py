@@ -29,6 +29,7 @@ NEVER |= {
     "git",
     "gardener.workspace",
     "gardener.model.config",
+    "gardener.formats.rules",
 }
 # never imported by the gardener's own modules on a note's path; subprocess
 # (which runs git) imports both itself, so they are loaded all the same

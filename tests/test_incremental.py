@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.planning.promote import plan_promotion, settled_mark
+from gardener.model.marks import settled_mark
+from gardener.planning.promote import plan_promotion
 from gardener.store.journal import begin
 from gardener.store.ledger import FOLDER, group, month_file, read_all, render
 

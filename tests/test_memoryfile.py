@@ -16,7 +16,8 @@ from gardener.formats.memoryfile import (
     render_fact,
     render_memory,
 )
-from gardener.model.facts import SUPERSEDED, Fact
+from gardener.model.facts import Fact
+from gardener.model.kinds import SUPERSEDED
 
 CANONICAL = f"""# Memory
 
@@ -175,9 +176,9 @@ def test_new_file_is_canonical():
 
 def _reference_attributes(body: str) -> tuple[str | None, dict[str, str], str]:
     """parse_fact's attribute split by the regex alone (what the fast path must equal)."""
-    from gardener.formats.memoryfile import _ATTRS, parse_attributes
+    from gardener.formats.memoryfile import ATTRS, parse_attributes
 
-    found = _ATTRS.search(body)
+    found = ATTRS.search(body)
     if not found:
         return None, {}, body
     ident, attrs = parse_attributes(body[found.start() :])

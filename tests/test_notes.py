@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gardener.formats.dailynote import parse_note, split_front_matter
-from gardener.formats.entryline import KIND_ALIASES, KINDS, render_entry
+from gardener.formats.entryline import render_entry
+from gardener.model.kinds import KIND_ALIASES, KINDS
 
 DAY = date(2026, 1, 5)
 PATH = "memory/2026-01-05.md"

@@ -7,9 +7,9 @@ from dataclasses import replace
 from helpers import current, note, promote
 
 from gardener.formats.memoryfile import parse_memory
-from gardener.model.config import default_config
 from gardener.model.facts import normalize_key
-from gardener.planning.promote import settled_mark
+from gardener.model.marks import settled_mark
+from gardener.store.settings import default_config
 
 
 def facts_of(plan, key):
@@ -212,7 +212,7 @@ def test_instruction_like_entry_is_held():
 def _with(**changes):
     from dataclasses import replace
 
-    from gardener.model.config import default_config
+    from gardener.store.settings import default_config
 
     return replace(default_config(), **changes)
 
@@ -347,7 +347,9 @@ _PHRASES = [
 )
 def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query):
     from gardener.model.facts import Fact, Memory
-    from gardener.planning.promote import _Pass, _same, is_current
+    from gardener.model.validtime import is_current
+    from gardener.planning.reconcile import Reconciliation
+    from gardener.planning.sameness import same_value
 
     memory = Memory(
         head="",
@@ -357,9 +359,11 @@ def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query)
         ),
     )
     today = "2026-06-01"
-    work = _Pass(memory, default_config(), today)
-    scan = (f for f in memory.facts if is_current(f, today) and _same(f.value, query))
-    assert work._duplicate(query) is next(scan, None)
+    work = Reconciliation(memory, default_config(), today)
+    scan = (
+        f for f in memory.facts if is_current(f, today) and same_value(f.value, query)
+    )
+    assert work.duplicate(query) is next(scan, None)
 
 
 SIMILAR_PAIRS = [
@@ -376,11 +380,11 @@ def test_surely_apart_never_contradicts_the_fuzzy_ratio(monkeypatch):
 
     from rapidfuzz import fuzz
 
-    from gardener.planning.promote import NEAR_DUPLICATE, _surely_apart
+    from gardener.planning.sameness import NEAR_DUPLICATE, surely_apart
 
     # as in a pass that has not imported rapidfuzz: the shared-letters bound too
     monkeypatch.delitem(sys.modules, "rapidfuzz.fuzz")
-    apart = [_surely_apart(a, b) for a, b in SIMILAR_PAIRS]
+    apart = [surely_apart(a, b) for a, b in SIMILAR_PAIRS]
     assert apart[3] and not apart[1]
     for (a, b), surely in zip(SIMILAR_PAIRS, apart, strict=True):
         if surely:

@@ -1,11 +1,11 @@
-"""The register of retired daily-note entries (gardener.store.retired): pure parts."""
+"""The register of retired daily-note entries (gardener.formats.retired)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gardener.store import retired
+from gardener.formats import retired
 
 _PATH = st.from_regex(r"memory/20[0-9]{2}-[01][0-9]-[0-3][0-9]\.md", fullmatch=True)
 _WHEN = st.from_regex(

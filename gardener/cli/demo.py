@@ -17,8 +17,8 @@ from gardener.errors import GardenerError
 from gardener.files.io import atomic_write, read_text
 from gardener.files.layout import note_date
 from gardener.formats.dailynote import load_front_matter, split_front_matter
-from gardener.model.config import packaged
 from gardener.neverstore import redact
+from gardener.store.settings import packaged
 from gardener.workspace import Workspace
 
 DAY_END = "T21:00:00"  # the replayed day's promote and prune run in its evening
@@ -57,7 +57,7 @@ class DayReport:
 
 def example_notes() -> list[tuple[date, Path]]:
     """(replay day, file) for each example note: front matter ``recorded`` or its own date."""
-    folder = packaged("memory")
+    folder = Path(packaged("memory"))
     plan = []
     for path in sorted(folder.glob("*.md")):
         day = note_date(path.name)

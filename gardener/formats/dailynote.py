@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
-from gardener.formats.entryline import KIND_ALIASES, KINDS, canonical_kind
 from gardener.model.facts import Entry, Note, Problem
+from gardener.model.kinds import KIND_ALIASES, KINDS, canonical_kind
 
 _KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
@@ -92,15 +92,8 @@ def parse_note(path: str, day: date, text: str) -> Note:
     Returns a Note; a front matter block that is not YAML is reported, and the
     file is then read as if it had none (a body may start with a ``---`` rule).
     """
-    front: Mapping[str, object] = {}
     problems: list[Problem] = []
-    yaml_text, skip = split_front_matter(text)
-    if yaml_text is not None:
-        loaded = load_front_matter(yaml_text)
-        if loaded is None:
-            skip = 0
-        else:
-            front = loaded
+    front, skip = _front(text)
     agent = front.get("agent") or front.get("by")
     agent = agent if isinstance(agent, str) and agent.strip() else None
     zone = front.get("timezone")
@@ -169,6 +162,16 @@ def parse_note(path: str, day: date, text: str) -> Note:
         entries=tuple(entries),
         problems=tuple(problems),
     )
+
+
+def _front(text: str) -> tuple[Mapping[str, object], int]:
+    """(a note's front matter, the lines it takes); ``({}, 0)`` without one
+    or for one that is not YAML."""
+    yaml_text, skip = split_front_matter(text)
+    if yaml_text is None:
+        return {}, skip
+    loaded = load_front_matter(yaml_text)
+    return ({}, 0) if loaded is None else (loaded, skip)
 
 
 def _entry(

@@ -1,29 +1,19 @@
-"""One entry line of a daily note: the kinds it may name, and how the
-gardener writes one (DESIGN 1.1). Pure.
+"""One entry line of a daily note: how the gardener writes one, and the
+limits on its value (see docs/design.md). Pure.
 
-Apart from ``gardener.model.facts`` and ``gardener.formats.dailynote`` because ``gardener
-note`` renders a line on every call and must not pay for their dataclasses
-and regexes at import; both import from here.
+Apart from ``gardener.formats.dailynote`` because ``gardener note`` renders a
+line on every call and must not pay for its dataclasses and regexes at import.
 """
 
 from __future__ import annotations
+
+from gardener.model.kinds import KINDS, canonical_kind
 
 # promote files an entry dated up to this many seconds ahead of now (an
 # agent's clock may run a little ahead); one dated later waits for its time,
 # and ``note`` refuses it: a note records what happened
 FUTURE_SLACK_S = 3600
 
-KINDS = (
-    "identity",
-    "preference",
-    "decision",
-    "fact",
-    "event",
-    "state",
-    "todo",
-    "correction",
-)
-KIND_ALIASES = {"pref": "preference", "now": "state"}
 # One entry holds one fact, and MEMORY.md is read into every prompt: a value
 # longer than this is a document, not a fact. ``gardener note`` refuses it and
 # promote does not file one written into a note by hand.
@@ -51,7 +41,7 @@ def no_value(value: str) -> bool:
 
 def bare_value(text: str) -> str:
     """``text`` without a leading ``kind:`` and ``**key**:`` (or ``**key:**``),
-    as the note's parser (``notes._entry``) takes them off: what is left is
+    as the daily-note parser (``gardener.formats.dailynote``) takes them off: what is left is
     the entry's value. ``"fact: **city**: "`` -> ``""``."""
     rest = text.strip()
     head, colon, tail = rest.partition(":")
@@ -67,15 +57,6 @@ def bare_value(text: str) -> str:
             elif after.startswith(":"):
                 rest = after[1:].strip()
     return rest
-
-
-def canonical_kind(word: str | None) -> str | None:
-    """``pref`` -> ``preference``, ``now`` -> ``state``; None for an unknown word."""
-    if word is None:
-        return None
-    low = word.strip().casefold()
-    low = KIND_ALIASES.get(low, low)
-    return low if low in KINDS else None
 
 
 def render_entry(

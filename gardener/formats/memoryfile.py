@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gardener.errors import ParseError
 from gardener.model.facts import (
     ATTRIBUTE_ORDER,
-    SECTION_OF_KIND,
-    SUPERSEDED,
     Fact,
     Memory,
     normalize_key,
     normalize_value,
 )
+from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 
 BEGIN = "<!-- gardener:begin (managed: edit entries freely, the gardener keeps your changes) -->"
 END = "<!-- gardener:end -->"
@@ -32,21 +31,32 @@ _ITEM_MARK = re.compile(
     r"[-*+]\s+"
 )  # _ITEM's start; on one line, its group is the rest
 _UNESCAPE = re.compile(r"\\(.)")
-_ATTRS = re.compile(
+ATTRS = re.compile(
     r"\s*\{(#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+))((?:\s+(?:#[^\s{}\"]+|[\w-]+=(?:\"(?:[^\"\\]|\\.)*\"|[^\s{}\"]+)))*)\s*\}$"
 )
-# _ATTRS from its brace on, matched where a "{" is: a search for _ATTRS tries
+# ATTRS from its brace on, matched where a "{" is: a search for ATTRS tries
 # every position of a long line
-_ATTRS_AT = re.compile(_ATTRS.pattern.removeprefix(r"\s*"))
+_ATTRS_AT = re.compile(ATTRS.pattern.removeprefix(r"\s*"))
 _ATTR = re.compile(
     r"#(?P<id>[^\s{}\"]+)|(?P<name>[\w-]+)=(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<bare>[^\s{}\"]+))"
 )
 _KEYED = re.compile(r"^\*\*(?P<key>.+?)\*\*\s*:\s*(?P<value>.*)$")
 _SECTION_ORDER = [*SECTION_OF_KIND.values()]
-if TYPE_CHECKING:
-    from gardener.store.linememo import LineMemo
-
 NEW_FILE = "# Memory\n\n" + BEGIN + "\n" + END + "\n"
+
+
+class Memo(Protocol):
+    """Block lines parsed and rendered before (``gardener.store.linememo``
+    keeps one on disk): the same answers as ``parse_fact`` and
+    ``render_fact``, faster."""
+
+    def parse(self, content: str, section: str, lineno: int) -> Fact | None:
+        """``parse_fact(content, section, lineno)``."""
+        ...
+
+    def render(self, fact: Fact) -> str:
+        """``render_fact(fact)``."""
+        ...
 
 
 def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
@@ -67,7 +77,7 @@ def parse_attributes(text: str) -> tuple[str | None, dict[str, str]]:
 
 def _plain_attributes(inner: str) -> tuple[str | None, dict[str, str]] | None:
     """The attributes between a line's last braces when they are plain words
-    (``#id name=value``, nothing quoted), else None (``_ATTRS`` decides then).
+    (``#id name=value``, nothing quoted), else None (``ATTRS`` decides then).
 
     Same as ``_ATTRS_AT`` then ``parse_attributes``: the gardener writes such
     lines by the thousand, and a few string methods read them faster.
@@ -112,7 +122,7 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
     ident: str | None = None
     attrs: dict[str, str] = {}
     if body[-1:] == "}":
-        # the first "{" that starts _ATTRS (what a search for _ATTRS finds)
+        # the first "{" that starts ATTRS (what a search for ATTRS finds)
         brace = body.find("{")
         plain = _plain_attributes(body[brace + 1 : -1]) if brace >= 0 else None
         if plain is not None:
@@ -137,11 +147,11 @@ def parse_fact(line: str, section: str, lineno: int = 0) -> Fact | None:
 
 
 def parse_memory(
-    text: str, path: str = "MEMORY.md", memo: LineMemo | None = None
+    text: str, path: str = "MEMORY.md", memo: Memo | None = None
 ) -> Memory:
     """Split MEMORY.md text into head, block facts and tail.
 
-    ``memo``: lines parsed before (``gardener.store.linememo``), same result, faster.
+    ``memo``: lines parsed before (a ``Memo``), same result, faster.
     Raises ParseError (with the line) for a begin marker without an end marker,
     or a second block: the gardener then refuses to rewrite the file.
     """
@@ -259,11 +269,11 @@ def render_block(
     facts: Iterable[Fact],
     stray: Iterable[tuple[str, str]] = (),
     newline: str = "\n",
-    memo: LineMemo | None = None,
+    memo: Memo | None = None,
 ) -> list[str]:
     """The lines between the markers (without newlines), canonical.
 
-    ``memo``: lines rendered before (``gardener.store.linememo``), same result, faster.
+    ``memo``: lines rendered before (a ``Memo``), same result, faster.
     """
     render = memo.render if memo else render_fact
     facts = list(facts)
@@ -284,7 +294,7 @@ def render_block(
 
 
 def render_memory(
-    memory: Memory, facts: Iterable[Fact] | None = None, memo: LineMemo | None = None
+    memory: Memory, facts: Iterable[Fact] | None = None, memo: Memo | None = None
 ) -> str:
     """MEMORY.md text with the block rendered from ``facts`` (default: memory's own).
 

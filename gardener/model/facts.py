@@ -1,7 +1,9 @@
 """The gardener's values: daily-note entries, MEMORY.md facts, and how keys compare.
 
 Everything here is a frozen dataclass or a pure function; parsing and rendering
-live in ``notes.py`` (daily notes) and ``memoryfile.py`` (MEMORY.md).
+live in ``gardener.formats.dailynote`` (daily notes) and
+``gardener.formats.memoryfile`` (MEMORY.md); kinds and sections in
+``gardener.model.kinds``.
 """
 
 from __future__ import annotations
@@ -14,18 +16,8 @@ from datetime import date
 from functools import lru_cache
 from typing import TypeVar
 
-from gardener.formats.entryline import canonical_kind
+from gardener.model.kinds import KIND_OF_SECTION, SUPERSEDED, canonical_kind
 
-# MEMORY.md sections, in the order they are rendered; the kind each one holds.
-SECTION_OF_KIND = {
-    "identity": "Identity",
-    "preference": "Preferences",
-    "decision": "Decisions",
-    "fact": "Facts",
-    "event": "Events",
-}
-KIND_OF_SECTION = {title.casefold(): kind for kind, title in SECTION_OF_KIND.items()}
-SUPERSEDED = "Superseded"
 _SUPERSEDED_FOLDED = SUPERSEDED.casefold()
 
 # Fact attributes in the order they are rendered; anything else follows, as found.

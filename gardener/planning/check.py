@@ -6,11 +6,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
-from gardener.model.config import Config
+from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Memory, Problem
-from gardener.model.validtime import format_instant, is_instant
+from gardener.model.validtime import format_instant, is_current, is_instant
 from gardener.neverstore import redact
-from gardener.planning.promote import is_current, multi_valued
 
 
 def secret_problems(path: str, text: str, config: Config) -> list[Problem]:

@@ -1,4 +1,5 @@
-"""Classify and key daily-note entries by the rules (DESIGN 2.1, steps 1 and 2).
+"""Classify and key daily-note entries by the rules: the first two steps of a
+promotion pass (see docs/design.md).
 
 Kind: the explicit kind first, then the heading the entry sits under, then cue
 phrases; an entry with none of these is transient. Key: the explicit
@@ -112,7 +113,7 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
 
 
 @lru_cache(maxsize=256)
-def _compile(template: str) -> tuple[re.Pattern[str], int]:
+def compile_template(template: str) -> tuple[re.Pattern[str], int]:
     """A rules.md template as a regex, and its specificity (literal characters)."""
     pieces = re.split(r"(\{(?:subject|value|key)\})", template.strip().rstrip("."))
     regex = ""
@@ -137,7 +138,7 @@ def _compile(template: str) -> tuple[re.Pattern[str], int]:
 
 
 @lru_cache(maxsize=16)
-def _templates(
+def templates(
     patterns: tuple[tuple[str, tuple[str, ...]], ...],
 ) -> tuple[tuple[str, str, int, tuple[str, ...] | None], ...]:
     """(attribute, template, specificity, words) of each template, in rules order.
@@ -145,12 +146,12 @@ def _templates(
     ``words``: the literal words a match must contain, lowercased, longest first
     (the likeliest to be missing); None unless all are ASCII, for only then is
     ``in`` on ``lower()`` the same test as the regex's IGNORECASE. The regexes
-    are compiled when first tried (``_compile``): compiling all of them costs
-    ~15 ms of every promote, and most never get past their words.
+    are compiled when first tried (``compile_template``): compiling all of
+    them costs ~15 ms of every promote, and most never get past their words.
     """
     out = []
-    for attribute, templates in patterns:
-        for template in templates:
+    for attribute, written in patterns:
+        for template in written:
             pieces = re.split(
                 r"\{(?:subject|value|key)\}", template.strip().rstrip(".")
             )
@@ -176,7 +177,7 @@ def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
     best: tuple[int, str, str] | None = None
     # a template whose words are not all in the text cannot match: skip its regex
     low = text.lower() if text.isascii() else None
-    for attribute, template, literal, words in _templates(
+    for attribute, template, literal, words in templates(
         tuple(config.patterns.items())
     ):
         if best and best[0] >= literal:
@@ -188,7 +189,7 @@ def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
             and (words[0] not in low or not all(w in low for w in words[1:]))
         ):
             continue
-        m = _compile(template)[0].search(text)
+        m = compile_template(template)[0].search(text)
         if not m:
             continue
         groups = m.groupdict()

@@ -1,10 +1,10 @@
 """Plan a forget pass (pure): retire entries, so they leave recall but stay auditable.
 
-Retiring is DESIGN 2.3's default way to forget: a MEMORY.md entry gets
+Retiring is the default way to forget (see docs/design.md): a MEMORY.md entry gets
 ``until`` = now and ``reason=retired`` and moves to Superseded, so ``why`` and
 ``--as-of`` still show it for the time it held. A daily-note entry recall
 answers with (within the TTL) is entered in the register of retired note
-entries (``gardener.store.retired``): recall and promote pass over it, the note
+entries (``gardener.formats.retired``): recall and promote pass over it, the note
 keeps it. Erasing content from history is ``purge``.
 """
 
@@ -14,18 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from gardener.formats import retired as retired_notes
 from gardener.formats.memoryfile import render_memory
-from gardener.model.facts import (
-    SUPERSEDED,
-    Fact,
-    Memory,
-    normalize_key,
-    normalize_value,
-)
-from gardener.model.validtime import format_instant
-from gardener.planning.promote import is_current
-from gardener.recall.hits import Hit
-from gardener.store import retired as retired_notes
+from gardener.model.facts import Fact, Memory, normalize_key, normalize_value
+from gardener.model.hit import Hit
+from gardener.model.kinds import SUPERSEDED
+from gardener.model.validtime import format_instant, is_current
 
 # daily-note entries one forget retires without --force: a query as broad as
 # "the" or "deploy" matches hundreds, and the loss budget (max_loss) counts

@@ -1,4 +1,4 @@
-"""Plan a prune pass (pure): the compost of DESIGN 2.2.
+"""Plan a prune pass (pure): the compost (see docs/design.md).
 
 - Superseded entries whose ``until`` is older than the retention are deleted.
 - Current entries whose ``expires`` has passed move to Superseded
@@ -17,10 +17,11 @@ from datetime import date, datetime, timedelta
 
 from gardener.formats.memoryfile import render_memory
 from gardener.model.config import Config
-from gardener.model.facts import SUPERSEDED, Fact, Memory, Note
-from gardener.model.validtime import format_instant, parse_instant
+from gardener.model.facts import Fact, Memory, Note
+from gardener.model.kinds import SUPERSEDED
+from gardener.model.marks import fingerprints
+from gardener.model.validtime import format_instant, is_current, parse_instant
 from gardener.planning.classify import classify
-from gardener.planning.promote import fingerprints, is_current
 
 IMPLAUSIBLE_DAYS = 365  # a note named this long before its first commit is suspect
 
@@ -142,6 +143,40 @@ def plan_prune(
         ledger: fingerprints of entries a promotion pass has processed.
         first_commit: note path -> local date of its first commit (None: never).
     """
+    kept, removed, expired = _compost(memory, config, now)
+    notes_removed: list[str] = []
+    notes_kept: list[tuple[str, str]] = []
+    oldest = now.date() - timedelta(days=config.note_ttl_days)
+    for note in notes:
+        if note.day >= oldest:
+            continue
+        why = _why_kept(note, config, ledger, first_commit.get(note.path))
+        if why is None:
+            notes_removed.append(note.path)
+        else:
+            notes_kept.append((note.path, why))
+    gone_paths = set(notes_removed)
+    kept = _unlinked(kept, {f.id for f in removed if f.id})
+    new_ledger = frozenset(m for m in ledger if m.split("\t", 1)[0] not in gone_paths)
+    facts = tuple(kept)
+    text = render_memory(memory, facts) if (removed or expired) else memory.text
+    return PrunePlan(
+        facts,
+        text,
+        text != memory.text,
+        tuple(removed),
+        tuple(expired),
+        tuple(notes_removed),
+        tuple(notes_kept),
+        new_ledger,
+    )
+
+
+def _compost(
+    memory: Memory, config: Config, now: datetime
+) -> tuple[list[Fact], list[Fact], list[Fact]]:
+    """(the facts kept, expired ones moved to Superseded; the superseded facts
+    past the retention, deleted; the facts that expired, as they were)."""
     today = format_instant(now)
     cutoff = now - timedelta(days=config.superseded_retention_days)
     kept: list[Fact] = []
@@ -166,55 +201,30 @@ def plan_prune(
             kept.append(gone)
             continue
         kept.append(fact)
-    notes_removed: list[str] = []
-    notes_kept: list[tuple[str, str]] = []
-    oldest = now.date() - timedelta(days=config.note_ttl_days)
-    for note in notes:
-        if note.day >= oldest:
-            continue
-        first = first_commit.get(note.path)
-        if first is None:
-            notes_kept.append((note.path, "never committed"))
-            continue
-        if (first - note.day).days >= IMPLAUSIBLE_DAYS:
-            notes_kept.append(
-                (
-                    note.path,
-                    f"named {note.day} but first committed {first}: check the date in its name",
-                )
-            )
-            continue
-        marks = fingerprints(note)
-        pending = [
-            e
-            for e in note.entries
-            if marks[e] not in ledger and classify(e, config).durable
-        ]
-        if pending:
-            lines = ", ".join(str(e.line) for e in pending[:5])
-            notes_kept.append(
-                (
-                    note.path,
-                    f"{len(pending)} durable entries not promoted yet (lines {lines})",
-                )
-            )
-            continue
-        notes_removed.append(note.path)
-    gone_paths = set(notes_removed)
-    kept = _unlinked(kept, {f.id for f in removed if f.id})
-    new_ledger = frozenset(m for m in ledger if m.split("\t", 1)[0] not in gone_paths)
-    facts = tuple(kept)
-    text = render_memory(memory, facts) if (removed or expired) else memory.text
-    return PrunePlan(
-        facts,
-        text,
-        text != memory.text,
-        tuple(removed),
-        tuple(expired),
-        tuple(notes_removed),
-        tuple(notes_kept),
-        new_ledger,
-    )
+    return kept, removed, expired
+
+
+def _why_kept(
+    note: Note, config: Config, ledger: frozenset[str], first: date | None
+) -> str | None:
+    """Why a note past the TTL stays (``first``: the local date of its first
+    commit, None if never committed); None if it may be deleted."""
+    if first is None:
+        return "never committed"
+    if (first - note.day).days >= IMPLAUSIBLE_DAYS:
+        return (
+            f"named {note.day} but first committed {first}: check the date in its name"
+        )
+    marks = fingerprints(note)
+    pending = [
+        e
+        for e in note.entries
+        if marks[e] not in ledger and classify(e, config).durable
+    ]
+    if pending:
+        lines = ", ".join(str(e.line) for e in pending[:5])
+        return f"{len(pending)} durable entries not promoted yet (lines {lines})"
+    return None
 
 
 def _parses(text: str) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
+from gardener.formats.retired import entry_text
 from gardener.model.validtime import (
     day_span,
     entry_since,
@@ -24,7 +25,6 @@ from gardener.model.validtime import (
     parse_instant,
 )
 from gardener.recall.hits import Hit, match_expression
-from gardener.store.retired import entry_text
 
 if TYPE_CHECKING:
     from gardener.model.config import Config
@@ -121,13 +121,14 @@ def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
 
 def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
     """A daily note's entries as index docs, but for those that read like an
-    instruction to the model (``promote.reads_as_instruction``); ``filed_key`` is set for a durable
+    instruction to the model (``instructions.reads_as_instruction``); ``filed_key`` is set for a durable
     keyed fact that has one value at a time (not an event, not a multi-valued
     attribute), whose key MEMORY.md may already speak for."""
     from gardener.formats.entryline import no_value, too_long
+    from gardener.model.config import multi_valued
     from gardener.model.facts import normalize_key
+    from gardener.neverstore.instructions import reads_as_instruction
     from gardener.planning.classify import classify
-    from gardener.planning.promote import multi_valued, reads_as_instruction
 
     docs = []
     for entry in entries:

@@ -63,9 +63,12 @@ _ROW_MODULES = (
     "neverstore/values",
     "neverstore/regex",
     "neverstore/detectors",
-    "planning/promote",  # which note entries are instructions, which keys multi-valued
+    "model/hit",
+    "model/kinds",
+    "model/config",  # which keys are multi-valued
+    "neverstore/instructions",  # which note entries are instructions
     "files/layout",  # which files are notes
-    "store/retired",  # the text a note entry shows
+    "formats/retired",  # the text a note entry shows
 )
 
 

@@ -1,6 +1,6 @@
 """The promote ledger: which daily-note entries a pass has processed, a file a month.
 
-Each line is a mark (see ``promote.fingerprints`` and ``promote.settle``): an
+Each line is a mark (see ``gardener.model.marks``): an
 entry's ``path<TAB>digest``, with a suffix when it is held or approved, or a
 note's ``path<TAB>settled:<blob id>``. Marks live in ``.gardener/ledger.d/YYYY-MM``
 by the month in the note's file name, so a pass rewrites, journals and commits

@@ -1,7 +1,7 @@
 """Which daily notes a promote pass must read, found without reading the others.
 
 A note is settled when its month's ledger file holds ``path<TAB>settled:<blob id>``
-for its bytes (``promote.settle``): a pass has nothing left to do with it. The
+for its bytes (``marks.settle``): a pass has nothing left to do with it. The
 stat cache (``statcache``) gives the blob id of a note whose stamp did not
 change, and says whether an unchanged month file settled it, so a pass over
 years of notes stats each note and each month's ledger file, and reads only
@@ -59,7 +59,7 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     no cache, every note is read). Raises GardenerError if a note cannot be
     read; one that is not UTF-8 is a problem, left out.
     """
-    from gardener.planning.promote import note_digest, settled_mark
+    from gardener.model.marks import note_digest, settled_mark
 
     folder = root / notes_dir
     cache = load(git_dir)

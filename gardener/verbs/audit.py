@@ -177,16 +177,16 @@ def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:
 def _facts(lines: list[str]) -> list[Fact]:
     """The MEMORY.md entries among diff ``lines`` (read as in Superseded)."""
     from gardener.formats.memoryfile import parse_fact
-    from gardener.model.facts import SUPERSEDED
+    from gardener.model.kinds import SUPERSEDED
 
     return [f for f in (parse_fact(line, SUPERSEDED) for line in lines) if f]
 
 
 def setting_problems(root: Path) -> list[Problem]:
     """One problem per name in rules.md's front matter that is no setting
-    (``config.unknown_settings``), with the closest known name if any.
+    (``rules.unknown_settings``), with the closest known name if any.
     [] if there is no rules.md, or it is not UTF-8 (loading it says so)."""
-    from gardener.model.config import unknown_settings
+    from gardener.formats.rules import unknown_settings
     from gardener.model.facts import Problem
 
     try:
@@ -259,8 +259,8 @@ def check(
     from gardener.formats.memoryfile import parse_memory
     from gardener.git.log import blob_paths, objects
     from gardener.model.facts import Problem
+    from gardener.model.marks import HELD, fingerprints, review_id
     from gardener.planning.check import memory_problems, secret_problems, sort_problems
-    from gardener.planning.promote import HELD, fingerprints, review_id
     from gardener.verbs.guard import QUARANTINE, purged_scrubber, quarantined
 
     problems: list[Problem] = []

@@ -215,7 +215,7 @@ def write_note(
         if _unscanned_secret(written, committed, scanned, settings):
             from pathlib import Path
 
-            from gardener.model.config import load
+            from gardener.store.settings import load
             from gardener.verbs.guard import redact_files
 
             redact_files(Path(root), [rel], load(Path(root)), now)

@@ -140,7 +140,7 @@ def test_a_huge_limit_with_all_is_no_limit(warm: Workspace):
 
 def test_rules_that_stop_being_utf8_are_an_error_despite_the_cache(ws: Workspace):
     from gardener.errors import ConfigError
-    from gardener.model.config import load
+    from gardener.store.settings import load
 
     rules = ws.root / "rules.md"
     rules.write_bytes(rules.read_bytes() + "\n<!-- \ufffd -->\n".encode())
@@ -153,7 +153,7 @@ def test_rules_that_stop_being_utf8_are_an_error_despite_the_cache(ws: Workspace
 def test_a_cache_edited_by_hand_is_not_trusted(ws: Workspace):
     import json
 
-    from gardener.model.config import load
+    from gardener.store.settings import load
 
     cache = ws.root / ".git" / "gardener" / "config.json"
     load(ws.root)
