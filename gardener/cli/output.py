@@ -1,8 +1,8 @@
 """What the command line prints, and how errors end a run (no click here).
 
-Shared by the click CLI (``gardener.cli.commands``) and the fast path for ``note`` and
-``recall`` (``gardener.cli.fast``), so both print the same bytes and exit
-with the same codes (DESIGN 5: 0 ok, 1 error, 2 usage, 3 refused, 4 problems).
+Shared by the click commands (``gardener.cli.*``) and the fast path for
+``note`` and ``recall`` (``gardener.cli.fast``), so both print the same bytes
+and exit with the same codes (named in gardener.errors; see docs/design.md).
 """
 
 from __future__ import annotations
