@@ -20,8 +20,9 @@ import click
 from gardener.cli.common import json_option
 from gardener.cli.output import emit
 from gardener.errors import GardenerError
-from gardener.files.io import atomic_write, read_text
+from gardener.files.atomic import atomic_write
 from gardener.files.layout import note_date
+from gardener.files.read import read_text
 from gardener.formats.dailynote import load_front_matter, split_front_matter
 from gardener.model.config import packaged
 from gardener.neverstore import redact

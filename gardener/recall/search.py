@@ -345,7 +345,7 @@ def _file_docs(
     git was asked."""
     from pathlib import Path
 
-    from gardener.files.io import read_text
+    from gardener.files.read import read_text
     from gardener.formats.dailynote import parse_note
     from gardener.formats.memoryfile import parse_memory
     from gardener.neverstore import redact

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from gardener.files.io import PURGE_PENDING, STATE_DIR, atomic_write, ensure_state_dir
+from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.layout import PURGE_PENDING, STATE_DIR
 from gardener.model.config import Config
 from gardener.neverstore import redact
 
@@ -147,7 +148,7 @@ def purged_scrubber(root: Path) -> Scrubber | None:
     from the workspace at ``root`` replaced by ``[PURGED]``, and the lines
     that held one (``purge.scrub``; ``known``: lines known to hold none);
     None if nothing was purged (then nothing is read)."""
-    from gardener.files.io import SALT
+    from gardener.files.layout import SALT
 
     if not (root / SALT).is_file():
         return None

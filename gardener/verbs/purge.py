@@ -30,14 +30,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gardener.errors import GardenerError, UsageError
-from gardener.files.io import (
-    PURGE_PENDING,
-    SALT,
-    STATE_DIR,
-    atomic_write,
-    ensure_state_dir,
-    read_text,
-)
+from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.layout import PURGE_PENDING, SALT, STATE_DIR
+from gardener.files.read import read_text
 from gardener.git import log as gitlog
 from gardener.git import rewrite as gitrewrite
 

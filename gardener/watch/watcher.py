@@ -28,8 +28,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from gardener.errors import GardenerError, LockError
-from gardener.files.io import note_files
-from gardener.files.layout import note_date
+from gardener.files.layout import note_date, note_files
 from gardener.workspace import Workspace
 
 if TYPE_CHECKING:
