@@ -152,7 +152,8 @@ def purged_scrubber(root: Path) -> Scrubber | None:
 
     if not (root / SALT).is_file():
         return None
-    from gardener.verbs.purge import read_purged, scrub
+    from gardener.planning.purge import scrub
+    from gardener.store.purged import read_purged
 
     salt, hashes = read_purged(root)
     return (lambda text, known=(): scrub(text, salt, hashes, known)) if hashes else None

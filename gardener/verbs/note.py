@@ -345,10 +345,9 @@ def _purged(root: str, text: str) -> bool:
     """True if ``text`` holds a text purged from the workspace at ``root``."""
     from pathlib import Path
 
-    from gardener.verbs.purge import (  # only once a purge happened
-        read_purged,
-        refused_by_purge,
-    )
+    # only once a purge happened
+    from gardener.planning.purge import refused_by_purge
+    from gardener.store.purged import read_purged
 
     salt, hashes = read_purged(Path(root))
     return refused_by_purge(text, salt, hashes)
