@@ -33,8 +33,9 @@ from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_rege
 from gardener.store import purged
 
 if TYPE_CHECKING:
+    from gardener.git.identity import Identity
     from gardener.git.log import HistoryScan, Holder
-    from gardener.git.repo import Identity, Repo
+    from gardener.git.repo import Repo
 
 _MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
 _SHOWN_COMMITS = 20
@@ -198,7 +199,7 @@ def purge_text(
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
     paths = purged.remember(root, line) + rekeyed
     who = needle.mask(by or _os_user())  # who asked may be whom it is about
-    from gardener.git.repo import identity_for
+    from gardener.git.identity import identity_for
 
     sha = commit(paths, _tombstone(len(commits), len(before.files), purge_id, who, now), identity_for(who))  # fmt: skip
     (root / purged.PENDING).unlink(missing_ok=True)
