@@ -26,14 +26,16 @@ from typing import TYPE_CHECKING
 
 from gardener.errors import GardenerError
 from gardener.files.atomic import atomic_write
+from gardener.files.layout import note_date
 from gardener.files.read import read_text
+from gardener.formats.dailynote import parse_note
 from gardener.git import log as gitlog
 from gardener.git import rewrite as gitrewrite
+from gardener.git.identity import Identity, identity_for
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
-from gardener.store import purged
+from gardener.store import purged, retired
 
 if TYPE_CHECKING:
-    from gardener.git.identity import Identity
     from gardener.git.log import HistoryScan, Holder
     from gardener.git.repo import Repo
 
@@ -184,25 +186,7 @@ def purge_text(
     blocked = _blockers(root, repo)
     if blocked:
         raise GardenerError(blocked)
-    purge_id = secrets.token_hex(6)
-    line = purged.hash_line(root, text, purge_id)
-    purged.begin(
-        root, line
-    )  # from here on, the text is refused, even if this is killed
-    retired_before = _retired_values(root, [f.path for f in before.files])
-    if before.history.commits:
-        gitrewrite.rewrite_history(repo, needle_regex(text), REPLACEMENT, ignore_case)
-    gitrewrite.forget_old_history(repo, needle.sub)
-    _scrub_work_tree(root, before.files, needle)
-    rekeyed = _rekey_retired(root, retired_before)
-    # the recall index and the settings cache: caches that may hold the text
-    shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
-    paths = purged.remember(root, line) + rekeyed
-    who = needle.mask(by or _os_user())  # who asked may be whom it is about
-    from gardener.git.identity import identity_for
-
-    sha = commit(paths, _tombstone(len(commits), len(before.files), purge_id, who, now), identity_for(who))  # fmt: skip
-    (root / purged.PENDING).unlink(missing_ok=True)
+    purge_id, sha = _erase(root, repo, needle, before, commit, by, now)
     after = _survey(root, repo, needle)
     if after.files or after.history.holding:
         where = [f.path for f in after.files] + [f"object {s}" for s in after.history.holding[:5]]  # fmt: skip
@@ -222,12 +206,42 @@ def purge_text(
     )
 
 
+def _erase(
+    root: Path,
+    repo: Repo,
+    needle: Needle,
+    before: _Survey,
+    commit: Commit,
+    by: str | None,
+    now: datetime,
+) -> tuple[str, str | None]:
+    """Rewrite the history, scrub the files, commit the tombstone: (purge id, its sha)."""
+    purge_id = secrets.token_hex(6)
+    line = purged.hash_line(root, needle.text, purge_id)
+    # from here on, the text is refused, even if this is killed
+    purged.begin(root, line)
+    retired_before = _retired_values(root, [f.path for f in before.files])
+    if before.history.commits:
+        regex = needle_regex(needle.text)
+        gitrewrite.rewrite_history(repo, regex, REPLACEMENT, needle.ignore_case)
+    gitrewrite.forget_old_history(repo, needle.sub)
+    _scrub_work_tree(root, before.files, needle)
+    rekeyed = _rekey_retired(root, retired_before)
+    # the recall index and the settings cache: caches that may hold the text
+    shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
+    paths = purged.remember(root, line) + rekeyed
+    who = needle.mask(by or _os_user())  # who asked may be whom it is about
+    commits, files = len(before.history.commits), len(before.files)
+    sha = commit(
+        paths, _tombstone(commits, files, purge_id, who, now), identity_for(who)
+    )
+    (root / purged.PENDING).unlink(missing_ok=True)
+    return purge_id, sha
+
+
 def _entry_values(root: Path, path: str) -> dict[int, str]:
     """Line -> value of each entry of the daily note at ``path``; {} if it is
     not a dated note or cannot be read."""
-    from gardener.files.layout import note_date
-    from gardener.formats.dailynote import parse_note
-
     day = note_date(path.rpartition("/")[2])
     try:
         text = read_text(root / path)
@@ -242,8 +256,6 @@ def _retired_values(root: Path, paths: Sequence[str]) -> dict[str, dict[int, str
     """Of the files a purge is about to scrub, the notes with entries
     ``forget`` retired: path -> their entries' values by line (see
     ``_rekey_retired``)."""
-    from gardener.store import retired
-
     if not (root / retired.REGISTER).is_file():
         return {}
     listed = {m.partition("\t")[0] for m in retired.read(root)}
@@ -255,8 +267,6 @@ def _rekey_retired(root: Path, before: dict[str, dict[int, str]]) -> list[str]:
     are named by their words, which now hold ``[PURGED]``, and would answer
     recall again under the new words. Returns the register's path if it
     changed (to commit with the tombstone), else []."""
-    from gardener.store import retired
-
     if not before:
         return []
     register = root / retired.REGISTER
