@@ -18,7 +18,7 @@ NOW = "2026-01-05T09:00"
 @pytest.fixture(autouse=True)
 def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A file the test wrote a moment ago counts as settled, as it would a
-    few ms later in use (``index.stamp``'s racy rule; tested on its own)."""
+    few ms later in use (``stamps.stamp``'s racy rule; tested on its own)."""
     import gardener.recall.stamps
 
     monkeypatch.setattr(gardener.recall.stamps, "TICK_NS", 0)

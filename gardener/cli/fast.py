@@ -16,7 +16,7 @@ import os
 import sys
 
 from gardener.cli import options
-from gardener.errors import GardenerError
+from gardener.errors import EXIT_ERROR, EXIT_OK, GardenerError
 
 # the fast path exists to start fast: no typing, pathlib or dataclasses here
 # (together ~20 ms of imports, more than a warm recall's work)
@@ -138,8 +138,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         run(call)
     except KeyboardInterrupt:  # as click says it
         sys.stderr.write("Aborted!\n")
-        sys.exit(1)
-    sys.exit(0)
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_OK)
 
 
 def run(call: Call) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from gardener.errors import GardenerError
+from gardener.errors import EXIT_ERROR, GardenerError
 
 # a warm recall prints through here: no json, typing or pathlib at import
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
@@ -57,7 +57,7 @@ def fail(exc: BaseException, as_json: bool = False) -> NoReturn:
         sys.exit(exc.exit_code)
     if isinstance(exc, OSError):
         say(f"gardener: {exc.filename or ''}: {exc.strerror or exc}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     raise exc
 
 

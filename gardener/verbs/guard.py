@@ -146,7 +146,7 @@ Scrubber = Callable[..., tuple[str, list[int]]]
 def purged_scrubber(root: Path) -> Scrubber | None:
     """A function ``(text, known=())`` giving a text with the texts purged
     from the workspace at ``root`` replaced by ``[PURGED]``, and the lines
-    that held one (``purge.scrub``; ``known``: lines known to hold none);
+    that held one (``planning.purge.scrub``; ``known``: lines known to hold none);
     None if nothing was purged (then nothing is read)."""
     from gardener.files.layout import SALT
 
