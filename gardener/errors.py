@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+# the exit codes, named once: the CLI maps every error to one of these
+EXIT_OK = 0
+EXIT_ERROR = 1  # a GardenerError or an OSError
+EXIT_USAGE = 2  # a bad command line (click's own code for it)
+EXIT_REFUSED = 3  # a never-store rule refused the content
+EXIT_PROBLEMS = 4  # ``gardener check`` found problems
+
 
 class GardenerError(Exception):
     """Base of every error the gardener raises on purpose (exit code 1).
@@ -9,7 +16,7 @@ class GardenerError(Exception):
     ``path`` and ``line`` (1-based) name where bad input was found, when known.
     """
 
-    exit_code = 1
+    exit_code = EXIT_ERROR
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None):
         self.message = message
@@ -36,7 +43,7 @@ class ConfigError(GardenerError):
 class RefusedError(GardenerError):
     """A never-store rule refused the content (exit code 3); nothing was written."""
 
-    exit_code = 3
+    exit_code = EXIT_REFUSED
 
 
 class LossBudgetError(GardenerError):
@@ -54,4 +61,4 @@ class NotAWorkspaceError(GardenerError):
 class UsageError(GardenerError):
     """A command was given a value it cannot use (exit code 2, like click's)."""
 
-    exit_code = 2
+    exit_code = EXIT_USAGE

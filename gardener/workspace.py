@@ -19,19 +19,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from gardener.errors import GardenerError, LossBudgetError, ParseError, UsageError
-from gardener.files.io import (
+from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.layout import (
     STATE_DIR,
-    atomic_write,
     dated_notes,
-    decode_text,
-    ensure_state_dir,
     note_date,
     note_files,
-    read_files,
-    read_text,
     refuse_outside,
-    workspace_lock,
 )
+from gardener.files.lock import workspace_lock
+from gardener.files.read import decode_text, read_files, read_text
 from gardener.model.config import Config
 from gardener.model.validtime import format_instant, local_now
 from gardener.store import retired as retired_notes

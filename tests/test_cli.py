@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 
 from gardener.cli.commands import main
@@ -153,8 +154,10 @@ def test_a_subfolder_of_a_workspace_names_the_workspace(
 
 
 def test_every_command_has_help_and_is_in_the_readme(run_cli):
-    for name, command in main.commands.items():
-        assert command.help, name
+    ctx = click.Context(main)
+    for name in main.list_commands(ctx):
+        command = main.get_command(ctx, name)
+        assert command is not None and command.help, name
         run_cli(name, "--help")
         assert f"gardener {name}" in README, f"README does not show `gardener {name}`"
 

@@ -93,7 +93,8 @@ def test_parse_reads_the_workspace_from_the_environment():
 def test_the_table_matches_clicks_options():
     """Every option the fast path takes is click's, under the same keyword."""
     for name, verb in VERBS.items():
-        command = click_main.commands[name]
+        command = click_main.get_command(click.Context(click_main), name)
+        assert command is not None
         params = {opt: p for p in command.params for opt in p.opts}
         for flag, keyword in verb.options.items():
             assert params[flag].name == keyword and not getattr(
@@ -126,7 +127,9 @@ def test_what_parse_takes_click_reads_the_same_way(argv):
         warnings.simplefilter("ignore", DeprecationWarning)
         rest = [*ctx.protected_args, *ctx.args]
     assert rest[0] == call.verb
-    sub = click_main.commands[call.verb].make_context(call.verb, rest[1:], parent=ctx)
+    command = click_main.get_command(ctx, call.verb)
+    assert command is not None
+    sub = command.make_context(call.verb, rest[1:], parent=ctx)
     given_params = {k: v for k, v in sub.params.items() if v not in (None, False)}
     defaults = {"limit": 10} if call.verb == "recall" else {}
     assert given_params == {**defaults, **call.arguments}

@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+from gardener.git.identity import GARDENER, Identity, identity_for
 from gardener.git.log import commits_adding, first_commit_time, log
-from gardener.git.repo import GARDENER, Identity, Repo, identity_for
+from gardener.git.repo import Repo
 from gardener.git.run import relative_paths
 
 USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from gardener import Workspace
-from gardener.verbs.purge import REPLACEMENT
+from gardener.planning.purge import REPLACEMENT
 
 INDEX = Path(".git/gardener/recall.sqlite3")
 

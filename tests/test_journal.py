@@ -18,7 +18,8 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import GardenerError
-from gardener.files.io import replace_if_unchanged, workspace_lock
+from gardener.files.atomic import replace_if_unchanged
+from gardener.files.lock import workspace_lock
 from gardener.formats.memoryfile import END, parse_memory
 from gardener.planning.promote import plan_promotion
 from gardener.store.journal import JOURNAL, RESUMED, begin

@@ -15,15 +15,10 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import GardenerError, UsageError
-from gardener.verbs.purge import (
-    PURGED,
-    SALT,
-    PurgeResult,
-    normalize,
-    purge_hash,
-    read_purged,
-    refused_by_purge,
-)
+from gardener.files.layout import SALT
+from gardener.planning.purge import normalize, purge_hash, refused_by_purge
+from gardener.store.purged import PURGED, read_purged
+from gardener.verbs.purge import PurgeResult
 
 TOKEN = "zq_live_FAKE4kR9wPq2LmX7vT3nB8yH"  # shaped like a vendor token; not real
 NAME = "Mira Okonkwo-Lindqvist"
@@ -322,7 +317,7 @@ def test_a_commit_subject_that_cut_the_text_short_is_purged_too(
 
 
 def test_the_cut_forms_of_a_text_are_its_prefixes_with_an_ellipsis():
-    from gardener.verbs.purge import variants
+    from gardener.planning.purge import variants
 
     assert variants("abcdef") == ["abcdef", "abcde…", "abcd…"]
     assert variants("abc") == ["abc"]
@@ -391,7 +386,7 @@ def test_a_purged_text_an_agent_writes_into_a_file_again_never_reaches_git(
 
 
 def test_scrub_replaces_the_shortest_stretch_that_holds_the_text():
-    from gardener.verbs.purge import scrub
+    from gardener.planning.purge import scrub
 
     salt = b"k" * 32
     text = normalize("Kari Nordmann")

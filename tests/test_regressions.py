@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
-from gardener.files.io import atomic_write
+from gardener.files.atomic import atomic_write
 from gardener.planning.promote import plan_promotion
 
 

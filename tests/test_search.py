@@ -18,10 +18,10 @@ NOW = "2026-01-05T09:00"
 @pytest.fixture(autouse=True)
 def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A file the test wrote a moment ago counts as settled, as it would a
-    few ms later in use (``index.stamp``'s racy rule; tested on its own)."""
-    import gardener.recall.index
+    few ms later in use (``stamps.stamp``'s racy rule; tested on its own)."""
+    import gardener.recall.stamps
 
-    monkeypatch.setattr(gardener.recall.index, "_TICK_NS", 0)
+    monkeypatch.setattr(gardener.recall.stamps, "TICK_NS", 0)
 
 
 @pytest.fixture
@@ -124,9 +124,9 @@ def test_a_query_without_words_finds_nothing(warm: Workspace):
 @pytest.fixture
 def steady(warm: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
     """``warm``, with every folder stamp trusted at once (no 2 s racy wait)."""
-    import gardener.recall.index
+    import gardener.recall.stamps
 
-    monkeypatch.setattr(gardener.recall.index, "_RACY_NS", 0)
+    monkeypatch.setattr(gardener.recall.stamps, "RACY_NS", 0)
     Workspace(warm.root).recall("database", everything=True)  # remembers the listing
     Workspace(warm.root).recall("database")
     return warm
@@ -136,8 +136,9 @@ def steady(warm: Workspace, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 def test_names_from_the_memo_answer_as_a_listing_does(
     steady: Workspace, everything: bool
 ):
-    from gardener.recall.index import folder_stamp, open_built
+    from gardener.recall.index import open_built
     from gardener.recall.search import signature
+    from gardener.recall.stamps import folder_stamp
 
     index = open_built(str(steady.root / ".git"), signature(_values(steady)))
     assert index is not None
@@ -182,8 +183,9 @@ def test_a_dangling_link_that_comes_alive_is_seen(steady: Workspace):
 
 
 def _memo(ws: Workspace, since: str = "") -> tuple[list[str], list[str]] | None:
-    from gardener.recall.index import folder_stamp, open_built
+    from gardener.recall.index import open_built
     from gardener.recall.search import signature
+    from gardener.recall.stamps import folder_stamp
 
     index = open_built(str(ws.root / ".git"), signature(_values(ws)))
     assert index is not None
@@ -284,11 +286,12 @@ def test_a_file_written_within_its_clock_tick_is_read_again(
     """Two writes within the file system's clock tick leave the same size and
     times (git's "racy" case): a stamp taken that close to a write is never
     stored, so the next refresh reads the file again instead of trusting it."""
-    import gardener.recall.index
-    from gardener.recall.index import open_index, stamp
+    import gardener.recall.stamps
+    from gardener.recall.index import open_index
+    from gardener.recall.stamps import stamp
 
     monkeypatch.setattr(
-        gardener.recall.index, "_TICK_NS", 60_000_000_000
+        gardener.recall.stamps, "TICK_NS", 60_000_000_000
     )  # a slow clock
     note = tmp_path / "2026-01-05.md"
     note.write_text("- the cat is called Mimi\n", encoding="utf-8")
@@ -305,7 +308,7 @@ def test_a_file_written_within_its_clock_tick_is_read_again(
         index.refresh(files, ["memory/2026-01-05.md"], read)
         assert not index.fresh(files, ["memory/2026-01-05.md"])
         index.refresh(files, ["memory/2026-01-05.md"], read)
-        monkeypatch.setattr(gardener.recall.index, "_TICK_NS", 0)  # the tick has passed
+        monkeypatch.setattr(gardener.recall.stamps, "TICK_NS", 0)  # the tick has passed
         index.refresh(files, ["memory/2026-01-05.md"], read)
         assert index.fresh(files, ["memory/2026-01-05.md"])
     assert reads == ["memory/2026-01-05.md"] * 3

@@ -18,15 +18,9 @@ import pytest
 
 from gardener import Workspace
 from gardener.watch import watcher as watch_module
-from gardener.watch.watcher import (
-    Debouncer,
-    Options,
-    Schedule,
-    Watcher,
-    event_paths,
-    is_dropping,
-    relevant,
-)
+from gardener.watch.events import event_paths, is_dropping, relevant
+from gardener.watch.schedule import Debouncer, Schedule
+from gardener.watch.watcher import Options, Watcher
 
 NOTE = "memory/2026-01-05.md"
 FIRST = "---\nagent: atlas\n---\n# 2026-01-05\n\n- 09:00 deployed v0.3 to staging\n"

@@ -1,4 +1,4 @@
-"""Tests for gardener.files.io: real files, real processes."""
+"""Tests for gardener.files (read, atomic, append, lock, layout): real files, real processes."""
 
 from __future__ import annotations
 
@@ -14,14 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
-from gardener.files.io import (
-    append_entry,
-    atomic_write,
-    note_files,
-    read_files,
-    read_text,
-    workspace_lock,
-)
+from gardener.files.append import append_entry
+from gardener.files.atomic import atomic_write
 from gardener.files.layout import (
     absolute,
     exists,
@@ -30,8 +24,11 @@ from gardener.files.layout import (
     is_file,
     is_symlink,
     note_date,
+    note_files,
     path_text,
 )
+from gardener.files.lock import workspace_lock
+from gardener.files.read import read_files, read_text
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -220,7 +217,7 @@ def test_atomic_write_through_symlink_inside(root: Path) -> None:
 _FILL_UP = """
 import resource, signal, sys
 from pathlib import Path
-from gardener.files.io import atomic_write
+from gardener.files.atomic import atomic_write
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
 resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
 try:
@@ -444,7 +441,7 @@ def test_read_files_reads_each_named_file_in_order(tmp_path: Path):
 def test_appended_text_is_what_append_entry_writes(
     tmp_path_factory: pytest.TempPathFactory, text: str | None, line: str
 ) -> None:
-    from gardener.files.io import appended_text
+    from gardener.files.append import appended_text
 
     folder = tmp_path_factory.mktemp("ws")
     (folder / ".git").mkdir()

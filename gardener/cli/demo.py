@@ -7,15 +7,22 @@ all with the clock set to that day. The example notes ship with the package.
 
 from __future__ import annotations
 
+import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+import click
+
+from gardener.cli.common import json_option
+from gardener.cli.output import emit
 from gardener.errors import GardenerError
-from gardener.files.io import atomic_write, read_text
+from gardener.files.atomic import atomic_write
 from gardener.files.layout import note_date
+from gardener.files.read import read_text
 from gardener.formats.dailynote import load_front_matter, split_front_matter
 from gardener.neverstore import redact
 from gardener.store.settings import packaged
@@ -141,3 +148,32 @@ def _by_day(schedule: list[tuple[date, Path]]) -> Iterator[tuple[date, list[Path
 
 
 __all__ = ["DayReport", "example_notes", "replay"]
+
+
+@click.command()
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@json_option
+def demo(directory: str | None, as_json: bool) -> None:
+    """Replay the example agent's six weeks of notes in a scratch workspace."""
+    root, reports = replay(
+        Path(directory) if directory else None,
+        None if as_json else lambda r: click.echo(r.line()),
+    )
+    if as_json:
+        emit({"workspace": str(root), "days": [dict(r.__dict__) for r in reports]})
+        return
+    click.echo("")
+    click.echo(f"workspace: {root}")
+    click.echo("look next at:")
+    click.echo(f"  cat {root}/MEMORY.md")
+    click.echo(f"  git -C {root} log -p MEMORY.md")
+    click.echo(f"  {_program()} -w {root} why database")
+
+
+def _program() -> str:
+    """How to run this gardener again: its name if on PATH, else its full path."""
+    if shutil.which("gardener"):
+        return "gardener"
+    if Path(sys.argv[0]).name == "gardener":
+        return str(Path(sys.argv[0]).resolve())
+    return f"{sys.executable} -m gardener"

@@ -3,11 +3,11 @@
 Agents call ``gardener note`` and ``gardener recall`` many times a session,
 and importing click costs ~35 ms, more than a whole recall from a warm index
 (bench/README.md). So a plain invocation of those two verbs, made only of the
-options in ``VERBS``, runs here directly. Anything else (``--help``, another
-verb, an unknown or misspelt option, ``--``, a value that looks like an
-option) goes to the click CLI, which stays the one definition of the command
-line; tests/test_fastpath.py checks that both paths print the same bytes and
-exit with the same codes, and that ``VERBS`` matches click's options.
+options ``gardener.cli.options`` marks ``fast``, runs here directly. Anything
+else (``--help``, another verb, an unknown or misspelt option, ``--``, a value
+that looks like an option) goes to the click CLI. Both read their options from
+that one table; tests/test_fastpath.py checks that both paths print the same
+bytes and exit with the same codes, and that ``VERBS`` matches click's options.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 import sys
 
-from gardener.errors import GardenerError
+from gardener.cli import options
+from gardener.errors import EXIT_ERROR, EXIT_OK, GardenerError
 
 # the fast path exists to start fast: no typing, pathlib or dataclasses here
 # (together ~20 ms of imports, more than a warm recall's work)
@@ -26,41 +27,24 @@ if TYPE_CHECKING:
     from gardener.recall.hits import Hit
     from gardener.workspace import Workspace
 
-RECALL_LIMIT = 10  # hits when --limit is not given (cli.recall's default)
-
 
 class Verb:
-    """A verb the fast path takes: its one argument, options with a value
-    (``--name`` -> keyword), flags (``--name`` -> keyword)."""
+    """What the fast path takes of a verb: its one argument, options with a value
+    (``--name`` -> keyword), flags (``--name`` -> keyword), and the options that
+    are ints (keyword -> their minimum)."""
 
-    def __init__(
-        self,
-        argument: str,
-        options: Mapping[str, str],
-        flags: Mapping[str, str] | None = None,
-    ) -> None:
-        self.argument = argument
-        self.options = options
-        self.flags = flags or {}
+    def __init__(self, verb: options.Verb) -> None:
+        self.argument = verb.argument
+        taken = [o for o in verb.options if o.fast]
+        self.options = {o.flag: o.keyword for o in taken if not o.switch}
+        self.flags = {o.flag: o.keyword for o in taken if o.switch}
+        self.integers = {o.keyword: o.minimum for o in taken if o.minimum is not None}
+        self.defaults = {o.keyword: o.default for o in verb.options if o.default}
 
 
 VERBS: Mapping[str, Verb] = {
-    "note": Verb(
-        "text",
-        {
-            "--kind": "kind",
-            "--key": "key",
-            "--source": "source",
-            "--by": "by",
-            "--expires": "expires",
-            "--date": "day",
-            "--time": "time",
-        },
-        {"--json": "as_json"},
-    ),
-    "recall": Verb(
-        "query", {"--limit": "limit"}, {"--json": "as_json", "--all": "everything"}
-    ),
+    "note": Verb(options.NOTE),
+    "recall": Verb(options.RECALL),
 }
 
 
@@ -127,11 +111,12 @@ def parse(argv: Sequence[str], environ: Mapping[str, str]) -> Call | None:
     if len(positional) != 1:
         return None
     arguments[verb.argument] = positional[0]
-    if "limit" in arguments:
-        limit = str(arguments["limit"])
-        if not (limit.isascii() and limit.isdigit() and int(limit) >= 1):
-            return None
-        arguments["limit"] = int(limit)
+    for keyword, minimum in verb.integers.items():
+        if keyword in arguments:
+            number = str(arguments[keyword])
+            if not (number.isascii() and number.isdigit() and int(number) >= minimum):
+                return None
+            arguments[keyword] = int(number)
     if argv[at] == "recall" and not positional[0]:
         return None  # click's usage error names what to give
     return Call(workspace, argv[at], arguments)
@@ -153,8 +138,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         run(call)
     except KeyboardInterrupt:  # as click says it
         sys.stderr.write("Aborted!\n")
-        sys.exit(1)
-    sys.exit(0)
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_OK)
 
 
 def run(call: Call) -> None:
@@ -163,7 +148,7 @@ def run(call: Call) -> None:
     Both run without the ``Workspace`` when they can: a recall is first
     asked of the index alone (``search.search_fresh``), which answers when no
     file changed since the last recall; a note is written by
-    ``noting.note_fresh`` when the settings are cached. Otherwise the
+    ``verbs.note.note_fresh`` when the settings are cached. Otherwise the
     ``Workspace`` does the work.
     """
     from gardener.cli.output import fail, print_hits, print_note
@@ -208,6 +193,6 @@ def _recall_fresh(
         return None  # not a workspace, or a worktree: Workspace says or copes
     from gardener.recall.search import search_fresh
 
-    limit = arguments.get("limit", RECALL_LIMIT)
+    limit = arguments.get("limit", VERBS["recall"].defaults["limit"])
     assert isinstance(limit, int)  # parse made it one
     return search_fresh(root, query, limit, bool(arguments.get("everything")))

@@ -1,15 +1,15 @@
 """What the command line prints, and how errors end a run (no click here).
 
-Shared by the click CLI (``gardener.cli.commands``) and the fast path for ``note`` and
-``recall`` (``gardener.cli.fast``), so both print the same bytes and exit
-with the same codes (DESIGN 5: 0 ok, 1 error, 2 usage, 3 refused, 4 problems).
+Shared by the click commands (``gardener.cli.*``) and the fast path for
+``note`` and ``recall`` (``gardener.cli.fast``), so both print the same bytes
+and exit with the same codes (named in gardener.errors; see docs/design.md).
 """
 
 from __future__ import annotations
 
 import sys
 
-from gardener.errors import GardenerError
+from gardener.errors import EXIT_ERROR, GardenerError
 
 # a warm recall prints through here: no json, typing or pathlib at import
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
@@ -57,7 +57,7 @@ def fail(exc: BaseException, as_json: bool = False) -> NoReturn:
         sys.exit(exc.exit_code)
     if isinstance(exc, OSError):
         say(f"gardener: {exc.filename or ''}: {exc.strerror or exc}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     raise exc
 
 

@@ -1,9 +1,9 @@
-"""Where things are in a workspace: which files are daily notes, whether a
+"""Where things are in a workspace: which files are daily notes, the
+gardener's own paths (``STATE_DIR``, ``SALT``, ``PURGE_PENDING``), whether a
 path stays inside the workspace, and paths spelled as pathlib spells them.
 
 Plain strings and ``os.path`` (no pathlib, which costs ~5 ms to import):
-a warm ``gardener recall`` lists the notes on every call and loads this
-module, not ``gardener.files.io``.
+a warm ``gardener recall`` lists the notes on every call and loads this module.
 """
 
 from __future__ import annotations
@@ -13,6 +13,12 @@ import os
 import re
 import stat
 from datetime import date
+
+from gardener.errors import GardenerError
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # memory/YYYY-MM-DD.md, and the -slug, -HHMM and _slug forms agents also write.
 NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_][^/]*)?\.md$", re.ASCII)
@@ -203,3 +209,46 @@ def is_dir(path: str | os.PathLike[str]) -> bool:
 def is_symlink(path: str | os.PathLike[str]) -> bool:
     """``Path(path).is_symlink()``."""
     return stat.S_ISLNK(_mode(path, follow=False))
+
+
+STATE_DIR = ".gardener"  # the gardener's own files in a workspace
+SALT = f"{STATE_DIR}/salt"  # git-ignored: the key of purge's hashes (exists once a purge ran)
+PURGE_PENDING = f"{STATE_DIR}/purge-pending"  # git-ignored: a purge not finished yet
+
+
+def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:
+    """The note files directly in ``root/notes_dir``, sorted by (date, name):
+    ``layout.note_names`` as paths. Returns [] if the folder does not exist."""
+    from pathlib import Path
+
+    folder = Path(root) / notes_dir
+    return [folder / name for name in note_names(root, notes_dir)]
+
+
+def dated_notes(root: Path, notes_dir: str = "memory") -> list[tuple[date, str]]:
+    """``(date, file name)`` of each of ``note_files``, in the same order."""
+    return [
+        (day, name)
+        for name in note_names(root, notes_dir)
+        if (day := note_date(name)) is not None
+    ]
+
+
+def refuse_outside(root: str | os.PathLike[str], names: dict[str, str]) -> None:
+    """Raise GardenerError if one of ``names`` (relative path -> "file" or "folder")
+    leads out of ``root``, through a symlink or otherwise, or is there but is
+    not a ``what`` (a file where the notes folder goes: every verb would fail
+    with an error of the operating system's instead)."""
+    for name, what in names.items():
+        path = path_text(os.path.join(root, name))
+        if not inside(root, name):
+            how = f"a symlink to {os.readlink(path)}" if is_symlink(path) else "a path"
+            raise GardenerError(
+                f"{path} is {how} outside the workspace {path_text(root)}; the gardener never reads or writes outside it: replace the link with the real {what}"
+            )
+        if os.path.lexists(path) and (os.path.isdir(path) != (what == "folder")):
+            found = "a folder" if os.path.isdir(path) else "a file"
+            raise GardenerError(
+                f"{path} is {found}; the gardener needs a {what} there: move it"
+                " away, or name another in rules.md"
+            )

@@ -1,1 +1,9 @@
-"""git."""
+"""Git, reached through one package: git runs as a child process, never a shell.
+
+run       Runner: finds the work tree, runs git (literal pathspecs, hooks off, locks waited for)
+identity  Identity, GARDENER and identity_for: who a commit is by, never the machine's config
+repo      Repo: commits of explicit paths, reads of HEAD, the index and the status
+trees     a temporary index/work tree for a commit of given texts
+log       history reads: a path's commits, object scans
+rewrite   history rewrites: filter-repo, reflogs, gc (purge)
+"""

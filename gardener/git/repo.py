@@ -1,13 +1,13 @@
 """Git access: ``Repo``, commits of explicit paths as a fixed identity, and
 reads of HEAD, the index and the work tree's status.
 
-``Repo`` builds on ``gitrun.Runner``, which finds the work tree (``open``,
+``Repo`` builds on ``git.run.Runner``, which finds the work tree (``open``,
 ``init``) and runs every command (literal pathspecs, hooks off, busy locks
-waited for); a commit of given texts reads them from a ``gittree`` temporary
-work tree. Commits carry an identity that never depends on the machine's git
-config. Paths are workspace-relative POSIX strings; file names keep their
-exact bytes. History reads are in ``gitlog``, history rewrites in
-``gitrewrite``.
+waited for); a commit of given texts reads them from a ``git.trees``
+temporary work tree. Commits carry an identity (``git.identity``) that never
+depends on the machine's git config. Paths are workspace-relative POSIX
+strings; file names keep their exact bytes. History reads are in ``git.log``,
+history rewrites in ``git.rewrite``.
 """
 
 from __future__ import annotations
@@ -19,43 +19,12 @@ from datetime import datetime
 
 from gardener.errors import GardenerError
 from gardener.files.layout import is_file, is_symlink
+from gardener.git.identity import GARDENER, Identity, identity_env, identity_for
 from gardener.git.run import Runner, decode, relative_paths, split_z
 from gardener.git.trees import freeze, new_tree, thaw
-from gardener.model.record import Record
 
 # ``gardener note`` commits through here: no pathlib (~6 ms to import),
 # contextlib, shlex or unicodedata at import; paths are os.path strings inside
-_AGENT_DOMAIN = "agents.memory-gardener.invalid"
-
-
-class Identity(Record):
-    """A git author or committer."""
-
-    name: str
-    email: str
-
-
-GARDENER = Identity("memory-gardener", "gardener@memory-gardener.invalid")
-
-
-def identity_for(by: str | None) -> Identity:
-    """The author for content written by agent ``by``; ``None`` or blank -> GARDENER.
-
-    The name is ``by`` without characters git refuses; the email is a slug of it at
-    ``agents.memory-gardener.invalid`` (``Pricing Team`` -> ``pricing-team@...``).
-    """
-    name = " ".join(re.sub(r"[<>\x00-\x1f\x7f]", " ", by or "").split())
-    if not name.strip(".,:;\"'\\ "):
-        return GARDENER
-    import unicodedata  # not for a note by the gardener itself (~0.2 ms)
-
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-    if not slug:  # nothing ASCII left (CJK names): a stable short hash instead
-        from hashlib import sha1
-
-        slug = "agent-" + sha1(name.encode()).hexdigest()[:8]
-    return Identity(name, f"{slug}@{_AGENT_DOMAIN}")
 
 
 class Repo(Runner):
@@ -187,8 +156,8 @@ class Repo(Runner):
         """``git commit --only`` of staged ``targets``; None if git finds no
         change. Raises GardenerError if git fails (with ``strict``, whenever
         git exits non-zero, "nothing to commit" included)."""
-        env = _identity_env("AUTHOR", author or GARDENER)
-        env |= _identity_env("COMMITTER", GARDENER)
+        env = identity_env("AUTHOR", author or GARDENER)
+        env |= identity_env("COMMITTER", GARDENER)
         if date is not None:
             moment = date if date.tzinfo else date.astimezone()
             stamp = f"@{int(moment.timestamp())} {moment.strftime('%z')}"
@@ -403,10 +372,6 @@ def _read_ascii(path: str) -> str:
     """A small ASCII file's text, stripped (bytes decoded: no codec to import)."""
     with open(path, "rb") as file:
         return file.read().decode("ascii").strip()
-
-
-def _identity_env(role: str, who: Identity) -> dict[str, str]:
-    return {f"GIT_{role}_NAME": who.name, f"GIT_{role}_EMAIL": who.email}
 
 
 def _under(path: str, folder: str) -> bool:

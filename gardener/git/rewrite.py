@@ -40,7 +40,7 @@ _MESSAGE_FILES = ("COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG")
 _OLD_POINTERS = ("ORIG_HEAD", "FETCH_HEAD")
 # Run by ``rewrite_history`` in a child Python: git-filter-repo as a library,
 # with callbacks (the text never touches the disk, unlike --replace-text). The
-# matching must agree with gardener.verbs.purge.Needle: one regex (the text, its cut
+# matching must agree with gardener.planning.purge.Needle: one regex (the text, its cut
 # forms, any run of white space for a run), over the bytes, or, ignoring
 # case, over the UTF-8 text (bad bytes kept as surrogates).
 _FILTER_REPO_DRIVER = r"""

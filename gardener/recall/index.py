@@ -4,7 +4,7 @@ It lives in ``.git/gardener/recall.sqlite3``: never committed, never needed
 (delete it and the next recall rebuilds it), and a purge deletes it. Each
 file's rows are replaced when the file's size, mtime, ctime or inode change,
 so a recall parses only what changed since the last one and its cost follows
-the live notes, not the length of the history (issue 6).
+the live notes, not the length of the history.
 
 Deleted rows are overwritten (``secure_delete``): a secret redacted from a
 note does not linger in the index's free pages after the next refresh.
@@ -17,10 +17,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
 
-from gardener.model.validtime import current_at
-from gardener.recall.hits import Match, plain_value
+from gardener.recall import filed as filing
+from gardener.recall.hits import Match
+from gardener.recall.schema import SCHEMA, prepare
+from gardener.recall.stamps import stamp
 
 # a warm recall imports this module: no typing, pathlib, dataclasses or
 # contextlib (~0.7 ms) at run time
@@ -37,21 +38,6 @@ if TYPE_CHECKING:
     Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
 
 _BATCH = 256  # files read at once while refreshing
-SCHEMA = 4  # bump when the tables change: old indexes are then rebuilt
-_DDL = (
-    "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
-    "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
-    " first INTEGER, last INTEGER)",
-    # day: the note's date (NULL for MEMORY.md); norm_key: a fact's key;
-    # filed_key: a note entry's durable key (MEMORY.md speaks for it then)
-    "CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, path TEXT, day TEXT,"
-    " norm_key TEXT, filed_key TEXT, superseded INTEGER, until TEXT,"
-    " expires TEXT, since TEXT, hit TEXT)",
-    # a plain recall asks for the live notes' durable keys: by day, not a scan
-    "CREATE INDEX IF NOT EXISTS doc_day ON doc(day, filed_key, since)",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text,"
-    " tokenize='unicode61 remove_diacritics 2')",
-)
 
 
 class Index:
@@ -269,131 +255,16 @@ class Index:
             raise
 
     def filed_from_notes(self, memory_file: str, today: str) -> set[tuple[str, str]]:
-        """(note path, value) of each current MEMORY.md entry that came from
-        a daily note (its ``from``); the value compared as ``hits`` compares
-        values (case and runs of spaces ignored). A note line without a key,
-        or of a key with many values, answers as that entry. ``today`` is a
-        valid-time string (local time). Read by SQLite's JSON functions: a
-        plain recall runs it over a year of facts."""
-        rows = self.db.execute(
-            "SELECT d.until, d.expires, json_extract(d.hit, '$.origin'),"
-            " json_extract(d.hit, '$.value') FROM source s JOIN doc d"
-            " ON d.id BETWEEN s.first AND s.last WHERE s.path = ?"
-            " AND NOT d.superseded AND json_extract(d.hit, '$.origin') IS NOT NULL",
-            (memory_file,),
-        )
-        return {
-            (origin, plain_value(value))
-            for until, expires, origin, value in rows
-            if current_at(False, until, expires, today)
-        }
+        """(note path, value) of each current MEMORY.md entry that came from a
+        daily note; see ``recall.filed.filed_from_notes``."""
+        return filing.filed_from_notes(self.db, memory_file, today)
 
     def pending(
         self, memory_file: str, paths_from: str | None, now: str = "9999"
     ) -> dict[str, str]:
-        """Durable keys whose newest note entry (of the notes dated
-        ``paths_from`` on, or all) is newer than every value MEMORY.md holds
-        for the key, whatever its status, and than the end of each: key ->
-        that entry's ``since`` (as ``recall.sort_key`` writes it). Promote has
-        not filed it yet, so it is the key's latest word; older note entries
-        of a key are not. A note entry of the same minute as what MEMORY.md
-        holds is pending if its value is not one MEMORY.md holds for the key
-        (an agent may note twice a minute). ``now`` (as ``since`` is written):
-        entries dated later are left out."""
-        # MEMORY.md's rows by their span: a file's rows are consecutive
-        filed = dict(
-            self.db.execute(
-                # a value's until counts too: a correction's note is filed when
-                # the wrong value ends, though the right one keeps its since
-                "SELECT d.norm_key, max(max(d.since, coalesce(d.until, '')))"
-                " FROM source s JOIN doc d"
-                " ON d.id BETWEEN s.first AND s.last"
-                " WHERE s.path = ? AND d.norm_key IS NOT NULL GROUP BY d.norm_key",
-                (memory_file,),
-            )
-        )
-        newest = self.db.execute(
-            # an entry dated ahead of ``now`` is no word yet: it waits (promote)
-            "SELECT filed_key, max(since) FROM doc WHERE day >= ? AND since <= ?"
-            " AND filed_key IS NOT NULL GROUP BY filed_key",
-            (paths_from or "", now),
-        )
-        out: dict[str, str] = {}
-        for key, since in newest:
-            held = filed.get(key, "")
-            if since > held:
-                # a repeat of the key's current value is no new word (promote
-                # rejects it as the same value): the current entry answers
-                if not self._repeats_current(memory_file, paths_from, key, since):
-                    out[key] = since
-            elif since == held and self._unfiled_value(
-                memory_file, paths_from, key, since
-            ):
-                out[key] = since
-        return out
-
-    def _more_noted_than_filed(
-        self, memory_file: str, paths_from: str | None, key: str, since: str
-    ) -> bool:
-        """Whether the notes hold more entries of ``key`` at ``since`` than
-        MEMORY.md holds values of it with that ``since``: an agent noted twice
-        in a minute and promote filed one. Else the one entry was filed, and
-        a value that differs is a person's edit of MEMORY.md (edit freely)."""
-        (noted,) = self.db.execute(
-            "SELECT count(*) FROM doc WHERE day >= ? AND filed_key = ? AND since = ?",
-            (paths_from or "", key, since),
-        ).fetchone()
-        (filed,) = self.db.execute(
-            "SELECT count(*) FROM source s JOIN doc d ON d.id BETWEEN s.first AND s.last"
-            " WHERE s.path = ? AND d.norm_key = ? AND d.since = ?",
-            (memory_file, key, since),
-        ).fetchone()
-        return bool(noted > filed)
-
-    def _noted_values(self, paths_from: str | None, key: str, since: str) -> set[str]:
-        """The values (case aside) of the note entries of ``key`` at ``since``."""
-        return {
-            str(v).casefold().strip()
-            for (v,) in self.db.execute(
-                "SELECT json_extract(hit, '$.value') FROM doc WHERE day >= ?"
-                " AND filed_key = ? AND since = ?",
-                (paths_from or "", key, since),
-            )
-        }
-
-    def _repeats_current(
-        self, memory_file: str, paths_from: str | None, key: str, since: str
-    ) -> bool:
-        """Whether every note entry of ``key`` at ``since`` says what MEMORY.md
-        holds as the key's current value (compared as text, case aside)."""
-        current = {
-            str(v).casefold().strip()
-            for (v,) in self.db.execute(
-                "SELECT json_extract(d.hit, '$.value') FROM source s JOIN doc d"
-                " ON d.id BETWEEN s.first AND s.last WHERE s.path = ?"
-                " AND d.norm_key = ? AND d.superseded = 0 AND d.until IS NULL",
-                (memory_file, key),
-            )
-        }
-        return bool(current) and self._noted_values(paths_from, key, since) <= current
-
-    def _unfiled_value(
-        self, memory_file: str, paths_from: str | None, key: str, since: str
-    ) -> bool:
-        """Whether a note entry of ``key`` at ``since`` has a value MEMORY.md
-        does not hold for the key (compared as text, case aside), and is not
-        one MEMORY.md filed and a person then edited there."""
-        if not self._more_noted_than_filed(memory_file, paths_from, key, since):
-            return False
-        held = {
-            str(v).casefold().strip()
-            for (v,) in self.db.execute(
-                "SELECT json_extract(d.hit, '$.value') FROM source s JOIN doc d"
-                " ON d.id BETWEEN s.first AND s.last WHERE s.path = ? AND d.norm_key = ?",
-                (memory_file, key),
-            )
-        }
-        return not self._noted_values(paths_from, key, since) <= held
+        """Durable keys whose newest note entry MEMORY.md has not filed yet:
+        key -> that entry's ``since``; see ``recall.filed.pending``."""
+        return filing.pending(self.db, memory_file, paths_from, now)
 
     def _drop(self, rel: str, span: tuple[int, int]) -> None:
         first, last = span
@@ -452,7 +323,7 @@ def open_index(git_dir: str | None, signature: str) -> Index:
                 os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
                 os.chmod(path, 0o600)
                 db = sqlite3.connect(path, timeout=10, isolation_level=None)
-                return Index(_prepare(db, signature))
+                return Index(prepare(db, signature))
             except sqlite3.DatabaseError:  # damaged or not a database: rebuild
                 try:  # noqa: SIM105 (contextlib: see the imports)
                     os.unlink(path)
@@ -460,7 +331,7 @@ def open_index(git_dir: str | None, signature: str) -> Index:
                     pass
             except OSError:
                 break
-    return Index(_prepare(sqlite3.connect(":memory:", isolation_level=None), signature))
+    return Index(prepare(sqlite3.connect(":memory:", isolation_level=None), signature))
 
 
 def open_built(git_dir: str, signature: str) -> Index | None:
@@ -507,73 +378,6 @@ def _quote(path: str) -> str:
     return path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
-def _prepare(db: sqlite3.Connection, signature: str) -> sqlite3.Connection:
-    """Create the tables; empty them if they were built under another signature."""
-    try:
-        db.execute("PRAGMA secure_delete = ON")
-        wanted = f"{SCHEMA}:{signature}"
-        try:
-            row = db.execute(
-                "SELECT value FROM meta WHERE name = 'signature'"
-            ).fetchone()
-        except sqlite3.OperationalError:  # no tables yet
-            row = None
-        if row is None or row[0] != wanted:
-            db.execute("BEGIN IMMEDIATE")
-            for table in ("source", "doc", "body"):  # their shape may have changed too
-                db.execute(f"DROP TABLE IF EXISTS {table}")
-            for statement in _DDL:
-                db.execute(statement)
-            db.execute("DELETE FROM meta")  # listings too: they name rows now gone
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('signature', ?)", (wanted,))
-            db.execute("COMMIT")
-    except sqlite3.DatabaseError:
-        db.close()
-        raise
-    return db
-
-
 def _listing_key(folder: str, since: str) -> str:
     """The meta row of ``folder``'s listing: one for --all, one for the live notes."""
     return f"listing:{folder}:{'live' if since else 'all'}"
-
-
-def folder_stamp(path: str) -> str:
-    """A folder's stamp (``stamp``), or "" when it changed too recently to tell:
-    a file added within the same clock tick as the last change leaves the
-    folder's mtime as it was (git's "racy" rule: trust only older stamps)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return ""
-    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < _RACY_NS:
-        return ""
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-
-
-_RACY_NS = 2_000_000_000  # coarser than any file system's timestamps
-
-
-def stamp(path: str, dir_fd: int | None = None, trusted: bool = False) -> str:
-    """What tells a changed file: size, mtime, ctime (which no tool can set back),
-    inode. ``dir_fd``: ``path`` is a name in that open folder (one lookup).
-
-    ``trusted``: the stamp is to be stored; a file changed so recently that
-    another write could keep its times (git's "racy" case: the same size
-    rewritten within the file system's clock tick) gets "racy", which equals
-    no stamp, so it is read again next time. A tick is a second where the
-    times carry no fraction of one (FAT, HFS+, some NFS), else a few ms.
-    """
-    try:
-        st = os.stat(path, dir_fd=dir_fd)
-    except OSError:
-        return "missing"
-    if trusted:
-        changed = max(st.st_mtime_ns, st.st_ctime_ns)
-        tick = _RACY_NS if changed % 1_000_000_000 == 0 else _TICK_NS
-        if time.time_ns() - changed < tick:
-            return "racy"
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-
-
-_TICK_NS = 20_000_000  # above a kernel's coarse clock tick (1-10 ms)

@@ -18,14 +18,8 @@ from gardener.errors import GardenerError, ParseError
 from gardener.files.layout import inside, note_date, note_names
 from gardener.model.validtime import format_instant, local_now
 from gardener.recall.hits import match_expression, pick
-from gardener.recall.index import (
-    Index,
-    folder_stamp,
-    open_built,
-    open_index,
-    remove_index,
-    stamp,
-)
+from gardener.recall.index import Index, open_built, open_index, remove_index
+from gardener.recall.stamps import folder_stamp, stamp
 from gardener.store import settings as rulecache
 from gardener.store.retired import read as read_retired
 
@@ -45,6 +39,9 @@ _ROW_MODULES = (
     "recall/rank",
     "recall/search",
     "recall/index",
+    "recall/filed",
+    "recall/stamps",
+    "recall/schema",
     "formats/dailynote",
     "formats/memoryfile",
     "planning/classify",
@@ -358,7 +355,7 @@ def _file_docs(
     git was asked."""
     from pathlib import Path
 
-    from gardener.files.io import read_text
+    from gardener.files.read import read_text
     from gardener.formats.dailynote import parse_note
     from gardener.formats.memoryfile import parse_memory
     from gardener.neverstore import redact

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 
 from gardener.errors import GardenerError
-from gardener.files.io import atomic_write, remove_stale_temps, replace_if_unchanged
+from gardener.files.atomic import atomic_write, remove_stale_temps, replace_if_unchanged
 from gardener.files.layout import path_text
 from gardener.model.record import Record
 

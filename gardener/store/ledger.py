@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gardener.files.io import STATE_DIR, note_date, read_text
+from gardener.files.layout import STATE_DIR, note_date
+from gardener.files.read import read_text
 
 LEGACY = f"{STATE_DIR}/ledger"  # the single file of workspaces made before
 FOLDER = f"{STATE_DIR}/ledger.d"

@@ -16,7 +16,8 @@ from datetime import date
 from pathlib import Path
 
 from gardener.errors import ParseError
-from gardener.files.io import decode_text, note_names, read_files
+from gardener.files.layout import note_names
+from gardener.files.read import decode_text, read_files
 from gardener.model.facts import Note, Problem
 from gardener.store.ledger import FOLDER, LEGACY, Ledger, read_all
 from gardener.store.statcache import MISSING, Cache, Clock, begin, load, stamp_of

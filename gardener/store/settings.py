@@ -100,7 +100,7 @@ def write(root: str | os.PathLike[str], key: str, values: dict[str, object]) -> 
     from pathlib import Path
 
     from gardener.errors import GardenerError
-    from gardener.files.io import atomic_write
+    from gardener.files.atomic import atomic_write
 
     path = cache_path(root)
     folder = os.path.dirname(path)

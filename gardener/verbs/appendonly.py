@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gardener.files.io import atomic_write
+from gardener.files.atomic import atomic_write
 
 if TYPE_CHECKING:
     from gardener.git.repo import Repo

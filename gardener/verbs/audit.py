@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import timedelta, tzinfo
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.io import PURGE_PENDING, read_text
+from gardener.files.layout import PURGE_PENDING
+from gardener.files.read import read_text
 from gardener.formats.entryline import FUTURE_SLACK_S
 from gardener.model.record import Record
 from gardener.store import retired as retired_notes

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from gardener.files.io import PURGE_PENDING, STATE_DIR, atomic_write, ensure_state_dir
+from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.layout import PURGE_PENDING, STATE_DIR
 from gardener.model.config import Config
 from gardener.neverstore import redact
 
@@ -145,13 +146,14 @@ Scrubber = Callable[..., tuple[str, list[int]]]
 def purged_scrubber(root: Path) -> Scrubber | None:
     """A function ``(text, known=())`` giving a text with the texts purged
     from the workspace at ``root`` replaced by ``[PURGED]``, and the lines
-    that held one (``purge.scrub``; ``known``: lines known to hold none);
+    that held one (``planning.purge.scrub``; ``known``: lines known to hold none);
     None if nothing was purged (then nothing is read)."""
-    from gardener.files.io import SALT
+    from gardener.files.layout import SALT
 
     if not (root / SALT).is_file():
         return None
-    from gardener.verbs.purge import read_purged, scrub
+    from gardener.planning.purge import scrub
+    from gardener.store.purged import read_purged
 
     salt, hashes = read_purged(root)
     return (lambda text, known=(): scrub(text, salt, hashes, known)) if hashes else None

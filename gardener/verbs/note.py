@@ -17,14 +17,9 @@ import time
 from datetime import date, datetime
 
 from gardener.errors import GardenerError, RefusedError, UsageError
-from gardener.files.io import (
-    SALT,
-    append_entry,
-    appended_text,
-    refuse_outside,
-    workspace_lock,
-)
-from gardener.files.layout import exists, is_file, is_symlink
+from gardener.files.append import append_entry, appended_text
+from gardener.files.layout import SALT, exists, is_file, is_symlink, refuse_outside
+from gardener.files.lock import workspace_lock
 from gardener.formats.entryline import (
     FUTURE_SLACK_S,
     bare_value,
@@ -350,10 +345,9 @@ def _purged(root: str, text: str) -> bool:
     """True if ``text`` holds a text purged from the workspace at ``root``."""
     from pathlib import Path
 
-    from gardener.verbs.purge import (  # only once a purge happened
-        read_purged,
-        refused_by_purge,
-    )
+    # only once a purge happened
+    from gardener.planning.purge import refused_by_purge
+    from gardener.store.purged import read_purged
 
     salt, hashes = read_purged(Path(root))
     return refused_by_purge(text, salt, hashes)

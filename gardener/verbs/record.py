@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.io import inside, note_date, read_text
+from gardener.files.layout import inside, note_date
+from gardener.files.read import read_text
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:

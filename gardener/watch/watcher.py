@@ -1,16 +1,14 @@
-"""``gardener watch``: commit what agents and people write to the memory files.
+"""The ``Watcher``: watchdog events -> debounce -> ``Workspace.record()``;
+promote when idle, prune daily, rescan now and then.
 
-The decisions are pure and take the clock as an argument: ``relevant`` (which
-paths matter), ``Debouncer`` (which paths have been quiet long enough) and
-``Schedule`` (when to promote, prune and rescan). ``Watcher`` wires watchdog to
-them and calls the ``Workspace`` verbs from one thread. Only this module
-imports watchdog, and only when a watcher starts.
+The decisions it makes are pure (``events``, ``schedule``); this module wires
+watchdog to them and calls the ``Workspace`` verbs from one thread. Only this
+module imports watchdog, and only when a watcher starts.
 """
 
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import select
 import signal
@@ -18,143 +16,35 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from datetime import time as clock_time
 from pathlib import Path, PurePosixPath
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from gardener.errors import GardenerError, LockError
-from gardener.files.io import note_files
-from gardener.files.layout import note_date
+from gardener.errors import GardenerError
+from gardener.files.layout import note_files
+from gardener.watch.events import (
+    RULES,
+    Identity,
+    Signature,
+    event_paths,
+    identity,
+    relevant,
+    signature,
+)
+from gardener.watch.inotify import inotify_watch_count, limit_advice
+from gardener.watch.lock import watch_lock
+from gardener.watch.schedule import Debouncer, Schedule
 from gardener.workspace import Workspace
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver, ObservedWatch
 
-RULES = "rules.md"
-LOCK_NAME = "gardener-watch.lock"  # in the git folder, next to gardener.lock
 PREFIX = "gardener watch: "
-# editors' temp, lock, swap and backup files: never a memory file
-_DROPPING_PREFIXES = (".", "#")  # .#x (emacs lock), .x.swp, .goutputstream-*, #x#
-_DROPPING_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".bak", "#")
-_VIM_PROBE = "4913"  # vim checks it may create files in the folder with this name
-
-Signature = tuple[int, int, int, int] | None  # (inode, size, mtime_ns, ctime_ns)
-Identity = tuple[int, int] | None  # a folder's (device, inode)
-
-
-def is_dropping(name: str) -> bool:
-    """True for an editor's temp, lock, swap or backup file name."""
-    return (
-        name == _VIM_PROBE
-        or name.startswith(_DROPPING_PREFIXES)
-        or name.endswith(_DROPPING_SUFFIXES)
-    )
-
-
-def relevant(
-    rel: str, memory_file: str = "MEMORY.md", notes_dir: str = "memory"
-) -> bool:
-    """True if a workspace-relative path is one the watcher records.
-
-    MEMORY.md, rules.md and the dated notes directly in the notes folder.
-    """
-    path = PurePosixPath(rel)
-    if is_dropping(path.name):
-        return False
-    if rel in (memory_file, RULES):
-        return True
-    return path.parent.as_posix() == notes_dir and note_date(path.name) is not None
-
-
-def event_paths(event_type: str, src: str, dest: str | None) -> list[str]:
-    """The paths an event may have changed: a move writes its destination and removes its source."""
-    if event_type == "moved" and dest:
-        return [dest, src]
-    if event_type in ("created", "modified", "deleted"):
-        return [src]
-    return []  # opened, closed: reads and the end of writes already seen
-
-
-class Debouncer:
-    """Per-path quiet timers: a path is due once it has had no event for ``delay`` seconds.
-
-    A path written without pause is still due ``max_wait`` seconds after its
-    first event, so a busy file gets committed now and then.
-    """
-
-    def __init__(self, delay: float, max_wait: float) -> None:
-        self.delay = delay
-        self.max_wait = max_wait
-        self._first: dict[str, float] = {}
-        self._last: dict[str, float] = {}
-
-    def add(self, path: str, now: float) -> None:
-        self._first.setdefault(path, now)
-        self._last[path] = max(now, self._last.get(path, now))
-
-    def _due_at(self, path: str) -> float:
-        return min(self._last[path] + self.delay, self._first[path] + self.max_wait)
-
-    def due(self, now: float) -> list[str]:
-        """Pop and return the paths that are due at ``now``, sorted."""
-        ready = sorted(p for p in self._last if self._due_at(p) <= now)
-        for path in ready:
-            del self._first[path], self._last[path]
-        return ready
-
-    def deadline(self) -> float | None:
-        """When the next path becomes due; None if none is waiting."""
-        return min((self._due_at(p) for p in self._last), default=None)
-
-    def __bool__(self) -> bool:
-        return bool(self._last)
-
-
-class Schedule:
-    """When the idle-time jobs are due. Times are monotonic seconds; ``today`` is local."""
-
-    def __init__(self, idle: float, rescan: float, now: float) -> None:
-        self.idle = idle  # seconds without writes before promote; 0: never
-        self.rescan = rescan  # seconds between full rescans
-        self.last_write = now
-        self.dirty = True  # notes may hold something to promote
-        self.next_rescan = now + rescan
-        self.pruned_on: date | None = None
-
-    def wrote(self, now: float) -> None:
-        self.last_write = now
-        self.dirty = True
-
-    def due(self, now: float, today: date) -> list[str]:
-        """The jobs to run now, in order: promote, prune, rescan."""
-        jobs = []
-        if self.idle and self.dirty and now - self.last_write >= self.idle:
-            jobs.append("promote")
-        if self.pruned_on != today:
-            jobs.append("prune")
-        if now >= self.next_rescan:
-            jobs.append("rescan")
-        return jobs
-
-    def done(self, job: str, now: float, today: date) -> None:
-        if job == "promote":
-            self.dirty = False
-        elif job == "prune":
-            self.pruned_on = today
-        elif job == "rescan":
-            self.next_rescan = now + self.rescan
-
-    def deadline(self, now: float, to_midnight: float) -> float:
-        """When the next job is due (a new day starts ``to_midnight`` seconds from now)."""
-        times = [self.next_rescan, now + to_midnight]
-        if self.idle and self.dirty:
-            times.append(self.last_write + self.idle)
-        return min(times)
 
 
 @dataclass(frozen=True)
@@ -166,24 +56,6 @@ class Options:
     retry: float = 10.0  # seconds before a failed record is tried again
     polling: bool = False  # poll instead of inotify/FSEvents (network file systems)
     poll_interval: float = 1.0  # seconds between polls
-
-
-def signature(path: Path) -> Signature:
-    """What changes when a file is written; None if it does not exist (or dangles)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def identity(path: Path) -> Identity:
-    """Which folder is at ``path`` (a re-created folder is another one); None if none."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
 
 
 def _stderr(line: str) -> None:
@@ -249,7 +121,7 @@ class Watcher:
     # -- the loop --------------------------------------------------------------
     def run(self, *, signals: bool = False) -> None:
         """Watch until ``stop()`` (or SIGTERM/SIGINT when ``signals``)."""
-        with _watch_lock(self.ws.root):
+        with watch_lock(self.ws.root):
             if signals:
                 for sig in (signal.SIGTERM, signal.SIGINT):
                     signal.signal(sig, self._on_signal)
@@ -424,7 +296,7 @@ class Watcher:
                     raise
                 self._drop_observer()
                 self.log(
-                    f"warning: {_limit_advice(exc.errno)}; polling every {opts.poll_interval:g} s instead"
+                    f"warning: {limit_advice(exc.errno)}; polling every {opts.poll_interval:g} s instead"
                 )
         from watchdog.observers.polling import PollingObserver
 
@@ -505,42 +377,6 @@ def _native_observer() -> BaseObserver:
     return Observer()
 
 
-def inotify_watch_count() -> int | None:
-    """This process's inotify watches (from /proc/self/fdinfo); None off Linux."""
-    try:
-        fds = os.listdir("/proc/self/fd")
-    except OSError:
-        return None
-    count = 0
-    for fd in fds:
-        try:
-            if os.readlink(f"/proc/self/fd/{fd}") != "anon_inode:inotify":
-                continue
-            with open(f"/proc/self/fdinfo/{fd}") as info:
-                count += sum(line.startswith("inotify wd:") for line in info)
-        except OSError:
-            continue
-    return count
-
-
-def _limit_advice(code: int | None) -> str:
-    """Which inotify limit was hit, its value, and the command that raises it."""
-    name, higher = (
-        ("max_user_instances", 1024)
-        if code == errno.EMFILE
-        else ("max_user_watches", 524288)
-    )
-    try:
-        value = Path(f"/proc/sys/fs/inotify/{name}").read_text().strip()
-    except OSError:
-        value = "?"
-    return (
-        f"inotify limit reached (fs.inotify.{name} = {value}); raise it with "
-        f"`sudo sysctl fs.inotify.{name}={higher}` and keep it with "
-        f"`echo fs.inotify.{name}={higher} | sudo tee /etc/sysctl.d/60-gardener.conf`"
-    )
-
-
 def _promote_summary(data: dict[str, Any]) -> str:
     parts = [
         f"{len(data[k])} {k}"
@@ -548,37 +384,3 @@ def _promote_summary(data: dict[str, Any]) -> str:
         if data[k]
     ]
     return ", ".join(parts) or "no change"
-
-
-@contextmanager
-def _watch_lock(root: Path) -> Iterator[None]:
-    """Hold ``.git/gardener-watch.lock`` (flock, with our pid in it) while watching.
-
-    Raises LockError, naming the other watcher's pid, if one holds it.
-    """
-    fd = os.open(
-        _git_dir(root) / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644
-    )
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
-            raise LockError(
-                f"another gardener watch (pid {owner}) is already watching {root}; "
-                f"stop it first (kill {owner}) or leave it running"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        yield
-    finally:
-        os.close(fd)  # also releases the flock
-
-
-def _git_dir(root: Path) -> Path:
-    dot_git = root / ".git"
-    if dot_git.is_file():  # a linked worktree: "gitdir: <path>"
-        first = dot_git.read_text("utf-8", "replace").partition("\n")[0]
-        if first.startswith("gitdir:"):
-            return root / first.removeprefix("gitdir:").strip()
-    return dot_git

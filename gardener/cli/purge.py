@@ -1,0 +1,57 @@
+"""``gardener purge``: erase a text from the files and every commit."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gardener.cli.common import echo, json_option, warn, workspace
+from gardener.cli.output import emit
+
+
+@click.command()
+@click.argument("text")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="List the files and commits that hold TEXT; change nothing (the default"
+    " without --yes).",
+)
+@click.option(
+    "--yes",
+    is_flag=True,
+    help="Erase TEXT from the files and the whole history (irreversible).",
+)
+@click.option(
+    "--ignore-case", is_flag=True, help="Also erase TEXT written in other letter cases."
+)
+@click.option(
+    "--by",
+    help="Who asks for the purge (the tombstone's author; default: your user name).",
+)
+@json_option
+@click.pass_context
+def purge(
+    ctx: click.Context,
+    text: str,
+    dry_run: bool,
+    yes: bool,
+    ignore_case: bool,
+    by: str | None,
+    as_json: bool,
+) -> None:
+    """Erase TEXT from the files and every commit: a leaked secret, a right to erasure.
+
+    Without --yes nothing changes. TEXT "-" reads it from stdin, out of shell history.
+    """
+    if dry_run and yes:
+        raise click.UsageError("give --dry-run or --yes, not both")
+    if text == "-":
+        text = sys.stdin.read().rstrip("\n")
+    result = workspace(ctx).purge(text, dry_run=not yes, by=by, ignore_case=ignore_case)
+    if as_json:
+        emit(result.as_dict())
+    else:
+        echo(result.lines())
+    warn(result.warnings)

@@ -1,0 +1,229 @@
+"""Writing a workspace's files atomically: a temp file beside the target,
+fsynced, then ``os.replace``; the compare-and-replace a re-planning verb needs.
+
+No git here: the only thing this module knows about git is that a
+workspace's top folder holds ``.git``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+
+from gardener.errors import GardenerError
+from gardener.files.layout import STATE_DIR, absolute, inside, is_symlink, path_text
+
+# ``gardener note`` writes through here: no pathlib (~6 ms to import),
+# contextlib or threading at import; paths are os.path strings inside
+TYPE_CHECKING = False  # mypy and ruff read this as typing's
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_TEMP = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)  # see _create_temp
+_IGNORE = (
+    "# never committed: secrets taken out of memory files\nquarantine.jsonl\n*.lock\n"
+)
+
+
+def atomic_write(
+    path: str | os.PathLike[str],
+    text: str,
+    *,
+    root: str | os.PathLike[str] | None = None,
+) -> None:
+    """Replace the file's content with ``text`` (UTF-8) so readers see old or new, never half.
+
+    Writes a temp file in the same folder, fsyncs it, ``os.replace``s it and
+    fsyncs the folder; the file's permission bits are kept, missing folders are
+    made. A symlink inside the workspace is written through. ``root`` is the
+    workspace; by default the nearest folder above ``path`` holding ``.git``
+    (else ``path``'s own folder). Text from ``committed_text`` (surrogates for
+    bad bytes) is written back as the original bytes.
+
+    Raises GardenerError if ``path`` resolves outside the workspace or the
+    write fails; the old file is then untouched and no temp file is left.
+    """
+    path = absolute(path)
+    top = workspace_of(path) if root is None else path_text(root)
+    if not inside(top, path):
+        how = "is a symlink pointing" if is_symlink(path) else "resolves"
+        raise GardenerError(f"refusing to write {path}: it {how} outside {top}")
+    target = os.path.realpath(path)  # inside: not a symlink loop
+    data = text.encode("utf-8", "surrogateescape")
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        fd, temp = _create_temp(target)
+        try:
+            try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
+                os.fchmod(fd, os.stat(target).st_mode & 0o7777)
+            except FileNotFoundError:
+                pass
+            write_all(fd, data)
+            os.fsync(fd)
+            os.close(fd)
+            fd = -1
+            os.replace(temp, target)
+        except BaseException:
+            if fd >= 0:
+                os.close(fd)
+            try:  # noqa: SIM105
+                os.unlink(temp)
+            except OSError:
+                pass
+            raise
+        fsync_dir(os.path.dirname(target))
+    except OSError as e:
+        raise GardenerError(f"could not write {path}: {e.strerror or e}") from e
+
+
+def replace_if_unchanged(
+    path: str | os.PathLike[str],
+    text: str | None,
+    before: str | None,
+    *,
+    root: str | os.PathLike[str] | None = None,
+) -> bool:
+    """Write ``text`` to ``path`` (None: delete it) only if it still holds ``before``.
+
+    ``before`` is the text a plan was made from (None: the file did not
+    exist). The content hashes are compared under the file's flock, then
+    the file is replaced atomically (``atomic_write``). A write that lands in
+    the old file while it is being replaced is detected: that version is put
+    back. Returns False, writing nothing of ``text``, when the file changed
+    since the plan: re-plan then. Raises GardenerError as ``atomic_write``.
+    """
+    path = absolute(path)
+    top = workspace_of(path) if root is None else path_text(root)
+    if not inside(top, path):
+        raise GardenerError(f"refusing to write {path}: it resolves outside {top}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        if before is not None:
+            return False
+        if text is not None:
+            atomic_write(path, text, root=top)
+        return True
+    except OSError as e:
+        raise GardenerError(f"could not read {path}: {e.strerror or e}") from e
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if not is_current(fd, path):
+            return False
+        current = _pread_all(fd)
+        if before is None or _digest(current) != _digest(_encode(before)):
+            return False
+        if text is None:
+            os.unlink(path)
+        else:
+            atomic_write(path, text, root=top)
+        late = _pread_all(fd)
+        if late != current:  # written in place while we replaced it: keep that
+            atomic_write(path, late.decode("utf-8", "surrogateescape"), root=top)
+            return False
+        return True
+    except OSError as e:
+        raise GardenerError(f"could not write {path}: {e.strerror or e}") from e
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temps(folder: str | os.PathLike[str]) -> list[str]:
+    """Delete the temp files a killed ``atomic_write`` left in ``folder``; their names.
+
+    Call it under the workspace lock: every gardener write happens under it.
+    """
+    removed = []
+    try:
+        with os.scandir(folder) as items:
+            for item in items:
+                if _TEMP.fullmatch(item.name) and item.is_file(follow_symlinks=False):
+                    try:
+                        os.unlink(item.path)
+                    except FileNotFoundError:
+                        continue
+                    removed.append(item.name)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    return removed
+
+
+def ensure_state_dir(root: Path) -> None:
+    """Create ``.gardener/`` with the .gitignore that keeps quarantine out of git."""
+    folder = root / STATE_DIR
+    folder.mkdir(exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        atomic_write(ignore, _IGNORE)
+
+
+def workspace_of(path: str) -> str:
+    """The nearest folder above ``path`` (absolute) that holds ``.git``, else
+    its own folder."""
+    child, folder = path, os.path.dirname(path)
+    while folder != child:  # up to the root, as Path.parents
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        child, folder = folder, os.path.dirname(folder)
+    return os.path.dirname(path)
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _digest(data: bytes) -> str:
+    import hashlib  # not at import: it loads OpenSSL (~3 ms of every recall)
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _pread_all(fd: int) -> bytes:
+    chunks, offset = [], 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _create_temp(target: str) -> tuple[int, str]:
+    """Create a new hidden temp file next to ``target`` (mode 0666 less the umask)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    folder, name = os.path.split(target)
+    while True:
+        temp = os.path.join(folder, f".{name[:150]}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(temp, flags, 0o666), temp
+        except FileExistsError:
+            continue
+
+
+def write_all(fd: int, data: bytes) -> None:
+    # One write does it on a local file; the loop only covers a short write.
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def is_current(fd: int, path: str) -> bool:
+    try:
+        on_disk = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (on_disk.st_dev, on_disk.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:  # not supported here; the data itself is already synced
+        return
+    try:
+        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
+            os.fsync(fd)
+        except OSError:
+            pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,161 @@
+"""The workspace lock: an flock of ``.git/gardener.lock``, re-entrant per thread."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from _thread import _local  # threading.local itself: threading costs ~1.5 ms
+
+from gardener.errors import LockError, NotAWorkspaceError
+from gardener.files.layout import is_dir, is_file, path_text
+
+# ``gardener note`` locks through here: no pathlib, contextlib or threading at
+# import (threading only when the lock must be waited for)
+LOCK_FILE = "gardener.lock"  # inside the workspace's .git folder
+_held = _local()  # this thread's workspace locks: {lock path: depth}
+
+
+def workspace_lock(
+    root: str | os.PathLike[str], timeout: float = 30.0
+) -> WorkspaceLock:
+    """Hold the workspace's exclusive lock (flock of ``.git/gardener.lock``):
+    ``with workspace_lock(root) as notice: ...``.
+
+    Waits up to ``timeout`` seconds. Re-entrant within one thread; other
+    threads and processes are excluded. The lock file holds the owner's pid
+    while it is held and is emptied on release; the kernel drops the flock
+    when its owner dies, so a pid left in the file names an owner that was
+    killed. Entering gives a notice saying so (the stale pid is then cleared),
+    else None. Raises LockError after ``timeout``, NotAWorkspaceError without
+    ``.git`` (when entered).
+    """
+    return WorkspaceLock(root, timeout)
+
+
+class WorkspaceLock:
+    """The context manager ``workspace_lock`` returns; it takes the lock when
+    entered. A class, not a ``contextlib.contextmanager``: contextlib is an
+    import ``gardener note`` avoids."""
+
+    def __init__(self, root: str | os.PathLike[str], timeout: float) -> None:
+        self._root = root
+        self._timeout = timeout
+        self._held: dict[str, int] = {}  # this thread's locks: {lock path: depth}
+        self._key = ""
+        self._fd = -1  # the lock file, when this one took the lock (not re-entered)
+
+    def __enter__(self) -> str | None:
+        lock_path = _lock_path(self._root)
+        key = self._key = os.path.realpath(lock_path)
+        held = self._held = _held.__dict__.setdefault("depth", {})
+        if held.get(key):
+            held[key] += 1
+            return None
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            _acquire(fd, lock_path, self._timeout)
+            stale = _dead_owner(fd)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        held[key] = 1
+        self._fd = fd
+        if stale is None:
+            return None
+        return (
+            f"process {stale} ended while holding the workspace lock "
+            f"{lock_path} (killed?); the stale lock was cleared"
+        )
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._fd < 0:  # re-entered: the outer one releases it
+            self._held[self._key] -= 1
+            return
+        fd, self._fd = self._fd, -1
+        try:
+            del self._held[self._key]
+            try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
+                os.ftruncate(fd, 0)
+            except OSError:
+                pass
+        finally:
+            os.close(fd)  # also releases the flock
+
+
+def _lock_path(root: str | os.PathLike[str]) -> str:
+    top = path_text(root)
+    dot_git = path_text(os.path.join(top, ".git"))
+    if is_file(dot_git):  # a linked worktree or submodule: "gitdir: <path>"
+        with open(dot_git, encoding="utf-8", errors="replace") as file:
+            first = file.read().partition("\n")[0]
+        if first.startswith("gitdir:"):
+            pointed = first.removeprefix("gitdir:").strip()
+            dot_git = path_text(os.path.join(top, pointed))
+    if not is_dir(dot_git):
+        raise NotAWorkspaceError(
+            f"{top} is not a workspace (no .git folder); run `gardener init {top}`"
+        )
+    return os.path.join(dot_git, LOCK_FILE)
+
+
+def _acquire(fd: int, lock_path: str, timeout: float) -> None:
+    """Take the flock, waiting up to ``timeout`` seconds; LockError after that.
+
+    The wait is a blocking flock in a helper thread, so waiters are woken as
+    soon as the lock is free (polling would let a busy process starve them).
+    """
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    import threading  # only to wait: an uncontended lock needs no thread
+
+    waiter = os.dup(fd)  # the same open file: its lock is fd's lock
+    got = threading.Event()
+    guard = threading.Lock()
+    gave_up = False
+
+    def wait() -> None:
+        try:
+            fcntl.flock(waiter, fcntl.LOCK_EX)
+            with guard:
+                if gave_up:
+                    fcntl.flock(waiter, fcntl.LOCK_UN)
+                else:
+                    got.set()
+        finally:
+            os.close(waiter)
+
+    threading.Thread(target=wait, name="gardener-lock", daemon=True).start()
+    if got.wait(timeout):
+        return
+    with guard:
+        if got.is_set():
+            return
+        gave_up = True
+    owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    raise LockError(
+        f"another gardener process (pid {owner or 'unknown'}) holds "
+        f"{lock_path}; waited {timeout:g} s. Run the command again when "
+        f"it finishes (the lock is released when that process exits)"
+    )
+
+
+def _dead_owner(fd: int) -> int | None:
+    """The pid a killed owner left in the lock file; None if none or it still runs."""
+    try:
+        pid = int(os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "0")
+    except ValueError:
+        return None
+    if pid <= 0 or pid == os.getpid():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return pid
+    except OSError:  # alive, another user's
+        return None
+    return None

@@ -1,0 +1,232 @@
+"""Purge matching, pure: the text to erase, its cut forms, the keyed hash of
+its normalized form, and finding a purged text again by that hash alone.
+
+A purge keeps no copy of what it erased: only a keyed hash of the normalized
+text (``purge_hash``), which ``refused_by_purge`` and ``scrub`` check text
+against. The register of those hashes is ``gardener.store.purged``; the verb
+is ``gardener.verbs.purge``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from functools import cached_property
+
+from gardener.errors import UsageError
+
+REPLACEMENT = "[PURGED]"
+MIN_LENGTH = 4  # shorter texts are too broad to erase everywhere
+CUT = "…"  # what a cut commit subject ends with (see ``variants``)
+_SHORTEST_CUT = 4  # characters of the text a cut form keeps, at least
+
+
+# -- matching the text itself --------------------------------------------------
+
+
+def variants(text: str) -> list[str]:
+    """``text``, then each cut form a commit message may hold: a prefix of it
+    (spaces squeezed, as a note's commit subject is written) of at least
+    ``_SHORTEST_CUT`` characters ending in ``…`` (a note's commit subject is
+    its text cut at 60 characters, a promote message's lines at 90). Longest
+    first, so a match takes the most it can."""
+    squeezed = " ".join(text.split())
+    cuts = range(len(squeezed) - 1, min(_SHORTEST_CUT, len(squeezed)) - 1, -1)
+    return [text, *(squeezed[:k] + CUT for k in cuts)]
+
+
+def needle_regex(text: str) -> str:
+    """The regex (source) purge erases: any of ``variants(text)``, a run of
+    white space in them matching any run (a subject squeezes "A  B" to
+    "A B"; a person may type "A B" for a file's "A  B")."""
+    forms = dict.fromkeys(variants(text))
+    return "|".join(
+        r"\s+".join(re.escape(word) for word in re.split(r"\s+", form.strip()))
+        for form in forms
+        if form.strip()
+    )
+
+
+@dataclass(frozen=True)
+class Needle:
+    """The text to purge, matched in bytes: exactly but for runs of white
+    space, or ignoring letter case too; with its cut forms (``needle_regex``),
+    which only commit messages hold.
+
+    gitrewrite.rewrite_history's filter-repo driver matches the same way.
+    """
+
+    text: str
+    ignore_case: bool = False
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        flags = re.IGNORECASE if self.ignore_case else 0
+        return re.compile(needle_regex(self.text), flags)
+
+    @cached_property
+    def _bytes_pattern(self) -> re.Pattern[bytes]:
+        return re.compile(needle_regex(self.text).encode("utf-8", "surrogateescape"))
+
+    def count(self, data: bytes) -> int:
+        """How often the text (or a cut form of it) occurs in ``data``."""
+        if not self.ignore_case:
+            return len(self._bytes_pattern.findall(data))
+        return len(self._pattern.findall(data.decode("utf-8", "surrogateescape")))
+
+    def sub(self, data: bytes) -> bytes:
+        """``data`` with every occurrence replaced by ``[PURGED]``."""
+        if not self.ignore_case:
+            return self._bytes_pattern.sub(REPLACEMENT.encode(), data)
+        return self.mask(data.decode("utf-8", "surrogateescape")).encode(
+            "utf-8", "surrogateescape"
+        )
+
+    def mask(self, text: str) -> str:
+        return self._pattern.sub(lambda _m: REPLACEMENT, text)
+
+
+def check_text(text: str) -> None:
+    """Raise UsageError (exit 2) for a text too short or too broad to purge."""
+    if len(text.strip()) < MIN_LENGTH or len(normalize(text)) < MIN_LENGTH:
+        raise UsageError(
+            f"refusing to purge a text shorter than {MIN_LENGTH} characters: it is too broad (it would erase it inside other words everywhere)"
+        )
+
+
+# -- finding a purged text again by its keyed hash ---------------------------------
+
+
+def normalize(text: str) -> str:
+    """Casefolded, NFKC, runs of whitespace made one space, ends trimmed."""
+    folded = unicodedata.normalize(
+        "NFKC", unicodedata.normalize("NFKC", text).casefold()
+    )
+    return " ".join(folded.split())
+
+
+def purge_hash(text: str, salt: bytes) -> str:
+    """The keyed hash of an already normalized text (hex)."""
+    digest = hashlib.blake2b(
+        text.encode("utf-8", "surrogateescape"), key=salt, digest_size=32
+    )
+    return digest.hexdigest()
+
+
+def refused_by_purge(
+    text: str, salt: bytes, hashes: Collection[tuple[int, str]]
+) -> bool:
+    """True if ``text`` holds a purged text (case, width and spacing ignored).
+
+    ``hashes`` are (length, hash) pairs of normalized purged texts, as
+    ``read_purged`` returns them. Every window of each purged length over the
+    normalized ``text`` is hashed: linear in ``len(text)`` per distinct length.
+    """
+    if not hashes or not salt:
+        return False
+    norm = normalize(text)
+    wanted = {digest for _, digest in hashes}
+    for length in {n for n, _ in hashes}:
+        for start in range(len(norm) - length + 1):
+            if purge_hash(norm[start : start + length], salt) in wanted:
+                return True
+    return False
+
+
+def scrub(
+    text: str,
+    salt: bytes,
+    hashes: Collection[tuple[int, str]],
+    known: Collection[str] = (),
+) -> tuple[str, list[int]]:
+    """``text`` with each purged text in it replaced by ``[PURGED]``, and the
+    1-based numbers of the lines that held one (none: the same ``text``).
+
+    For a purged text that came back another way than ``note`` (an agent
+    writing the file itself): only keyed hashes are kept, so each line that
+    ``refused_by_purge`` flags is narrowed to the shortest stretch that still
+    holds it (two binary searches over its ends), and that is replaced;
+    again until the line holds none. Then each two lines in a row, for a
+    text split across them (an agent wrapping a line): the line break inside
+    goes with it. A text split over three lines or more is not found.
+    ``known``: lines known to hold none (a file's committed lines: the purge
+    erased it from every commit), passed over, so the cost follows the new
+    lines: every window of every line is hashed.
+    """
+    if not hashes or not salt:
+        return text, []
+    lines = text.split("\n")
+    fresh = [line not in known for line in lines]
+    hit: list[int] = []
+    for i, line in enumerate(lines):
+        if fresh[i]:
+            cleaned = _scrub_one(line, salt, hashes)
+            if cleaned != line:
+                lines[i] = cleaned
+                hit.append(i + 1)
+    # a text wrapped onto the next line: the pair is narrowed as one, and what
+    # replaces it takes the first line's place (normalizing makes "\n" a space)
+    i = 0
+    while i + 1 < len(lines):
+        if fresh[i] or fresh[i + 1]:
+            pair = lines[i] + "\n" + lines[i + 1]
+            cleaned = _scrub_one(pair, salt, hashes)
+            if cleaned != pair:
+                head, _, tail = cleaned.partition("\n")
+                lines[i : i + 2] = [head, tail] if _ else [head]
+                fresh[i : i + 2] = [True, True] if _ else [True]
+                hit.append(i + 1)
+                continue
+        i += 1
+    return ("\n".join(lines), sorted(set(hit))) if hit else (text, [])
+
+
+def _scrub_one(text: str, salt: bytes, hashes: Collection[tuple[int, str]]) -> str:
+    """``text`` with each purged text replaced, narrowed one at a time."""
+    for _ in range(len(text)):
+        if not refused_by_purge(text, salt, hashes):
+            return text
+        start, end = _narrow(text, salt, hashes)
+        text = text[:start] + REPLACEMENT + text[end:]
+    # the marker itself completes a purged text: the whole of it goes
+    return REPLACEMENT if refused_by_purge(text, salt, hashes) else text
+
+
+def _narrow(
+    line: str, salt: bytes, hashes: Collection[tuple[int, str]]
+) -> tuple[int, int]:
+    """The shortest ``line[start:end]`` that still holds a purged text (the
+    line holds one): the last start that does, then the first end."""
+
+    def holds(start: int, end: int) -> bool:
+        return refused_by_purge(line[start:end], salt, hashes)
+
+    start = _last_true(0, len(line), lambda i: holds(i, len(line)))
+    return start, _first_true(start, len(line), lambda j: holds(start, j))
+
+
+def _last_true(low: int, high: int, holds: Callable[[int], bool]) -> int:
+    """The largest i in [low, high] with ``holds(i)``, for a ``holds`` true up
+    to some point and false after it, and true at ``low``."""
+    while low < high:
+        middle = (low + high + 1) // 2
+        if holds(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _first_true(low: int, high: int, holds: Callable[[int], bool]) -> int:
+    """The smallest j in [low, high] with ``holds(j)``, for a ``holds`` false up
+    to some point and true after it, and true at ``high``."""
+    while low < high:
+        middle = (low + high) // 2
+        if holds(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
