@@ -45,9 +45,8 @@ class Decision:
     value: str
     path: str
     line: int
-    fact: str | None = (
-        None  # id of the fact written (or duplicated); held: the review id
-    )
+    # id of the fact written (or duplicated); held: the review id
+    fact: str | None = None
     replaced: str | None = None  # id of the fact it superseded or corrected
     reason: str = ""
     by: str | None = None  # who wrote the entry
