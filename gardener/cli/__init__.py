@@ -2,10 +2,18 @@
 
 fast      the console script's entry: a plain ``note`` or ``recall`` without click
 options   the options of ``note`` and ``recall``, declared once for both entries
-output    what the CLI prints and how errors end a run (exit codes), no click
+output    what the CLI prints and how errors end a run (no click)
 commands  the click group: its options, its one error handler, the command registry
 common    what the click commands share: option decorators, the workspace, echo
-init, note, recall, why, promote, prune, forget, purge, review (approve, reject),
-check     one module per command: parse options, call the Workspace, print
+init      ``gardener init``: create or adopt a workspace
+note      ``gardener note``: append one entry to today's note
+recall    ``gardener recall``: rank memory and live notes for a query
+why       ``gardener why``: a belief's whole history
+promote   ``gardener promote``: file durable entries into MEMORY.md
+prune     ``gardener prune``: drop old and expired entries and notes
+forget    ``gardener forget``: retire matching entries
+purge     ``gardener purge``: erase a text from the files and every commit
+review    ``gardener approve`` and ``gardener reject``: decide on a held entry
+check     ``gardener check``: report problems (exit 4 when there are any)
 demo      ``gardener demo``: replay the example agent's notes in a scratch workspace
 """
