@@ -1,10 +1,11 @@
-"""The ``note`` verb: append one entry to a daily note and commit it (DESIGN 1.1, 4, 5).
+"""The ``note`` verb: append one entry to a daily note and commit it (see docs/design.md).
 
-``Workspace.note`` runs ``write_note``; so does a plain ``gardener note``,
-without building a ``Workspace``, because interpreter start and imports are
-most of what a note costs (bench/RESULTS.md). So this module and what it
-imports on the common path (``redact``, ``git``, ``journal``, ``workspace``)
-use no dataclasses (creating one costs ~0.5 ms at import), and import no
+``write_note`` is the verb. ``Workspace.note`` calls it with the settings of
+rules.md; a plain ``gardener note`` calls it through ``note_fresh`` with the
+settings cached, without building a ``Workspace``, because interpreter start
+and imports are most of what a note costs (bench/RESULTS.md). So this module
+and what it imports on the common path (``redact``, ``git``, ``journal``,
+``files``, ``messages``) use no dataclasses (creating one costs ~0.5 ms at import), and import no
 pathlib (~6 ms with what it loads), typing (~4 ms: records are
 ``record.Record``), contextlib or threading: paths are ``os.path`` strings.
 tests/test_imports.py checks that a note loads none of them.
@@ -13,7 +14,6 @@ tests/test_imports.py checks that a note loads none of them.
 from __future__ import annotations
 
 import os
-import time
 from datetime import date, datetime
 
 from gardener.errors import GardenerError, RefusedError, UsageError
@@ -34,6 +34,8 @@ from gardener.formats.entryline import (
 )
 from gardener.model.record import Record
 from gardener.model.validtime import zone_named
+from gardener.verbs.maintenance import maintenance_due
+from gardener.verbs.messages import note_message
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
@@ -191,7 +193,7 @@ def write_note(
         current = _text(target) if exists(target) else None
         if current != committed:  # deleted counts: that is its writer's change too
             # written without the gardener since its last commit: that is its
-            # writer's change, committed as theirs first (DESIGN 3), secrets
+            # writer's change, committed as theirs first (see docs/design.md), secrets
             # redacted; this note's commit then holds only its own line
             warnings += _record(root, now if fixed_clock else None)
             committed = repo.committed_text(rel)
@@ -201,9 +203,7 @@ def write_note(
         # never leaves half of it
         added = f"{heading}\n\n{line}" if current is None else line
         expected = appended_text(current, added)
-        message = (
-            f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
-        )
+        message = note_message(text, rel)
         # journaled before the append: a kill after it is finished as this note
         # (not committed later as someone's hand edit)
         journal.begin(repo.git_folder, {rel: expected}, message, author)
@@ -265,53 +265,19 @@ def _text(path: str) -> str:
 def _record(root: str, now: datetime | None) -> list[str]:
     """Commit what was written in the workspace without the gardener, as
     ``Workspace.record`` does (authored by its writer); its warnings. ``now``:
-    the fixed clock, if any. Only when a note was written by hand, so the
-    Workspace is loaded then and not on every note."""
+    the fixed clock, if any. Only when a note was written by hand, so rules.md
+    is parsed then and not on every note."""
     from pathlib import Path
 
-    from gardener.workspace import Workspace
+    from gardener.model.config import load
+    from gardener.verbs.record import record_changes
+    from gardener.verbs.session import Clock, open_session
 
     override = now.isoformat() if now is not None else None
-    return list(Workspace(Path(root), now_override=override).record().warnings)
-
-
-MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after commits
-
-
-def maintenance_due(git_dir: str) -> bool:
-    """Whether this note's commit runs git's automatic housekeeping (packing
-    loose objects once there are many). An agent may note hundreds of times a
-    day, and each check is a git process of its own; once every few hours
-    keeps the store packed just as well (promote, prune and the other verbs
-    follow the same clock: a pass makes two or three commits)."""
-    stamp = os.path.join(git_dir, "gardener", "maintained")
-    try:
-        if time.time() - os.stat(stamp).st_mtime < MAINTENANCE_EVERY:
-            return False
-        _touch(stamp)
-    except OSError:
-        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
-            os.makedirs(os.path.dirname(stamp), exist_ok=True)
-            _touch(stamp)
-        except OSError:
-            pass
-    return True
-
-
-def _touch(path: str) -> None:
-    """``Path(path).touch()``: now as its time, created if missing."""
-    try:
-        os.utime(path)
-    except OSError:
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o666))
-
-
-def short(text: str, width: int = 60) -> str:
-    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
-    if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else " " for ch in text)
-    one = " ".join(text.split())
-    return one if len(one) <= width else one[: width - 1] + "…"
+    folder = Path(root).resolve()
+    config = load(folder)
+    with open_session(folder, config, Clock(config.timezone, override)) as session:
+        return list(record_changes(session).warnings)
 
 
 def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:
