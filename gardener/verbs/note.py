@@ -41,6 +41,7 @@ TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from gardener.git.repo import Identity
     from gardener.model.config import Config
 
 
@@ -119,11 +120,34 @@ def write_note(
     kind or key with no value after it, or a value over
     ``entryline.MAX_ENTRY_CHARS``.
     """
-    from gardener.git.repo import Repo, identity_for
-    from gardener.neverstore import redact
-    from gardener.store import journal
+    from gardener.git.repo import identity_for
 
     root = os.fspath(root)
+    text, line, when = _entry(text, now, kind, key, source, by, expires, day, time)
+    _refuse_secret(root, line, settings)
+    rel = f"{settings.notes_dir}/{when.isoformat()}.md"
+    heading = f"# {when.isoformat()}"
+    message = note_message(text, rel)
+    sha, warnings = _append(
+        root, settings, rel, heading, line, message, identity_for(by),
+        now, fixed_clock,
+    )  # fmt: skip
+    return NoteResult(rel, line, sha, tuple(warnings))
+
+
+def _entry(
+    text: str,
+    now: datetime,
+    kind: str | None,
+    key: str | None,
+    source: str | None,
+    by: str | None,
+    expires: str | None,
+    day: str | None,
+    time: str | None,
+) -> tuple[str, str, date]:
+    """The note's text (a repeated kind or key taken off), its entry line,
+    and its day, as ``write_note`` takes them; UsageError if one is bad."""
     if not text.strip():
         raise UsageError("the note is empty: give the fact to write down")
     text = _without_repeated_prefix(text, kind, key)
@@ -164,6 +188,14 @@ def write_note(
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+    return text, line, when
+
+
+def _refuse_secret(root: str, line: str, settings: NoteSettings) -> None:
+    """RefusedError if the entry ``line`` holds a text purged from the
+    workspace, or a never-store match."""
+    from gardener.neverstore import redact
+
     found = redact.find(line, settings.never_store, settings.allow)
     if is_file(os.path.join(root, SALT)) and _purged(root, line):
         raise RefusedError(
@@ -174,8 +206,25 @@ def write_note(
         raise RefusedError(
             f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
         )
-    rel = f"{settings.notes_dir}/{when.isoformat()}.md"
-    author = identity_for(by)
+
+
+def _append(
+    root: str,
+    settings: NoteSettings,
+    rel: str,
+    heading: str,
+    line: str,
+    message: str,
+    author: Identity,
+    now: datetime,
+    fixed_clock: bool,
+) -> tuple[str | None, list[str]]:
+    """Append ``line`` to the note ``rel`` (a new one starts with ``heading``)
+    under the workspace lock, journaled, and commit it; the commit and the
+    warnings."""
+    from gardener.git.repo import Repo
+    from gardener.store import journal
+
     with workspace_lock(root) as stale, Repo.open(root) as repo:
         warnings = [stale] if stale else []
         if stale:  # its git commands may have been killed with it
@@ -193,38 +242,22 @@ def write_note(
         current = _text(target) if exists(target) else None
         if current != committed:  # deleted counts: that is its writer's change too
             # written without the gardener since its last commit: that is its
-            # writer's change, committed as theirs first (see docs/design.md), secrets
-            # redacted; this note's commit then holds only its own line
+            # writer's change, committed as theirs first (see docs/design.md),
+            # secrets redacted; this note's commit then holds only its own line
             warnings += _record(root, now if fixed_clock else None)
             committed = repo.committed_text(rel)
             current = _text(target) if exists(target) else None
-        heading = f"# {when.isoformat()}"
         # a new day's note in one append (heading, blank line, entry): a kill
         # never leaves half of it
         added = f"{heading}\n\n{line}" if current is None else line
         expected = appended_text(current, added)
-        message = note_message(text, rel)
         # journaled before the append: a kill after it is finished as this note
         # (not committed later as someone's hand edit)
         journal.begin(repo.git_folder, {rel: expected}, message, author)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         append_entry(target, added)
-        scanned = {line, heading, ""}
         # what is scanned is what is committed (a writer may append meanwhile)
-        written = _text(target)
-        if _unscanned_secret(written, committed, scanned, settings):
-            from pathlib import Path
-
-            from gardener.model.config import load
-            from gardener.verbs.guard import redact_files
-
-            redact_files(Path(root), [rel], load(Path(root)), now)
-            written = _text(target)
-            if _unscanned_secret(written, committed, scanned, settings):
-                raise GardenerError(
-                    f"{rel} took a secret again while it was being redacted; nothing"
-                    " was committed: run `gardener check`"
-                )
+        written = _scanned(root, rel, committed, {line, heading, ""}, settings, now)
         if written != expected:  # another writer, or a redaction: journal what is
             journal.begin(repo.git_folder, {rel: written}, message, author)
         dated = (
@@ -233,7 +266,35 @@ def write_note(
         sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
                           maintain=maintenance_due(repo.git_folder))  # fmt: skip
         journal.done(repo.git_folder)
-    return NoteResult(rel, line, sha, tuple(warnings))
+    return sha, warnings
+
+
+def _scanned(
+    root: str,
+    rel: str,
+    committed: str | None,
+    scanned: set[str],
+    settings: NoteSettings,
+    now: datetime,
+) -> str:
+    """The note's text after the append, a secret another writer put in it
+    since its commit redacted; GardenerError if it takes one again."""
+    target = os.path.join(root, rel)
+    written = _text(target)
+    if _unscanned_secret(written, committed, scanned, settings):
+        from pathlib import Path
+
+        from gardener.model.config import load
+        from gardener.verbs.guard import redact_files
+
+        redact_files(Path(root), [rel], load(Path(root)), now)
+        written = _text(target)
+        if _unscanned_secret(written, committed, scanned, settings):
+            raise GardenerError(
+                f"{rel} took a secret again while it was being redacted; nothing"
+                " was committed: run `gardener check`"
+            )
+    return written
 
 
 def _unscanned_secret(
