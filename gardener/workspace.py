@@ -61,13 +61,13 @@ class Workspace:
         return self._config
 
     @property
-    def clock(self) -> Clock:
+    def _clock(self) -> Clock:
         """The workspace's clock (see ``gardener.verbs.session.Clock``)."""
         return Clock(self.config.timezone, self.now_override)
 
     def now(self) -> datetime:
         """Local wall-clock time in the workspace timezone (naive)."""
-        return self.clock.now()
+        return self._clock.now()
 
     @property
     def memory_path(self) -> Path:
@@ -89,9 +89,9 @@ class Workspace:
         return reading.read_ledger(self.root)
 
     @contextmanager
-    def session(self, *, lock: bool = True) -> Iterator[Session]:
+    def _session(self, *, lock: bool = True) -> Iterator[Session]:
         """A session for one verb (see ``gardener.verbs.session.open_session``)."""
-        with open_session(self.root, self.config, self.clock, lock=lock) as session:
+        with open_session(self.root, self.config, self._clock, lock=lock) as session:
             yield session
 
     # -- verbs -----------------------------------------------------------------
@@ -99,7 +99,7 @@ class Workspace:
         """Commit changes made outside the gardener (secrets redacted first); None if none."""
         from gardener.verbs.record import record_changes
 
-        with self.session() as session:
+        with self._session() as session:
             return record_changes(session)
 
     def note(
@@ -124,7 +124,7 @@ class Workspace:
 
         return write_note(
             self.root, NoteSettings.of(self.config), text, self.now(),
-            fixed_clock=bool(self.clock.fixed),
+            fixed_clock=bool(self._clock.fixed),
             kind=kind, key=key, source=source, by=by, expires=expires, day=day,
             time=time,
         )  # fmt: skip
@@ -138,14 +138,14 @@ class Workspace:
         """
         from gardener.verbs.promote import promote
 
-        with self.session() as session:
+        with self._session() as session:
             return promote(session, dry_run, force)
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
         """Delete old superseded entries, expire entries, delete aged-out notes (see docs/design.md)."""
         from gardener.verbs.prune import prune
 
-        with self.session() as session:
+        with self._session() as session:
             return prune(session, dry_run, force)
 
     def forget(
@@ -173,7 +173,7 @@ class Workspace:
         from gardener.verbs.forget import forget, selector_of
 
         selector = selector_of(query, key, source, by)
-        with self.session() as session:
+        with self._session() as session:
             return forget(session, selector, dry_run=dry_run, force=force)
 
     def review(self, held: str, approve: bool) -> PromoteResult | None:
@@ -186,7 +186,7 @@ class Workspace:
         from gardener.verbs.review import review
 
         with workspace_lock(self.root):
-            with self.session(lock=False) as session:
+            with self._session(lock=False) as session:
                 review(session, held, approve)
             return self.promote() if approve else None
 
@@ -210,7 +210,7 @@ class Workspace:
         from gardener.verbs.purge import purge_text
         from gardener.verbs.record import record
 
-        with self.session() as session:
+        with self._session() as session:
             if not dry_run:
                 record(session)
                 session.commit([LEDGER_FOLDER, LEGACY], review_marks_message())
@@ -239,7 +239,7 @@ class Workspace:
         from gardener.verbs.recall import recall
 
         return recall(
-            self.root, self.config, self.clock, query, key=key,
+            self.root, self.config, self._clock, query, key=key,
             as_of_time=as_of_time, limit=limit, everything=everything,
         )  # fmt: skip
 
@@ -248,7 +248,7 @@ class Workspace:
         (see ``gardener.verbs.why``)."""
         from gardener.verbs.why import why
 
-        with self.session(lock=False) as session:
+        with self._session(lock=False) as session:
             return why(session, key)
 
     def check(self, *, history: bool = False, staged: bool = False) -> list[Problem]:

@@ -65,7 +65,9 @@ def init(root: Path, now_override: str | None = None) -> tuple[Config, InitResul
             session = Session(root, config, repo, Clock(config.timezone, now_override))
             created += _create_files(root, config)
             paths, redacted = _adopted_files(session)
-            sha = session.commit(paths, init_message(adopted, redacted))
+            sha = session.commit(
+                paths, init_message(adopted, [r.summary() for r in redacted])
+            )
             repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))
     finally:
         repo.close()

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from gardener.planning.forget import ForgetPlan
     from gardener.planning.promote import Decision, PromotionPlan
     from gardener.planning.prune import PrunePlan
-    from gardener.verbs.guard import Redaction
 
 
 def short(text: str, width: int = 60) -> str:
@@ -35,16 +34,17 @@ def note_message(text: str, rel: str) -> str:
 
 
 def record_message(
-    changed: Iterable[str], kept: Iterable[str], redacted: Iterable[Redaction]
+    changed: Iterable[str], kept: Iterable[str], redacted: Iterable[str]
 ) -> str:
     """A ``record`` commit of files changed outside the gardener (``changed``),
-    the notes rewritten whose committed text was ``kept``, and ``redacted``."""
+    the notes rewritten whose committed text was ``kept``, and the secrets
+    ``redacted`` (each ``Redaction.summary()``)."""
     lines = [f"- {p}" for p in changed]
     lines += [
         f"- {p} was rewritten: its committed text is kept, new lines below a marker"
         for p in kept
     ]
-    lines += [f"- {r.summary()}" for r in redacted]
+    lines += [f"- {summary}" for summary in redacted]
     head = "record: changes made outside the gardener\n\n"
     return head + "\n".join(lines) + f"\n\n{trailers.action('record')}\n"
 
@@ -168,11 +168,11 @@ def review_message(approve: bool, held: str) -> str:
     return f"{verb}: held entry {held} {outcome}\n\n{trailers.action(verb)}\n{review}\n"
 
 
-def init_message(adopted: bool, redacted: Iterable[Redaction]) -> str:
+def init_message(adopted: bool, redacted: Iterable[str]) -> str:
     """The first commit of a workspace: created, or ``adopted`` files, and
-    the secrets ``redacted`` in them."""
+    the secrets ``redacted`` in them (each ``Redaction.summary()``)."""
     what = "adopt existing memory files" if adopted else "create a memory workspace"
-    body = "\n".join(f"- {r.summary()}" for r in redacted)
+    body = "\n".join(f"- {summary}" for summary in redacted)
     return f"init: {what}\n\n{body + chr(10) + chr(10) if body else ''}{trailers.action('init')}\n"
 
 

@@ -71,7 +71,7 @@ def record(session: Session) -> tuple[str | None, list[Redaction]]:
     )
     texts, again = _scanned_texts(s, changed)
     redacted += again
-    message = record_message(changed, kept, redacted)
+    message = record_message(changed, kept, [r.summary() for r in redacted])
     moved = _moved_notes(s, notes)  # read before the commit changes HEAD
     sha = s.commit(changed, message, author, texts)
     if moved:
