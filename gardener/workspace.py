@@ -18,13 +18,13 @@ from gardener.errors import GardenerError
 from gardener.files.io import workspace_lock
 from gardener.model import config as configuration
 from gardener.model.config import Config
-from gardener.model.facts import Memory, Note, Problem
-from gardener.verbs import reading
-from gardener.verbs.session import Clock, Session, open_session
+from gardener.verbs.clock import Clock
 
 # Each method imports its verb's module when called: a command loads only
-# the verb it runs (the planners and history reads cost tens of ms each).
+# the verb it runs (the planners and history reads cost tens of ms each, and
+# a note or recall the fast entry could not answer comes here).
 if TYPE_CHECKING:
+    from gardener.model.facts import Memory, Note, Problem
     from gardener.recall.hits import Hit
     from gardener.verbs.note import NoteResult
     from gardener.verbs.purge import PurgeResult
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         RecordResult,
         WhyRecord,
     )
+    from gardener.verbs.session import Session
 
 
 @dataclass
@@ -75,6 +76,8 @@ class Workspace:
 
     def read_memory(self) -> Memory:
         """MEMORY.md parsed; a new empty one if the file does not exist."""
+        from gardener.verbs import reading
+
         return reading.read_memory(self.root, self.config)
 
     def read_notes(
@@ -82,15 +85,21 @@ class Workspace:
     ) -> tuple[list[Note], list[Problem]]:
         """Every daily note (from ``since`` on, if given), and the files that
         could not be read (see ``gardener.verbs.reading.read_notes``)."""
+        from gardener.verbs import reading
+
         return reading.read_notes(self.root, self.config, since, unless=unless)
 
     def read_ledger(self) -> frozenset[str]:
         """Every mark of the ledger (``gardener.store.ledger``; see ``promote.fingerprints``)."""
+        from gardener.verbs import reading
+
         return reading.read_ledger(self.root)
 
     @contextmanager
     def _session(self, *, lock: bool = True) -> Iterator[Session]:
         """A session for one verb (see ``gardener.verbs.session.open_session``)."""
+        from gardener.verbs.session import open_session
+
         with open_session(self.root, self.config, self._clock, lock=lock) as session:
             yield session
 

@@ -1,6 +1,8 @@
 """The verbs: each reads the files, asks a pure planner, writes and commits inside a ``Session``.
 
-session      Session: the workspace lock, the repo, the clock, warnings, apply, the replan loop
+session      Session: the workspace lock, the repo, warnings, apply, the replan loop
+clock        Clock: the real clock or a fixed one (GARDENER_NOW)
+budget       the loss budget: how much a pass may take out of current memory
 reading      MEMORY.md, the daily notes, the ledger, state files, as the verbs read them
 messages     every commit message the gardener writes (trailers: gardener.git.trailers)
 results      the values the verbs return, with their JSON

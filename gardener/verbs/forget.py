@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from gardener.errors import LossBudgetError, UsageError
-from gardener.planning.forget import NOTE_LOSS_LIMIT, ForgetPlan, Selector, plan_forget
+from gardener.errors import UsageError
+from gardener.planning.forget import ForgetPlan, Selector, plan_forget
 from gardener.recall.hits import Hit
 from gardener.store import retired as retired_notes
+from gardener.verbs.budget import check_loss, check_note_loss
 from gardener.verbs.messages import forget_message
 from gardener.verbs.recall import recall
 from gardener.verbs.record import record
@@ -53,8 +54,8 @@ def _pass(
     plan = plan_forget(
         memory, selector, s.now(), notes=_note_hits(s, selector), register=listed or ""
     )
-    s.check_loss(memory, plan.facts, force, dry_run)
-    _check_note_loss(s, len(plan.notes), force, dry_run)
+    check_loss(s, memory, plan.facts, force, dry_run)
+    check_note_loss(s, len(plan.notes), force, dry_run)
     if dry_run or not plan.changed:
         return plan, None
     file = s.config.memory_file
@@ -65,22 +66,6 @@ def _pass(
         files[register] = plan.register
     applied = s.apply(files, {file: before, register: listed}, forget_message(plan))
     return None if applied.stale else (plan, applied.commit)
-
-
-def _check_note_loss(s: Session, count: int, force: bool, dry_run: bool) -> None:
-    """Raise LossBudgetError if a forget would retire more than
-    ``NOTE_LOSS_LIMIT`` daily-note entries, unless ``force`` (a broad
-    query, "the", matches hundreds); a dry run warns instead."""
-    if force or count <= NOTE_LOSS_LIMIT:
-        return
-    why = (
-        f"this forget would retire {count} daily-note entries, over"
-        f" {NOTE_LOSS_LIMIT} (a narrower QUERY, or --dry-run to list them)"
-    )
-    if dry_run:
-        s.warnings.append(f"{why}: the real run needs --force")
-        return
-    raise LossBudgetError(f"{why}; rerun with --force if that is intended")
 
 
 def _note_hits(s: Session, selector: Selector) -> list[Hit]:

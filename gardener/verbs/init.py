@@ -18,6 +18,7 @@ from gardener.formats.memoryfile import NEW_FILE
 from gardener.git.repo import Repo
 from gardener.model import config as configuration
 from gardener.model.config import Config
+from gardener.verbs.clock import Clock
 from gardener.verbs.guard import (
     Redaction,
     redact_files,
@@ -26,7 +27,7 @@ from gardener.verbs.guard import (
 )
 from gardener.verbs.messages import init_message
 from gardener.verbs.results import InitResult
-from gardener.verbs.session import Clock, Session
+from gardener.verbs.session import Session
 
 PRE_COMMIT = """#!/bin/sh
 # memory-gardener: refuse a commit that would put a secret into history.

@@ -331,8 +331,9 @@ def _record(root: str, now: datetime | None) -> list[str]:
     from pathlib import Path
 
     from gardener.model.config import load
+    from gardener.verbs.clock import Clock
     from gardener.verbs.record import record_changes
-    from gardener.verbs.session import Clock, open_session
+    from gardener.verbs.session import open_session
 
     override = now.isoformat() if now is not None else None
     folder = Path(root).resolve()

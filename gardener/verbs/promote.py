@@ -21,6 +21,7 @@ from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.ledger import LEGACY
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
+from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
 from gardener.verbs.messages import ledger_message, promote_message
 from gardener.verbs.record import record
@@ -63,7 +64,7 @@ def _pass(
         found.notes, memory, s.config, s.now(),
         found.ledger.marks(), memo, retired_notes.read(s.root),
     )  # fmt: skip
-    s.check_loss(memory, plan.facts, force, dry_run)
+    check_loss(s, memory, plan.facts, force, dry_run)
     done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))
     ledger = found.ledger.files(plan.ledger)
     if dry_run or (not plan.changed and not ledger):

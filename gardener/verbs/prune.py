@@ -13,6 +13,7 @@ from gardener.planning.prune import PrunePlan, plan_prune
 from gardener.recall.search import forget_files
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import Ledger, read_all
+from gardener.verbs.budget import check_loss
 from gardener.verbs.messages import prune_message
 from gardener.verbs.record import record
 from gardener.verbs.results import PruneResult
@@ -45,7 +46,7 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     )
     book = read_all(s.root)
     plan = plan_prune(memory, notes, s.config, now, book.marks(), first)
-    s.check_loss(memory, plan.facts, force, dry_run)
+    check_loss(s, memory, plan.facts, force, dry_run)
     done = PruneResult(plan, None, dry_run, tuple(s.warnings))
     if dry_run:
         return done

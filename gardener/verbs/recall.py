@@ -11,7 +11,7 @@ from gardener.recall.hits import Hit
 from gardener.recall.rank import as_of, lookup
 from gardener.recall.search import search
 from gardener.verbs import reading
-from gardener.verbs.session import Clock
+from gardener.verbs.clock import Clock
 
 
 def recall(

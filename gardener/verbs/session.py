@@ -9,7 +9,6 @@ file changed under the plan, nothing is written and the verb plans again
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,48 +16,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
-from gardener.errors import GardenerError, LossBudgetError
+from gardener.errors import GardenerError
 from gardener.files.io import STATE_DIR, ensure_state_dir, workspace_lock
 from gardener.git.repo import Identity, Repo
 from gardener.model.config import Config
 from gardener.model.facts import Memory, Note, Problem
-from gardener.model.validtime import format_instant, local_now
-from gardener.planning.promote import is_current
-from gardener.planning.prune import loss_allowed, lost_current
 from gardener.store import journal
 from gardener.verbs import reading
+from gardener.verbs.clock import Clock
 from gardener.verbs.maintenance import maintenance_due
 
 REPLANS = 5  # times a pass re-plans when MEMORY.md or a note changes under it
 
 R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class Clock:
-    """The workspace's clock: naive local time in ``timezone`` (IANA name).
-
-    ``override`` (ISO 8601), else the env ``GARDENER_NOW``, fixes it; then
-    commits are dated at that time too.
-    """
-
-    timezone: str
-    override: str | None = None
-
-    @property
-    def fixed(self) -> str | None:
-        """The fixed time (ISO 8601), None for the real clock."""
-        return self.override or os.environ.get("GARDENER_NOW")
-
-    def now(self) -> datetime:
-        """Local wall-clock time (naive); GardenerError if the fixed time is no ISO 8601."""
-        fixed = self.fixed
-        try:
-            return local_now(self.timezone, fixed)
-        except ValueError as exc:
-            raise GardenerError(
-                f"GARDENER_NOW={fixed!r} is not an ISO 8601 date-time"
-            ) from exc
 
 
 @dataclass(frozen=True)
@@ -162,29 +132,6 @@ class Session:
         raise GardenerError(
             f"{self.config.memory_file} or a note kept changing while the gardener planned ({REPLANS} tries); nothing was written: run the command again once the edits stop"
         )
-
-    def check_loss(
-        self, memory: Memory, after: Sequence[object], force: bool, dry_run: bool
-    ) -> None:
-        """Raise LossBudgetError if the pass would take more than ``max_loss``
-        of the current entries out of current memory, unless ``force``. A dry
-        run raises nothing; it warns that the real run would need ``--force``."""
-        today = format_instant(self.now())
-        current = [f for f in memory.facts if is_current(f, today)]
-        if not current or force:  # nothing to lose, or allowed to
-            return
-        lost = lost_current(current, after, today)  # type: ignore[arg-type]
-        if not lost or loss_allowed(len(lost), len(current), self.config.max_loss):
-            return
-        names = ", ".join(f.key or f.value[:30] for f in lost[:10])
-        why = (
-            f"this pass would remove {len(lost)} of {len(current)} current entries"
-            f" ({names}), over max_loss={self.config.max_loss}"
-        )
-        if dry_run:
-            self.warnings.append(f"{why}: the real run needs --force")
-            return
-        raise LossBudgetError(f"{why}; rerun with --force if that is intended")
 
 
 @contextmanager
