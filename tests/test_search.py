@@ -261,17 +261,17 @@ def test_a_refresh_from_an_older_listing_leaves_no_memo_that_vouches_for_gone_ro
 
     from gardener.model.validtime import parse_instant
     from gardener.recall.index import open_index
-    from gardener.recall.search import _docs, _Scope, signature
+    from gardener.recall.search import Scope, read_docs, signature
 
     now = parse_instant(NOW)
-    late = _Scope(str(steady.root), "MEMORY.md", "memory", 30, now, True)  # lists now
+    late = Scope(str(steady.root), "MEMORY.md", "memory", 30, now, True)  # lists now
     (steady.root / "memory" / "2026-01-04.md").write_text(
         "- bought kiwi fruit\n", encoding="utf-8"
     )
     Workspace(steady.root).recall("kiwi")  # indexes it, remembers the live listing
     git_dir = str(steady.root / ".git")
     with open_index(git_dir, signature(_values(steady))) as index:
-        read = functools.partial(_docs, steady, {})
+        read = functools.partial(read_docs, str(steady.root), steady.config, {})
         index.refresh(late.files, late.present, read, late.floor)  # drops its rows
         late.remember(index)
     hits = fresh(steady, "kiwi")

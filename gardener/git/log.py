@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
+from gardener.git import trailers
 from gardener.git.run import decode, relative_paths, split_z
 from gardener.model.record import Record
 
@@ -98,7 +99,7 @@ def line_changes(
     (rel,) = relative_paths([path])
     if not repo.has_commits():
         return []
-    grep = ["--grep=Gardener-Action: " + (action or "")]
+    grep = ["--grep=" + trailers.grep_action(action)]
     if action is None:
         grep.append("--invert-grep")
     _, out = repo.run(

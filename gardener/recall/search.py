@@ -1,9 +1,9 @@
-"""Recall's search (DESIGN 2.4): keep the recall index fresh, then ask it.
+"""Recall's search (see docs/design.md): keep the recall index fresh, then ask it.
 
 The index (``gardener.recall.index``) holds MEMORY.md's facts and the notes'
 entries. Before a query, the files the query may answer from are checked by
 their stamp; the changed ones are read, their lines that no commit holds
-scanned for secrets, and their rows replaced. ``Workspace.recall`` calls
+scanned for secrets, and their rows replaced. ``gardener.verbs.recall`` calls
 ``search`` for plain and ``--all`` queries.
 """
 
@@ -28,9 +28,9 @@ TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
+    from gardener.model.config import Config
     from gardener.recall.hits import Hit
     from gardener.recall.rank import Doc
-    from gardener.workspace import Workspace
 
 # the modules that turn files into the index's rows: a new version of one
 # empties the index (see ``signature``)
@@ -75,12 +75,17 @@ _FOLDER_FLAGS = (
 
 
 def search(
-    ws: Workspace, query: str, now: datetime, limit: int | None, everything: bool
+    root: str,
+    config: Config,
+    query: str,
+    now: datetime,
+    limit: int | None,
+    everything: bool,
 ) -> list[Hit]:
     """Hits for ``query`` from the recall index, refreshed first for the files
     it needs: MEMORY.md and the live notes, or every note with ``everything``.
 
-    ``now`` is local time in the workspace's timezone (naive); ``limit`` caps
+    ``root`` is the workspace's resolved path, ``config`` its settings; ``now`` is local time in the workspace's timezone (naive); ``limit`` caps
     the hits (None: all). Raises ParseError if MEMORY.md does not parse; a
     damaged index is rebuilt, and an index in memory answers if it cannot be.
     """
@@ -89,8 +94,7 @@ def search(
     expression = match_expression(query)
     if expression is None:
         return []
-    config = ws.config
-    scope = _Scope(str(ws.root), config.memory_file, config.notes_dir,
+    scope = Scope(root, config.memory_file, config.notes_dir,
                    config.note_ttl_days, now, everything)  # fmt: skip
     git_dir = os.path.join(scope.root, ".git")
     hits: list[Hit] = []
@@ -101,7 +105,7 @@ def search(
             remove_index(git_dir)
         try:
             with open_index(where, signature(as_values(config))) as index:
-                read = functools.partial(_docs, ws, {})
+                read = functools.partial(read_docs, root, config, {})
                 index.refresh(scope.files, scope.present, read, scope.floor)
                 scope.remember(index)
                 hits = scope.answer(index, expression, limit)
@@ -146,7 +150,7 @@ def search_fresh(
             # one read transaction: the check and the answer see the same rows
             # even if another recall refreshes the index meanwhile
             index.db.execute("BEGIN")
-            scope = _Scope(root, file, folder, ttl, now, everything, index)
+            scope = Scope(root, file, folder, ttl, now, everything, index)
             known = scope.unchanged()
             if not known and not index.fresh(scope.files, scope.present, scope.floor):
                 return None
@@ -181,7 +185,7 @@ def forget_files(root: str, values: Mapping[str, object], paths: Iterable[str]) 
         remove_index(git_dir)
 
 
-class _Scope:
+class Scope:
     """The files a recall answers from: MEMORY.md and the notes dated from
     the TTL's start (``since``, ISO), or every note with ``everything``."""
 
@@ -245,7 +249,7 @@ class _Scope:
         return now == stamps
 
     def remember(self, index: Index) -> None:
-        """After a refresh: the rows now hold every note listed (see ``_Scope``)."""
+        """After a refresh: the rows now hold every note listed (see ``Scope``)."""
         if self.held:
             index.remember_listing(self.notes_dir, self.held, self.since or "",
                                    self.memory_file, self.names)  # fmt: skip
@@ -286,11 +290,11 @@ def signature(values: Mapping[str, object]) -> str:
     )
 
 
-def _docs(
-    ws: Workspace, git: dict[str, set[str]], files: list[tuple[str, str]]
+def read_docs(
+    root: str, config: Config, git: dict[str, set[str]], files: list[tuple[str, str]]
 ) -> dict[str, list[Doc]]:
-    """The recall docs of ``files`` (the index's reader): MEMORY.md's facts or
-    a note's entries, per workspace-relative path. ``git`` keeps git's lists
+    """The recall docs of ``files`` (the index's reader) in the workspace at
+    ``root``: MEMORY.md's facts or a note's entries, per workspace-relative path. ``git`` keeps git's lists
     of changed and tracked files from one batch of a refresh to the next.
 
     What reached disk without ``note`` may hold a secret that no record has
@@ -307,7 +311,6 @@ def _docs(
         redact,  # only when a file changed: a warm recall needs neither
     )
 
-    config = ws.config
     wanted = [
         (rel, where)
         for rel, where in files
@@ -317,7 +320,7 @@ def _docs(
     before = {rel: stamp(where) for rel, where in wanted}
     committed: dict[str, str | None] = {}
     try:
-        with Repo.open(ws.root) as repo:
+        with Repo.open(root) as repo:
             if not git:
                 owned = [config.memory_file, config.notes_dir]
                 git["changed"] = set(repo.changed(owned))
@@ -335,7 +338,7 @@ def _docs(
     docs: dict[str, list[Doc]] = {}
     for rel, where in wanted:
         try:
-            docs[rel] = _file_docs(ws, rel, where, rel in dirty, committed.get(rel),
+            docs[rel] = _file_docs(config, rel, where, rel in dirty, committed.get(rel),
                                    before[rel])  # fmt: skip
         except FileNotFoundError:
             continue  # gone meanwhile: no rows, read again next time
@@ -343,7 +346,7 @@ def _docs(
 
 
 def _file_docs(
-    ws: Workspace,
+    config: Config,
     rel: str,
     where: str,
     dirty: bool,
@@ -361,7 +364,6 @@ def _file_docs(
     from gardener.neverstore import redact
     from gardener.recall.rank import fact_docs, note_docs
 
-    config = ws.config
     path = Path(where)
 
     def clean(text: str) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from gardener.errors import GardenerError
 from gardener.files.atomic import atomic_write, remove_stale_temps, replace_if_unchanged
 from gardener.files.layout import path_text
+from gardener.git import trailers
 from gardener.model.record import Record
 
 # ``gardener note`` journals through ``begin`` and ``done``: no pathlib
@@ -28,7 +29,9 @@ if TYPE_CHECKING:
     from gardener.git.repo import Identity, Repo
 
 JOURNAL = "gardener-pending.json"  # in the git folder: never committed
-RESUMED = "Gardener-Resumed: completed after the run that planned it was interrupted"
+RESUMED = trailers.trailer(
+    trailers.RESUMED, "completed after the run that planned it was interrupted"
+)
 
 # (paths, message, author, texts to commit for them or None: the files) -> sha
 Commit = Callable[

@@ -1,1 +1,23 @@
-"""verbs."""
+"""The verbs: each reads the files, asks a pure planner, writes and commits inside a ``Session``.
+
+session      Session: the workspace lock, the repo, warnings, apply, the replan loop
+clock        Clock: the real clock or a fixed one (GARDENER_NOW)
+budget       the loss budget: how much a pass may take out of current memory
+reading      MEMORY.md, the daily notes, the ledger, state files, as the verbs read them
+messages     every commit message the gardener writes (trailers: gardener.git.trailers)
+results      the values the verbs return, with their JSON
+note         note: append one entry to a daily note and commit it (the fast path's too)
+record       record: commit what was written without the gardener, secrets redacted first
+promote      promote: file the notes' durable entries into MEMORY.md
+prune        prune: delete old superseded entries, expired entries, aged-out notes
+forget       forget: retire the entries that match
+review       approve / reject: a person's decision on an entry held for review
+purge        purge: erase a text from the files and every commit
+recall       recall: ranked facts and note entries, one key, or what held at a time
+why          why: every value a key has had, with the commits
+check        check: what is wrong in the workspace's files, or staged, or in history
+init         init: create or adopt a workspace, install the pre-commit hook
+guard        redaction of the files a verb commits, quarantine, purged texts
+appendonly   a committed note rewritten by hand gets its committed text back
+maintenance  when a commit runs git's housekeeping
+"""

@@ -203,7 +203,7 @@ def remove_purged(
 ) -> list[Redaction]:
     """Replace texts purged from this workspace (``gardener purge``) by
     ``[PURGED]`` in the given files, as ``redact_files`` rewrites them; the
-    original is not quarantined (it was erased on purpose). DESIGN 2.3: a
+    original is not quarantined (it was erased on purpose). As docs/design.md says, a
     purged text is refused when stored again, also when an agent writes it
     into a file itself. Returns one Redaction (rule ``PURGED_RULE``) per line.
     Nothing is read unless the workspace has purged something.

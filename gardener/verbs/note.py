@@ -1,10 +1,11 @@
-"""The ``note`` verb: append one entry to a daily note and commit it (DESIGN 1.1, 4, 5).
+"""The ``note`` verb: append one entry to a daily note and commit it (see docs/design.md).
 
-``Workspace.note`` runs ``write_note``; so does a plain ``gardener note``,
-without building a ``Workspace``, because interpreter start and imports are
-most of what a note costs (bench/README.md). So this module and what it
-imports on the common path (``redact``, ``git``, ``journal``, ``workspace``)
-use no dataclasses (creating one costs ~0.5 ms at import), and import no
+``write_note`` is the verb. ``Workspace.note`` calls it with the settings of
+rules.md; a plain ``gardener note`` calls it through ``note_fresh`` with the
+settings cached, without building a ``Workspace``, because interpreter start
+and imports are most of what a note costs (bench/RESULTS.md). So this module
+and what it imports on the common path (``redact``, ``git``, ``journal``,
+``files``, ``messages``) use no dataclasses (creating one costs ~0.5 ms at import), and import no
 pathlib (~6 ms with what it loads), typing (~4 ms: records are
 ``record.Record``), contextlib or threading: paths are ``os.path`` strings.
 tests/test_imports.py checks that a note loads none of them.
@@ -13,13 +14,17 @@ tests/test_imports.py checks that a note loads none of them.
 from __future__ import annotations
 
 import os
-import time
 from datetime import date, datetime
 
 from gardener.errors import GardenerError, RefusedError, UsageError
-from gardener.files.append import append_entry, appended_text
-from gardener.files.layout import SALT, exists, is_file, is_symlink, refuse_outside
-from gardener.files.lock import workspace_lock
+from gardener.files.io import (
+    SALT,
+    append_entry,
+    appended_text,
+    refuse_outside,
+    workspace_lock,
+)
+from gardener.files.layout import exists, is_file, is_symlink
 from gardener.formats.entryline import (
     FUTURE_SLACK_S,
     bare_value,
@@ -29,11 +34,14 @@ from gardener.formats.entryline import (
 )
 from gardener.model.record import Record
 from gardener.model.validtime import zone_named
+from gardener.verbs.maintenance import maintenance_due
+from gardener.verbs.messages import note_message
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from gardener.git.repo import Identity
     from gardener.model.config import Config
 
 
@@ -112,11 +120,34 @@ def write_note(
     kind or key with no value after it, or a value over
     ``entryline.MAX_ENTRY_CHARS``.
     """
-    from gardener.git.repo import Repo, identity_for
-    from gardener.neverstore import redact
-    from gardener.store import journal
+    from gardener.git.repo import identity_for
 
     root = os.fspath(root)
+    text, line, when = _entry(text, now, kind, key, source, by, expires, day, time)
+    _refuse_secret(root, line, settings)
+    rel = f"{settings.notes_dir}/{when.isoformat()}.md"
+    heading = f"# {when.isoformat()}"
+    message = note_message(text, rel)
+    sha, warnings = _append(
+        root, settings, rel, heading, line, message, identity_for(by),
+        now, fixed_clock,
+    )  # fmt: skip
+    return NoteResult(rel, line, sha, tuple(warnings))
+
+
+def _entry(
+    text: str,
+    now: datetime,
+    kind: str | None,
+    key: str | None,
+    source: str | None,
+    by: str | None,
+    expires: str | None,
+    day: str | None,
+    time: str | None,
+) -> tuple[str, str, date]:
+    """The note's text (a repeated kind or key taken off), its entry line,
+    and its day, as ``write_note`` takes them; UsageError if one is bad."""
     if not text.strip():
         raise UsageError("the note is empty: give the fact to write down")
     text = _without_repeated_prefix(text, kind, key)
@@ -157,6 +188,14 @@ def write_note(
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+    return text, line, when
+
+
+def _refuse_secret(root: str, line: str, settings: NoteSettings) -> None:
+    """RefusedError if the entry ``line`` holds a text purged from the
+    workspace, or a never-store match."""
+    from gardener.neverstore import redact
+
     found = redact.find(line, settings.never_store, settings.allow)
     if is_file(os.path.join(root, SALT)) and _purged(root, line):
         raise RefusedError(
@@ -167,8 +206,25 @@ def write_note(
         raise RefusedError(
             f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
         )
-    rel = f"{settings.notes_dir}/{when.isoformat()}.md"
-    author = identity_for(by)
+
+
+def _append(
+    root: str,
+    settings: NoteSettings,
+    rel: str,
+    heading: str,
+    line: str,
+    message: str,
+    author: Identity,
+    now: datetime,
+    fixed_clock: bool,
+) -> tuple[str | None, list[str]]:
+    """Append ``line`` to the note ``rel`` (a new one starts with ``heading``)
+    under the workspace lock, journaled, and commit it; the commit and the
+    warnings."""
+    from gardener.git.repo import Repo
+    from gardener.store import journal
+
     with workspace_lock(root) as stale, Repo.open(root) as repo:
         warnings = [stale] if stale else []
         if stale:  # its git commands may have been killed with it
@@ -186,40 +242,22 @@ def write_note(
         current = _text(target) if exists(target) else None
         if current != committed:  # deleted counts: that is its writer's change too
             # written without the gardener since its last commit: that is its
-            # writer's change, committed as theirs first (DESIGN 3), secrets
-            # redacted; this note's commit then holds only its own line
+            # writer's change, committed as theirs first (see docs/design.md),
+            # secrets redacted; this note's commit then holds only its own line
             warnings += _record(root, now if fixed_clock else None)
             committed = repo.committed_text(rel)
             current = _text(target) if exists(target) else None
-        heading = f"# {when.isoformat()}"
         # a new day's note in one append (heading, blank line, entry): a kill
         # never leaves half of it
         added = f"{heading}\n\n{line}" if current is None else line
         expected = appended_text(current, added)
-        message = (
-            f"note: {short(text)}\n\nGardener-Action: note\nGardener-Path: {rel}\n"
-        )
         # journaled before the append: a kill after it is finished as this note
         # (not committed later as someone's hand edit)
         journal.begin(repo.git_folder, {rel: expected}, message, author)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         append_entry(target, added)
-        scanned = {line, heading, ""}
         # what is scanned is what is committed (a writer may append meanwhile)
-        written = _text(target)
-        if _unscanned_secret(written, committed, scanned, settings):
-            from pathlib import Path
-
-            from gardener.store.settings import load
-            from gardener.verbs.guard import redact_files
-
-            redact_files(Path(root), [rel], load(Path(root)), now)
-            written = _text(target)
-            if _unscanned_secret(written, committed, scanned, settings):
-                raise GardenerError(
-                    f"{rel} took a secret again while it was being redacted; nothing"
-                    " was committed: run `gardener check`"
-                )
+        written = _scanned(root, rel, committed, {line, heading, ""}, settings, now)
         if written != expected:  # another writer, or a redaction: journal what is
             journal.begin(repo.git_folder, {rel: written}, message, author)
         dated = (
@@ -228,7 +266,35 @@ def write_note(
         sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
                           maintain=maintenance_due(repo.git_folder))  # fmt: skip
         journal.done(repo.git_folder)
-    return NoteResult(rel, line, sha, tuple(warnings))
+    return sha, warnings
+
+
+def _scanned(
+    root: str,
+    rel: str,
+    committed: str | None,
+    scanned: set[str],
+    settings: NoteSettings,
+    now: datetime,
+) -> str:
+    """The note's text after the append, a secret another writer put in it
+    since its commit redacted; GardenerError if it takes one again."""
+    target = os.path.join(root, rel)
+    written = _text(target)
+    if _unscanned_secret(written, committed, scanned, settings):
+        from pathlib import Path
+
+        from gardener.model.config import load
+        from gardener.verbs.guard import redact_files
+
+        redact_files(Path(root), [rel], load(Path(root)), now)
+        written = _text(target)
+        if _unscanned_secret(written, committed, scanned, settings):
+            raise GardenerError(
+                f"{rel} took a secret again while it was being redacted; nothing"
+                " was committed: run `gardener check`"
+            )
+    return written
 
 
 def _unscanned_secret(
@@ -260,53 +326,20 @@ def _text(path: str) -> str:
 def _record(root: str, now: datetime | None) -> list[str]:
     """Commit what was written in the workspace without the gardener, as
     ``Workspace.record`` does (authored by its writer); its warnings. ``now``:
-    the fixed clock, if any. Only when a note was written by hand, so the
-    Workspace is loaded then and not on every note."""
+    the fixed clock, if any. Only when a note was written by hand, so rules.md
+    is parsed then and not on every note."""
     from pathlib import Path
 
-    from gardener.workspace import Workspace
+    from gardener.model.config import load
+    from gardener.verbs.clock import Clock
+    from gardener.verbs.record import record_changes
+    from gardener.verbs.session import open_session
 
     override = now.isoformat() if now is not None else None
-    return list(Workspace(Path(root), now_override=override).record().warnings)
-
-
-MAINTENANCE_EVERY = 6 * 3600  # seconds between git's housekeeping checks after commits
-
-
-def maintenance_due(git_dir: str) -> bool:
-    """Whether this note's commit runs git's automatic housekeeping (packing
-    loose objects once there are many). An agent may note hundreds of times a
-    day, and each check is a git process of its own; once every few hours
-    keeps the store packed just as well (promote, prune and the other verbs
-    follow the same clock: a pass makes two or three commits)."""
-    stamp = os.path.join(git_dir, "gardener", "maintained")
-    try:
-        if time.time() - os.stat(stamp).st_mtime < MAINTENANCE_EVERY:
-            return False
-        _touch(stamp)
-    except OSError:
-        try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
-            os.makedirs(os.path.dirname(stamp), exist_ok=True)
-            _touch(stamp)
-        except OSError:
-            pass
-    return True
-
-
-def _touch(path: str) -> None:
-    """``Path(path).touch()``: now as its time, created if missing."""
-    try:
-        os.utime(path)
-    except OSError:
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o666))
-
-
-def short(text: str, width: int = 60) -> str:
-    """One line of at most ``width`` characters, without control characters (git refuses NUL)."""
-    if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else " " for ch in text)
-    one = " ".join(text.split())
-    return one if len(one) <= width else one[: width - 1] + "…"
+    folder = Path(root).resolve()
+    config = load(folder)
+    with open_session(folder, config, Clock(config.timezone, override)) as session:
+        return list(record_changes(session).warnings)
 
 
 def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:
@@ -345,9 +378,10 @@ def _purged(root: str, text: str) -> bool:
     """True if ``text`` holds a text purged from the workspace at ``root``."""
     from pathlib import Path
 
-    # only once a purge happened
-    from gardener.planning.purge import refused_by_purge
-    from gardener.store.purged import read_purged
+    from gardener.verbs.purge import (  # only once a purge happened
+        read_purged,
+        refused_by_purge,
+    )
 
     salt, hashes = read_purged(Path(root))
     return refused_by_purge(text, salt, hashes)

@@ -34,6 +34,7 @@ from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
+from gardener.verbs.messages import purge_message
 
 if TYPE_CHECKING:
     from gardener.git.log import HistoryScan, Holder
@@ -357,19 +358,7 @@ def _remote_warning(remotes: Sequence[str], dry_run: bool) -> str:
 
 
 def _tombstone(commits: int, files: int, purge_id: str, who: str, now: datetime) -> str:
-    one = " ".join("".join(ch if ch.isprintable() else " " for ch in who).split())
-    return (
-        f"purge: erased 1 text from {commits} commit{'s' if commits != 1 else ''}\n\n"
-        f"A text was erased on request from every commit and from {files} "
-        f"work-tree file{'s' if files != 1 else ''}, and the old history was "
-        f"deleted (reflogs expired, unreachable objects pruned). What it was is "
-        f"not recorded; a keyed hash of it in {purged.PURGED} keeps it from being "
-        f"stored again.\n\n"
-        f"Gardener-Action: purge\n"
-        f"Gardener-Purge-Id: {purge_id}\n"
-        f"Gardener-Purged-By: {one or 'unknown'}\n"
-        f"Gardener-Purged-At: {now.isoformat(timespec='seconds')}\n"
-    )
+    return purge_message(commits, files, purge_id, who, now, purged.PURGED)
 
 
 def _os_user() -> str:

@@ -1,16 +1,13 @@
-"""What the verbs return, and the commit messages they write (pure rendering)."""
+"""What the verbs return: frozen values, each with the JSON object ``--json`` prints."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gardener.verbs.note import short
-
 if TYPE_CHECKING:  # annotations only: importing the planners costs ~40 ms
-    from gardener.git.repo import Identity
     from gardener.planning.forget import ForgetPlan
-    from gardener.planning.promote import Decision, PromotionPlan
+    from gardener.planning.promote import PromotionPlan
     from gardener.planning.prune import PrunePlan
     from gardener.recall.rank import Hit
     from gardener.verbs.guard import Redaction
@@ -133,100 +130,3 @@ class WhyRecord:
             "removed_in": self.removed_in,
             "edited_in": self.edited_in,
         }
-
-
-def _describe(d: Decision, old_values: dict[str | None, str]) -> str:
-    """One commit-body line; a replaced value reads ``key: old -> new``."""
-    value = d.value
-    if d.replaced in old_values:
-        value = f"{short(old_values[d.replaced], 30)} -> {value}"
-    what = f"{d.key}: {value}" if d.key else value
-    return f"- {short(what, 90)} ({d.path}:{d.line})"
-
-
-def ledger_message(plan: PromotionPlan, split: bool = False) -> str:
-    """The commit of a pass that filed nothing and only marked entries as read.
-
-    ``split``: the pass also moved the old single-file ledger into month files.
-    """
-    seen = [d for d in plan.decisions if d.action in ("reject", "held")]
-    lines = [
-        "promote: nothing to file",
-        "",
-        "The ledger marks the entries this pass read (chatter, or values MEMORY.md",
-        "already holds), so the next pass does not read them again.",
-    ]
-    if split:
-        lines += [
-            "",
-            "The ledger moves from .gardener/ledger to one file a month in",
-            ".gardener/ledger.d/, so that a pass rewrites only the months it reads.",
-        ]
-    if seen:
-        lines += ["", *(_describe(d, {}) for d in seen)]
-    return "\n".join([*lines, "", "Gardener-Action: promote", ""])
-
-
-def promote_message(plan: PromotionPlan) -> str:
-    groups = [
-        ("added", "add"),
-        ("back-filled", "history"),
-        ("superseded", "supersede"),
-        ("updated", "update"),
-        ("rejected (already known)", "reject"),
-        ("held for review", "held"),
-    ]
-    old_values: dict[str | None, str] = {f.id: f.value for f in plan.facts if f.id}
-    by_action: dict[str, list[Decision]] = {}
-    for d in plan.decisions:
-        by_action.setdefault(d.action, []).append(d)
-    counts = ", ".join(
-        f"{len(by_action[a])} {label.split(' (')[0].split(' for')[0]}"
-        for label, a in groups
-        if by_action.get(a)
-    )
-    lines = [f"promote: {counts or 'no change'}", ""]
-    for label, action in groups:
-        chosen = by_action.get(action)
-        if chosen:
-            lines.append(f"{label[0].upper()}{label[1:]}:")
-            lines += [_describe(d, old_values) for d in chosen]
-            lines.append("")
-    keys = sorted(
-        {
-            d.key
-            for d in plan.decisions
-            if d.key and d.action in ("add", "history", "supersede", "update")
-        }
-    )
-    lines.append("Gardener-Action: promote")
-    if keys:
-        lines.append("Gardener-Keys: " + "; ".join(keys))
-    return "\n".join(lines) + "\n"
-
-
-def promote_author(plan: PromotionPlan) -> Identity | None:
-    """The promoted content's writer when there is one, else None (the gardener)."""
-    from gardener.git.repo import identity_for
-
-    writers = {
-        d.by
-        for d in plan.decisions
-        if d.action in ("add", "history", "supersede", "update")
-    }
-    return (
-        identity_for(writers.pop())
-        if len(writers) == 1 and None not in writers
-        else None
-    )
-
-
-def prune_message(plan: PrunePlan) -> str:
-    lines = [
-        f"prune: {plan.summary()}",
-        "",
-        *plan.lines(),
-        "",
-        "Gardener-Action: prune",
-    ]
-    return "\n".join(lines) + "\n"

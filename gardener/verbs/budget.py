@@ -1,0 +1,54 @@
+"""The loss budget: a pass that would take too much out of current memory
+stops (LossBudgetError) unless ``--force``; a dry run warns instead."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gardener.errors import LossBudgetError
+from gardener.model.facts import Memory
+from gardener.model.validtime import format_instant
+from gardener.planning.forget import NOTE_LOSS_LIMIT
+from gardener.planning.promote import is_current
+from gardener.planning.prune import loss_allowed, lost_current
+from gardener.verbs.session import Session
+
+
+def check_loss(
+    s: Session, memory: Memory, after: Sequence[object], force: bool, dry_run: bool
+) -> None:
+    """Raise LossBudgetError if the pass would take more than ``max_loss``
+    of the current entries out of current memory, unless ``force``. A dry
+    run raises nothing; it warns that the real run would need ``--force``."""
+    today = format_instant(s.now())
+    current = [f for f in memory.facts if is_current(f, today)]
+    if not current or force:  # nothing to lose, or allowed to
+        return
+    lost = lost_current(current, after, today)  # type: ignore[arg-type]
+    if not lost or loss_allowed(len(lost), len(current), s.config.max_loss):
+        return
+    names = ", ".join(f.key or f.value[:30] for f in lost[:10])
+    why = (
+        f"this pass would remove {len(lost)} of {len(current)} current entries"
+        f" ({names}), over max_loss={s.config.max_loss}"
+    )
+    if dry_run:
+        s.warnings.append(f"{why}: the real run needs --force")
+        return
+    raise LossBudgetError(f"{why}; rerun with --force if that is intended")
+
+
+def check_note_loss(s: Session, count: int, force: bool, dry_run: bool) -> None:
+    """Raise LossBudgetError if a forget would retire more than
+    ``NOTE_LOSS_LIMIT`` daily-note entries, unless ``force`` (a broad
+    query, "the", matches hundreds); a dry run warns instead."""
+    if force or count <= NOTE_LOSS_LIMIT:
+        return
+    why = (
+        f"this forget would retire {count} daily-note entries, over"
+        f" {NOTE_LOSS_LIMIT} (a narrower QUERY, or --dry-run to list them)"
+    )
+    if dry_run:
+        s.warnings.append(f"{why}: the real run needs --force")
+        return
+    raise LossBudgetError(f"{why}; rerun with --force if that is intended")

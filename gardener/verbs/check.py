@@ -1,0 +1,275 @@
+"""The ``check`` verb: what is wrong in a workspace's files (parse errors,
+conflicts, secrets, the size budget, held entries, misnamed notes); or only
+the secrets staged for a commit (the pre-commit hook), or in all of history.
+Nothing is written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from gardener.errors import GardenerError, ParseError
+from gardener.files.io import PURGE_PENDING, read_text
+from gardener.files.layout import misnamed_notes
+from gardener.formats.entryline import FUTURE_SLACK_S
+from gardener.formats.memoryfile import parse_memory
+from gardener.git.log import blob_paths, objects
+from gardener.git.run import lock_holders
+from gardener.model.config import Config, unknown_settings
+from gardener.model.facts import Note, Problem
+from gardener.neverstore import redact
+from gardener.planning.check import memory_problems, secret_problems, sort_problems
+from gardener.planning.promote import HELD, fingerprints, review_id
+from gardener.store import retired as retired_notes
+from gardener.verbs import reading
+from gardener.verbs.guard import QUARANTINE, purged_scrubber, quarantined
+from gardener.verbs.session import open_repo
+
+
+def setting_problems(root: Path) -> list[Problem]:
+    """One problem per name in rules.md's front matter that is no setting
+    (``config.unknown_settings``), with the closest known name if any.
+    [] if there is no rules.md, or it is not UTF-8 (loading it says so)."""
+    try:
+        text = (root / "rules.md").read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [
+        Problem(
+            "setting",
+            "rules.md",
+            line,
+            f"unknown setting {name!r}"
+            + (f" (did you mean {close!r}?)" if close else "")
+            + "; it is ignored and the default stays in force",
+        )
+        for name, line, close in unknown_settings(text)
+    ]
+
+
+def _name_problems(
+    path: str, config: Config, purged: Callable[[str], list[int]]
+) -> list[Problem]:
+    """A problem if the file name of ``path`` holds a never-store match or a
+    text purged before: a path is part of every commit that holds the file."""
+    name = path.rpartition("/")[2]
+    rules = [f.rule for f in redact.find(name, config.never_store, config.allow)]
+    if purged(name):
+        rules.append("a text purged before")
+    return [
+        Problem(
+            "secret",
+            path,
+            None,
+            f"the file name holds {rule if ' ' in rule else repr(rule)}: rename the"
+            " file (the gardener renames a new note's own before committing it)",
+        )
+        for rule in rules
+    ]
+
+
+def _purged_problems(path: str, lines: Iterable[int]) -> list[Problem]:
+    return [
+        Problem(
+            "secret",
+            path,
+            line,
+            "holds a text purged from this workspace (gardener purge): it must not"
+            " be committed; the gardener's next record replaces it by [PURGED]",
+        )
+        for line in lines
+    ]
+
+
+def rules_problem(exc: GardenerError) -> list[Problem]:
+    """What ``check`` reports when rules.md cannot be loaded: that alone."""
+    return [Problem("parse", exc.path or "rules.md", exc.line, exc.message)]
+
+
+def check(
+    root: Path,
+    config: Config,
+    now: Callable[[], datetime],
+    *,
+    history: bool = False,
+    staged: bool = False,
+) -> list[Problem]:
+    """Problems in the workspace at ``root`` (resolved): parse errors,
+    conflicts, secrets, size budget, files in the notes folder that look like
+    notes but are not read as one (``layout.misnamed_notes``). ``now``: the
+    workspace's clock (local, naive).
+
+    ``staged``: only secrets in the files staged for the next commit (the
+    pre-commit hook). ``history``: also secrets in every blob git holds.
+    """
+    problems: list[Problem] = []
+    scrub = purged_scrubber(root)
+
+    def purged(text: str) -> list[int]:  # lines holding a text purged before
+        return scrub(text)[1] if scrub else []
+
+    if staged:
+        return sort_problems(_staged_problems(root, config, purged))
+    if history:
+        problems += _history_problems(root, config)
+    problems += setting_problems(root)
+    problems += _state_problems(root)
+    notes, note_problems = reading.read_notes(root, config)
+    problems += note_problems
+    for note in notes:
+        text = read_text(root / note.path)
+        problems += secret_problems(note.path, text, config)
+        problems += _purged_problems(note.path, purged(text))
+        problems += _name_problems(note.path, config, purged)
+    problems += _memory_problems(root, config, now, purged)
+    problems += _future_notes(notes, now())
+    problems += _misnamed(root, config)
+    problems += _held(notes, reading.read_ledger(root))
+    problems += _quarantined(root)
+    return sort_problems(problems)
+
+
+def _staged_problems(
+    root: Path, config: Config, purged: Callable[[str], list[int]]
+) -> list[Problem]:
+    """Secrets and purged texts in the files staged for the next commit, and
+    in their names."""
+    found = []
+    with open_repo(root) as repo:
+        for path, data in repo.staged():
+            text = data.decode("utf-8", "surrogateescape")
+            found += secret_problems(path, text, config)
+            found += _purged_problems(path, purged(text))
+            found += _name_problems(path, config, purged)
+    return found
+
+
+def _history_problems(root: Path, config: Config) -> list[Problem]:
+    """Secrets in every blob git holds, each named by a path that held it."""
+    problems = []
+    with open_repo(root) as repo:
+        paths = blob_paths(repo)
+        for sha, kind, data in objects(repo):
+            if kind == "blob":
+                where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
+                problems += secret_problems(
+                    where, data.decode("utf-8", "surrogateescape"), config
+                )
+    return problems
+
+
+def _state_problems(root: Path) -> list[Problem]:
+    """A git index lock a killed command left, a purge that did not finish,
+    a retired register that does not parse."""
+    problems = []
+    lock = root / ".git" / "index.lock"
+    if lock.exists() and not lock_holders(lock, root):
+        problems.append(
+            Problem(
+                "git",
+                ".git/index.lock",
+                None,
+                "left by a git command that was killed (no process holds it):"
+                " every commit waits on it, then fails; remove it with"
+                " `rm .git/index.lock` if no git command is running",
+            )
+        )
+    if (root / PURGE_PENDING).exists():
+        problems.append(
+            Problem(
+                "secret",
+                PURGE_PENDING,
+                None,
+                "a purge did not finish: history may still hold its text (the work"
+                " tree no longer takes it); run the same `gardener purge TEXT --yes` again",
+            )
+        )
+    try:
+        retired_notes.read(root)
+    except GardenerError as exc:
+        problems.append(Problem("parse", retired_notes.REGISTER, None, exc.message))
+    return problems
+
+
+def _memory_problems(
+    root: Path,
+    config: Config,
+    now: Callable[[], datetime],
+    purged: Callable[[str], list[int]],
+) -> list[Problem]:
+    """MEMORY.md's secrets, purged texts, and what ``planning.check`` finds in it."""
+    path = root / config.memory_file
+    if not path.exists():
+        return []
+    text = read_text(path)
+    problems = secret_problems(config.memory_file, text, config)
+    problems += _purged_problems(config.memory_file, purged(text))
+    try:
+        memory = parse_memory(text, config.memory_file)
+        problems += memory_problems(memory, config, now(), config.memory_file)
+    except ParseError as exc:
+        problems.append(Problem("parse", config.memory_file, exc.line, exc.message))
+    return problems
+
+
+def _future_notes(notes: list[Note], now: datetime) -> list[Problem]:
+    """The notes named for a day after the one an entry an hour ahead falls
+    on (promote files those: its horizon)."""
+    latest = (now + timedelta(seconds=FUTURE_SLACK_S)).date()
+    return [
+        Problem(
+            "parse",
+            note.path,
+            None,
+            f"named {note.day}, which is in the future; its entries wait for that day (rename the file if the date is wrong)",
+        )
+        for note in notes
+        if note.day > latest
+    ]
+
+
+def _misnamed(root: Path, config: Config) -> list[Problem]:
+    """Files in the notes folder that look like notes but are not read as one."""
+    return [
+        Problem(
+            "parse",
+            f"{config.notes_dir}/{rel}",
+            None,
+            f"{why}: promote and recall skip it; a daily note is named YYYY-MM-DD.md"
+            f" (or YYYY-MM-DD-slug.md), directly in {config.notes_dir}/ (rename or move it)",
+        )
+        for rel, why in misnamed_notes(root, config.notes_dir)
+    ]
+
+
+def _held(notes: list[Note], ledger: frozenset[str]) -> list[Problem]:
+    """The note entries promote held for review (see ``gardener.verbs.review``)."""
+    problems = []
+    for note in notes:
+        for entry, mark in fingerprints(note).items():
+            if mark + HELD in ledger:
+                problems.append(
+                    Problem(
+                        "held",
+                        note.path,
+                        entry.line,
+                        f"held for review ({review_id(mark)}): reads like an instruction to the model; run `gardener approve {review_id(mark)}` or `gardener reject {review_id(mark)}`",
+                    )
+                )
+    return problems
+
+
+def _quarantined(root: Path) -> list[Problem]:
+    """The secrets redacted so far whose originals wait in the quarantine."""
+    return [
+        Problem(
+            "secret",
+            redaction.path,
+            redaction.line or None,
+            f"{'' if redaction.line else 'its file name was '}redacted ({redaction.rule}) on {when}; "
+            f"the original is in {QUARANTINE}, never committed: rotate it if it is a credential; "
+            f"`check` lists it until that file is deleted",
+        )
+        for redaction, when in quarantined(root)
+    ]

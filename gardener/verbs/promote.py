@@ -1,0 +1,151 @@
+"""The ``promote`` verb: file the durable entries of the daily notes into MEMORY.md.
+
+The planner (``gardener.planning.promote``) decides; this applies its plan
+in one commit, and remembers what the pass learned about the files so the
+next pass reads only what changed.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+
+from gardener.formats.memoryfile import NEW_FILE, parse_memory
+from gardener.git.repo import Identity, identity_for
+from gardener.planning.promote import PromotionPlan, plan_promotion
+from gardener.store import linememo, statcache
+from gardener.store import retired as retired_notes
+from gardener.store.ledger import FOLDER as LEDGER_FOLDER
+from gardener.store.ledger import LEGACY
+from gardener.store.linememo import LineMemo
+from gardener.store.notescan import Scan, scan
+from gardener.verbs.budget import check_loss
+from gardener.verbs.guard import Redaction
+from gardener.verbs.messages import ledger_message, promote_message
+from gardener.verbs.record import record
+from gardener.verbs.results import PromoteResult
+from gardener.verbs.session import Session
+
+
+def promote(
+    session: Session, dry_run: bool = False, force: bool = False
+) -> PromoteResult:
+    """Promote durable entries of the daily notes into MEMORY.md (see docs/design.md).
+
+    One commit for the pass, none when nothing changed. Raises
+    LossBudgetError if current entries would be lost beyond ``max_loss``
+    and ``force`` is not set.
+    """
+    with _collector_paused():
+        redacted: list[Redaction] = []
+        memo = linememo.load(session.repo.git_dir)
+
+        def attempt() -> PromoteResult | None:
+            if not dry_run:
+                redacted.extend(record(session)[1])
+            return _pass(session, memo, redacted, dry_run, force)
+
+        return session.replan(attempt)
+
+
+def _pass(
+    s: Session, memo: LineMemo, redacted: list[Redaction], dry_run: bool, force: bool
+) -> PromoteResult | None:
+    """One plan and its commit; None if MEMORY.md changed since the plan."""
+    before = s.memory_text()
+    memory = parse_memory(
+        NEW_FILE if before is None else before, s.config.memory_file, memo
+    )
+    found = _scan(s)  # settled notes stay unread
+    _warn_unread(s, found)
+    plan = plan_promotion(
+        found.notes, memory, s.config, s.now(),
+        found.ledger.marks(), memo, retired_notes.read(s.root),
+    )  # fmt: skip
+    check_loss(s, memory, plan.facts, force, dry_run)
+    done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))
+    ledger = found.ledger.files(plan.ledger)
+    if dry_run or (not plan.changed and not ledger):
+        _learned(s, found, {}, memo)
+        return done
+    if not plan.changed:
+        # only the ledger changed (chatter, known values): committed
+        # too, so the work tree stays clean and git says why
+        message = ledger_message(plan, LEGACY in ledger)
+        applied = s.apply(ledger, {}, message, promote_author(plan))
+        _learned(s, found, ledger, memo)
+        return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
+    # MEMORY.md first: if it changed since the plan, nothing is written
+    files = {s.config.memory_file: plan.text, **ledger}
+    applied = s.apply(
+        files, {s.config.memory_file: before},
+        promote_message(plan), promote_author(plan),
+    )  # fmt: skip
+    if applied.stale:
+        return None
+    _learned(s, found, files, memo)
+    return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
+
+
+def promote_author(plan: PromotionPlan) -> Identity | None:
+    """The promoted content's writer when there is one, else None (the gardener)."""
+    writers = {
+        d.by
+        for d in plan.decisions
+        if d.action in ("add", "history", "supersede", "update")
+    }
+    return (
+        identity_for(writers.pop())
+        if len(writers) == 1 and None not in writers
+        else None
+    )
+
+
+def _warn_unread(s: Session, found: Scan) -> None:
+    """Warn of each note the pass could not read (not UTF-8): its entries
+    wait until it is fixed, and a pass that says nothing would look done."""
+    read = {note.path for note in found.notes}
+    for p in found.problems:
+        if p.path in read:
+            continue  # read despite it (front matter that is not YAML)
+        where = f"{p.path}:{p.line}" if p.line else p.path
+        s.warn(f"{where}: {p.message}; its entries are not promoted until it is fixed")
+
+
+def _scan(s: Session) -> Scan:
+    """The notes a promote pass must read (see ``gardener.store.notescan``)."""
+    s.check_inside()
+    return scan(s.root, s.config.notes_dir, s.repo.git_dir)
+
+
+def _learned(
+    s: Session, found: Scan, written: Mapping[str, str | None], memo: LineMemo
+) -> None:
+    """Save what the pass learned about files (``written``: what it wrote)
+    and MEMORY.md's lines."""
+    linememo.save(s.repo.git_dir, memo)
+    months = {
+        rel.removeprefix(LEDGER_FOLDER + "/")
+        for rel in written
+        if rel.startswith(LEDGER_FOLDER + "/")
+    }
+    statcache.save(s.repo.git_dir, found.learned(months))
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for one pass, then restore it.
+
+    A pass over many notes allocates a few hundred thousand objects that live
+    until it ends and hold no cycles; the collector would walk them again and
+    again (about a tenth of a large pass) and free nothing.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

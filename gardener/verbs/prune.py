@@ -1,0 +1,99 @@
+"""The ``prune`` verb: delete old superseded entries, expire entries, delete
+aged-out notes, in one commit (the planner: ``gardener.planning.prune``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+
+from gardener.git.log import first_commit_time
+from gardener.model.config import as_values
+from gardener.model.facts import Note
+from gardener.planning.prune import PrunePlan, plan_prune
+from gardener.recall.search import forget_files
+from gardener.store import retired as retired_notes
+from gardener.store.ledger import Ledger, read_all
+from gardener.verbs.budget import check_loss
+from gardener.verbs.messages import prune_message
+from gardener.verbs.record import record
+from gardener.verbs.results import PruneResult
+from gardener.verbs.session import Session
+
+
+def prune(session: Session, dry_run: bool = False, force: bool = False) -> PruneResult:
+    """Delete old superseded entries, expire entries, delete aged-out notes (see docs/design.md).
+
+    One commit, none when nothing changed. Raises LossBudgetError if current
+    entries would be lost beyond ``max_loss`` and ``force`` is not set.
+    """
+
+    def attempt() -> PruneResult | None:
+        if not dry_run:
+            record(session)
+        return _pass(session, dry_run, force)
+
+    return session.replan(attempt)
+
+
+def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
+    """One plan and its commit; None if a file changed since the plan."""
+    now = s.now()
+    before = s.memory_text()
+    memory = s.read_memory()
+    notes, _ = s.read_notes()
+    first = _first_commits(
+        s, notes, now.date() - timedelta(days=s.config.note_ttl_days)
+    )
+    book = read_all(s.root)
+    plan = plan_prune(memory, notes, s.config, now, book.marks(), first)
+    check_loss(s, memory, plan.facts, force, dry_run)
+    done = PruneResult(plan, None, dry_run, tuple(s.warnings))
+    if dry_run:
+        return done
+    files, expected = _changes(s, plan, book, before)
+    if not files:
+        return done
+    applied = s.apply(files, expected, prune_message(plan))
+    if applied.stale:
+        return None
+    if plan.notes_removed:  # the recall index copies what they said
+        forget_files(str(s.root), as_values(s.config), plan.notes_removed)
+    return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
+
+
+def _first_commits(
+    s: Session, notes: list[Note], cutoff: date
+) -> dict[str, date | None]:
+    """The day each note older than ``cutoff`` was first committed (None: never)."""
+    first: dict[str, date | None] = {}
+    for note in notes:
+        if note.day < cutoff:
+            stamp = first_commit_time(s.repo, note.path)
+            first[note.path] = stamp.astimezone(s.config.zone).date() if stamp else None
+    return first
+
+
+def _changes(
+    s: Session, plan: PrunePlan, book: Ledger, before: str | None
+) -> tuple[dict[str, str | None], dict[str, str | None]]:
+    """The files the plan writes (None: deleted), and what each held when it
+    was made (see ``Session.apply``)."""
+    files: dict[str, str | None] = {}
+    expected: dict[str, str | None] = {}
+    if plan.changed:
+        files[s.config.memory_file] = plan.text
+        expected[s.config.memory_file] = before
+    for rel in plan.notes_removed:
+        # only what git holds is deleted: a line written since stays
+        files[rel] = None
+        expected[rel] = s.repo.committed_text(rel)
+    if files or plan.ledger != book.marks():
+        files.update(book.files(plan.ledger))
+    register = retired_notes.REGISTER
+    listed = s.state_text(register)
+    if listed and plan.notes_removed:  # their retired entries go too
+        kept = retired_notes.without_paths(listed, plan.notes_removed)
+        if kept != listed:
+            files[register] = kept or None
+            expected[register] = listed
+    return files, expected

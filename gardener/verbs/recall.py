@@ -1,0 +1,51 @@
+"""The ``recall`` verb: ranked current facts and live note entries; or one
+key; or what held at a time. Only reads (the recall index aside)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gardener.errors import UsageError
+from gardener.model.config import Config
+from gardener.recall.hits import Hit
+from gardener.recall.rank import as_of, lookup
+from gardener.recall.search import search
+from gardener.verbs import reading
+from gardener.verbs.clock import Clock
+
+
+def recall(
+    root: Path,
+    config: Config,
+    clock: Clock,
+    query: str | None = None,
+    *,
+    key: str | None = None,
+    as_of_time: str | None = None,
+    limit: int | None = 10,
+    everything: bool = False,
+) -> list[Hit]:
+    """What ``Workspace.recall`` answers (its arguments are this one's).
+
+    Plain queries go through the recall index (``gardener.recall.search``).
+    Raises UsageError for a malformed ``as_of_time``.
+    """
+    reading.check_inside(root, config)
+    file = config.memory_file
+    if as_of_time or key is not None:
+        memory = reading.read_memory(root, config)
+    if as_of_time:
+        try:
+            hits = as_of(as_of_time, memory.facts, file, key=key, query=query)
+        except ValueError as exc:
+            raise UsageError(
+                f"--as-of {as_of_time!r} is not YYYY-MM-DD or YYYY-MM-DDTHH:MM"
+            ) from exc
+        return hits[:limit] if limit else hits
+    now = clock.now()
+    if key is not None:
+        hits = lookup(key, memory.facts, now, file)
+        if query:
+            hits = [h for h in hits if query.casefold() in h.text.casefold()]
+        return hits[:limit] if limit else hits
+    return search(str(root), config, query or "", now, limit, everything)
