@@ -19,8 +19,9 @@ def _unescape(field: str) -> str:
     return re.sub(r"\\(.)", lambda m: _ESCAPES[m.group(1)], field)
 
 
-def load(name: str, *columns: str) -> list[tuple[str, ...]]:
-    """The rows of ``data/<name>.tsv`` as tuples of its ``columns``, unescaped.
+def load(name: str, *columns: str, folder: Path = DATA) -> list[tuple[str, ...]]:
+    """The rows of ``<folder>/<name>.tsv`` (``data/`` unless told) as tuples of
+    its ``columns``, unescaped.
 
     Comment lines (``#``) and blank lines are skipped; the first other line is
     the header, and it must name ``columns`` in order. Raises KeyError for an
@@ -28,7 +29,7 @@ def load(name: str, *columns: str) -> list[tuple[str, ...]]:
     """
     rows: list[tuple[str, ...]] = []
     header: list[str] | None = None
-    path = DATA / f"{name}.tsv"
+    path = folder / f"{name}.tsv"
     for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         if not line or line.startswith("#"):
             continue
