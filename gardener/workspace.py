@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gardener.errors import GardenerError
-from gardener.files.io import workspace_lock
-from gardener.model import config as configuration
+from gardener.files.lock import workspace_lock
 from gardener.model.config import Config
+from gardener.store import settings as configuration
 from gardener.verbs.clock import Clock
 
 # Each method imports its verb's module when called: a command loads only

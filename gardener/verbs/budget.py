@@ -7,9 +7,8 @@ from collections.abc import Sequence
 
 from gardener.errors import LossBudgetError
 from gardener.model.facts import Memory
-from gardener.model.validtime import format_instant
+from gardener.model.validtime import format_instant, is_current
 from gardener.planning.forget import NOTE_LOSS_LIMIT
-from gardener.planning.promote import is_current
 from gardener.planning.prune import loss_allowed, lost_current
 from gardener.verbs.session import Session
 

@@ -10,17 +10,18 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.io import PURGE_PENDING, read_text
-from gardener.files.layout import misnamed_notes
+from gardener.files.layout import PURGE_PENDING, misnamed_notes
+from gardener.files.read import read_text
 from gardener.formats.entryline import FUTURE_SLACK_S
 from gardener.formats.memoryfile import parse_memory
+from gardener.formats.rules import unknown_settings
 from gardener.git.log import blob_paths, objects
 from gardener.git.run import lock_holders
-from gardener.model.config import Config, unknown_settings
+from gardener.model.config import Config
 from gardener.model.facts import Note, Problem
+from gardener.model.marks import HELD, fingerprints, review_id
 from gardener.neverstore import redact
 from gardener.planning.check import memory_problems, secret_problems, sort_problems
-from gardener.planning.promote import HELD, fingerprints, review_id
 from gardener.store import retired as retired_notes
 from gardener.verbs import reading
 from gardener.verbs.guard import QUARANTINE, purged_scrubber, quarantined

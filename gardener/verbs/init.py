@@ -6,18 +6,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gardener.files.io import (
-    STATE_DIR,
-    atomic_write,
-    ensure_state_dir,
-    note_files,
-    read_text,
-    workspace_lock,
-)
+from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.layout import STATE_DIR, note_files
+from gardener.files.lock import workspace_lock
+from gardener.files.read import read_text
 from gardener.formats.memoryfile import NEW_FILE
 from gardener.git.repo import Repo
-from gardener.model import config as configuration
 from gardener.model.config import Config
+from gardener.store import settings as configuration
 from gardener.verbs.clock import Clock
 from gardener.verbs.guard import (
     Redaction,

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from gardener.planning.forget import ForgetPlan
-    from gardener.planning.promote import Decision, PromotionPlan
+    from gardener.planning.promote import PromotionPlan
     from gardener.planning.prune import PrunePlan
+    from gardener.planning.reconcile import Decision
 
 
 def short(text: str, width: int = 60) -> str:

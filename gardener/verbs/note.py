@@ -17,14 +17,9 @@ import os
 from datetime import date, datetime
 
 from gardener.errors import GardenerError, RefusedError, UsageError
-from gardener.files.io import (
-    SALT,
-    append_entry,
-    appended_text,
-    refuse_outside,
-    workspace_lock,
-)
-from gardener.files.layout import exists, is_file, is_symlink
+from gardener.files.append import append_entry, appended_text
+from gardener.files.layout import SALT, exists, is_file, is_symlink, refuse_outside
+from gardener.files.lock import workspace_lock
 from gardener.formats.entryline import (
     FUTURE_SLACK_S,
     bare_value,
@@ -284,7 +279,7 @@ def _scanned(
     if _unscanned_secret(written, committed, scanned, settings):
         from pathlib import Path
 
-        from gardener.model.config import load
+        from gardener.store.settings import load
         from gardener.verbs.guard import redact_files
 
         redact_files(Path(root), [rel], load(Path(root)), now)
@@ -330,7 +325,7 @@ def _record(root: str, now: datetime | None) -> list[str]:
     is parsed then and not on every note."""
     from pathlib import Path
 
-    from gardener.model.config import load
+    from gardener.store.settings import load
     from gardener.verbs.clock import Clock
     from gardener.verbs.record import record_changes
     from gardener.verbs.session import open_session
@@ -378,10 +373,8 @@ def _purged(root: str, text: str) -> bool:
     """True if ``text`` holds a text purged from the workspace at ``root``."""
     from pathlib import Path
 
-    from gardener.verbs.purge import (  # only once a purge happened
-        read_purged,
-        refused_by_purge,
-    )
+    from gardener.planning.purge import refused_by_purge
+    from gardener.store.purged import read_purged
 
     salt, hashes = read_purged(Path(root))
     return refused_by_purge(text, salt, hashes)

@@ -8,19 +8,13 @@ from datetime import date
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.io import (
-    dated_notes,
-    decode_text,
-    note_date,
-    read_files,
-    read_text,
-    refuse_outside,
-)
+from gardener.files.layout import dated_notes, note_date, refuse_outside
+from gardener.files.read import decode_text, read_files, read_text
 from gardener.formats.dailynote import parse_note
 from gardener.formats.memoryfile import NEW_FILE, parse_memory
 from gardener.model.config import Config
 from gardener.model.facts import Memory, Note, Problem
-from gardener.planning.promote import note_digest, settled_mark
+from gardener.model.marks import note_digest, settled_mark
 from gardener.store.ledger import read_all
 from gardener.store.linememo import LineMemo
 

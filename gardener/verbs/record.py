@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.io import inside, note_date, read_text
+from gardener.files.layout import inside, note_date
+from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git.repo import identity_for
 from gardener.neverstore import redact

@@ -4,7 +4,7 @@ promote held for review (it reads like an instruction to the model)."""
 from __future__ import annotations
 
 from gardener.errors import GardenerError
-from gardener.planning.promote import APPROVED, HELD, review_id
+from gardener.model.marks import APPROVED, HELD, review_id
 from gardener.store.ledger import read_all
 from gardener.verbs.messages import review_message
 from gardener.verbs.session import Session

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from gardener.errors import GardenerError
-from gardener.files.io import STATE_DIR, ensure_state_dir, workspace_lock
+from gardener.files.atomic import ensure_state_dir
+from gardener.files.layout import STATE_DIR
+from gardener.files.lock import workspace_lock
 from gardener.git.repo import Identity, Repo
 from gardener.model.config import Config
 from gardener.model.facts import Memory, Note, Problem
