@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from gardener import Workspace  # noqa: E402
-from gardener.cli.commands import main  # noqa: E402
+from gardener import Workspace
+from gardener.cli.commands import main
 
 
 @pytest.fixture(autouse=True)

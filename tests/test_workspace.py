@@ -1,452 +1,539 @@
-"""Tests for gardener.files (read, atomic, append, lock, layout): real files, real processes."""
+"""The verbs end to end: real files, real git repositories in tmp_path."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import subprocess
 import sys
-from datetime import date
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from gardener.errors import GardenerError, LockError, NotAWorkspaceError, ParseError
-from gardener.files.append import append_entry
-from gardener.files.atomic import atomic_write
-from gardener.files.layout import (
-    absolute,
-    exists,
-    inside,
-    is_dir,
-    is_file,
-    is_symlink,
-    note_date,
-    note_files,
-    path_text,
-)
-from gardener.files.lock import workspace_lock
-from gardener.files.read import read_files, read_text
-
-PROJECT = Path(__file__).resolve().parents[1]
+from gardener import RefusedError, Workspace
+from gardener.formats.memoryfile import parse_memory
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    """A workspace folder: the only git thing this module needs is a .git folder."""
-    (tmp_path / "ws" / ".git").mkdir(parents=True)
-    return tmp_path / "ws"
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
 
 
-# -- names -------------------------------------------------------------------
+def commits(root: Path) -> int:
+    return int(git(root, "rev-list", "--count", "HEAD"))
+
+
+def at(ws: Workspace, when: str) -> Workspace:
+    ws.now_override = when
+    return ws
+
+
+def test_init_creates_a_workspace(ws: Workspace):
+    for name in (
+        "MEMORY.md",
+        "rules.md",
+        ".gitattributes",
+        "memory",
+        ".gardener/.gitignore",
+    ):
+        assert (ws.root / name).exists(), name
+    assert "memory/*.md merge=union" in (ws.root / ".gitattributes").read_text()
+    assert commits(ws.root) == 1
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_init_adopts_in_place_and_redacts_secrets(tmp_path: Path):
+    root = tmp_path / "agent"
+    (root / "memory" / "archive").mkdir(parents=True)
+    memory = "\ufeff# What I know\r\n\r\n- the user likes tea\r\n- wifi password: Sunflower-88-fake\r\n"
+    (root / "MEMORY.md").write_bytes(memory.encode())
+    note = (
+        "- 10:00 decided: we use SQLite\n- long line " + "x" * 5000
+    )  # no final newline
+    (root / "memory" / "2026-01-05.md").write_text(note)
+    (root / "memory" / "state.json").write_text("{}")
+    (root / "memory" / "archive" / "2025-01-01.md").write_text("- old\n")
+    _, result = Workspace.init(root, now_override="2026-01-06T09:00")
+    assert result.adopted
+    assert (root / "memory" / "2026-01-05.md").read_text() == note
+    after = (root / "MEMORY.md").read_bytes().decode()
+    assert after == memory.replace("Sunflower-88-fake", "[REDACTED:password]")
+    assert [r.rule for r in result.redacted] == ["password"]
+    assert "Sunflower-88-fake" not in git(root, "log", "-p", "--all")
+    assert "Sunflower-88-fake" in (root / ".gardener" / "quarantine.jsonl").read_text()
+    assert (
+        oct((root / ".gardener" / "quarantine.jsonl").stat().st_mode & 0o777) == "0o600"
+    )
+    tracked = git(root, "ls-files").split()
+    assert (
+        "memory/state.json" not in tracked
+        and "memory/archive/2025-01-01.md" not in tracked
+    )
+
+
+def test_note_appends_and_commits_as_its_author(ws: Workspace):
+    result = ws.note(
+        "Mira prefers tabs",
+        kind="preference",
+        key="indentation",
+        by="atlas",
+        time="08:15",
+    )
+    assert result.path == "memory/2026-01-05.md"
+    text = (ws.root / result.path).read_text()
+    assert (
+        text
+        == "# 2026-01-05\n\n- 08:15 preference: **indentation**: Mira prefers tabs (by: atlas)\n"
+    )
+    assert (
+        git(ws.root, "log", "-1", "--format=%an|%cn").strip() == "atlas|memory-gardener"
+    )
+
+
+def test_note_refuses_secrets_and_writes_nothing(ws: Workspace):
+    before = commits(ws.root)
+    with pytest.raises(RefusedError) as info:
+        ws.note("the NAS password is Quartz-Heron-77-fake")
+    assert "password" in str(info.value)
+    assert not (ws.root / "memory" / "2026-01-05.md").exists()
+    assert commits(ws.root) == before
+
+
+def test_promote_commits_once_and_twice_changes_nothing(ws: Workspace):
+    ws.note("use Postgres", kind="decision", key="database", time="09:00", by="atlas")
+    first = at(ws, "2026-01-05T18:00").promote()
+    assert first.commit and first.as_dict()["added"] == ["database"]
+    message = git(ws.root, "log", "-1", "--format=%B")
+    assert (
+        "Gardener-Action: promote" in message and "Gardener-Keys: database" in message
+    )
+    count = commits(ws.root)
+    second = ws.promote()
+    assert second.commit is None and second.plan.decisions == ()
+    assert commits(ws.root) == count
+
+
+def test_monday_postgres_friday_sqlite(ws: Workspace):
+    at(ws, "2026-01-12T09:00").note(
+        "use Postgres", kind="decision", key="database", day="2026-01-12", time="09:00"
+    )
+    at(ws, "2026-01-12T18:00").promote()
+    at(ws, "2026-01-16T16:00").note(
+        "switch to SQLite",
+        kind="decision",
+        key="database",
+        day="2026-01-16",
+        time="16:00",
+    )
+    at(ws, "2026-01-16T18:00").promote()
+    assert [h.value for h in ws.recall(key="database")] == ["switch to SQLite"]
+    assert [h.value for h in ws.recall(key="Database", as_of_time="2026-01-14")] == [
+        "use Postgres"
+    ]
+    history = ws.why("database")
+    assert [(r.hit.value, r.hit.status) for r in history] == [
+        ("use Postgres", "superseded"),
+        ("switch to SQLite", "current"),
+    ]
+    assert all(r.commit for r in history)
+    assert history[0].commit != history[1].commit
+
+
+def test_tier2_renewal_price_today_as_of_february_then_pruned(ws: Workspace):
+    at(ws, "2026-01-12T12:00").note(
+        "$4,200",
+        key="Tier 2 renewal / list price",
+        kind="fact",
+        source="pricing-sheet",
+        by="pricing-team",
+        day="2026-01-12",
+        time="",
+    )
+    at(ws, "2026-01-12T12:00").promote()
+    at(ws, "2026-03-03T12:00").note(
+        "$3,600",
+        key="Tier 2 renewal / list price",
+        kind="fact",
+        source="pricing-sheet",
+        by="pricing-team",
+        day="2026-03-03",
+        time="",
+    )
+    at(ws, "2026-03-03T12:00").promote()
+    assert [h.value for h in ws.recall(key="tier 2 renewal / list price")] == ["$3,600"]
+    feb = ws.recall(key="Tier 2 renewal / list price", as_of_time="2026-02-09")
+    assert [(h.value, h.since, h.until) for h in feb] == [
+        ("$4,200", "2026-01-12", "2026-03-03")
+    ]
+    assert [h.value for h in ws.recall("Tier 2 renewal price")][:1] == ["$3,600"]
+    # the retention (90 days) counts from `until`: kept on 2026-05-31, gone on 2026-06-02
+    assert at(ws, "2026-05-31T12:00").prune().as_dict()["superseded_removed"] == 0
+    pruned = at(ws, "2026-06-02T12:00").prune()
+    assert pruned.as_dict()["superseded_removed"] == 1
+    assert ws.recall(key="Tier 2 renewal / list price", as_of_time="2026-02-09") == []
+    assert "$4,200" in git(ws.root, "log", "-p", "MEMORY.md")  # still in git history
+    # and `why` still tells the whole story, from the prune commit's diff
+    story = [
+        (r.hit.value, r.hit.status, r.hit.until)
+        for r in ws.why("tier 2 renewal / list price")
+    ]
+    assert story == [("$4,200", "pruned", "2026-03-03"), ("$3,600", "current", None)]
+    first = ws.why("Tier 2 renewal / list price")[0]
+    assert first.removed_in == pruned.commit and first.commit is not None
+
+
+def test_day_40_lesson_ttl_refusals_and_ranking(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-01T08:00")
+    day = lambda n: f"2026-01-{n + 1:02d}" if n < 31 else f"2026-02-{n - 30:02d}"  # noqa: E731
+    stored = 0
+    for text, n in [
+        ("deploy to staging on friday", 5),
+        ("staging server is called box7", 20),
+        ("deploy needs two approvals", 33),
+        ("my password is hunter2", 38),
+        ("email me at someone@example.org", 38),
+        ("deploy staging fix is merged", 39),
+    ]:
+        try:
+            at(ws, f"{day(n)}T12:00").note(text, day=day(n), time="12:00")
+            stored += 1
+        except RefusedError:
+            pass
+    assert stored == 4
+    hits = at(ws, day(40) + "T12:00").recall("deploy staging")
+    assert [h.text.split(" ", 1)[1] for h in hits] == [
+        "deploy staging fix is merged",
+        "deploy needs two approvals",
+        "staging server is called box7",
+    ]
+    assert len({h.path for h in hits}) == 3  # the day-5 note is past its TTL
+
+
+def test_hand_edit_is_committed_first_and_kept(ws: Workspace):
+    ws.note("we use SQLite", kind="decision", key="database", time="09:00")
+    ws.note("prefers dark mode", kind="preference", key="theme", time="09:01")
+    at(ws, "2026-01-05T18:00").promote()
+    memory = ws.root / "MEMORY.md"
+    lines = [
+        line
+        for line in memory.read_text().splitlines(keepends=True)
+        if "**theme**" not in line
+    ]
+    memory.write_text(
+        "".join(lines).replace("we use SQLite", "we use SQLite (WAL mode)")
+    )
+    ws.note("tabs", kind="preference", key="indentation", time="19:00")
+    at(ws, "2026-01-05T20:00").promote()
+    log = git(ws.root, "log", "--format=%s", "-3").splitlines()
+    assert log[0].startswith("promote:") and log[1].startswith("record:")
+    text = memory.read_text()
+    assert "we use SQLite (WAL mode)" in text
+    assert "**theme**" not in text  # a fact deleted by hand is not brought back
+    assert "**indentation**" in text
+
+
+def test_prune_keeps_notes_until_promoted_and_checks_the_name(ws: Workspace):
+    ws.note("we decided on SQLite", day="2026-01-05", time="09:00")
+    (ws.root / "memory" / "2024-01-01.md").write_text("- decided: misnamed note\n")
+    at(ws, "2026-01-05T10:00")
+    kept = at(ws, "2026-03-01T09:00").prune(dry_run=True).as_dict()
+    reasons = {k["path"]: k["reason"] for k in kept["kept_notes"]}
+    assert "not promoted" in reasons["memory/2026-01-05.md"]
+    ws.promote()
+    result = ws.prune().as_dict()
+    assert result["removed_notes"] == ["memory/2026-01-05.md"]
+    assert any("first committed" in k["reason"] for k in result["kept_notes"])
+    assert (ws.root / "memory" / "2024-01-01.md").exists()
+    assert not (ws.root / "memory" / "2026-01-05.md").exists()
+    assert "we decided on SQLite" in git(ws.root, "log", "-p", "--all")
+
+
+def test_expired_entries_leave_current_memory(ws: Workspace):
+    for n in range(4):
+        ws.note(
+            f"value {n}",
+            kind="fact",
+            key=f"k{n}",
+            expires="2026-01-10",
+            time=f"09:0{n}",
+        )
+    ws.note("stays", kind="fact", key="other", time="09:30")
+    at(ws, "2026-01-05T18:00").promote()
+    assert len(at(ws, "2026-01-09T23:59").recall(key="k1")) == 1
+    assert (
+        at(ws, "2026-01-10T00:00").recall(key="k1") == []
+    )  # expires is exclusive, like until
+    result = ws.prune().as_dict()
+    assert result["expired_removed"] == 4
+    facts = parse_memory((ws.root / "MEMORY.md").read_text()).facts
+    assert (
+        sorted(f.get("reason") or "" for f in facts if f.superseded) == ["expired"] * 4
+    )
+    assert [h.value for h in ws.recall(key="k1", as_of_time="2026-01-09")] == [
+        "value 1"
+    ]
+
+
+def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
+    ws.note("SQLite", kind="decision", key="database", time="09:00")
+    at(ws, "2026-01-05T18:00").promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text().replace(
+            "## Decisions\n", "## Decisions\n- **Database**: Postgres\n"
+        )
+    )
+    (ws.root / "memory" / "2026-01-06.md").write_text(
+        "# x\n\n- token: ghp_" + "a1B2c3D4e5" * 4 + "\n"
+    )
+    (ws.root / "memory" / "2026-01-07.md").write_bytes(b"- bad \xff byte\n")
+    problems = ws.check()
+    kinds = {(p.kind, p.path, p.line) for p in problems}
+    assert ("conflict", "MEMORY.md", 5) in kinds
+    assert ("secret", "memory/2026-01-06.md", 3) in kinds
+    assert any(
+        p.kind == "parse" and p.path == "memory/2026-01-07.md" and p.line == 1
+        for p in problems
+    )
+
+
+def test_cli_subprocess_json(tmp_path: Path):
+    env = {**os.environ, "GARDENER_NOW": "2026-01-05T09:00"}
+    root = tmp_path / "ws"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "gardener", "-w", str(root), *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True)
+
+    assert run("init").returncode == 0
+    out = run("note", "--json", "--kind", "decision", "--key", "database", "SQLite")
+    assert out.returncode == 0, out.stderr
+    assert '"path": "memory/2026-01-05.md"' in out.stdout
+    refused = run("note", "password: hunter2-fake-99")
+    assert (
+        refused.returncode == 3
+        and "refused" in refused.stderr
+        and "Traceback" not in refused.stderr
+    )
+    assert run("promote").returncode == 0
+    recall = run("recall", "--json", "database")
+    assert '"status": "current"' in recall.stdout
+    missing = subprocess.run(
+        [sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 1 and "gardener init" in missing.stderr
+
+
+def test_secret_written_directly_is_redacted_and_never_promoted(ws: Workspace):
+    """Regression: the redacted placeholder line was promoted into MEMORY.md."""
+    note = ws.root / "memory" / "2026-01-05.md"
+    key = "sk-" + "FAKEfake" * 5
+    note.write_text(
+        f"- decision: the api key is {key}\n- fact: contact: jonas.berg@example.net\n- decision: we use SQLite\n"
+    )
+    dry = ws.promote(dry_run=True)
+    assert [d.action for d in dry.plan.decisions].count("refused") == 2
+    result = ws.promote()
+    text = (ws.root / "MEMORY.md").read_text()
+    assert "REDACTED" not in text and "SQLite" in text
+    assert [d.reason for d in result.plan.decisions if d.action == "refused"] == [
+        "holds a redacted secret"
+    ] * 2
+    assert key not in git(ws.root, "log", "-p", "--all")
+    assert "[REDACTED:" in note.read_text()
+    assert ws.promote().plan.decisions == ()  # reported once
+
+
+def test_why_finds_the_commit_of_a_hand_written_entry(ws: Workspace):
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text().replace(
+            "<!-- gardener:end -->",
+            "## Facts\n- **office**: Lisbon\n<!-- gardener:end -->",
+        )
+    )
+    ws.note("we use SQLite", kind="decision", key="database", time="10:00")
+    at(ws, "2026-01-05T11:00").promote()
+    [record] = ws.why("office")
+    assert record.commit and record.hit.value == "Lisbon"
+    assert git(ws.root, "log", "-1", "--format=%s", record.commit).startswith("record:")
+
+
+def test_note_redacts_what_an_agent_wrote_directly_before_committing(ws: Workspace):
+    ws.note("first line", time="09:00")
+    with open(ws.root / "memory" / "2026-01-05.md", "a") as f:
+        f.write("- the wifi password is Quartz-Heron-77-fake\n")
+    ws.note("second line", time="09:05")
+    assert "Quartz-Heron-77-fake" not in git(ws.root, "log", "-p", "--all")
+    text = (ws.root / "memory" / "2026-01-05.md").read_text()
+    assert "[REDACTED:password]" in text and text.endswith("second line\n")
 
 
 @pytest.mark.parametrize(
-    ("name", "expected"),
+    ("line", "value"),
     [
-        ("2026-11-29.md", date(2026, 11, 29)),
-        ("2026-11-29-standup.md", date(2026, 11, 29)),
-        ("2026-11-29-0930.md", date(2026, 11, 29)),
-        ("2026-11-29_design review.md", date(2026, 11, 29)),
-        ("2026-02-30.md", None),
-        ("2026-13-01.md", None),
-        ("0000-01-01.md", None),
-        ("2026-11-29.txt", None),
-        ("2026-11-29.md\n", None),
-        ("2026-11-29x.md", None),
-        ("notes.md", None),
-        ("\u0662\u0660\u0662\u0666-01-01.md", None),  # Arabic-Indic digits
+        ("wifi pass Heron77x", "Heron77x"),
+        ("pass: Heron77x", "Heron77x"),
+        ("ssh root@10.0.0.5 with password quokkafake", "quokkafake"),
+        ("password: quokka heron lemur staple", "quokka heron lemur staple"),
+        ("door PIN 4829", "4829"),
+        ("mysql -u root -pQuokka-77-fake", "Quokka-77-fake"),
+        ("sshpass -p quokkafake ssh deploy@host", "quokkafake"),
+        ("login admin / Quokka-77-fake", "Quokka-77-fake"),
     ],
 )
-def test_note_date(name: str, expected: date | None) -> None:
-    assert note_date(name) == expected
+def test_a_weakly_labelled_secret_is_refused_and_redacted_alike(
+    ws: Workspace, line: str, value: str
+):
+    """The phrasings that need a second clue (a credential word, "with",
+    a command) are refused by note and redacted from a file written directly."""
+    with pytest.raises(RefusedError):
+        ws.note(line)
+    ws.note("first line", time="09:00")
+    with open(ws.root / "memory" / "2026-01-05.md", "a") as f:
+        f.write(f"- {line}\n")
+    ws.note("second line", time="09:05")
+    history = git(ws.root, "log", "-p", "--all")
+    text = (ws.root / "memory" / "2026-01-05.md").read_text()
+    for part in value.split():  # a passphrase goes whole, not its first word only
+        assert part not in history and part not in text
 
 
-def test_note_files_sorted_flat_and_safe(root: Path, tmp_path: Path) -> None:
-    notes = root / "memory"
-    (notes / "archive").mkdir(parents=True)
-    for name in [
-        "2026-01-02.md",
-        "2026-01-01_b.md",
-        "2026-01-01.md",
-        "2026-01-01-a.md",
-    ]:
-        (notes / name).write_text("- x\n")
-    (notes / "archive" / "2025-01-01.md").write_text("- old\n")
-    (notes / "2026-02-30.md").write_text("- bad date\n")
-    (notes / "state.json").write_text("{}")
-    (notes / "2026-01-03.md").mkdir()  # a folder with a note's name
-    outside = tmp_path / "elsewhere.md"
-    outside.write_text("- secret\n")
-    (notes / "2026-01-04.md").symlink_to(outside)
-    (notes / "2026-01-05.md").symlink_to(notes / "2026-01-01.md")
-
-    names = [p.name for p in note_files(root)]
-    assert names == [
-        "2026-01-01-a.md",
-        "2026-01-01.md",
-        "2026-01-01_b.md",
-        "2026-01-02.md",
-        "2026-01-05.md",
-    ]
-    assert note_files(root, "missing") == []
-
-
-def test_note_files_refuses_notes_dir_outside(root: Path, tmp_path: Path) -> None:
-    (tmp_path / "out").mkdir()
-    (tmp_path / "out" / "2026-01-01.md").write_text("- x\n")
-    (root / "memory").symlink_to(tmp_path / "out")
-    assert note_files(root) == []
-
-
-def test_inside(root: Path, tmp_path: Path) -> None:
-    assert inside(root, root / "memory" / "x.md")
-    assert inside(root, Path("memory/x.md"))
-    assert inside(root, root)
-    assert not inside(root, root / ".." / "x.md")
-    assert not inside(root, tmp_path / "wsx")
-    (root / "link").symlink_to(tmp_path)
-    assert not inside(root, root / "link" / "x.md")
-    (root / "loop").symlink_to(root / "loop")
-    assert not inside(root, root / "loop")
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="/.ab", max_size=12))
-def test_paths_are_spelled_as_pathlib_spells_them(text: str) -> None:
-    # the note path uses these instead of pathlib (~6 ms to import)
-    assert path_text(text) == path_text(PurePosixPath(text)) == str(PurePosixPath(text))
-    assert absolute(text) == absolute(Path(text)) == str(Path(text).absolute())
-
-
-def test_file_kinds_are_told_as_pathlib_tells_them(tmp_path: Path) -> None:
-    (tmp_path / "file").write_text("x")
-    (tmp_path / "dir").mkdir()
-    (tmp_path / "to-file").symlink_to("file")
-    (tmp_path / "to-dir").symlink_to("dir")
-    (tmp_path / "dangling").symlink_to("missing")
-    (tmp_path / "loop").symlink_to("loop")
-    names = ["file", "dir", "to-file", "to-dir", "dangling", "loop", "missing"]
-    names += ["file/below", "nul\0name", ""]
-    for name in names:
-        path = tmp_path / name if name else tmp_path
-        text = os.path.join(tmp_path, name)
-        assert exists(text) == path.exists(), name
-        assert is_file(text) == path.is_file(), name
-        assert is_dir(text) == path.is_dir(), name
-        assert is_symlink(text) == path.is_symlink(), name
-
-
-# -- reads -------------------------------------------------------------------
-
-
-def test_read_text_keeps_bom_and_crlf(root: Path) -> None:
-    raw = "\ufeff# Notes\r\n- caf\u00e9 \u6771\u4eac \U0001f331".encode()
-    path = root / "n.md"
-    path.write_bytes(raw)
-    text = read_text(path)
-    assert text.startswith("\ufeff") and "\r\n" in text
-    assert text.encode("utf-8") == raw
-
-
-def test_read_text_invalid_utf8_names_file_and_line(root: Path) -> None:
-    path = root / "bad.md"
-    path.write_bytes(b"line one\nline two\nabc \xff def\n")
-    with pytest.raises(ParseError) as info:
-        read_text(path)
-    assert info.value.line == 3
-    assert info.value.path == str(path)
-    assert "bad.md:3:" in str(info.value) and "0xff" in str(info.value)
-
-
-def test_read_text_missing(root: Path) -> None:
-    with pytest.raises(FileNotFoundError):
-        read_text(root / "nope.md")
-
-
-# -- atomic writes -------------------------------------------------------------
-
-
-def test_atomic_write_round_trip_and_mode(root: Path) -> None:
-    path = root / "MEMORY.md"
-    path.write_text("old\n")
-    path.chmod(0o640)
-    text = "\ufeff# Memory\r\n- **k**: v\r\nno final newline"
-    atomic_write(path, text)
-    assert path.read_bytes() == text.encode("utf-8")
-    assert path.stat().st_mode & 0o777 == 0o640
-    assert sorted(p.name for p in root.iterdir()) == [".git", "MEMORY.md"]
-
-
-def test_atomic_write_surrogates_round_trip(root: Path) -> None:
-    raw = b"ok \xff\xfe bytes\n"
-    path = root / "x.md"
-    atomic_write(path, raw.decode("utf-8", "surrogateescape"))
-    assert path.read_bytes() == raw
-
-
-def test_atomic_write_creates_folders(root: Path) -> None:
-    atomic_write(root / "memory" / "2026-01-01.md", "- a\n")
-    assert (root / "memory" / "2026-01-01.md").read_text() == "- a\n"
-
-
-def test_atomic_write_refuses_outside(root: Path, tmp_path: Path) -> None:
-    victim = tmp_path / "victim.txt"
-    victim.write_text("keep\n")
-    (root / "memory").mkdir()
-    (root / "memory" / "2026-01-01.md").symlink_to(victim)
-    with pytest.raises(GardenerError, match="symlink"):
-        atomic_write(root / "memory" / "2026-01-01.md", "owned\n")
-    with pytest.raises(GardenerError, match="outside"):
-        atomic_write(root / ".." / "victim.txt", "owned\n")
-    with pytest.raises(GardenerError, match="outside"):
-        append_entry(root / "memory" / "2026-01-01.md", "- owned")
-    assert victim.read_text() == "keep\n"
-
-
-def test_atomic_write_through_symlink_inside(root: Path) -> None:
-    (root / "real.md").write_text("old\n")
-    (root / "MEMORY.md").symlink_to("real.md")
-    atomic_write(root / "MEMORY.md", "new\n")
-    assert (root / "MEMORY.md").is_symlink()
-    assert (root / "real.md").read_text() == "new\n"
-
-
-_FILL_UP = """
-import resource, signal, sys
-from pathlib import Path
-from gardener.files.atomic import atomic_write
-signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
-resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
-try:
-    atomic_write(Path(sys.argv[1]), "x" * 1_000_000)
-except Exception as e:
-    print(type(e).__name__, e)
-    sys.exit(3)
-"""
-
-
-def test_atomic_write_failing_midway_keeps_old_file(root: Path) -> None:
-    # The kernel refuses writes past 4 KiB (RLIMIT_FSIZE): the temp file fills
-    # up half way, as on a full disk. Works as root too, unlike chmod.
-    path = root / "MEMORY.md"
-    path.write_text("old content\n")
-    env = dict(os.environ, PYTHONPATH=str(PROJECT))
-    done = subprocess.run(
-        [sys.executable, "-c", _FILL_UP, str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
+def test_note_does_not_repeat_a_kind_and_key_given_twice(ws: Workspace):
+    """Regression: the README's entry syntax plus --kind/--key wrote both prefixes twice."""
+    result = ws.note(
+        "decision: **database**: Postgres",
+        kind="decision",
+        key="database",
+        time="10:00",
     )
-    assert done.returncode == 3, done.stderr
-    assert done.stdout.startswith("GardenerError") and "File too large" in done.stdout
-    assert path.read_text() == "old content\n"
-    assert sorted(p.name for p in root.iterdir()) == [".git", "MEMORY.md"]
+    assert result.line == "- 10:00 decision: **database**: Postgres"
 
 
-def test_atomic_write_failing_at_replace_keeps_target(root: Path) -> None:
-    # The target is a folder: the temp file is complete but os.replace fails.
-    (root / "MEMORY.md").mkdir()
-    (root / "MEMORY.md" / "keep").write_text("k")
-    with pytest.raises(GardenerError, match="could not write"):
-        atomic_write(root / "MEMORY.md", "new\n")
-    assert (root / "MEMORY.md" / "keep").read_text() == "k"
-    assert sorted(p.name for p in root.iterdir()) == [".git", "MEMORY.md"]
-
-
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores folder permissions")
-def test_atomic_write_unwritable_folder(root: Path) -> None:
-    path = root / "MEMORY.md"
-    path.write_text("old\n")
-    root.chmod(0o555)
-    try:
-        with pytest.raises(GardenerError):
-            atomic_write(path, "new\n")
-    finally:
-        root.chmod(0o755)
-    assert path.read_text() == "old\n"
-
-
-# -- appends -----------------------------------------------------------------
-
-
-def test_append_creates_file_and_folder(root: Path) -> None:
-    path = root / "memory" / "2026-01-01.md"
-    append_entry(path, "- first")
-    append_entry(path, "- second\n")
-    append_entry(path, "")
-    assert path.read_bytes() == b"- first\n- second\n\n"
-
-
-def test_append_adds_missing_final_newline(root: Path) -> None:
-    path = root / "n.md"
-    path.write_bytes(b"# Day\n- no newline at end")
-    append_entry(path, "- next")
-    assert path.read_bytes() == b"# Day\n- no newline at end\n- next\n"
-
-
-def test_append_keeps_crlf(root: Path) -> None:
-    path = root / "n.md"
-    path.write_bytes(b"\xef\xbb\xbf# Day\r\n- a")
-    append_entry(path, "- b")
-    append_entry(path, "- c\n  - nested")
-    assert (
-        path.read_bytes() == b"\xef\xbb\xbf# Day\r\n- a\r\n- b\r\n- c\r\n  - nested\r\n"
-    )
-
-
-def test_append_crlf_detected_past_first_chunk(root: Path) -> None:
-    path = root / "n.md"
-    path.write_bytes(b"x" * 65535 + b"\r\n")  # the \r ends the first 64 KiB read
-    append_entry(path, "- y")
-    assert path.read_bytes().endswith(b"\r\n- y\r\n")
-
-
-def test_append_after_replace_goes_to_new_file(root: Path) -> None:
-    path = root / "n.md"
-    append_entry(path, "- a")
-    atomic_write(path, "- a\n- redacted\n")
-    append_entry(path, "- b")
-    assert path.read_text() == "- a\n- redacted\n- b\n"
-
-
-def _append_many(path: str, worker: int, count: int, start: object) -> None:
-    start.wait()  # type: ignore[attr-defined]
-    for i in range(count):
-        # Long lines: a non-atomic append would split them.
-        append_entry(Path(path), f"- w{worker:02d} n{i:03d} " + "abcdefgh" * 300)
-
-
-def test_concurrent_appends_never_interleave(root: Path) -> None:
-    path = root / "memory" / "2026-01-01.md"
-    path.parent.mkdir()
-    path.write_bytes(b"# Day")  # no final newline: added exactly once
-    ctx = multiprocessing.get_context("spawn")
-    start = ctx.Event()
-    procs = [
-        ctx.Process(target=_append_many, args=(str(path), w, 50, start))
-        for w in range(8)
-    ]
-    for p in procs:
-        p.start()
-    start.set()
-    for p in procs:
-        p.join(timeout=120)
-        assert p.exitcode == 0
-    lines = path.read_text().split("\n")
-    assert lines[0] == "# Day" and lines[-1] == ""
-    body = lines[1:-1]
-    expected = {
-        f"- w{w:02d} n{i:03d} " + "abcdefgh" * 300 for w in range(8) for i in range(50)
-    }
-    assert len(body) == 400
-    assert set(body) == expected
-
-
-# -- workspace lock ------------------------------------------------------------
-
-
-def _try_lock(root: str, queue: object) -> None:
-    try:
-        with workspace_lock(Path(root), timeout=0.2):
-            queue.put("acquired")  # type: ignore[attr-defined]
-    except LockError as e:
-        queue.put(f"LockError: {e}")  # type: ignore[attr-defined]
-
-
-def test_workspace_lock_excludes_another_process(root: Path) -> None:
-    ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
-    with workspace_lock(root, timeout=1):
-        assert (root / ".git" / "gardener.lock").read_text() == f"{os.getpid()}\n"
-        child = ctx.Process(target=_try_lock, args=(str(root), queue))
-        child.start()
-        result = queue.get(timeout=60)
-        child.join(timeout=60)
-    assert result.startswith("LockError")
-    assert f"pid {os.getpid()}" in result and "gardener.lock" in result
-
-    child = ctx.Process(target=_try_lock, args=(str(root), queue))
-    child.start()
-    assert queue.get(timeout=60) == "acquired"
-    child.join(timeout=60)
-
-
-def test_workspace_lock_reentrant_in_thread(root: Path) -> None:
-    with workspace_lock(root, timeout=0.1), workspace_lock(root, timeout=0.1):
-        pass
-    with workspace_lock(root, timeout=0.1):
-        pass
-
-
-def test_workspace_lock_excludes_other_threads_and_is_released_on_errors(
-    root: Path,
+def test_commits_check_gits_housekeeping_every_few_hours(
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import threading
-
-    results: list[str] = []
-
-    def other() -> None:
-        try:
-            with workspace_lock(root, timeout=0.2):
-                results.append("acquired")
-        except LockError:
-            results.append("LockError")
-
-    def in_a_thread() -> None:
-        thread = threading.Thread(target=other)
-        thread.start()
-        thread.join()
-
-    with workspace_lock(root, timeout=1) as notice:
-        assert notice is None
-        with pytest.raises(RuntimeError), workspace_lock(root, timeout=0.1):
-            raise RuntimeError("re-entered, then failed: the outer one still holds it")
-        in_a_thread()
-    assert results == ["LockError"]
-    assert (root / ".git" / "gardener.lock").read_text() == ""  # released
-    with pytest.raises(RuntimeError), workspace_lock(root, timeout=0.1):
-        raise RuntimeError("failed: released all the same")
-    in_a_thread()
-    assert results == ["LockError", "acquired"]
-
-
-def test_workspace_lock_needs_git_folder(tmp_path: Path) -> None:
-    with (
-        pytest.raises(NotAWorkspaceError, match="gardener init"),
-        workspace_lock(tmp_path),
-    ):
-        pass
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    stamp = ws.root / ".git" / "gardener" / "maintained"
+    stamp.unlink(missing_ok=True)
+    runs = []
+    for text in ("one", "two", "three"):
+        if text == "three":  # hours later
+            os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+        trace.write_text("")
+        ws.note(text)
+        runs.append("maintenance run --auto" in trace.read_text())
+    assert runs == [True, False, True]
+    # promote keeps the same clock: its commits come minutes after a note's
+    trace.write_text("")
+    assert ws.promote().commit
+    assert "maintenance run --auto" not in trace.read_text()
+    os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+    ws.note("four")
+    trace.write_text("")
+    ws.promote()  # the note ran it: not due again
+    assert "maintenance run --auto" not in trace.read_text()
+    os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+    ws.note("five")
+    os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
+    trace.write_text("")
+    assert ws.promote().commit  # hours after the last check: promote's commit runs it
+    assert "maintenance run --auto" in trace.read_text()
 
 
-def test_read_files_reads_each_named_file_in_order(tmp_path: Path):
-    (tmp_path / "b.md").write_bytes(b"bee\r\n")
-    (tmp_path / "a.md").write_bytes(b"\xff not utf-8")
-    assert list(read_files(tmp_path, ["b.md", "a.md"])) == [
-        ("b.md", b"bee\r\n"),
-        ("a.md", b"\xff not utf-8"),
-    ]
-    assert list(read_files(tmp_path / "missing", [])) == []
-    with pytest.raises(FileNotFoundError):
-        list(read_files(tmp_path, ["gone.md"]))
+@pytest.mark.parametrize("expires", ["2020-01-01", "2026-01-05"])
+def test_an_expiry_that_has_passed_is_refused(ws: Workspace, expires: str):
+    """Regression (new-user trial): --expires in the past was accepted, and the
+    entry promoted as current with an expiry behind it."""
+    from gardener.errors import UsageError
+
+    with pytest.raises(UsageError, match="never be current"):
+        ws.note("the banner is on", expires=expires)
+    assert not (ws.root / "memory" / "2026-01-05.md").exists()
+    ws.note("the banner is on", expires="2026-01-06")
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    st.none() | st.text(alphabet="ab \r\n\té", max_size=30),
-    st.text(alphabet="xy \r\n", min_size=1, max_size=12),
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"expires": "20260320"}, "not a date"),
+        ({"day": "20260105"}, "not a date"),
+        ({"day": "2026-01-04", "expires": "2026-01-05"}, "never be current"),
+        ({"day": "2026-01-06"}, "later than now"),
+        ({"time": "10:30"}, "later than now"),  # the clock says 09:00
+    ],
 )
-def test_appended_text_is_what_append_entry_writes(
-    tmp_path_factory: pytest.TempPathFactory, text: str | None, line: str
-) -> None:
-    from gardener.files.append import appended_text
+def test_dates_a_note_could_not_read_back_are_refused(
+    ws: Workspace, options: dict[str, str], message: str
+):
+    """Regression (breaker): --expires 20260320 was written, then dropped by
+    promote; an entry could expire before its own day."""
+    from gardener.errors import UsageError
 
-    folder = tmp_path_factory.mktemp("ws")
-    (folder / ".git").mkdir()
-    path = folder / "note.md"
-    if text is not None:
-        path.write_bytes(text.encode())
-    append_entry(path, line)
-    assert path.read_bytes().decode() == appended_text(text, line)
+    with pytest.raises(UsageError, match=message):
+        ws.note("the banner is on", **options)  # type: ignore[arg-type]
+
+
+def test_a_days_note_that_is_a_symlink_is_refused_not_silently_skipped(ws: Workspace):
+    """Regression (breaker): the line went into the link's target, outside the
+    notes, and nothing was committed ("commit": null)."""
+    from gardener.errors import GardenerError
+
+    (ws.root / "archive").mkdir()
+    (ws.root / "archive" / "x.md").write_text("# 2026-01-05\n\n- linked\n")
+    os.symlink("../archive/x.md", ws.root / "memory" / "2026-01-05.md")
+    with pytest.raises(GardenerError, match="symlink"):
+        ws.note("via link")
+    assert "via link" not in (ws.root / "archive" / "x.md").read_text()
+
+
+def test_why_counts_as_pruned_only_what_prune_deleted(tmp_path: Path):
+    """A prune also rewrites lines (it drops a link to what it deletes): read
+    from its diff, such a line looked deleted too, and a value later deleted
+    by hand showed as pruned by that commit."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-01T09:00")
+    for day, value in (("2026-01-01", "Postgres"), ("2026-02-01", "MySQL"),
+                       ("2026-03-01", "SQLite")):  # fmt: skip
+        at(ws, f"{day}T10:00").note(f"decision: **database**: {value}")
+        at(ws, f"{day}T10:00").promote()
+    at(ws, "2026-05-15T12:00").prune()  # Postgres goes; MySQL's line is rewritten
+    story = [
+        (r.hit.value, r.hit.status) for r in at(ws, "2026-05-15T12:00").why("database")
+    ]
+    assert story == [
+        ("Postgres", "pruned"),
+        ("MySQL", "superseded"),
+        ("SQLite", "current"),
+    ]
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        "".join(line for line in memory.read_text(encoding="utf-8").splitlines(True)
+                if "MySQL" not in line),
+        encoding="utf-8",
+    )  # fmt: skip
+    at(ws, "2026-05-16T12:00").promote()  # records the hand edit
+    story = [
+        (r.hit.value, r.hit.status) for r in at(ws, "2026-05-16T12:00").why("database")
+    ]
+    assert story == [("Postgres", "pruned"), ("SQLite", "current")]
+
+
+def test_why_keeps_a_corrected_value_apart_from_one_that_held(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-01T09:00")
+    at(ws, "2026-01-01T10:00").note("decision: **database**: Postgres")
+    at(ws, "2026-01-01T10:00").promote()
+    at(ws, "2026-01-05T10:00").note("correction: **database**: MySQL")
+    at(ws, "2026-01-05T10:00").promote()
+    before = [
+        (r.hit.value, r.hit.status) for r in at(ws, "2026-01-05T10:00").why("database")
+    ]
+    assert ("Postgres", "corrected") in before
+    assert at(ws, "2026-06-01T10:00").prune().plan.superseded_removed
+    after = {r.hit.value: r for r in at(ws, "2026-06-01T10:00").why("database")}
+    assert after["Postgres"].hit.status == "corrected, pruned"
+    assert after["Postgres"].removed_in is not None
+    assert after["MySQL"].hit.status == "current"

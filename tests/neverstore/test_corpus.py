@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from neverstore import corpus
+from tests.neverstore import corpus
 
 
 def test_escapes_are_read_as_documented(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gardener.neverstore.redact import redact
-from neverstore.corpus import KEY_BLOCK
+from tests.neverstore.corpus import KEY_BLOCK
 
 
 def test_a_begin_line_without_a_key_takes_no_entry_after_it() -> None:

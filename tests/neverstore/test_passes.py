@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import gardener.neverstore.passes as passes_module
 from gardener.neverstore.redact import find
 from gardener.neverstore.rules import TABLE
-from neverstore.corpus import BENIGN, REFUSED
+from tests.neverstore.corpus import BENIGN, REFUSED
 
 FRAGMENTS = [t for t, _ in REFUSED] + BENIGN + [" ", "\n", ":", "=", "[", "]", "@"]
 mixed_text = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=8), max_size=8).map(

@@ -16,7 +16,7 @@ from gardener.neverstore.redact import (
     find_each,
     redact,
 )
-from neverstore.corpus import BENIGN, REFUSED
+from tests.neverstore.corpus import BENIGN, REFUSED
 
 
 def test_line_numbers_and_describe() -> None:

@@ -11,7 +11,7 @@ import base64
 import pytest
 
 from gardener.neverstore.redact import find, redact
-from neverstore.corpus import BENIGN, BUILT_SPANS, REFUSED, load
+from tests.neverstore.corpus import BENIGN, BUILT_SPANS, REFUSED, load
 
 
 def test_suites_are_big_enough() -> None:

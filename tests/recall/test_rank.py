@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from helpers import note
 
 from gardener.model.facts import Fact
 from gardener.recall.hits import match_expression, pick
@@ -19,6 +18,7 @@ from gardener.recall.rank import (
     rank,
     valid_at,
 )
+from tests.helpers import note
 
 
 def fact(value: str, since: str, until: str | None = None, **attrs: str) -> Fact:

@@ -84,7 +84,7 @@ def test_open_refuses_non_workspaces(tmp_path: Path, repo: Repo) -> None:
 
 def test_import_is_cheap() -> None:
     code = "import sys, gardener.git.repo; print('git' in sys.modules)"
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,

@@ -15,7 +15,9 @@ import pytest
 
 from gardener import Workspace
 
-CASES = sorted(p for p in (Path(__file__).parent / "golden").iterdir() if p.is_dir())
+CASES = sorted(
+    p for p in (Path(__file__).parents[1] / "golden").iterdir() if p.is_dir()
+)
 NOW = "2026-06-01T12:00"
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from gardener.cli.commands import main
 
-README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture

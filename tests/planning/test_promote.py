@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from helpers import current, note, promote
-
 from gardener.formats.memoryfile import parse_memory
 from gardener.model.facts import normalize_key
 from gardener.model.marks import settled_mark
 from gardener.store.settings import default_config
+from tests.helpers import current, note, promote
 
 
 def facts_of(plan, key):
