@@ -6,7 +6,7 @@ and importing click costs ~35 ms, more than a whole recall from a warm index
 options ``gardener.cli.options`` marks ``fast``, runs here directly. Anything
 else (``--help``, another verb, an unknown or misspelt option, ``--``, a value
 that looks like an option) goes to the click CLI. Both read their options from
-that one table; tests/test_fastpath.py checks that both paths print the same
+that one table; tests/cli/test_fast.py checks that both paths print the same
 bytes and exit with the same codes, and that ``VERBS`` matches click's options.
 """
 
@@ -146,9 +146,9 @@ def run(call: Call) -> None:
     """Do what click's ``note`` or ``recall`` command would do for ``call``.
 
     Both run without the ``Workspace`` when they can: a recall is first
-    asked of the index alone (``search.search_fresh``), which answers when no
+    asked of the index alone (``gardener.recall.search.search_fresh``), which answers when no
     file changed since the last recall; a note is written by
-    ``verbs.note.note_fresh`` when the settings are cached. Otherwise the
+    ``gardener.verbs.note.note_fresh`` when the settings are cached. Otherwise the
     ``Workspace`` does the work.
     """
     from gardener.cli.output import fail, print_hits, print_note

@@ -6,7 +6,7 @@ names, emails, ref names of every commit and tag reachable from a ref);
 ``forget_old_history`` removes what still points at the old commits and
 prunes them. ``operation_in_progress`` and ``remotes`` tell purge when a
 rewrite must not run and what it cannot reach. Each function takes the
-``Repo`` to work on; the history they rewrite is read with ``gitlog``.
+``Repo`` to work on; the history they rewrite is read with ``gardener.git.log``.
 """
 
 from __future__ import annotations

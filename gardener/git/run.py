@@ -4,7 +4,7 @@ A ``Runner`` is a work tree found by ``open`` (or made by ``init``) and the
 git commands run in it. Commands run as plain child processes: importing GitPython costs about 100 ms,
 which would triple the cost of ``gardener note``. GitPython serves the one read
 that gains from it: ``Runner.read_object`` reads through its persistent
-``cat-file --batch`` process, so ``gitlog.objects`` streams every object of the
+``cat-file --batch`` process, so ``gardener.git.log.objects`` streams every object of the
 store one at a time. It is imported there only. Every command runs with
 literal pathspecs, hooks off, English messages, the repository's location
 pinned, and an identity that never depends on the machine's git config (the

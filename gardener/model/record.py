@@ -1,8 +1,9 @@
 """``Record``: ``typing.NamedTuple`` without importing typing at run time.
 
-``gardener note`` loads the modules that declare its records (``noting``,
-``git``, ``journal``, ``redact``...), and importing typing costs ~4 ms of a
-note's start. So they subclass ``Record``, which mypy reads as
+``gardener note`` loads the modules that declare its records
+(``gardener.verbs.note``, ``gardener.git.identity``, ``gardener.store.journal``,
+``gardener.neverstore``...), and importing typing costs ~4 ms of a note's
+start. So they subclass ``Record``, which mypy reads as
 ``typing.NamedTuple`` (fields, defaults and methods are checked as usual), and
 which at run time builds the same class: a ``collections.namedtuple`` with the
 annotated fields, their defaults, and the body's methods, properties and

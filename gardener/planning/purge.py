@@ -56,7 +56,8 @@ class Needle:
     space, or ignoring letter case too; with its cut forms (``needle_regex``),
     which only commit messages hold.
 
-    gitrewrite.rewrite_history's filter-repo driver matches the same way.
+    The filter-repo driver of ``gardener.git.rewrite.rewrite_history`` matches
+    the same way.
     """
 
     text: str

@@ -43,7 +43,7 @@ def pending(
     """Durable keys whose newest note entry (of the notes dated
     ``paths_from`` on, or all) is newer than every value MEMORY.md holds
     for the key, whatever its status, and than the end of each: key ->
-    that entry's ``since`` (as ``recall.sort_key`` writes it). Promote has
+    that entry's ``since`` (as ``gardener.recall.rank.sort_key`` writes it). Promote has
     not filed it yet, so it is the key's latest word; older note entries
     of a key are not. A note entry of the same minute as what MEMORY.md
     holds is pending if its value is not one MEMORY.md holds for the key

@@ -28,7 +28,7 @@ class Match:
 
     ``day`` is the note's ISO date (None for MEMORY.md); ``filed_key`` a note
     entry's durable key, or a MEMORY.md entry's key (normalized); ``until``/``expires`` valid-time strings; ``since``
-    as ``recall.sort_key`` writes it (text that sorts by time).
+    as ``gardener.recall.rank.sort_key`` writes it (text that sorts by time).
     """
 
     __slots__ = (

@@ -1,4 +1,4 @@
-"""Recall (DESIGN 2.4): facts and note entries as hits and index docs; as-of,
+"""Recall (docs/design.md, Recall): facts and note entries as hits and index docs; as-of,
 lookup and history (pure). What a plain recall answers is chosen in
 ``gardener.recall.hits`` from the recall index (``gardener.recall.index``).
 

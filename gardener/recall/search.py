@@ -170,7 +170,7 @@ def search_fresh(
 def forget_files(root: str, values: Mapping[str, object], paths: Iterable[str]) -> None:
     """Take ``paths`` (notes prune deleted) out of the recall index of the
     workspace at ``root``, their words included. ``values`` are the settings
-    (``config.as_values``). An index built under other settings, or one that
+    (``gardener.model.config.as_values``). An index built under other settings, or one that
     cannot be read, is deleted instead: the next recall builds it again.
     """
     git_dir = os.path.join(root, ".git")
@@ -281,7 +281,7 @@ class Scope:
 
 def signature(values: Mapping[str, object]) -> str:
     """What the index's rows depend on besides the files: the settings
-    (``config.as_values``) and the version of the code that turns files into
+    (``gardener.model.config.as_values``) and the version of the code that turns files into
     rows, by the stat of its modules."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     stamps = [os.stat(os.path.join(here, f"{m}.py")) for m in _ROW_MODULES]

@@ -30,7 +30,7 @@ from gardener.verbs.session import open_repo
 
 def setting_problems(root: Path) -> list[Problem]:
     """One problem per name in rules.md's front matter that is no setting
-    (``config.unknown_settings``), with the closest known name if any.
+    (``gardener.formats.rules.unknown_settings``), with the closest known name if any.
     [] if there is no rules.md, or it is not UTF-8 (loading it says so)."""
     try:
         text = (root / "rules.md").read_bytes().decode("utf-8-sig")
@@ -98,7 +98,7 @@ def check(
 ) -> list[Problem]:
     """Problems in the workspace at ``root`` (resolved): parse errors,
     conflicts, secrets, size budget, files in the notes folder that look like
-    notes but are not read as one (``layout.misnamed_notes``). ``now``: the
+    notes but are not read as one (``gardener.files.layout.misnamed_notes``). ``now``: the
     workspace's clock (local, naive).
 
     ``staged``: only secrets in the files staged for the next commit (the

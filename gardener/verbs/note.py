@@ -3,11 +3,11 @@
 ``write_note`` is the verb. ``Workspace.note`` calls it with the settings of
 rules.md; a plain ``gardener note`` calls it through ``note_fresh`` with the
 settings cached, without building a ``Workspace``, because interpreter start
-and imports are most of what a note costs (bench/RESULTS.md). So this module
-and what it imports on the common path (``redact``, ``git``, ``journal``,
-``files``, ``messages``) use no dataclasses (creating one costs ~0.5 ms at import), and import no
+and imports are most of what a note costs (bench/README.md). So this module
+and what it imports on the common path (``gardener.neverstore``, ``gardener.git``,
+``gardener.store.journal``, ``gardener.files``, ``gardener.verbs.messages``) use no dataclasses (creating one costs ~0.5 ms at import), and import no
 pathlib (~6 ms with what it loads), typing (~4 ms: records are
-``record.Record``), contextlib or threading: paths are ``os.path`` strings.
+``gardener.model.record.Record``), contextlib or threading: paths are ``os.path`` strings.
 tests/test_imports.py checks that a note loads none of them.
 """
 
@@ -57,8 +57,9 @@ class NoteSettings(Record):
 
     @classmethod
     def from_values(cls, values: Mapping[str, object]) -> NoteSettings | None:
-        """The settings from ``config.as_values`` as cached (``rulecache``);
-        None if they do not have the expected shape."""
+        """The settings from ``gardener.model.config.as_values`` as cached
+        (``gardener.store.settings``); None if they do not have the expected
+        shape."""
         try:
             pairs = values["never_store"]
             allow = values["allow"]
@@ -382,7 +383,7 @@ def _purged(root: str, text: str) -> bool:
 
 def note_fresh(folder: str, text: str, **options: object) -> NoteResult | None:
     """``Workspace(folder).note(text, **options)`` without building the
-    Workspace: when the settings are cached (``rulecache``) and the clock
+    Workspace: when the settings are cached (``gardener.store.settings``) and the clock
     reads. Else None, and the Workspace must do it (it parses rules.md and
     says what is wrong). Raises what ``write_note`` raises.
     """

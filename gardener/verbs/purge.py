@@ -8,8 +8,9 @@ object, then commits a tombstone that says a purge happened, when and by whom,
 never what. A keyed hash of the text (``gardener.store.purged``) lets
 ``planning.purge.refused_by_purge`` refuse it if someone tries to store it again.
 
-Matching is ``gardener.planning.purge``; git-specific work lives in ``gitlog``
-(object scans) and ``gitrewrite`` (filter-repo, reflogs, gc).
+Matching is ``gardener.planning.purge``; git-specific work lives in
+``gardener.git.log`` (object scans) and ``gardener.git.rewrite`` (filter-repo,
+reflogs, gc).
 """
 
 from __future__ import annotations

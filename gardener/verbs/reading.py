@@ -50,7 +50,7 @@ def read_notes(
 ) -> tuple[list[Note], list[Problem]]:
     """Every daily note (from ``since`` on, if given), and the files that could not be read.
 
-    A note whose settled line (``promote.settled_mark`` of its path and
+    A note whose settled line (``gardener.model.marks.settled_mark`` of its path and
     bytes) is in ``unless`` (a ledger) is left out unparsed: a pass has
     nothing left to do with it. Each note carries its bytes' ``digest``.
     """
@@ -82,7 +82,7 @@ def read_notes(
 
 
 def read_ledger(root: Path) -> frozenset[str]:
-    """Every mark of the ledger (``gardener.store.ledger``; see ``promote.fingerprints``)."""
+    """Every mark of the ledger (``gardener.store.ledger``; see ``gardener.model.marks.fingerprints``)."""
     return read_all(root).marks()
 
 

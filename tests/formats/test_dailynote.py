@@ -1,5 +1,5 @@
 """Daily notes: which lines are entries, what an entry carries, and that no text
-breaks the parser (DESIGN 1.1)."""
+breaks the parser (docs/design.md, Daily notes)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The decision table of DESIGN 2.1, row by row, on the pure planner."""
+"""The decision table (docs/design.md, Promote), row by row, on the pure planner."""
 
 from __future__ import annotations
 
