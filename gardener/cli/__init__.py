@@ -16,4 +16,9 @@ purge     ``gardener purge``: erase a text from the files and every commit
 review    ``gardener approve`` and ``gardener reject``: decide on a held entry
 check     ``gardener check``: report problems (exit 4 when there are any)
 demo      ``gardener demo``: replay the example agent's notes in a scratch workspace
+
+A command's options are declared in its module; those of ``note`` and
+``recall`` in ``options`` (click and the fast entry read the one table), the
+global ``--workspace`` in ``commands``, the shared ``--json``, ``--dry-run`` and
+``--force`` in ``common``; ``gardener watch``'s in ``gardener.watch.command``.
 """

@@ -4,6 +4,7 @@ run       Runner: finds the work tree, runs git (literal pathspecs, hooks off, l
 identity  Identity, GARDENER and identity_for: who a commit is by, never the machine's config
 repo      Repo: commits of explicit paths, reads of HEAD, the index and the status
 trees     a temporary index/work tree for a commit of given texts
+trailers  the Gardener-* trailers of a commit message: their names, written and read here
 log       history reads: a path's commits, object scans
 rewrite   history rewrites: filter-repo, reflogs, gc (purge)
 """

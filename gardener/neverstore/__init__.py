@@ -1,16 +1,22 @@
 """Never-store: find and redact what must never be kept (secrets, personal data).
 
-redact      the public calls: find, find_each, redact, unscanned, compile_patterns
-rules       the rule table as data: rule ids, patterns, checks, the order they win in
-labels      labelled passwords, PINs and secrets (``password: x``, cells, ``*_key``)
-weaklabels  labels that are prose words too, with a second clue (``wifi pass x``)
-codes       recovery codes and TOTP seeds after their label
-tokens      vendor tokens' checks and high entropy (the patterns are in ``rules``)
-personal    e-mail addresses, card numbers, passwords in URLs
-values      what a labelled value may be: no placeholder, no prose; passphrases
-keyblocks   how far a private key runs after its BEGIN line
-passes      which rules run where: word tries, the two rule groups, the prefilter
-engine      every rule's candidates, markers and allow patterns, spans, base64
-detectors   detect-secrets' plugins, run in process as a second opinion
-regex       Span, Check and lazily compiled patterns, shared by the modules above
+redact        the public calls: find, find_each, redact, unscanned, compile_patterns
+rules         the rule table as data: rule ids, patterns, checks, the order they win in
+labels        labelled passwords, PINs and secrets (``password: x``, cells, ``*_key``)
+weaklabels    labels that are prose words too, with a second clue (``wifi pass x``)
+codes         recovery codes and TOTP seeds after their label
+tokens        vendor tokens' checks and high entropy (the patterns are in ``rules``)
+personal      e-mail addresses, card numbers, passwords in URLs
+values        what a labelled value may be: no placeholder, no prose; passphrases
+keyblocks     how far a private key runs after its BEGIN line
+passes        which rules run where: word tries, the two rule groups, the prefilter
+engine        every rule's candidates, markers and allow patterns, spans, base64
+detectors     detect-secrets' plugins, run in process as a second opinion
+regex         Span, Check and lazily compiled patterns, shared by the modules above
+instructions  the memory-poisoning rule: text that reads like an order to the model
+
+A new token format is a line in ``rules``; a new phrasing of a label goes to
+``labels`` or ``weaklabels``; a workspace's own patterns are rules.md's
+``never_store`` and ``allow``. The cases the rules must refuse or let pass are
+the data files in tests/neverstore/data/.
 """

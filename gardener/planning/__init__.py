@@ -7,5 +7,6 @@ refusals    why never-store refuses a durable entry
 promote     a promotion pass: notes in, MEMORY.md's new facts and the ledger out
 prune       a prune pass: superseded and expired entries, notes past their TTL
 forget      a forget pass: retire the entries a selector matches
+purge       purge matching: the text to erase, its cut forms, its keyed hash
 check       the problems ``gardener check`` reports
 """

@@ -1,10 +1,13 @@
-"""The gardener's own state on disk: ledger, caches, registers, journal.
+"""The gardener's own state on disk: ledger, registers, journal, caches.
 
 ledger      the promote ledger, a file a month under .gardener/ledger.d/
-settings    the workspace's settings from rules.md, and their cache
-retired     the register of retired daily-note entries, read from disk
+retired     the register of retired daily-note entries (.gardener/retired), read from disk
+purged      the purged-hash register (.gardener/purged) and its salt: purged texts refused if stored again
+journal     the redo journal of the gardener's own rewrites (.git/gardener-pending.json)
+settings    load: the workspace's settings from rules.md, and their cache (.git/gardener/config.json)
 statcache   what promote learned about notes it did not need to read
 notescan    which daily notes a promote pass must read
 linememo    MEMORY.md's lines as last parsed, so a pass parses only new ones
-journal     the redo journal of the gardener's own rewrites
+
+What each file holds, and which are caches: docs/internals.md.
 """
