@@ -1,6 +1,6 @@
 """A plain ``gardener note`` imports only what it needs (its start is most of its cost).
 
-Each import below costs a note 1-6 ms (bench/: a note's process is measured
+Each import below costs a note 1-6 ms (bench/README.md: a note's process is measured
 against a shell append and a ``git commit``), and none is needed to write one.
 A real ``gardener note`` runs in a child process under a small wrapper that
 records the modules it loaded and every ``import`` statement a gardener
