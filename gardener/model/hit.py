@@ -2,7 +2,7 @@
 
 Kept free of heavy imports (no dataclasses, typing or pathlib at run time): a
 warm ``gardener recall`` loads this module, because interpreter start and
-imports are most of its cost (bench/README.md, "Where the time goes"). Hit is therefore a
+imports are most of its cost (bench/README.md). Hit is therefore a
 hand-written frozen value class.
 """
 

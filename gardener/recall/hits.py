@@ -4,7 +4,7 @@ among the recall index's matches (pure; see docs/design.md).
 Kept free of heavy imports (no dataclasses, typing or pathlib at run time):
 a warm ``gardener recall`` loads this module and ``gardener.recall.index`` and
 little else, because interpreter start and imports are most of its cost
-(bench/README.md). Hit is therefore a hand-written frozen value class.
+(bench/README.md; docs/internals.md, Hot path).
 """
 
 from __future__ import annotations
