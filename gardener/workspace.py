@@ -90,7 +90,8 @@ class Workspace:
         return reading.read_notes(self.root, self.config, since, unless=unless)
 
     def read_ledger(self) -> frozenset[str]:
-        """Every mark of the ledger (``gardener.store.ledger``; see ``gardener.model.marks.fingerprints``)."""
+        """Every mark of the ledger (``gardener.store.ledger``; see
+        ``gardener.model.marks.fingerprints``)."""
         from gardener.verbs import reading
 
         return reading.read_ledger(self.root)

@@ -146,10 +146,10 @@ def run(call: Call) -> None:
     """Do what click's ``note`` or ``recall`` command would do for ``call``.
 
     Both run without the ``Workspace`` when they can: a recall is first
-    asked of the index alone (``gardener.recall.search.search_fresh``), which answers when no
-    file changed since the last recall; a note is written by
-    ``gardener.verbs.note.note_fresh`` when the settings are cached. Otherwise the
-    ``Workspace`` does the work.
+    asked of the index alone (``gardener.recall.search.search_fresh``), which
+    answers when no file changed since the last recall; a note is written by
+    ``gardener.verbs.note.note_fresh`` when the settings are cached. Otherwise
+    the ``Workspace`` does the work.
     """
     from gardener.cli.output import fail, print_hits, print_note
 

@@ -1,12 +1,12 @@
 """History reads: the commits of a ``gardener.git.repo.Repo`` and its whole store.
 
 Commit lists (``log``, ``first_commit_time``, ``commits_adding``) and the
-lines a kind of commit changed (``line_changes``) serve ``why`` and
-``prune`` (``gardener.verbs.why``, ``gardener.verbs.prune``); reads of every object (``objects``, ``scan_history``,
-``blob_paths``) and of the git folder's own files (``state_files_holding``)
-serve ``check --history`` and ``purge``. Each function takes the ``Repo`` to
-read. Not on ``gardener note``'s path (it never reads history), so not held
-to its import budget.
+lines a kind of commit changed (``line_changes``) serve ``why`` and ``prune``
+(``gardener.verbs.why``, ``gardener.verbs.prune``); reads of every object
+(``objects``, ``scan_history``, ``blob_paths``) and of the git folder's own
+files (``state_files_holding``) serve ``check --history`` and ``purge``.
+Each function takes the ``Repo`` to read. Not on ``gardener note``'s path (it
+never reads history), so not held to its import budget.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 ledger      the promote ledger, a file a month under .gardener/ledger.d/
 retired     the register of retired daily-note entries (.gardener/retired), read from disk
-purged      the purged-hash register (.gardener/purged) and its salt: purged texts refused if stored again
+purged      the purged-hash register (.gardener/purged) and its salt: refused texts
 journal     the redo journal of the gardener's own rewrites (.git/gardener-pending.json)
-settings    load: the workspace's settings from rules.md, and their cache (.git/gardener/config.json)
+settings    load: the settings from rules.md, and their cache (.git/gardener/config.json)
 statcache   what promote learned about notes it did not need to read
 notescan    which daily notes a promote pass must read
 linememo    MEMORY.md's lines as last parsed, so a pass parses only new ones

@@ -82,7 +82,8 @@ def read_notes(
 
 
 def read_ledger(root: Path) -> frozenset[str]:
-    """Every mark of the ledger (``gardener.store.ledger``; see ``gardener.model.marks.fingerprints``)."""
+    """Every mark of the ledger (``gardener.store.ledger``; see
+    ``gardener.model.marks.fingerprints``)."""
     return read_all(root).marks()
 
 

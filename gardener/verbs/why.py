@@ -136,9 +136,10 @@ def _with_edited(
 
 def pruned(repo: Repo, memory_file: str) -> tuple[list[Fact], dict[str, str]]:
     """The entries prune deleted from MEMORY.md, read back from the prune
-    commits' diffs (what is pruned stays in git history: see docs/design.md), and
-    ``gardener.recall.rank.identity`` -> the commit that deleted it. A line a prune only rewrote
-    (an expired entry moved, a link it dropped) is not one: the same entry
+    commits' diffs (what is pruned stays in git history: see docs/design.md,
+    Prune), and ``gardener.recall.rank.identity`` -> the commit that deleted
+    it. A line a prune only rewrote (an expired entry moved, a link it
+    dropped) is not one: the same entry
     is among the lines that commit added. A purge erased its content from
     those commits too."""
     facts: list[Fact] = []

@@ -1,4 +1,5 @@
-"""Tests for gardener.git.repo and gardener.git.log: real repositories in tmp_path, no identity configured."""
+"""Tests for gardener.git.repo and gardener.git.log: real repositories in
+tmp_path, no identity configured."""
 
 from __future__ import annotations
 

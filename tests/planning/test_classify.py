@@ -1,4 +1,5 @@
-"""Classify and key daily-note entries by the rules (docs/design.md, Promote, steps 1 and 2).
+"""Classify and key daily-note entries by the rules (docs/design.md, Promote,
+steps 1 and 2).
 
 Uses the shipped rules.md (``default_config()``) and small variations of it.
 """
