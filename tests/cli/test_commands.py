@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 import pytest
 
+from gardener import Workspace
 from gardener.cli.commands import main
 
 README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
@@ -231,3 +232,40 @@ def test_an_as_of_that_finds_nothing_points_at_why(root: Path, run_cli):
     assert "nothing found" in out.output and "gardener why database" in out.output
     out = run_cli("-w", str(root), "recall", "no-such-word")
     assert out.output.strip() == "nothing found"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    """A new workspace whose clock reads 2026-03-01 18:00."""
+    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
+    return workspace
+
+
+@pytest.mark.parametrize(
+    ("memory", "rules", "now", "message"),
+    [
+        (
+            "<!-- gardener:begin -->\n- **db**: x {#m1 since=yesterday}\n<!-- gardener:end -->\n",
+            None,
+            None,
+            "MEMORY.md:2: since='yesterday'",
+        ),
+        (
+            None,
+            '---\npatterns: {spouse: "{subject} married {subject} {value}"}\n---\n',
+            None,
+            "rules.md:2:",
+        ),
+        (None, "---\nnote_ttl_days: 99999999999\n---\n", None, "rules.md:2:"),
+        (None, None, "0001-01-01", "GARDENER_NOW"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_place(
+    ws: Workspace, run_cli, memory, rules, now, message
+):
+    if memory:
+        (ws.root / "MEMORY.md").write_text(memory)
+    if rules:
+        (ws.root / "rules.md").write_text(rules)
+    out = run_cli("-w", str(ws.root), "promote", code=1, now=now or "2026-03-01T18:00")
+    assert message in out.output and "Traceback" not in out.output

@@ -11,6 +11,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import LossBudgetError
+from tests.helpers import values, write
 
 NOW = "2026-03-01T12:00"
 
@@ -311,3 +312,24 @@ def test_why_gives_an_uncommitted_edit_no_commit(tmp_path: Path, run_cli):
     assert (record.hit.value, record.commit) == ("Priya Natarajan", None)
     out = run_cli("-w", str(ws.root), "why", "Dana / manager")
     assert "not committed yet" in out.output
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    """A new workspace whose clock reads 2026-03-01 18:00."""
+    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
+    return workspace
+
+
+def test_a_nested_line_added_later_does_not_undo_a_hand_edit(ws: Workspace):
+    write(ws, "2026-03-01.md", "- 10:00 decision: **database**: SQLite\n")
+    ws.promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text().replace("**database**: SQLite", "**database**: DuckDB")
+    )
+    ws.promote()
+    with open(ws.root / "memory" / "2026-03-01.md", "a") as f:
+        f.write("  - because it is one file\n")
+    ws.promote()
+    assert values(ws, "database") == ["DuckDB"]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gardener import Workspace
 from gardener.files.layout import (
     absolute,
     exists,
@@ -117,3 +118,27 @@ def test_file_kinds_are_told_as_pathlib_tells_them(tmp_path: Path) -> None:
         assert is_file(text) == path.is_file(), name
         assert is_dir(text) == path.is_dir(), name
         assert is_symlink(text) == path.is_symlink(), name
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    """A new workspace whose clock reads 2026-03-01 18:00."""
+    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
+    return workspace
+
+
+@pytest.mark.parametrize(
+    "verb", [["note", "x"], ["promote"], ["prune"], ["recall", "x"], ["check"]]
+)
+def test_a_file_where_the_notes_folder_goes_is_one_clear_error(
+    ws: Workspace, run_cli, verb: list[str]
+):
+    """Every verb failed with the system's words ("File exists", "Not a
+    directory" on a note path) and `check` said "no problems"."""
+    import shutil
+
+    shutil.rmtree(ws.root / "memory")
+    (ws.root / "memory").write_text("hi\n", encoding="utf-8")
+    out = run_cli("-w", str(ws.root), *verb, code=1)
+    assert "memory is a file; the gardener needs a folder there" in out.output
+    assert (ws.root / "memory").read_text(encoding="utf-8") == "hi\n"

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+import pytest
+
+from gardener import Workspace
 from gardener.formats.memoryfile import parse_memory
 from gardener.model.facts import normalize_key
 from gardener.model.marks import settled_mark
@@ -388,3 +392,22 @@ def test_surely_apart_never_contradicts_the_fuzzy_ratio(monkeypatch):
     for (a, b), surely in zip(SIMILAR_PAIRS, apart, strict=True):
         if surely:
             assert fuzz.ratio(a, b) < NEAR_DUPLICATE
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    """A new workspace whose clock reads 2026-03-01 18:00."""
+    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
+    return workspace
+
+
+def test_a_hand_written_key_without_a_value_is_not_filed(ws: Workspace):
+    with open(ws.root / "memory" / "2026-03-01.md", "a", encoding="utf-8") as out:
+        out.write("- 09:00 fact: **empty key**: \n- 09:01 fact: **city**: Oslo\n")
+    done = ws.promote()
+    assert [(d.action, d.key, d.reason) for d in done.plan.decisions][:1] == [
+        ("reject", "empty key", "no value to file")
+    ]
+    text = (ws.root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "empty key" not in text and "**city**: Oslo" in text
+    assert ws.promote().plan.decisions == ()  # reported once
