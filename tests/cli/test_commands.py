@@ -234,13 +234,7 @@ def test_an_as_of_that_finds_nothing_points_at_why(root: Path, run_cli):
     assert out.output.strip() == "nothing found"
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 @pytest.mark.parametrize(
     ("memory", "rules", "now", "message"),
     [

@@ -314,13 +314,7 @@ def test_why_gives_an_uncommitted_edit_no_commit(tmp_path: Path, run_cli):
     assert "not committed yet" in out.output
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_nested_line_added_later_does_not_undo_a_hand_edit(ws: Workspace):
     write(ws, "2026-03-01.md", "- 10:00 decision: **database**: SQLite\n")
     ws.promote()

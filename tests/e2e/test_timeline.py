@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gardener import Workspace
 from tests.helpers import values, write
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_note_dated_in_the_future_waits_and_check_says_so(ws: Workspace):
     write(ws, "2027-02-20.md", "- decision: **database**: Postgres\n")
     ws.promote()
@@ -26,6 +18,7 @@ def test_a_note_dated_in_the_future_waits_and_check_says_so(ws: Workspace):
     assert [(p.kind, p.path) for p in ws.check()] == [("parse", "memory/2027-02-20.md")]
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_far_future_note_in_a_zone_behind_utc(ws: Workspace):
     write(
         ws,
@@ -38,6 +31,7 @@ def test_far_future_note_in_a_zone_behind_utc(ws: Workspace):
     assert ws.recall("database") == []
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_value_dated_tomorrow_is_not_current_today(ws: Workspace, run_cli):
     """A note dated tomorrow was filed at once and answered as current "since"
     tomorrow, while --as-of now answered the old value (new-user trial)."""
@@ -61,6 +55,7 @@ def test_a_value_dated_tomorrow_is_not_current_today(ws: Workspace, run_cli):
     assert [h.value for h in ws.recall(key="database")] == ["SQLite"]
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_note_entry_dated_later_today_does_not_answer_before_its_time(
     ws: Workspace, run_cli
 ):

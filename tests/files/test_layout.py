@@ -120,13 +120,7 @@ def test_file_kinds_are_told_as_pathlib_tells_them(tmp_path: Path) -> None:
         assert is_symlink(text) == path.is_symlink(), name
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 @pytest.mark.parametrize(
     "verb", [["note", "x"], ["promote"], ["prune"], ["recall", "x"], ["check"]]
 )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gardener import Workspace
@@ -121,13 +119,7 @@ def test_a_begin_line_alone_takes_no_line_after_it(after: str) -> None:
     assert clean.endswith(f"{after}\n- next\n") and "PRIVATE KEY" not in clean
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_quoted_key_header_does_not_take_the_entries_below_it(ws: Workspace):
     """The redaction of a BEGIN line without its key ran to the next blank
     line: the entries below it left the note and git (only the quarantine

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -394,13 +393,7 @@ def test_surely_apart_never_contradicts_the_fuzzy_ratio(monkeypatch):
             assert fuzz.ratio(a, b) < NEAR_DUPLICATE
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_hand_written_key_without_a_value_is_not_filed(ws: Workspace):
     with open(ws.root / "memory" / "2026-03-01.md", "a", encoding="utf-8") as out:
         out.write("- 09:00 fact: **empty key**: \n- 09:01 fact: **city**: Oslo\n")

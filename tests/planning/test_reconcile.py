@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gardener import Workspace
 from tests.helpers import values, write
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 def test_an_untimed_entry_after_a_timed_one_is_later(ws: Workspace):
     write(
         ws,
@@ -28,6 +20,7 @@ def test_an_untimed_entry_after_a_timed_one_is_later(ws: Workspace):
     assert values(ws, "host") == ["box7"]
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_back_dated_correction_corrects_the_value_of_its_day(ws: Workspace):
     write(ws, "2026-02-01.md", "- decision: **database**: SQLite\n")
     write(ws, "2026-02-10.md", "- decision: **database**: Postgres\n")
@@ -43,6 +36,7 @@ def test_a_back_dated_correction_corrects_the_value_of_its_day(ws: Workspace):
     assert ws.check() == []
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_back_fill_after_an_expired_value_stays_history(ws: Workspace):
     write(
         ws,
@@ -57,6 +51,7 @@ def test_a_back_fill_after_an_expired_value_stays_history(ws: Workspace):
     assert values(ws, "office wifi", "2026-02-05") == ["old-net"]
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_switching_back_with_the_same_line_in_one_note(ws: Workspace):
     note = ws.root / "memory" / "2026-03-01.md"
     note.write_text("- decision: **database**: SQLite\n")

@@ -11,13 +11,7 @@ from gardener import Workspace
 from tests.helpers import git, write
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 def test_secret_in_a_file_that_is_not_utf8_never_reaches_git(ws: Workspace):
     write(
         ws,
@@ -33,6 +27,7 @@ def test_secret_in_a_file_that_is_not_utf8_never_reaches_git(ws: Workspace):
     )
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_never_store_rule_does_not_redact_rules_md(ws: Workspace):
     rules = ws.root / "rules.md"
     rules.write_text(
@@ -55,6 +50,7 @@ def _everything_git_holds(root: Path) -> str:
     return out.stdout
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_token_in_a_note_name_never_reaches_git(ws: Workspace):
     """Breaker case 14: a path is part of a commit, so the name is renamed first."""
     token = "ghp_" + "Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz1Xc3Vb5N"
@@ -89,6 +85,7 @@ def test_adopting_a_folder_renames_a_note_whose_name_holds_a_token(tmp_path: Pat
     assert (ws.root / "memory" / "2026-01-05_redacted.md").exists()
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_a_staged_note_named_with_a_token_is_unstaged_when_renamed(ws: Workspace):
     """Breaker: `git add` of the file before record left its name in the index."""
     token = "ghp_" + "Zq8Xw2Lm4Nb6Vc1Kj3Hg5Fd7Sa9Pp0Oo2Ii4"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gardener import Workspace
@@ -12,13 +10,7 @@ from gardener.planning.promote import plan_promotion
 from tests.helpers import values, write
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock reads 2026-03-01 18:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
-    return workspace
-
-
+@pytest.mark.now("2026-03-01T18:00")
 def test_rerun_after_a_kill_between_memory_and_ledger_writes_converges(ws: Workspace):
     write(
         ws,
@@ -37,6 +29,7 @@ def test_rerun_after_a_kill_between_memory_and_ledger_writes_converges(ws: Works
     assert values(ws, "staging host") == ["box7"]
 
 
+@pytest.mark.now("2026-03-01T18:00")
 def test_promote_warns_of_a_note_it_cannot_read(ws: Workspace, run_cli):
     """One byte that is not UTF-8 left a day's entries out of promote, which
     said "no change" and exited 0; only `check` told."""
