@@ -71,3 +71,14 @@ def write(ws: Workspace, name: str, text: str | bytes) -> None:
 def values(ws: Workspace, key: str, when: str | None = None) -> list[str]:
     """The values recall gives for ``key``, now or as of ``when``."""
     return [h.value for h in ws.recall(key=key, as_of_time=when)]
+
+
+def commits(root: Path) -> int:
+    """How many commits HEAD has."""
+    return int(git(root, "rev-list", "--count", "HEAD"))
+
+
+def at(ws: Workspace, when: str) -> Workspace:
+    """``ws`` with its clock set to ``when`` (YYYY-MM-DDTHH:MM)."""
+    ws.now_override = when
+    return ws
