@@ -1,4 +1,4 @@
-"""Classify and key daily-note entries by the rules (DESIGN 2.1, steps 1 and 2).
+"""Classify and key daily-note entries by the rules (see docs/design.md).
 
 Uses the shipped rules.md (``default_config()``) and small variations of it.
 """

@@ -1,4 +1,4 @@
-"""The decision table of DESIGN 2.1, row by row, on the pure planner."""
+"""The decision table (see docs/design.md), row by row, on the pure planner."""
 
 from __future__ import annotations
 

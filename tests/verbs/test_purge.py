@@ -345,7 +345,7 @@ def test_a_purged_text_an_agent_writes_into_a_file_again_never_reaches_git(
     """Regression (new-user trial): after ``purge`` a ``note`` of the text was
     refused, but an agent appending it to the day's file itself got it
     committed by the next promote, the hook let a person commit it, and
-    ``check`` said nothing (DESIGN 2.3: a purged pattern is refused when it is
+    ``check`` said nothing (docs/design.md: a purged pattern is refused when it is
     ingested again)."""
     ws.note(f"{NAME} called about the contract", by="atlas")
     purge(ws, NAME, by="dpo")
