@@ -1,10 +1,14 @@
-"""The reconciliation timeline through promote: order in a note, back-dated and back-filled values."""
+"""The reconciliation timeline: order in a note, back-dated and back-filled values,
+switching back, and the duplicate index."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gardener import Workspace
+from gardener.store.settings import default_config
 from tests.helpers import values, write
 
 
@@ -63,3 +67,48 @@ def test_switching_back_with_the_same_line_in_one_note(ws: Workspace):
         f.write("- decision: **database**: SQLite\n")
     ws.promote()
     assert values(ws, "database") == ["SQLite"]
+
+
+_PHRASES = [
+    "tabs rather than spaces",
+    "spaces rather than tabs",
+    "deploys go out on Tuesdays",
+    "deploys go out on Tuesday",
+    "deploys go out on Thursdays",
+    "the 2 staging boxes run v1.2",
+    "the 2 staging boxes run v1.3",
+    "box2",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_PHRASES) | st.text(max_size=30),
+            st.sampled_from(["Facts", "Superseded", "Preferences"]),
+            st.sampled_from([None, "2026-01-01", "2027-01-01"]),
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(_PHRASES) | st.text(max_size=30),
+)
+def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query):
+    from gardener.model.facts import Fact, Memory
+    from gardener.model.validtime import is_current
+    from gardener.planning.reconcile import Reconciliation
+    from gardener.planning.sameness import same_value
+
+    memory = Memory(
+        head="",
+        facts=tuple(
+            Fact(value, section=section, attrs={"until": until} if until else {})
+            for value, section, until in facts
+        ),
+    )
+    today = "2026-06-01"
+    work = Reconciliation(memory, default_config(), today)
+    scan = (
+        f for f in memory.facts if is_current(f, today) and same_value(f.value, query)
+    )
+    assert work.duplicate(query) is next(scan, None)
