@@ -28,10 +28,19 @@ def no_git_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(f"GIT_{name}_{part}", raising=False)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "now(when): the clock of the ws fixture, YYYY-MM-DDTHH:MM"
+    )
+
+
 @pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A new workspace whose clock starts at 2026-01-05 09:00."""
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+def ws(tmp_path: Path, request: pytest.FixtureRequest) -> Workspace:
+    """A new workspace whose clock starts at 2026-01-05 09:00, or at the time a
+    ``@pytest.mark.now("YYYY-MM-DDTHH:MM")`` on the test or module gives."""
+    mark = request.node.get_closest_marker("now")
+    now = mark.args[0] if mark else "2026-01-05T09:00"
+    workspace, _ = Workspace.init(tmp_path / "ws", now_override=now)
     return workspace
 
 

@@ -1,9 +1,13 @@
-"""Small builders shared by the pure-core tests."""
+"""Small builders shared by the tests: parsed notes and plans for the pure core,
+and a workspace's notes, answers and git log for the tests through ``Workspace``."""
 
 from __future__ import annotations
 
+import subprocess
 from datetime import date, datetime
+from pathlib import Path
 
+from gardener import Workspace
 from gardener.formats.dailynote import parse_note
 from gardener.formats.memoryfile import NEW_FILE, parse_memory
 from gardener.model.config import Config
@@ -45,3 +49,36 @@ def current(plan: PromotionPlan, key: str) -> list[str]:
         and normalize_key(f.key) == normalize_key(key)
         and is_current(f, "2026-12-01")
     ]
+
+
+def git(root: Path, *args: str) -> str:
+    """The output of ``git -C ROOT ARGS`` (bytes that are not UTF-8 replaced)."""
+    return subprocess.run(
+        ["git", "-C", str(root), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        errors="replace",
+    ).stdout
+
+
+def write(ws: Workspace, name: str, text: str | bytes) -> None:
+    """Write ``memory/NAME`` by hand, as an agent's editor would."""
+    path = ws.root / "memory" / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+
+
+def values(ws: Workspace, key: str, when: str | None = None) -> list[str]:
+    """The values recall gives for ``key``, now or as of ``when``."""
+    return [h.value for h in ws.recall(key=key, as_of_time=when)]
+
+
+def commits(root: Path) -> int:
+    """How many commits HEAD has."""
+    return int(git(root, "rev-list", "--count", "HEAD"))
+
+
+def at(ws: Workspace, when: str) -> Workspace:
+    """``ws`` with its clock set to ``when`` (YYYY-MM-DDTHH:MM)."""
+    ws.now_override = when
+    return ws

@@ -1,13 +1,18 @@
-"""The CLI through click's CliRunner: JSON shapes, exit codes, help and README."""
+"""The CLI through click's CliRunner (once as a child process): JSON shapes, exit
+codes, error lines, help and README."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import click
 import pytest
 
+from gardener import Workspace
 from gardener.cli.commands import main
 
 README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
@@ -231,3 +236,64 @@ def test_an_as_of_that_finds_nothing_points_at_why(root: Path, run_cli):
     assert "nothing found" in out.output and "gardener why database" in out.output
     out = run_cli("-w", str(root), "recall", "no-such-word")
     assert out.output.strip() == "nothing found"
+
+
+@pytest.mark.now("2026-03-01T18:00")
+@pytest.mark.parametrize(
+    ("memory", "rules", "now", "message"),
+    [
+        (
+            "<!-- gardener:begin -->\n- **db**: x {#m1 since=yesterday}\n<!-- gardener:end -->\n",
+            None,
+            None,
+            "MEMORY.md:2: since='yesterday'",
+        ),
+        (
+            None,
+            '---\npatterns: {spouse: "{subject} married {subject} {value}"}\n---\n',
+            None,
+            "rules.md:2:",
+        ),
+        (None, "---\nnote_ttl_days: 99999999999\n---\n", None, "rules.md:2:"),
+        (None, None, "0001-01-01", "GARDENER_NOW"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_place(
+    ws: Workspace, run_cli, memory, rules, now, message
+):
+    if memory:
+        (ws.root / "MEMORY.md").write_text(memory)
+    if rules:
+        (ws.root / "rules.md").write_text(rules)
+    out = run_cli("-w", str(ws.root), "promote", code=1, now=now or "2026-03-01T18:00")
+    assert message in out.output and "Traceback" not in out.output
+
+
+def test_cli_subprocess_json(tmp_path: Path):
+    env = {**os.environ, "GARDENER_NOW": "2026-01-05T09:00"}
+    root = tmp_path / "ws"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "gardener", "-w", str(root), *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True)
+
+    assert run("init").returncode == 0
+    out = run("note", "--json", "--kind", "decision", "--key", "database", "SQLite")
+    assert out.returncode == 0, out.stderr
+    assert '"path": "memory/2026-01-05.md"' in out.stdout
+    refused = run("note", "password: hunter2-fake-99")
+    assert (
+        refused.returncode == 3
+        and "refused" in refused.stderr
+        and "Traceback" not in refused.stderr
+    )
+    assert run("promote").returncode == 0
+    recall = run("recall", "--json", "database")
+    assert '"status": "current"' in recall.stdout
+    missing = subprocess.run(
+        [sys.executable, "-m", "gardener", "-w", str(tmp_path / "nope"), "promote"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 1 and "gardener init" in missing.stderr

@@ -11,6 +11,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import LossBudgetError
+from tests.helpers import at, values, write
 
 NOW = "2026-03-01T12:00"
 
@@ -311,3 +312,41 @@ def test_why_gives_an_uncommitted_edit_no_commit(tmp_path: Path, run_cli):
     assert (record.hit.value, record.commit) == ("Priya Natarajan", None)
     out = run_cli("-w", str(ws.root), "why", "Dana / manager")
     assert "not committed yet" in out.output
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_nested_line_added_later_does_not_undo_a_hand_edit(ws: Workspace):
+    write(ws, "2026-03-01.md", "- 10:00 decision: **database**: SQLite\n")
+    ws.promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text().replace("**database**: SQLite", "**database**: DuckDB")
+    )
+    ws.promote()
+    with open(ws.root / "memory" / "2026-03-01.md", "a") as f:
+        f.write("  - because it is one file\n")
+    ws.promote()
+    assert values(ws, "database") == ["DuckDB"]
+
+
+def test_hand_edit_is_committed_first_and_kept(ws: Workspace):
+    ws.note("we use SQLite", kind="decision", key="database", time="09:00")
+    ws.note("prefers dark mode", kind="preference", key="theme", time="09:01")
+    at(ws, "2026-01-05T18:00").promote()
+    memory = ws.root / "MEMORY.md"
+    lines = [
+        line
+        for line in memory.read_text().splitlines(keepends=True)
+        if "**theme**" not in line
+    ]
+    memory.write_text(
+        "".join(lines).replace("we use SQLite", "we use SQLite (WAL mode)")
+    )
+    ws.note("tabs", kind="preference", key="indentation", time="19:00")
+    at(ws, "2026-01-05T20:00").promote()
+    log = git(ws.root, "log", "--format=%s", "-3").splitlines()
+    assert log[0].startswith("promote:") and log[1].startswith("record:")
+    text = memory.read_text()
+    assert "we use SQLite (WAL mode)" in text
+    assert "**theme**" not in text  # a fact deleted by hand is not brought back
+    assert "**indentation**" in text

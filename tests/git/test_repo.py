@@ -1,59 +1,22 @@
-"""Tests for gardener.git.repo and gardener.git.log: real repositories in
-tmp_path, no identity configured."""
+"""gardener.git.repo: opening, commits of explicit paths, reads of HEAD and the status;
+real repositories in tmp_path, no identity configured."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import threading
-import time
 import unicodedata
-from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Literal
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.git.identity import GARDENER, Identity, identity_for
-from gardener.git.log import commits_adding, first_commit_time, log
+from gardener.errors import GardenerError, NotAWorkspaceError
+from gardener.git.identity import identity_for
+from gardener.git.log import first_commit_time, log
 from gardener.git.repo import Repo
-from gardener.git.run import relative_paths
-
-USER = ["-c", "user.name=Human", "-c", "user.email=human@example.org"]
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Iterator[Repo]:
-    with Repo.init(tmp_path / "ws") as r:
-        yield r
-
-
-def git(root: Path, *args: str, input: bytes | None = None) -> bytes:
-    """Plain git, as a user would run it (with a user identity where needed)."""
-    done = subprocess.run(
-        ["git", *USER, *args], cwd=root, capture_output=True, check=True, input=input
-    )
-    return done.stdout
-
-
-def write(repo: Repo, rel: str, text: str) -> None:
-    path = repo.root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode())
-
-
-def head_files(repo: Repo) -> list[bytes]:
-    out = git(repo.root, "ls-tree", "-r", "-z", "--name-only", "HEAD")
-    return sorted(p for p in out.split(b"\0") if p)
-
-
-def fmt(repo: Repo, spec: str, rev: str = "HEAD") -> str:
-    return git(repo.root, "log", "-1", f"--format={spec}", rev).decode().strip()
-
+from tests.git.helpers import fmt, git, head_files, write
 
 # -- open / init ---------------------------------------------------------------
 
@@ -94,26 +57,6 @@ def test_import_is_cheap() -> None:
         env={"PYTHONPATH": str(root)},
     )
     assert out.stdout.strip() == "False"
-
-
-# -- identities ---------------------------------------------------------------
-
-
-def test_identity_for() -> None:
-    assert identity_for(None) == GARDENER
-    assert identity_for("  ") == GARDENER
-    assert identity_for("main") == Identity(
-        "main", "main@agents.memory-gardener.invalid"
-    )
-    assert (
-        identity_for("Pricing Team").email
-        == "pricing-team@agents.memory-gardener.invalid"
-    )
-    assert identity_for("Zoë <x>\n").name == "Zoë x"
-    assert identity_for("Zoë").email == "zoe@agents.memory-gardener.invalid"
-    cjk = identity_for("山田")
-    assert cjk.name == "山田" and cjk.email.startswith("agent-")
-    assert cjk == identity_for("山田")
 
 
 # -- commit ------------------------------------------------------------------
@@ -308,83 +251,6 @@ def test_bad_paths_are_refused(repo: Repo) -> None:
         repo.commit("MEMORY.md", "a str is not a list")
 
 
-def test_git_failure_shows_command_and_stderr(repo: Repo) -> None:
-    write(repo, "MEMORY.md", "m\n")
-    (repo.root / ".git" / "index").write_bytes(b"garbage, not an index")
-    with pytest.raises(GardenerError) as info:
-        repo.commit(["MEMORY.md"], "m")
-    message = str(info.value)
-    assert "`git " in message and "index" in message and "failed (exit" in message
-
-
-def test_inherited_git_dir_is_ignored(
-    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # As inside a git hook of another repository.
-    other = tmp_path / "other"
-    subprocess.run(["git", "init", "-q", str(other)], check=True)
-    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
-    monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
-    write(repo, "MEMORY.md", "m\n")
-    assert repo.commit(["MEMORY.md"], "m") is not None
-    monkeypatch.delenv("GIT_DIR")
-    monkeypatch.delenv("GIT_INDEX_FILE")
-    assert head_files(repo) == [b"MEMORY.md"]
-    assert not (other / ".git" / "index").exists()
-
-
-# -- index.lock ----------------------------------------------------------------
-
-
-def test_busy_index_lock_is_waited_for(repo: Repo) -> None:
-    lock = repo.root / ".git" / "index.lock"
-    lock.write_bytes(b"")
-    write(repo, "MEMORY.md", "m\n")
-    timer = threading.Timer(0.3, lock.unlink)
-    timer.start()
-    started = time.monotonic()
-    assert repo.commit(["MEMORY.md"], "m") is not None
-    assert time.monotonic() - started >= 0.25
-    timer.join()
-
-
-def test_stale_index_lock_is_reported_not_removed(repo: Repo) -> None:
-    lock = repo.root / ".git" / "index.lock"
-    lock.write_bytes(b"")
-    write(repo, "MEMORY.md", "m\n")
-    repo.lock_timeout = 0.3
-    with pytest.raises(LockError) as info:
-        repo.commit(["MEMORY.md"], "m")
-    message = str(info.value)
-    assert (
-        str(lock) in message and "no process holds it" in message and "rm " in message
-    )
-    assert lock.exists()
-
-
-def test_held_index_lock_names_the_holder(repo: Repo) -> None:
-    lock = repo.root / ".git" / "index.lock"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time; f = open(sys.argv[1], 'w'); print('ok', flush=True); "
-            "time.sleep(60)",
-            str(lock),
-        ],
-        stdout=subprocess.PIPE,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == b"ok\n"
-        write(repo, "MEMORY.md", "m\n")
-        repo.lock_timeout = 0.3
-        with pytest.raises(LockError, match=f"held by process {holder.pid}"):
-            repo.commit(["MEMORY.md"], "m")
-    finally:
-        holder.kill()
-        holder.wait()
-
-
 # -- reads -------------------------------------------------------------------
 
 
@@ -446,30 +312,6 @@ def test_changed(repo: Repo) -> None:
     assert repo.changed([]) == []
 
 
-def test_commits_adding_and_log(repo: Repo) -> None:
-    write(repo, "MEMORY.md", "- **db**: Postgres {#m5e21}\n")
-    c1 = repo.commit(["MEMORY.md"], "add m5e21\n\nbody")
-    write(repo, "other.md", "{#m5e21} elsewhere\n")
-    c2 = repo.commit(["other.md"], "other file")
-    write(repo, "MEMORY.md", "- **db**: Postgres {#m5e21}\n- **x**: y {#m0001}\n")
-    c3 = repo.commit(["MEMORY.md"], "unrelated line")
-    write(repo, "MEMORY.md", "- **x**: y {#m0001}\n")
-    c4 = repo.commit(["MEMORY.md"], "drop m5e21")
-
-    found = commits_adding(repo, "{#m5e21", "MEMORY.md")
-    assert [c.sha for c in found] == [c1, c4]
-    assert found[0].subject == "add m5e21"
-    assert found[0].author == "memory-gardener"
-    assert found[0].time.tzinfo is not None
-    assert commits_adding(repo, "{#nothing", "MEMORY.md") == []
-
-    assert [c.sha for c in log(repo)] == [c4, c3, c2, c1]
-    assert [c.sha for c in log(repo, "MEMORY.md")] == [c4, c3, c1]
-    assert [c.sha for c in log(repo, "MEMORY.md", limit=2)] == [c4, c3]
-    assert first_commit_time(repo, "MEMORY.md") == found[0].time
-    assert first_commit_time(repo, "nope.md") is None
-
-
 @pytest.mark.parametrize("maintain", [True, False])
 def test_maintain_false_skips_gits_housekeeping_check(
     repo: Repo, maintain: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -480,48 +322,6 @@ def test_maintain_false_skips_gits_housekeeping_check(
     assert repo.commit(["MEMORY.md"], "v1", maintain=maintain)
     ran = "maintenance run --auto" in trace.read_text()
     assert ran == maintain
-
-
-def test_a_temporary_tree_a_killed_process_left_is_removed(repo: Repo) -> None:
-    write(repo, "MEMORY.md", "v1\n")
-    repo.commit(["MEMORY.md"], "v1")
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
-    left = repo.git_dir / "gardener" / f"tree-{dead}-1" / "memory"
-    left.mkdir(parents=True)
-    (left / "2026-01-05.md").write_text("- half a note\n")
-    assert repo.commit(["MEMORY.md"], "v2", texts={"MEMORY.md": "v2\n"})
-    assert not any(
-        p.name.startswith("tree-") for p in (repo.git_dir / "gardener").iterdir()
-    )
-    assert git(repo.root, "show", "HEAD:MEMORY.md") == b"v2\n"
-
-
-def _relative_paths_by_pathlib(paths: list[str]) -> list[str]:
-    """``relative_paths`` as it was written with PurePosixPath."""
-    result: list[str] = []
-    for path in paths:
-        pure = PurePosixPath(path)
-        if not path or pure.is_absolute() or ".." in pure.parts:
-            raise GardenerError(f"not a workspace-relative POSIX path: {path!r}")
-        rel = pure.as_posix()
-        if rel == ".":
-            raise GardenerError("refusing to use the whole workspace as a path")
-        if rel not in result:
-            result.append(rel)
-    return result
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="/.a", max_size=8), max_size=3))
-def test_relative_paths_are_read_as_pathlib_reads_them(paths: list[str]) -> None:
-    def outcome(check: Callable[[list[str]], list[str]]) -> list[str] | str:
-        try:
-            return check(paths)
-        except GardenerError as e:
-            return str(e)
-
-    assert outcome(relative_paths) == outcome(_relative_paths_by_pathlib)
 
 
 # -- which commits add first ------------------------------------------------------

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from gardener import Workspace
 from gardener.neverstore.redact import redact
+from tests.helpers import git
 from tests.neverstore.corpus import KEY_BLOCK
 
 
@@ -115,3 +117,22 @@ def test_a_begin_line_alone_takes_no_line_after_it(after: str) -> None:
     )
     clean, _ = redact(text)
     assert clean.endswith(f"{after}\n- next\n") and "PRIVATE KEY" not in clean
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_quoted_key_header_does_not_take_the_entries_below_it(ws: Workspace):
+    """The redaction of a BEGIN line without its key ran to the next blank
+    line: the entries below it left the note and git (only the quarantine
+    kept them), and promote never saw them."""
+    ws.note("decided on Redis for the cache", kind="decision", key="cache")
+    begin = "-----BEGIN OPENSSH " + "PRIVATE KEY-----"
+    with open(ws.root / "memory" / "2026-03-01.md", "a", encoding="utf-8") as out:
+        out.write(f"- the deploy key is in the vault; it starts with {begin}\n")
+        out.write("- Mira prefers tabs over spaces\n")
+        out.write("- decision: **database**: SQLite\n")
+    ws.promote()
+    note = (ws.root / "memory" / "2026-03-01.md").read_text(encoding="utf-8")
+    assert "PRIVATE KEY" not in note and "Mira prefers tabs" in note
+    assert "**database**: SQLite" in note
+    assert [h.value for h in ws.recall(key="database")] == ["SQLite"]
+    assert "PRIVATE KEY" not in git(ws.root, "log", "-p")

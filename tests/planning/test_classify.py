@@ -1,5 +1,4 @@
-"""Classify and key daily-note entries by the rules (docs/design.md, Promote,
-steps 1 and 2).
+"""Classify and key daily-note entries by the rules (see docs/design.md).
 
 Uses the shipped rules.md (``default_config()``) and small variations of it.
 """

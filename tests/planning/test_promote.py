@@ -1,9 +1,12 @@
-"""The decision table (docs/design.md, Promote), row by row, on the pure planner."""
+"""The decision table (see docs/design.md), row by row, on the pure planner."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from gardener import Workspace
 from gardener.formats.memoryfile import parse_memory
 from gardener.model.facts import normalize_key
 from gardener.model.marks import settled_mark
@@ -320,71 +323,14 @@ def test_held_refused_and_future_entries_keep_a_note_unsettled():
     assert settled == ["memory/2026-01-14.md"]
 
 
-_PHRASES = [
-    "tabs rather than spaces",
-    "spaces rather than tabs",
-    "deploys go out on Tuesdays",
-    "deploys go out on Tuesday",
-    "deploys go out on Thursdays",
-    "the 2 staging boxes run v1.2",
-    "the 2 staging boxes run v1.3",
-    "box2",
-]
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    st.lists(
-        st.tuples(
-            st.sampled_from(_PHRASES) | st.text(max_size=30),
-            st.sampled_from(["Facts", "Superseded", "Preferences"]),
-            st.sampled_from([None, "2026-01-01", "2027-01-01"]),
-        ),
-        max_size=12,
-    ),
-    st.sampled_from(_PHRASES) | st.text(max_size=30),
-)
-def test_the_duplicate_index_finds_what_a_scan_of_every_fact_finds(facts, query):
-    from gardener.model.facts import Fact, Memory
-    from gardener.model.validtime import is_current
-    from gardener.planning.reconcile import Reconciliation
-    from gardener.planning.sameness import same_value
-
-    memory = Memory(
-        head="",
-        facts=tuple(
-            Fact(value, section=section, attrs={"until": until} if until else {})
-            for value, section, until in facts
-        ),
-    )
-    today = "2026-06-01"
-    work = Reconciliation(memory, default_config(), today)
-    scan = (
-        f for f in memory.facts if is_current(f, today) and same_value(f.value, query)
-    )
-    assert work.duplicate(query) is next(scan, None)
-
-
-SIMILAR_PAIRS = [
-    ("tabs rather than spaces", "spaces rather than tabs"),
-    ("one pr per feature branch", "one pr per feature branches"),
-    ("deploys go out on tuesdays", "deploys go out on thursdays"),
-    ("the staging host is in frankfurt", "prefers dark mode everywhere"),
-    ("aaaaaaaaaaaaaaaa", "aaaaaaaaaaaaaaab"),
-]
-
-
-def test_surely_apart_never_contradicts_the_fuzzy_ratio(monkeypatch):
-    import sys
-
-    from rapidfuzz import fuzz
-
-    from gardener.planning.sameness import NEAR_DUPLICATE, surely_apart
-
-    # as in a pass that has not imported rapidfuzz: the shared-letters bound too
-    monkeypatch.delitem(sys.modules, "rapidfuzz.fuzz")
-    apart = [surely_apart(a, b) for a, b in SIMILAR_PAIRS]
-    assert apart[3] and not apart[1]
-    for (a, b), surely in zip(SIMILAR_PAIRS, apart, strict=True):
-        if surely:
-            assert fuzz.ratio(a, b) < NEAR_DUPLICATE
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_hand_written_key_without_a_value_is_not_filed(ws: Workspace):
+    with open(ws.root / "memory" / "2026-03-01.md", "a", encoding="utf-8") as out:
+        out.write("- 09:00 fact: **empty key**: \n- 09:01 fact: **city**: Oslo\n")
+    done = ws.promote()
+    assert [(d.action, d.key, d.reason) for d in done.plan.decisions][:1] == [
+        ("reject", "empty key", "no value to file")
+    ]
+    text = (ws.root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "empty key" not in text and "**city**: Oslo" in text
+    assert ws.promote().plan.decisions == ()  # reported once

@@ -77,7 +77,7 @@ def test_forget_by_query_source_and_agent(ws: Workspace):
 def test_forget_retires_the_note_entries_recall_answers_with(ws: Workspace, run_cli):
     """``forget Bergen`` of lines promote never filed (events) said "retired 0
     entries" while recall went on answering with them for the note's 30 days
-    (docs/design.md, Forget: matching entries leave recall). They are now entered in
+    (docs/design.md: matching entries leave recall). They are now entered in
     ``.gardener/retired``, and recall passes over them; the note keeps them."""
     ws.note("Alice moved to Bergen last week", time="09:30")
     ws.note("Met Alice in Bergen at the conference", time="09:31")

@@ -1,4 +1,4 @@
-"""The pre-commit hook `gardener init` installs, and `check --history`."""
+"""init: a new or adopted workspace, the pre-commit hook it installs, and `check --history`."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import subprocess
 from pathlib import Path
 
 from gardener import Workspace
+from tests.helpers import commits, git
 
 USER = ["-c", "user.name=Person", "-c", "user.email=person@example.org"]
 
 
-def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def git_as_person(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["git", "-C", str(root), *USER, *args], capture_output=True, text=True
     )
@@ -23,14 +24,14 @@ def test_hook_refuses_a_persons_commit_that_holds_a_secret(tmp_path: Path):
     (ws.root / "notes.txt").write_text(
         "deploy token: ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2" + "\n"
     )
-    git(ws.root, "add", "notes.txt")
-    refused = git(ws.root, "commit", "-m", "my notes")
+    git_as_person(ws.root, "add", "notes.txt")
+    refused = git_as_person(ws.root, "commit", "-m", "my notes")
     assert refused.returncode != 0
     assert "notes.txt:1" in refused.stdout + refused.stderr
-    assert "ghp_" not in git(ws.root, "log", "-p", "--all").stdout
+    assert "ghp_" not in git_as_person(ws.root, "log", "-p", "--all").stdout
     (ws.root / "notes.txt").write_text("nothing secret here\n")
-    git(ws.root, "add", "notes.txt")
-    assert git(ws.root, "commit", "-m", "my notes").returncode == 0
+    git_as_person(ws.root, "add", "notes.txt")
+    assert git_as_person(ws.root, "commit", "-m", "my notes").returncode == 0
 
 
 def test_existing_hook_is_kept(tmp_path: Path):
@@ -45,10 +46,53 @@ def test_existing_hook_is_kept(tmp_path: Path):
 def test_check_history_finds_a_secret_committed_past_the_hook(tmp_path: Path):
     ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
     (ws.root / "old.md").write_text("- the wifi password is Quartz-Heron-77\n")
-    git(ws.root, "add", "old.md")
-    assert git(ws.root, "commit", "--no-verify", "-m", "oops").returncode == 0
+    git_as_person(ws.root, "add", "old.md")
+    assert git_as_person(ws.root, "commit", "--no-verify", "-m", "oops").returncode == 0
     (ws.root / "old.md").unlink()
-    git(ws.root, "commit", "-am", "remove it")
+    git_as_person(ws.root, "commit", "-am", "remove it")
     assert not [p for p in ws.check() if p.kind == "secret"]
     found = [p for p in ws.check(history=True) if p.kind == "secret"]
     assert [(p.path.split(" ")[0], p.line) for p in found] == [("old.md", 1)]
+
+
+def test_init_creates_a_workspace(ws: Workspace):
+    for name in (
+        "MEMORY.md",
+        "rules.md",
+        ".gitattributes",
+        "memory",
+        ".gardener/.gitignore",
+    ):
+        assert (ws.root / name).exists(), name
+    assert "memory/*.md merge=union" in (ws.root / ".gitattributes").read_text()
+    assert commits(ws.root) == 1
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_init_adopts_in_place_and_redacts_secrets(tmp_path: Path):
+    root = tmp_path / "agent"
+    (root / "memory" / "archive").mkdir(parents=True)
+    memory = "\ufeff# What I know\r\n\r\n- the user likes tea\r\n- wifi password: Sunflower-88-fake\r\n"
+    (root / "MEMORY.md").write_bytes(memory.encode())
+    note = (
+        "- 10:00 decided: we use SQLite\n- long line " + "x" * 5000
+    )  # no final newline
+    (root / "memory" / "2026-01-05.md").write_text(note)
+    (root / "memory" / "state.json").write_text("{}")
+    (root / "memory" / "archive" / "2025-01-01.md").write_text("- old\n")
+    _, result = Workspace.init(root, now_override="2026-01-06T09:00")
+    assert result.adopted
+    assert (root / "memory" / "2026-01-05.md").read_text() == note
+    after = (root / "MEMORY.md").read_bytes().decode()
+    assert after == memory.replace("Sunflower-88-fake", "[REDACTED:password]")
+    assert [r.rule for r in result.redacted] == ["password"]
+    assert "Sunflower-88-fake" not in git(root, "log", "-p", "--all")
+    assert "Sunflower-88-fake" in (root / ".gardener" / "quarantine.jsonl").read_text()
+    assert (
+        oct((root / ".gardener" / "quarantine.jsonl").stat().st_mode & 0o777) == "0o600"
+    )
+    tracked = git(root, "ls-files").split()
+    assert (
+        "memory/state.json" not in tracked
+        and "memory/archive/2025-01-01.md" not in tracked
+    )

@@ -1,0 +1,29 @@
+"""The check verb: conflicts, secrets and unreadable notes, each with its place."""
+
+from __future__ import annotations
+
+from gardener import Workspace
+from tests.helpers import at
+
+
+def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
+    ws.note("SQLite", kind="decision", key="database", time="09:00")
+    at(ws, "2026-01-05T18:00").promote()
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(
+        memory.read_text().replace(
+            "## Decisions\n", "## Decisions\n- **Database**: Postgres\n"
+        )
+    )
+    (ws.root / "memory" / "2026-01-06.md").write_text(
+        "# x\n\n- token: ghp_" + "a1B2c3D4e5" * 4 + "\n"
+    )
+    (ws.root / "memory" / "2026-01-07.md").write_bytes(b"- bad \xff byte\n")
+    problems = ws.check()
+    kinds = {(p.kind, p.path, p.line) for p in problems}
+    assert ("conflict", "MEMORY.md", 5) in kinds
+    assert ("secret", "memory/2026-01-06.md", 3) in kinds
+    assert any(
+        p.kind == "parse" and p.path == "memory/2026-01-07.md" and p.line == 1
+        for p in problems
+    )

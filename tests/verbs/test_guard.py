@@ -1,0 +1,102 @@
+"""What a verb commits is redacted first: a secret never reaches git, in a file's bytes or its name."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gardener import Workspace
+from tests.helpers import git, write
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_secret_in_a_file_that_is_not_utf8_never_reaches_git(ws: Workspace):
+    write(
+        ws,
+        "2026-02-27.md",
+        b"- the NAS password is Hunter2Hunter2\n- caf\xe9 latin-1\n",
+    )
+    ws.promote()
+    assert "Hunter2Hunter2" not in git(ws.root, "log", "-p", "--all")
+    assert (
+        (ws.root / "memory" / "2026-02-27.md")
+        .read_bytes()
+        .endswith(b"caf\xe9 latin-1\n")
+    )
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_never_store_rule_does_not_redact_rules_md(ws: Workspace):
+    rules = ws.root / "rules.md"
+    rules.write_text(
+        rules.read_text().replace(
+            "never_store: {}", "never_store: {codename: 'Bluebird'}"
+        )
+    )
+    ws.note("we picked SQLite", kind="decision")
+    ws.promote()
+    assert "codename: 'Bluebird'" in rules.read_text()
+    assert "Bluebird" not in git(ws.root, "log", "-p", "--", "memory")
+
+
+def _everything_git_holds(root: Path) -> str:
+    out = subprocess.run(
+        ["git", "-C", str(root), "log", "--all", "-p", "--name-status", "--format=%B"],
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_token_in_a_note_name_never_reaches_git(ws: Workspace):
+    """Breaker case 14: a path is part of a commit, so the name is renamed first."""
+    token = "ghp_" + "Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz1Xc3Vb5N"
+    note = ws.root / "memory" / f"2026-01-05-{token}.md"
+    note.write_text("# 2026-01-05\n\n- the deploy went fine\n")
+    result = ws.record()
+    assert not note.exists()
+    assert (
+        (ws.root / "memory" / "2026-01-05-redacted.md")
+        .read_text()
+        .endswith("- the deploy went fine\n")
+    )
+    assert [r.where() for r in result.redacted] == [
+        "the name of memory/2026-01-05-redacted.md"
+    ]
+    assert token not in _everything_git_holds(ws.root)
+    assert token in (ws.root / ".gardener" / "quarantine.jsonl").read_text()
+    # a second one with the same shape gets its own name
+    (ws.root / "memory" / f"2026-01-05-{token}.md").write_text("- another\n")
+    ws.record()
+    assert (ws.root / "memory" / "2026-01-05-redacted-2.md").exists()
+    assert token not in _everything_git_holds(ws.root)
+
+
+def test_adopting_a_folder_renames_a_note_whose_name_holds_a_token(tmp_path: Path):
+    token = "xoxb-" + "1234567890-abcdefghijklmnop"
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    (tmp_path / "ws" / "memory" / f"2026-01-05_{token}.md").write_text("- hello\n")
+    ws, result = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    assert [r.rule for r in result.redacted] == ["slack-token"]
+    assert token not in _everything_git_holds(ws.root)
+    assert (ws.root / "memory" / "2026-01-05_redacted.md").exists()
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_staged_note_named_with_a_token_is_unstaged_when_renamed(ws: Workspace):
+    """Breaker: `git add` of the file before record left its name in the index."""
+    token = "ghp_" + "Zq8Xw2Lm4Nb6Vc1Kj3Hg5Fd7Sa9Pp0Oo2Ii4"
+    (ws.root / "memory" / f"2026-01-05-{token}.md").write_text("- plain entry\n")
+    subprocess.run(["git", "-C", str(ws.root), "add", "memory"], check=True)
+    ws.promote()
+    (ws.root / "other.txt").write_text("x\n")
+    subprocess.run(["git", "-C", str(ws.root), "add", "other.txt"], check=True)
+    subprocess.run(
+        ["git", "-C", str(ws.root), "-c", "user.name=P", "-c", "user.email=p@example.org",
+         "commit", "-q", "--no-verify", "-m", "unrelated"],
+        check=True,
+    )  # fmt: skip
+    assert token not in _everything_git_holds(ws.root)

@@ -1,0 +1,77 @@
+"""The promote verb: one commit a pass, a rerun after a kill converges, warnings
+and refusals for notes it cannot file."""
+
+from __future__ import annotations
+
+import pytest
+
+from gardener import Workspace
+from gardener.files.atomic import atomic_write
+from gardener.planning.promote import plan_promotion
+from tests.helpers import at, commits, git, values, write
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_rerun_after_a_kill_between_memory_and_ledger_writes_converges(ws: Workspace):
+    write(
+        ws,
+        "2026-01-13.md",
+        "- fact: **staging host**: box2\n- fact: **merge policy**: fixes only (expires: 2026-02-01)\n",
+    )
+    write(ws, "2026-01-19.md", "- correction: **staging host**: box7\n")
+    plan = plan_promotion(
+        ws.read_notes()[0], ws.read_memory(), ws.config, ws.now(), ws.read_ledger()
+    )
+    atomic_write(
+        ws.memory_path, plan.text
+    )  # killed here: MEMORY.md written, ledger not
+    ws.promote()
+    assert (ws.root / "MEMORY.md").read_text() == plan.text
+    assert values(ws, "staging host") == ["box7"]
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_promote_warns_of_a_note_it_cannot_read(ws: Workspace, run_cli):
+    """One byte that is not UTF-8 left a day's entries out of promote, which
+    said "no change" and exited 0; only `check` told."""
+    ws.note("decision: **database**: SQLite")
+    with open(ws.root / "memory" / "2026-03-01.md", "ab") as out:
+        out.write(b"\xe9\n")
+    (warning,) = ws.promote().warnings
+    assert warning.startswith("memory/2026-03-01.md:") and "not promoted" in warning
+    out = run_cli("-w", str(ws.root), "promote", now="2026-03-01T18:00")
+    assert "warning: memory/2026-03-01.md" in out.output
+
+
+def test_promote_commits_once_and_twice_changes_nothing(ws: Workspace):
+    ws.note("use Postgres", kind="decision", key="database", time="09:00", by="atlas")
+    first = at(ws, "2026-01-05T18:00").promote()
+    assert first.commit and first.as_dict()["added"] == ["database"]
+    message = git(ws.root, "log", "-1", "--format=%B")
+    assert (
+        "Gardener-Action: promote" in message and "Gardener-Keys: database" in message
+    )
+    count = commits(ws.root)
+    second = ws.promote()
+    assert second.commit is None and second.plan.decisions == ()
+    assert commits(ws.root) == count
+
+
+def test_secret_written_directly_is_redacted_and_never_promoted(ws: Workspace):
+    """Regression: the redacted placeholder line was promoted into MEMORY.md."""
+    note = ws.root / "memory" / "2026-01-05.md"
+    key = "sk-" + "FAKEfake" * 5
+    note.write_text(
+        f"- decision: the api key is {key}\n- fact: contact: jonas.berg@example.net\n- decision: we use SQLite\n"
+    )
+    dry = ws.promote(dry_run=True)
+    assert [d.action for d in dry.plan.decisions].count("refused") == 2
+    result = ws.promote()
+    text = (ws.root / "MEMORY.md").read_text()
+    assert "REDACTED" not in text and "SQLite" in text
+    assert [d.reason for d in result.plan.decisions if d.action == "refused"] == [
+        "holds a redacted secret"
+    ] * 2
+    assert key not in git(ws.root, "log", "-p", "--all")
+    assert "[REDACTED:" in note.read_text()
+    assert ws.promote().plan.decisions == ()  # reported once
