@@ -155,6 +155,7 @@ class Reconciliation:
         nv = normalize_value(value)
         spots = set(self.values.get(nv, ()))
         if len(nv) >= FUZZY_LENGTH and digits(nv) in self.fuzzy:
+            # not at import: rapidfuzz costs ~20 ms, and most passes need no fuzzy match
             from rapidfuzz import fuzz, process
 
             texts, where = self.fuzzy[digits(nv)]
