@@ -9,6 +9,7 @@ module ran.
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import os
@@ -19,6 +20,65 @@ from pathlib import Path
 import pytest
 
 from gardener import Workspace
+
+# The hot path: every gardener module a plain ``gardener note`` or a warm
+# ``gardener recall`` loads, and so the only ones that use the start-up tricks
+# of docs/internals.md ("Hot path"). Every other module is ordinary Python.
+HOT_PATH = {
+    "gardener",
+    "gardener.cli",
+    "gardener.cli.fast",
+    "gardener.cli.options",
+    "gardener.cli.output",
+    "gardener.errors",
+    "gardener.files",
+    "gardener.files.append",
+    "gardener.files.atomic",
+    "gardener.files.layout",
+    "gardener.files.lock",
+    "gardener.formats",
+    "gardener.formats.entryline",
+    "gardener.formats.retired",
+    "gardener.git",
+    "gardener.git.identity",
+    "gardener.git.repo",
+    "gardener.git.run",
+    "gardener.git.trailers",
+    "gardener.git.trees",
+    "gardener.model",
+    "gardener.model.hit",
+    "gardener.model.kinds",
+    "gardener.model.record",
+    "gardener.model.validtime",
+    "gardener.neverstore",
+    "gardener.neverstore.codes",
+    "gardener.neverstore.detectors",
+    "gardener.neverstore.engine",
+    "gardener.neverstore.labels",
+    "gardener.neverstore.passes",
+    "gardener.neverstore.personal",
+    "gardener.neverstore.redact",
+    "gardener.neverstore.regex",
+    "gardener.neverstore.rules",
+    "gardener.neverstore.tokens",
+    "gardener.neverstore.values",
+    "gardener.neverstore.weaklabels",
+    "gardener.recall",
+    "gardener.recall.filed",
+    "gardener.recall.hits",
+    "gardener.recall.index",
+    "gardener.recall.schema",
+    "gardener.recall.search",
+    "gardener.recall.stamps",
+    "gardener.store",
+    "gardener.store.journal",
+    "gardener.store.retired",
+    "gardener.store.settings",
+    "gardener.verbs",
+    "gardener.verbs.maintenance",
+    "gardener.verbs.messages",
+    "gardener.verbs.note",
+}
 
 # never loaded by a note: pathlib pulls in urllib.parse and ipaddress
 NEVER = {"pathlib", "typing", "dataclasses", "shlex", "base64"}
@@ -63,19 +123,29 @@ sys.exit(code)
 """
 
 
-def _note(root: Path, report: Path, *args: str) -> dict[str, list[object]]:
+def _run(root: Path, report: Path, *args: str) -> tuple[str, dict[str, list[object]]]:
+    """``gardener *args`` under the wrapper: its output, and what it imported."""
     env = {**os.environ, "GARDENER_WORKSPACE": str(root)}
     env["IMPORTS_REPORT"] = str(report)
     done = subprocess.run(
-        [sys.executable, "-c", WRAPPER, "note", *args],
+        [sys.executable, "-c", WRAPPER, *args],
         capture_output=True,
         text=True,
         env=env,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert args[-1] in done.stdout
-    return json.loads(report.read_text())
+    return done.stdout, json.loads(report.read_text())
+
+
+def _note(root: Path, report: Path, *args: str) -> dict[str, list[object]]:
+    out, got = _run(root, report, "note", *args)
+    assert args[-1] in out
+    return got
+
+
+def _gardener_modules(got: dict[str, list[object]]) -> set[str]:
+    return {str(m) for m in got["loaded"] if str(m).split(".")[0] == "gardener"}
 
 
 @functools.cache
@@ -111,3 +181,67 @@ def test_a_note_imports_only_what_it_needs(tmp_path: Path, notes: list[list[str]
         assert not roots & NOT_BY_GARDENER, [
             (by, name) for by, name in statements if name in NOT_BY_GARDENER
         ]
+
+
+def test_a_note_and_a_warm_recall_load_only_the_hot_path(tmp_path: Path):
+    ws, _ = Workspace.init(tmp_path / "ws")
+    loaded = set()
+    for n, args in enumerate(
+        [["the cat is Miso"], ["--json", "--kind", "decision", "--key", "db", "SQLite"]]
+    ):
+        loaded |= _gardener_modules(_note(ws.root, tmp_path / f"note{n}.json", *args))
+    _run(ws.root, tmp_path / "cold.json", "recall", "cat")  # builds the index
+    for n, args in enumerate([["cat"], ["--json", "--limit", "3", "db"]]):
+        out, got = _run(ws.root, tmp_path / f"recall{n}.json", "recall", *args)
+        assert "gardener.workspace" not in got["loaded"], "not a warm recall"
+        loaded |= _gardener_modules(got)
+    assert "gardener.recall.search" in loaded and "gardener.verbs.note" in loaded
+    assert loaded <= HOT_PATH, sorted(loaded - HOT_PATH)
+
+
+def _modules() -> dict[str, ast.Module]:
+    """Every gardener module's name -> its parsed source."""
+    package = Path(__file__).resolve().parents[1] / "gardener"
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = ast.parse(path.read_text(encoding="utf-8"))
+    return found
+
+
+def _tricks(tree: ast.Module) -> list[str]:
+    """The start-up tricks of docs/internals.md a module's source uses."""
+    used = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "TYPE_CHECKING" for t in node.targets
+        ):
+            used.append(f"line {node.lineno}: TYPE_CHECKING = ... (import typing's)")
+        elif isinstance(node, ast.ClassDef) and any(
+            isinstance(b, ast.Name | ast.Attribute)
+            and (b.id if isinstance(b, ast.Name) else b.attr) == "Record"
+            for b in node.bases
+        ):
+            used.append(f"line {node.lineno}: class {node.name}(Record) (a dataclass)")
+        elif isinstance(node, ast.ImportFrom) and any(
+            a.name in ("Record", "quick_init") for a in node.names
+        ):
+            names = ", ".join(a.name for a in node.names)
+            used.append(f"line {node.lineno}: from {node.module} import {names}")
+        elif (isinstance(node, ast.Name) and node.id == "quick_init") or (
+            isinstance(node, ast.FunctionDef) and node.name == "quick_init"
+        ):
+            used.append(f"line {node.lineno}: quick_init (dataclass(slots=True))")
+    return used
+
+
+def test_only_the_hot_path_uses_the_start_up_tricks():
+    modules = _modules()
+    assert not HOT_PATH - set(modules), sorted(HOT_PATH - set(modules))
+    used = {
+        name: found
+        for name, tree in modules.items()
+        if name not in HOT_PATH and (found := _tricks(tree))
+    }
+    assert used == {}

@@ -66,6 +66,8 @@ def split_front_matter(text: str) -> tuple[str | None, int]:
 
 def load_front_matter(yaml_text: str) -> Mapping[str, object] | None:
     """YAML front matter read with BaseLoader (no value changes type); None if not YAML."""
+    # not at import: YAML costs ~30 ms, and most notes, and every command that
+    # reads the cached settings (a recall that finds a changed note), need none
     import yaml
     from frontmatter.default_handlers import YAMLHandler
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Protocol
 
 from gardener.errors import ParseError
@@ -198,7 +199,7 @@ def parse_memory(
             continue
         if content[:1] in (" ", "\t") and facts and facts[-1].section == section:
             last = facts[-1]
-            facts[-1] = Fact(**{**last.__dict__, "tail": (*last.tail, content)})
+            facts[-1] = replace(last, tail=(*last.tail, content))
             continue
         fact = (memo.parse if memo else parse_fact)(content, section, number + 1)
         if fact is None:

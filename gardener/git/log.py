@@ -13,20 +13,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gardener.git import trailers
 from gardener.git.run import decode, relative_paths, split_z
-from gardener.model.record import Record
 
-TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
 
 _LOG_FORMAT = "--format=%H%x1f%an%x1f%at%x1f%s"
 
 
-class CommitInfo(Record):
+@dataclass(frozen=True, slots=True)
+class CommitInfo:
     """One commit, as history reads return it."""
 
     sha: str  # full hex object id
@@ -35,7 +37,8 @@ class CommitInfo(Record):
     subject: str  # first line of the message, trailing blanks trimmed (git's %s)
 
 
-class Holder(Record):
+@dataclass(frozen=True, slots=True)
+class Holder:
     """A commit reachable from a ref whose snapshot or own text holds a needle."""
 
     sha: str
@@ -45,7 +48,8 @@ class Holder(Record):
     in_commit: int  # occurrences in its message, author and committer
 
 
-class HistoryScan(Record):
+@dataclass(frozen=True, slots=True)
+class HistoryScan:
     """Where a needle occurs in a repository's object store."""
 
     objects: int  # objects read: every one in the store, reachable or not
@@ -216,8 +220,6 @@ def blob_paths(repo: Repo) -> dict[str, str]:
 def state_files_holding(repo: Repo, count: Callable[[bytes], int]) -> list[str]:
     """Files in the git folder, objects aside, whose bytes hold the needle
     (git-folder-relative POSIX paths): refs, reflogs, config, saved messages."""
-    from pathlib import Path
-
     git_dir = repo.git_dir
     found = []
     for folder, dirs, files in os.walk(git_dir):

@@ -11,17 +11,18 @@ rewrite must not run and what it cannot reach. Each function takes the
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gardener.errors import GardenerError
 from gardener.git.run import decode
 
-TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
 
@@ -95,8 +96,6 @@ def rewrite_history(
     ``forget_old_history``. Raises GardenerError if filter-repo is missing
     or fails.
     """
-    import importlib.util
-
     if importlib.util.find_spec("git_filter_repo") is None:
         raise GardenerError(
             f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"

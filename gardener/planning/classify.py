@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gardener.model.config import Config
-from gardener.model.facts import Entry, quick_init
+from gardener.model.facts import Entry
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
@@ -39,8 +39,7 @@ _REPLACED_BY = re.compile(
 PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
 
 
-@quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Classified:
     """What an entry is: its kind, whether it is durable, and what it is about."""
 

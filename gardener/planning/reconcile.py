@@ -11,19 +11,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from functools import lru_cache
 
 from gardener.model.config import Config, multi_valued
-from gardener.model.facts import (
-    Entry,
-    Fact,
-    Memory,
-    normalize_key,
-    normalize_value,
-    quick_init,
-)
+from gardener.model.facts import Entry, Fact, Memory, normalize_key, normalize_value
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_current, parse_instant
 from gardener.planning.classify import Classified
@@ -35,8 +28,7 @@ from gardener.planning.sameness import (
 )
 
 
-@quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """What the pass did with one entry."""
 
@@ -52,7 +44,7 @@ class Decision:
     by: str | None = None  # who wrote the entry
 
     def as_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def new_id(
@@ -163,6 +155,7 @@ class Reconciliation:
         nv = normalize_value(value)
         spots = set(self.values.get(nv, ()))
         if len(nv) >= FUZZY_LENGTH and digits(nv) in self.fuzzy:
+            # not at import: rapidfuzz costs ~20 ms, and most passes need no fuzzy match
             from rapidfuzz import fuzz, process
 
             texts, where = self.fuzzy[digits(nv)]

@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
+from gardener.formats.entryline import no_value, too_long
 from gardener.formats.retired import entry_text
+from gardener.model.config import multi_valued
+from gardener.model.facts import normalize_key
 from gardener.model.validtime import (
     day_span,
     entry_since,
@@ -24,6 +27,8 @@ from gardener.model.validtime import (
     is_current,
     parse_instant,
 )
+from gardener.neverstore.instructions import reads_as_instruction
+from gardener.planning.classify import classify
 from gardener.recall.hits import Hit, match_expression
 
 if TYPE_CHECKING:
@@ -124,12 +129,6 @@ def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
     instruction to the model (``instructions.reads_as_instruction``); ``filed_key`` is set for a durable
     keyed fact that has one value at a time (not an event, not a multi-valued
     attribute), whose key MEMORY.md may already speak for."""
-    from gardener.formats.entryline import no_value, too_long
-    from gardener.model.config import multi_valued
-    from gardener.model.facts import normalize_key
-    from gardener.neverstore.instructions import reads_as_instruction
-    from gardener.planning.classify import classify
-
     docs = []
     for entry in entries:
         if reads_as_instruction("\n".join([entry.text, *entry.nested])):
@@ -218,7 +217,7 @@ def as_of(
     start, end = day_span(when)
     chosen = [f for f in facts if valid_at(f, start, end)]
     if key is not None:
-        nk = _normalize_key(key)
+        nk = normalize_key(key)
         chosen = [f for f in chosen if f.norm_key == nk]
     hits = [fact_hit(f, memory_file) for f in chosen]
     if query:
@@ -230,7 +229,7 @@ def lookup(
     key: str, facts: Iterable[Fact], now: datetime, memory_file: str = "MEMORY.md"
 ) -> list[Hit]:
     """The current value(s) of one key, compared as keys are (case, space, Unicode)."""
-    nk = _normalize_key(key)
+    nk = normalize_key(key)
     today = format_instant(now)
     return [
         fact_hit(f, memory_file)
@@ -250,7 +249,7 @@ def history(
     from git history). A pruned value's status is ``pruned``, or its reason
     and ``pruned`` (``corrected, pruned``: it never held). One MEMORY.md still
     holds (by id, or by value and since) and a repeat are left out."""
-    nk = _normalize_key(key)
+    nk = normalize_key(key)
     facts = list(facts)
     seen = {identity(f) for f in facts}
     hits = [fact_hit(f, memory_file) for f in facts if f.norm_key == nk]
@@ -269,11 +268,3 @@ def identity(entry: Fact | Hit) -> str:
     """What names one MEMORY.md entry across rewrites: its id, else its value
     and since (a hand-written entry has no id)."""
     return entry.id or f"{entry.value}\x00{entry.since or ''}"
-
-
-def _normalize_key(key: str) -> str:
-    from gardener.model.facts import (
-        normalize_key,  # not at import: a warm recall needs no model
-    )
-
-    return normalize_key(key)

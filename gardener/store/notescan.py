@@ -18,7 +18,9 @@ from pathlib import Path
 from gardener.errors import ParseError
 from gardener.files.layout import note_names
 from gardener.files.read import decode_text, read_files
+from gardener.formats.dailynote import parse_note
 from gardener.model.facts import Note, Problem
+from gardener.model.marks import note_digest, settled_mark
 from gardener.store.ledger import FOLDER, LEGACY, Ledger, read_all
 from gardener.store.statcache import MISSING, Cache, Clock, begin, load, stamp_of
 
@@ -60,8 +62,6 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     no cache, every note is read). Raises GardenerError if a note cannot be
     read; one that is not UTF-8 is a problem, left out.
     """
-    from gardener.model.marks import note_digest, settled_mark
-
     folder = root / notes_dir
     cache = load(git_dir)
     clock = begin(git_dir, folder, root)
@@ -116,8 +116,6 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
             _month(found, clock, cache, month, changed=True)
     for name, raw in read_files(folder, [n for n in todo if n not in data]):
         data[name] = raw
-    from gardener.formats.dailynote import parse_note
-
     for name in todo:
         rel, raw = base + name, data[name]
         try:

@@ -19,9 +19,11 @@ from datetime import datetime
 from pathlib import Path
 
 from gardener.files.atomic import atomic_write, ensure_state_dir
-from gardener.files.layout import PURGE_PENDING, STATE_DIR
+from gardener.files.layout import PURGE_PENDING, SALT, STATE_DIR
 from gardener.model.config import Config
 from gardener.neverstore import redact
+from gardener.planning.purge import scrub
+from gardener.store.purged import read_purged
 
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
 PURGED_RULE = "purged"  # a Redaction's rule for a purged text found again
@@ -148,13 +150,8 @@ def purged_scrubber(root: Path) -> Scrubber | None:
     from the workspace at ``root`` replaced by ``[PURGED]``, and the lines
     that held one (``planning.purge.scrub``; ``known``: lines known to hold none);
     None if nothing was purged (then nothing is read)."""
-    from gardener.files.layout import SALT
-
     if not (root / SALT).is_file():
         return None
-    from gardener.planning.purge import scrub
-    from gardener.store.purged import read_purged
-
     salt, hashes = read_purged(root)
     return (lambda text, known=(): scrub(text, salt, hashes, known)) if hashes else None
 

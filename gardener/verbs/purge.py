@@ -33,12 +33,12 @@ from gardener.formats.dailynote import parse_note
 from gardener.git import log as gitlog
 from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
+from gardener.git.log import HistoryScan, Holder
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
 from gardener.verbs.messages import purge_message
 
 if TYPE_CHECKING:
-    from gardener.git.log import HistoryScan, Holder
     from gardener.git.repo import Repo
 
 _MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
@@ -164,7 +164,7 @@ def purge_text(
     root = Path(root)
     needle = Needle(text, ignore_case)
     before = _survey(root, repo, needle)
-    commits = tuple(c._replace(subject=needle.mask(c.subject)) for c in before.history.commits)  # fmt: skip
+    commits = tuple(replace(c, subject=needle.mask(c.subject)) for c in before.history.commits)  # fmt: skip
     remotes = tuple(gitrewrite.remotes(repo))
     warnings = [f"{p} is too large to scan ({_MAX_FILE >> 20} MiB or more): check it by hand" for p in before.too_large]  # fmt: skip
     if remotes and before.found:

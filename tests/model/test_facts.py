@@ -36,7 +36,7 @@ def test_normalize_value_is_its_pattern(value: str) -> None:
     assert normalize_value(value) == _by_the_pattern(value)
 
 
-def test_quick_init_keeps_defaults_factories_and_frozenness() -> None:
+def test_entries_and_facts_keep_defaults_factories_and_frozenness() -> None:
     first, second = Fact("a"), Fact("b")
     assert first.attrs == {} and first.attrs is not second.attrs
     assert Fact("a", key="k") == Fact(value="a", key="k", section="Facts")
