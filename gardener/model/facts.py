@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import date
 from functools import lru_cache
+from typing import TypeVar
 
 from gardener.model.kinds import KIND_OF_SECTION, SUPERSEDED, canonical_kind
 
@@ -95,7 +96,42 @@ class Problem:
         }
 
 
-@dataclass(frozen=True, slots=True)
+_T = TypeVar("_T")
+
+
+def quick_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen dataclass an ``__init__`` that writes the instance dict directly.
+
+    A frozen dataclass's own ``__init__`` sets each field through
+    ``object.__setattr__``, about twice as slow, and a promote pass over
+    thousands of notes builds a hundred thousand entries and facts (measured in
+    docs/internals.md, "Bulk values"). Same signature, defaults and default
+    factories; the class stays frozen (an assignment still raises). Put it
+    above ``@dataclass(frozen=True)``; used only for ``Entry`` and ``Fact``.
+    """
+    scope: dict[str, object] = {"MISSING": MISSING}
+    params, body = [], [" values = self.__dict__"]
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.default is not MISSING:
+            scope[f"default_{f.name}"] = f.default
+            params.append(f"{f.name}=default_{f.name}")
+        elif f.default_factory is not MISSING:
+            scope[f"factory_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            body.append(f" if {f.name} is MISSING: {f.name} = factory_{f.name}()")
+        else:
+            params.append(f.name)
+        # one key at a time, in field order: instances keep sharing their keys
+        body.append(f" values[{f.name!r}] = {f.name}")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), scope)
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
+    cls.__init__ = init  # type: ignore[method-assign,assignment]
+    return cls
+
+
+@quick_init
+@dataclass(frozen=True)
 class Entry:
     """One top-level list item of a daily note, with its nested items."""
 
@@ -129,7 +165,8 @@ class Note:
     digest: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@quick_init
+@dataclass(frozen=True)
 class Fact:
     """One entry line of MEMORY.md's managed block.
 
