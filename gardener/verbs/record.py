@@ -155,10 +155,14 @@ def _scanned_texts(
             if (new := redact.unscanned(text, committed.get(rel)))
         }
         purged = remove_purged(s.root, list(grown), lambda _: committed)
+        # rules.md is scanned with the built-in rules only, as redact_files
+        # scans it: its own never_store patterns name what they refuse
         fresh = [
             rel
             for rel, new in grown.items()
-            if redact.find(new, s.config.never_store, s.config.allow)
+            if redact.find(
+                new, () if rel == "rules.md" else s.config.never_store, s.config.allow
+            )
         ]
         if not fresh and not purged:
             return texts, redacted

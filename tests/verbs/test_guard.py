@@ -41,6 +41,24 @@ def test_a_never_store_rule_does_not_redact_rules_md(ws: Workspace):
     assert "Bluebird" not in git(ws.root, "log", "-p", "--", "memory")
 
 
+def test_a_never_store_rule_in_rules_md_lets_a_new_workspace_object_promote(
+    ws: Workspace,
+):
+    """A rule's own text in rules.md is no secret to record: the CLI builds a
+    new Workspace each run, which failed with 'kept taking secrets'."""
+    rules = ws.root / "rules.md"
+    rules.write_text(
+        rules.read_text().replace(
+            "never_store: {}", "never_store: {codename: 'Bluebird'}"
+        )
+    )
+    ws.note("we picked SQLite", kind="decision")
+    fresh = Workspace(ws.root, ws.now_override)
+    assert fresh.promote().commit is not None
+    assert "codename: 'Bluebird'" in rules.read_text()
+    assert "Bluebird" not in git(ws.root, "log", "-p", "--", "memory")
+
+
 def _everything_git_holds(root: Path) -> str:
     out = subprocess.run(
         ["git", "-C", str(root), "log", "--all", "-p", "--name-status", "--format=%B"],
