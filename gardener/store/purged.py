@@ -115,6 +115,43 @@ def _ignore(root: Path, name: str, why: str) -> None:
         atomic_write(ignore, head + f"# {why}\n{name}\n")
 
 
+def pending_lines(root: Path, text: str) -> list[str]:
+    """The lines of ``purge-pending`` that hold ``text``'s hash: purges of it
+    that were killed before they finished (``begin``); [] if none."""
+    path, salt = root / PENDING, root / SALT
+    if not path.is_file() or not salt.is_file():
+        return []
+    norm = normalize(text)
+    try:
+        digest = purge_hash(norm, bytes.fromhex(salt.read_text().strip()))
+    except ValueError:
+        return []
+    wanted = [str(len(norm)), digest]
+    return [
+        line + "\n"
+        for line in read_text(path).splitlines()
+        if line.split("\t")[1:] == wanted
+    ]
+
+
+def is_remembered(root: Path, line: str) -> bool:
+    """True if ``purged`` already holds ``line`` (its tombstone was made)."""
+    target = root / PURGED
+    return target.is_file() and line in read_text(target).splitlines(keepends=True)
+
+
+def end_pending(root: Path, lines: Sequence[str]) -> None:
+    """Take ``lines`` out of ``purge-pending``; the file goes when it is empty."""
+    target = root / PENDING
+    if not target.is_file():
+        return
+    rest = [x for x in read_text(target).splitlines(keepends=True) if x not in lines]
+    if rest:
+        atomic_write(target, "".join(rest))
+    else:
+        target.unlink()
+
+
 def remember(root: Path, line: str) -> list[str]:
     """Record the text's hash ``line`` in ``purged``; returns the paths to commit."""
     ensure_state_dir(root)

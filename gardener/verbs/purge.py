@@ -108,6 +108,16 @@ class PurgeResult:
 
     def lines(self) -> list[str]:
         """The human report: what holds (held) the text, then what was done."""
+        if not self.found and self.purge_id:
+            made = (
+                f"tombstone commit {self.commit[:8]}"
+                if self.commit
+                else "its tombstone was made already"
+            )
+            return [
+                "not found in the work tree, any commit or the git folder: a purge of it "
+                f"had stopped half-way and is finished now; {made} (purge id {self.purge_id})"
+            ]  # fmt: skip
         if not self.found:
             return [
                 "not found in the work tree, any commit or the git folder: nothing to do"
@@ -179,7 +189,9 @@ def purge_text(
         remotes=remotes,
     )
     if not before.found:
-        return result
+        if dry_run:
+            return result
+        return _finish_killed(root, needle, result, commit, by, now)
     if dry_run:
         blocked = _blockers(root, repo)
         if blocked:
@@ -239,6 +251,40 @@ def _erase(
     )
     (root / purged.PENDING).unlink(missing_ok=True)
     return purge_id, sha
+
+
+def _finish_killed(
+    root: Path,
+    needle: Needle,
+    result: PurgeResult,
+    commit: Commit,
+    by: str | None,
+    now: datetime,
+) -> PurgeResult:
+    """The text is nowhere: finish any purge of it that was killed after its
+    rewrite (its hash still in ``purge-pending``): remember the hash and make
+    the tombstone, unless the tombstone was made already. ``result`` as is if
+    there was none."""
+    lines = purged.pending_lines(root, needle.text)
+    if not lines:
+        return result
+    sha = None
+    for line in lines:
+        if purged.is_remembered(root, line):
+            continue  # killed after its tombstone: only the pending line is left
+        purge_id = line.split("\t", 1)[0]
+        who = needle.mask(by or _os_user())
+        sha = commit(
+            purged.remember(root, line), _tombstone(0, 0, purge_id, who, now),
+            identity_for(who),
+        )  # fmt: skip
+    purged.end_pending(root, lines)
+    return replace(
+        result,
+        purge_id=lines[-1].split("\t", 1)[0],
+        commit=sha,
+        warnings=("finished a purge of this text that was stopped half-way",),
+    )
 
 
 def _entry_values(root: Path, path: str) -> dict[int, str]:

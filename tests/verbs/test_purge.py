@@ -457,3 +457,43 @@ def test_a_killed_purge_with_the_text_written_again_finishes_when_run_again(
     purge(ws, NAME, by="dpo")
     assert not (ws.root / ".gardener" / "purge-pending").exists()
     assert_gone(ws.root, NAME)
+
+
+@pytest.mark.parametrize("stage", ["before the tombstone", "after the tombstone"])
+def test_a_purge_killed_after_its_rewrite_finishes_when_run_again(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch, stage: str
+):
+    """Regression (differential tester): killed after history was rewritten,
+    a purge left ``purge-pending``; running it again found the text nowhere,
+    said "nothing to do" and left the pending file, so check failed for good."""
+    import gardener.store.purged
+
+    ws.note(f"{NAME} called about the contract", by="atlas")
+    if stage == "before the tombstone":
+        target, name = gardener.store.purged, "remember"
+    else:
+        target, name = Path, "unlink"  # the pending file's unlink, after the commit
+    real = getattr(target, name)
+
+    def killed(*args: object, **kwargs: object) -> object:
+        if name == "unlink" and not str(args[0]).endswith("purge-pending"):
+            return real(*args, **kwargs)
+        raise SystemExit(137)
+
+    monkeypatch.setattr(target, name, killed)
+    with pytest.raises(SystemExit):
+        purge(ws, NAME, by="dpo")
+    monkeypatch.undo()
+    assert (ws.root / ".gardener" / "purge-pending").exists()
+    assert [p for p in ws.check() if p.path == ".gardener/purge-pending"]
+    tombstones = git(ws.root, "log", "--format=%s", "--grep=Gardener-Action: purge")
+    again = ws.purge(NAME, by="dpo")
+    assert not again.found and again.purge_id
+    assert (again.commit is None) == (stage == "after the tombstone")
+    assert not (ws.root / ".gardener" / "purge-pending").exists()
+    assert not [p for p in ws.check() if p.kind == "secret"]
+    after = git(ws.root, "log", "--format=%s", "--grep=Gardener-Action: purge")
+    assert len(after.splitlines()) == 1  # one tombstone, whenever the kill came
+    assert len(tombstones.splitlines()) == (stage == "after the tombstone")
+    assert_gone(ws.root, NAME)
+    assert "stopped half-way" in again.lines()[0]
