@@ -1,15 +1,24 @@
 """Classify and key daily-note entries by the rules: the first two steps of a
 promotion pass (see docs/design.md).
 
-Kind: the explicit kind first, then the heading the entry sits under, then cue
-phrases; an entry with none of these is transient. Key: the explicit
+Kind: the explicit kind first, then the heading the entry sits under (a cue
+phrase of the other durability in the entry beats it), then cue phrases, then
+explicit structure: a ``**Key**: value`` or short ``Key: value`` item is a
+fact. An entry with none of these is transient. Key: the explicit
 ``**key**``, else the most specific rules.md pattern, else a topic, else a
-short ``Label: value`` prefix; an entry with none of these stays unkeyed.
+short ``Label: value`` prefix; a generic label ("Status", "备注", rules.md
+``generic_labels``) is no key alone: it becomes ``<heading> / <label>``, or,
+with no heading, the entry stays unkeyed.
+
+Cue phrases and heading words match as whole words, except at a CJK end,
+which may sit inside a run of CJK characters (no spaces between words there).
+Heading words also match case- and accent-insensitively and in the plural.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -22,7 +31,11 @@ _CONTRAST = re.compile(
     r"(?<!\s)\s*[,;(]?\s*\b(?:not|instead of|rather than|no longer)\b.*$",
     re.IGNORECASE,
 )
-_LABEL = re.compile(r"^([^:.!?`]{1,60}?)\s*:\s+(\S.*)$")
+_LABEL = re.compile(r"^([^:：.!?`]{1,60}?)\s*(?::\s+|：\s*)(\S.*)$")
+# Han, kana, Hangul, half-width kana: scripts written without spaces
+_CJK = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f]"
+)
 # The word left behind follows one of these, up to two words later, but not past
 # a word that brings in the new one: "from Postgres to SQLite" leaves Postgres.
 _NEGATED = re.compile(
@@ -57,8 +70,50 @@ def _cue_regex(cues: tuple[str, ...]) -> re.Pattern[str] | None:
     if not cues:
         return None
     # longest first, so "we will use" wins over "we" at the same position
-    words = sorted((re.escape(c.casefold()) for c in cues), key=len, reverse=True)
-    return re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)")
+    words = sorted((c.casefold() for c in cues if c), key=len, reverse=True)
+    return re.compile("|".join(_phrase(w, re.escape(w)) for w in words))
+
+
+def _phrase(phrase: str, body: str) -> str:
+    """``body`` (a regex for ``phrase``) bounded as a whole word, except at an
+    end that is a CJK character: \\w matches CJK too, and CJK text has no
+    spaces, so "决定" must match inside "我们决定用SQLite"."""
+    before = "" if _CJK.match(phrase[0]) else r"(?<!\w)"
+    after = "" if _CJK.match(phrase[-1]) else r"(?!\w)"
+    return f"{before}(?:{body}){after}"
+
+
+def fold(text: str) -> str:
+    """``text`` casefolded, with the accents of Latin letters taken off
+    ("Décisions" -> "decisions"); other scripts are left as they are."""
+    low = text.casefold()
+    if low.isascii():
+        return low
+    return "".join(
+        unicodedata.normalize("NFKD", ch)[0] if "\u00c0" <= ch < "\u0250" else ch
+        for ch in low
+    )
+
+
+@lru_cache(maxsize=64)
+def _heading_regex(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Heading words as one regex over ``fold``-ed text; a word's last Latin
+    word also matches singular or plural ("decision" / "decisions",
+    "identity" / "identities")."""
+    out = []
+    for word in sorted((fold(w) for w in words if w), key=len, reverse=True):
+        body = re.escape(word)
+        if re.search(r"[a-z]$", word):
+            if word.endswith("ies"):
+                body = re.escape(word[:-3]) + "(?:y|ies)"
+            elif word.endswith("y"):
+                body = re.escape(word[:-1]) + "(?:y|ies)"
+            elif word.endswith("s") and not word.endswith(("ss", "us")):
+                body = re.escape(word[:-1]) + "(?:s|es)?"
+            else:
+                body += "(?:s|es)?"
+        out.append(_phrase(word, body))
+    return re.compile("|".join(out)) if out else None
 
 
 def _first_cue(text: str, cues: tuple[str, ...]) -> int:
@@ -71,11 +126,47 @@ def _first_cue(text: str, cues: tuple[str, ...]) -> int:
 def _heading_kind(heading: str | None, config: Config) -> str | None:
     if not heading:
         return None
-    low = heading.casefold()
+    low = fold(heading)
     for kind, words in config.headings.items():
-        if _first_cue(low, words) >= 0:
+        regex = _heading_regex(words)
+        if regex and regex.search(low):
             return kind
     return None
+
+
+def generic_label(label: str, config: Config) -> bool:
+    """Whether ``label`` (a key or a ``Label:`` prefix) is one of rules.md's
+    ``generic_labels``, which name no subject ("Status", "Next steps", "备注")."""
+    return fold(label.strip("*:： ")) in _folded(config.generic_labels)
+
+
+@lru_cache(maxsize=16)
+def _folded(labels: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(fold(label.strip()) for label in labels)
+
+
+def label_of(value: str) -> tuple[str, str] | None:
+    """(label, rest) of a short ``Label: value`` entry (at most six words, no
+    URL in the label), or None."""
+    lm = _LABEL.match(value)
+    if lm and len(lm.group(1).split()) <= 6 and "http" not in lm.group(1).casefold():
+        return lm.group(1).strip("* "), lm.group(2).strip()
+    return None
+
+
+def _structured(entry: Entry, config: Config) -> bool:
+    """Whether the entry is a keyed fact by its form: ``**Key**: value`` or a
+    short ``Key: value`` (up to four words, not starting lowercase), with a key that is not a generic label or that has
+    a heading to make one."""
+    label = entry.key or (found[0] if (found := label_of(entry.value)) else None)
+    if not label:
+        return False
+    # a plain label is written like a key ("Timezone: UTC", "端口：8080"), not
+    # like the start of a sentence ("had lunch: pizza")
+    if not entry.key and (label[0].islower() or len(label.split()) > 4):
+        return False
+    # a generic label is a key only with the heading it belongs to
+    return not generic_label(label, config) or bool(entry.heading)
 
 
 def _cue_kind(low: str, config: Config) -> str | None:
@@ -100,15 +191,39 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
     if _first_cue(low, config.correction_cues) == 0 or low.startswith("correction"):
         return _cue_kind(low, config), True
     by_heading = _heading_kind(entry.heading, config)
-    if by_heading:
-        return by_heading, False
     durable_at = _first_cue(low, config.durable_cues)
     transient_at = _first_cue(low, config.transient_cues)
+    if by_heading:
+        # a cue of the other durability alone in the entry beats the heading:
+        # "we use X" under "## Status" is a decision
+        if by_heading in config.durable_kinds:
+            if transient_at >= 0 and durable_at < 0:
+                return "state", False
+        elif durable_at >= 0 and transient_at < 0:
+            return _cue_kind(low, config) or "fact", False
+        return by_heading, False
     if durable_at >= 0 and (transient_at < 0 or durable_at < transient_at):
         return _cue_kind(low, config) or "fact", False
     if transient_at >= 0:
         return "state", False
+    if _structured(entry, config):
+        return "fact", False  # classify tells this case by ``kept_for_form``
     return None, False
+
+
+def kept_for_form(entry: Entry, config: Config) -> bool:
+    """Whether ``resolve_kind`` made the entry a fact for its form alone
+    (a ``Key: value`` item with no kind, heading kind or cue phrase)."""
+    low = entry.value.casefold()
+    return (
+        not entry.kind
+        and not entry.checkbox
+        and _heading_kind(entry.heading, config) is None
+        and _first_cue(low, config.durable_cues) < 0
+        and _first_cue(low, config.transient_cues) < 0
+        and _first_cue(low, config.correction_cues) != 0
+        and _structured(entry, config)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -251,8 +366,16 @@ def classify(entry: Entry, config: Config) -> Classified:
             rf"^(?:{lead})(?!\w)\s*[:,-]?\s*", "", value, flags=re.IGNORECASE
         )
         value = _CONTRAST.sub("", value).strip() or value
-    if entry.key:
+    if entry.key and not generic_label(entry.key, config):
         return Classified(kind, durable, correction, entry.key, value, "explicit")
+    labelled = None if entry.key else label_of(value)
+    if (
+        labelled
+        and not generic_label(labelled[0], config)
+        and kept_for_form(entry, config)
+    ):
+        # kept for its form alone: the label is what it is about
+        return Classified(kind, durable, correction, *labelled, "label")
     # a template is one sentence: matching a long paragraph costs quadratic time
     found = None
     if (durable or kind is None) and len(value) <= PATTERN_LIMIT:
@@ -272,14 +395,16 @@ def classify(entry: Entry, config: Config) -> Classified:
     topic = match_topic(value, config)
     if topic:
         return Classified(kind, durable, correction, topic[0], topic[1], "topic")
-    lm = _LABEL.match(value)
-    if lm and len(lm.group(1).split()) <= 6 and "http" not in lm.group(1).casefold():
-        return Classified(
-            kind,
-            durable,
-            correction,
-            lm.group(1).strip("* "),
-            lm.group(2).strip(),
-            "label",
-        )
+    generic = entry.key or (
+        labelled[0] if labelled and generic_label(labelled[0], config) else None
+    )
+    if generic:
+        # a generic label names no subject: the heading does, or nothing
+        if not entry.heading:
+            return Classified(kind, durable, correction, None, value, "none")
+        rest = value if entry.key else labelled[1]  # type: ignore[index]
+        key = f"{entry.heading.strip()} / {generic.strip('* ')}"
+        return Classified(kind, durable, correction, key, rest, "label")
+    if labelled:
+        return Classified(kind, durable, correction, *labelled, "label")
     return Classified(kind, durable, correction, None, value, "none")
