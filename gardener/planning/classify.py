@@ -134,6 +134,20 @@ def _heading_kind(heading: str | None, config: Config) -> str | None:
     return None
 
 
+def _label_kind(entry: Entry, config: Config) -> str | None:
+    """The kind a label gives when the whole label is a heading word
+    ("Next steps:" todo, "Status:" state, "Learnings:" fact), or None."""
+    label = entry.key or (found[0] if (found := label_of(entry.value)) else None)
+    if not label:
+        return None
+    low = fold(label.strip("*:： "))
+    for kind, words in config.headings.items():
+        regex = _heading_regex(words)
+        if regex and regex.fullmatch(low):
+            return kind
+    return None
+
+
 def generic_label(label: str, config: Config) -> bool:
     """Whether ``label`` (a key or a ``Label:`` prefix) is one of rules.md's
     ``generic_labels``, which name no subject ("Status", "Next steps", "备注")."""
@@ -156,8 +170,9 @@ def label_of(value: str) -> tuple[str, str] | None:
 
 def _structured(entry: Entry, config: Config) -> bool:
     """Whether the entry is a keyed fact by its form: ``**Key**: value`` or a
-    short ``Key: value`` (up to four words, not starting lowercase), with a key that is not a generic label or that has
-    a heading to make one."""
+    short ``Key: value`` (up to four words, not starting lowercase), with a
+    key-like label (``_key_like``) that is not a generic label or that has a
+    heading to make one."""
     label = entry.key or (found[0] if (found := label_of(entry.value)) else None)
     if not label:
         return False
@@ -165,8 +180,10 @@ def _structured(entry: Entry, config: Config) -> bool:
     # like the start of a sentence ("had lunch: pizza")
     if not entry.key and (label[0].islower() or len(label.split()) > 4):
         return False
+    if not _key_like(label, entry.value):
+        return False
     # a generic label is a key only with the heading it belongs to
-    return not generic_label(label, config) or bool(entry.heading)
+    return not generic_label(label, config) or subject_of(entry.heading) is not None
 
 
 def _cue_kind(low: str, config: Config) -> str | None:
@@ -190,7 +207,9 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
         return "todo", False
     if _first_cue(low, config.correction_cues) == 0 or low.startswith("correction"):
         return _cue_kind(low, config), True
-    by_heading = _heading_kind(entry.heading, config)
+    # a label that is a heading word ("Next steps:", "Status:", "Learnings:")
+    # says the entry's kind as a heading would, and first
+    by_heading = _label_kind(entry, config) or _heading_kind(entry.heading, config)
     durable_at = _first_cue(low, config.durable_cues)
     transient_at = _first_cue(low, config.transient_cues)
     if by_heading:
@@ -211,14 +230,57 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
     return None, False
 
 
+# the first or last word of a label that reports an action ("Files
+# committed", "Installed"): English past participles, with the few that
+# describe a thing rather than report an action
+_DONE_WORD = re.compile(r"^[A-Za-z]{2,}ed$")
+_NOT_DONE = frozenset(
+    {
+        "preferred",
+        "required",
+        "shared",
+        "based",
+        "related",
+        "need",
+        "seed",
+        "speed",
+        "feed",
+    }
+)
+FORM_VALUE_LIMIT = 160  # characters; a longer value is a summary, not a fact's value
+
+
+def _key_like(label: str, value: str) -> bool:
+    """Whether a label and its value read like a key and a value: no
+    parenthesis or stray ``**`` in the label (a citation, a description),
+    no action word at either end, a value of at most FORM_VALUE_LIMIT."""
+    if "(" in label or "*" in label or len(value) > FORM_VALUE_LIMIT:
+        return False
+    words = label.split()
+    return not any(
+        _DONE_WORD.match(w) and w.lower() not in _NOT_DONE
+        for w in (words[0], words[-1])
+    )
+
+
+def subject_of(heading: str | None) -> str | None:
+    """The heading as the subject of a generic label, or None for no
+    heading or one that is only a date or time ("2026-05-20", "14:05")."""
+    if not heading or not re.sub(r"[\d\W_]+", "", heading):
+        return None
+    return heading.strip()
+
+
 def kept_for_form(entry: Entry, config: Config) -> bool:
-    """Whether ``resolve_kind`` made the entry a fact for its form alone
-    (a ``Key: value`` item with no kind, heading kind or cue phrase)."""
+    """Whether ``resolve_kind`` made the entry durable for its form alone
+    (a ``Key: value`` item with no kind, heading kind or cue phrase, whose
+    label gives a durable kind or none)."""
     low = entry.value.casefold()
     return (
         not entry.kind
         and not entry.checkbox
         and _heading_kind(entry.heading, config) is None
+        and _label_kind(entry, config) in (None, *config.durable_kinds)
         and _first_cue(low, config.durable_cues) < 0
         and _first_cue(low, config.transient_cues) < 0
         and _first_cue(low, config.correction_cues) != 0
@@ -400,10 +462,11 @@ def classify(entry: Entry, config: Config) -> Classified:
     )
     if generic:
         # a generic label names no subject: the heading does, or nothing
-        if not entry.heading:
+        subject = subject_of(entry.heading)
+        if subject is None:
             return Classified(kind, durable, correction, None, value, "none")
         rest = value if entry.key else labelled[1]  # type: ignore[index]
-        key = f"{entry.heading.strip()} / {generic.strip('* ')}"
+        key = f"{subject} / {generic.strip('* ')}"
         return Classified(kind, durable, correction, key, rest, "label")
     if labelled:
         return Classified(kind, durable, correction, *labelled, "label")
