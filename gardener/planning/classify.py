@@ -428,7 +428,8 @@ def classify(entry: Entry, config: Config) -> Classified:
             rf"^(?:{lead})(?!\w)\s*[:,-]?\s*", "", value, flags=re.IGNORECASE
         )
         value = _CONTRAST.sub("", value).strip() or value
-    if entry.key and not generic_label(entry.key, config):
+    # an explicit kind keeps its explicit key as written, generic or not
+    if entry.key and (entry.kind or not generic_label(entry.key, config)):
         return Classified(kind, durable, correction, entry.key, value, "explicit")
     labelled = None if entry.key else label_of(value)
     if (
