@@ -170,6 +170,7 @@ def _folded(labels: tuple[str, ...]) -> frozenset[str]:
     return frozenset(fold(label.strip()) for label in labels)
 
 
+@lru_cache(maxsize=1024)  # one entry's value is asked about several times
 def label_of(value: str) -> tuple[str, str] | None:
     """(label, rest) of a short ``Label: value`` entry (at most six words, no
     URL in the label), or None."""
