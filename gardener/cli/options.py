@@ -7,6 +7,8 @@ The click commands build their decorators from these tables
 
 from __future__ import annotations
 
+from gardener.model.kinds import KINDS
+
 # the fast entry imports this: no typing, pathlib or dataclasses here
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
@@ -62,7 +64,7 @@ NOTE = Verb(
         Option(
             "--kind",
             "kind",
-            "identity, preference, decision, fact, event, state, todo or correction.",
+            f"{', '.join(KINDS[:-1])} or {KINDS[-1]}.",
         ),
         Option(
             "--key",
