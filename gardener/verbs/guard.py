@@ -156,6 +156,13 @@ def purged_scrubber(root: Path) -> Scrubber | None:
     return (lambda text, known=(): scrub(text, salt, hashes, known)) if hashes else None
 
 
+def never_store_for(rel: str, config: Config) -> Sequence[tuple[str, str]]:
+    """rules.md's own ``never_store`` patterns that apply to the file ``rel``
+    (workspace-relative): none for rules.md itself, whose patterns name what
+    they refuse and would otherwise redact themselves."""
+    return () if rel == "rules.md" else config.never_store
+
+
 def redact_files(
     root: Path, paths: Iterable[str], config: Config, now: datetime
 ) -> list[Redaction]:
@@ -179,7 +186,7 @@ def redact_files(
     """
     done: list[Redaction] = []
     for path in paths:
-        extra = () if path == "rules.md" else config.never_store
+        extra = never_store_for(path, config)
 
         def clean(
             text: str, extra: Sequence[tuple[str, str]] = extra

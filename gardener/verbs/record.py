@@ -21,6 +21,7 @@ from gardener.store import journal, retired
 from gardener.verbs.appendonly import restore_notes
 from gardener.verbs.guard import (
     Redaction,
+    never_store_for,
     redact_files,
     remove_purged,
     rename_secret_names,
@@ -155,14 +156,10 @@ def _scanned_texts(
             if (new := redact.unscanned(text, committed.get(rel)))
         }
         purged = remove_purged(s.root, list(grown), lambda _: committed)
-        # rules.md is scanned with the built-in rules only, as redact_files
-        # scans it: its own never_store patterns name what they refuse
         fresh = [
             rel
             for rel, new in grown.items()
-            if redact.find(
-                new, () if rel == "rules.md" else s.config.never_store, s.config.allow
-            )
+            if redact.find(new, never_store_for(rel, s.config), s.config.allow)
         ]
         if not fresh and not purged:
             return texts, redacted
