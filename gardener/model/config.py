@@ -38,8 +38,6 @@ class Config:
     topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     multi_valued: tuple[str, ...] = ()
-    # labels that name no subject ("Status:", "备注："): key = heading / label
-    generic_labels: tuple[str, ...] = ()
     never_store: tuple[tuple[str, str], ...] = ()  # (name, regex)
     allow: tuple[str, ...] = ()  # regexes
 
@@ -59,7 +57,6 @@ LIST_SETTINGS = (
     "transient_cues",
     "correction_cues",
     "multi_valued",
-    "generic_labels",
     "allow",
 )
 MAP_SETTINGS = ("kind_cues", "headings", "topics", "patterns")

@@ -1,24 +1,15 @@
 """Classify and key daily-note entries by the rules: the first two steps of a
 promotion pass (see docs/design.md).
 
-Kind: the explicit kind first, then the heading the entry sits under (a cue
-phrase of the other durability in the entry beats it), then cue phrases, then
-explicit structure: a ``**Key**: value`` or short ``Key: value`` item is a
-fact. An entry with none of these is transient. Key: the explicit
+Kind: the explicit kind first, then the heading the entry sits under, then cue
+phrases; an entry with none of these is transient. Key: the explicit
 ``**key**``, else the most specific rules.md pattern, else a topic, else a
-short ``Label: value`` prefix; a generic label ("Status", "备注", rules.md
-``generic_labels``) is no key alone: it becomes ``<heading> / <label>``, or,
-with no heading, the entry stays unkeyed.
-
-Cue phrases and heading words match as whole words, except at a CJK end,
-which may sit inside a run of CJK characters (no spaces between words there).
-Heading words also match case- and accent-insensitively and in the plural.
+short ``Label: value`` prefix; an entry with none of these stays unkeyed.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,11 +22,7 @@ _CONTRAST = re.compile(
     r"(?<!\s)\s*[,;(]?\s*\b(?:not|instead of|rather than|no longer)\b.*$",
     re.IGNORECASE,
 )
-_LABEL = re.compile(r"^([^:：.!?`]{1,60}?)\s*(?::\s+|：\s*)(\S.*)$")
-# Han, kana, Hangul, half-width kana: scripts written without spaces
-_CJK = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f]"
-)
+_LABEL = re.compile(r"^([^:.!?`]{1,60}?)\s*:\s+(\S.*)$")
 # The word left behind follows one of these, up to two words later, but not past
 # a word that brings in the new one: "from Postgres to SQLite" leaves Postgres.
 _NEGATED = re.compile(
@@ -70,61 +57,8 @@ def _cue_regex(cues: tuple[str, ...]) -> re.Pattern[str] | None:
     if not cues:
         return None
     # longest first, so "we will use" wins over "we" at the same position
-    words = sorted((c.casefold() for c in cues if c), key=len, reverse=True)
-    return re.compile("|".join(_fast_phrase(w) for w in words))
-
-
-def _fast_phrase(phrase: str) -> str:
-    """``_phrase`` for a literal, with the start check after the first
-    character: an alternation of branches that each start with a literal
-    lets the regex engine skip to the positions where one could start,
-    which halves a promote's classification time over a hundred cues."""
-    head, tail = re.escape(phrase[0]), re.escape(phrase[1:])
-    before = "" if _CJK.match(phrase[0]) else r"(?<!\w[\s\S])"
-    after = "" if _CJK.match(phrase[-1]) else r"(?!\w)"
-    return f"{head}{before}{tail}{after}"
-
-
-def _phrase(phrase: str, body: str) -> str:
-    """``body`` (a regex for ``phrase``) bounded as a whole word, except at an
-    end that is a CJK character: \\w matches CJK too, and CJK text has no
-    spaces, so "决定" must match inside "我们决定用SQLite"."""
-    before = "" if _CJK.match(phrase[0]) else r"(?<!\w)"
-    after = "" if _CJK.match(phrase[-1]) else r"(?!\w)"
-    return f"{before}(?:{body}){after}"
-
-
-def fold(text: str) -> str:
-    """``text`` casefolded, with the accents of Latin letters taken off
-    ("Décisions" -> "decisions"); other scripts are left as they are."""
-    low = text.casefold()
-    if low.isascii():
-        return low
-    return "".join(
-        unicodedata.normalize("NFKD", ch)[0] if "\u00c0" <= ch < "\u0250" else ch
-        for ch in low
-    )
-
-
-@lru_cache(maxsize=64)
-def _heading_regex(words: tuple[str, ...]) -> re.Pattern[str] | None:
-    """Heading words as one regex over ``fold``-ed text; a word's last Latin
-    word also matches singular or plural ("decision" / "decisions",
-    "identity" / "identities")."""
-    out = []
-    for word in sorted((fold(w) for w in words if w), key=len, reverse=True):
-        body = re.escape(word)
-        if re.search(r"[a-z]$", word):
-            if word.endswith("ies"):
-                body = re.escape(word[:-3]) + "(?:y|ies)"
-            elif word.endswith("y"):
-                body = re.escape(word[:-1]) + "(?:y|ies)"
-            elif word.endswith("s") and not word.endswith(("ss", "us")):
-                body = re.escape(word[:-1]) + "(?:s|es)?"
-            else:
-                body += "(?:s|es)?"
-        out.append(_phrase(word, body))
-    return re.compile("|".join(out)) if out else None
+    words = sorted((re.escape(c.casefold()) for c in cues), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)")
 
 
 def _first_cue(text: str, cues: tuple[str, ...]) -> int:
@@ -137,65 +71,11 @@ def _first_cue(text: str, cues: tuple[str, ...]) -> int:
 def _heading_kind(heading: str | None, config: Config) -> str | None:
     if not heading:
         return None
-    low = fold(heading)
+    low = heading.casefold()
     for kind, words in config.headings.items():
-        regex = _heading_regex(words)
-        if regex and regex.search(low):
+        if _first_cue(low, words) >= 0:
             return kind
     return None
-
-
-def _label_kind(entry: Entry, config: Config) -> str | None:
-    """The kind a label gives when the whole label is a heading word
-    ("Next steps:" todo, "Status:" state, "Learnings:" fact), or None."""
-    label = entry.key or (found[0] if (found := label_of(entry.value)) else None)
-    if not label:
-        return None
-    low = fold(label.strip("*:： "))
-    for kind, words in config.headings.items():
-        regex = _heading_regex(words)
-        if regex and regex.fullmatch(low):
-            return kind
-    return None
-
-
-def generic_label(label: str, config: Config) -> bool:
-    """Whether ``label`` (a key or a ``Label:`` prefix) is one of rules.md's
-    ``generic_labels``, which name no subject ("Status", "Next steps", "备注")."""
-    return fold(label.strip("*:： ")) in _folded(config.generic_labels)
-
-
-@lru_cache(maxsize=16)
-def _folded(labels: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(fold(label.strip()) for label in labels)
-
-
-@lru_cache(maxsize=1024)  # one entry's value is asked about several times
-def label_of(value: str) -> tuple[str, str] | None:
-    """(label, rest) of a short ``Label: value`` entry (at most six words, no
-    URL in the label), or None."""
-    lm = _LABEL.match(value)
-    if lm and len(lm.group(1).split()) <= 6 and "http" not in lm.group(1).casefold():
-        return lm.group(1).strip("* "), lm.group(2).strip()
-    return None
-
-
-def _structured(entry: Entry, config: Config) -> bool:
-    """Whether the entry is a keyed fact by its form: ``**Key**: value`` or a
-    short ``Key: value`` (up to four words, not starting lowercase), with a
-    key-like label (``_key_like``) that is not a generic label or that has a
-    heading to make one."""
-    label = entry.key or (found[0] if (found := label_of(entry.value)) else None)
-    if not label:
-        return False
-    # a plain label is written like a key ("Timezone: UTC", "端口：8080"), not
-    # like the start of a sentence ("had lunch: pizza")
-    if not entry.key and (label[0].islower() or len(label.split()) > 4):
-        return False
-    if not _key_like(label, entry.value):
-        return False
-    # a generic label is a key only with the heading it belongs to
-    return not generic_label(label, config) or subject_of(entry.heading) is not None
 
 
 def _cue_kind(low: str, config: Config) -> str | None:
@@ -219,85 +99,16 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
         return "todo", False
     if _first_cue(low, config.correction_cues) == 0 or low.startswith("correction"):
         return _cue_kind(low, config), True
-    # a label that is a heading word ("Next steps:", "Status:", "Learnings:")
-    # says the entry's kind as a heading would, and first
-    by_heading = _label_kind(entry, config) or _heading_kind(entry.heading, config)
+    by_heading = _heading_kind(entry.heading, config)
+    if by_heading:
+        return by_heading, False
     durable_at = _first_cue(low, config.durable_cues)
     transient_at = _first_cue(low, config.transient_cues)
-    if by_heading:
-        # a cue of the other durability alone in the entry beats the heading:
-        # "we use X" under "## Status" is a decision
-        if by_heading in config.durable_kinds:
-            if transient_at >= 0 and durable_at < 0:
-                return "state", False
-        elif durable_at >= 0 and transient_at < 0:
-            return _cue_kind(low, config) or "fact", False
-        return by_heading, False
     if durable_at >= 0 and (transient_at < 0 or durable_at < transient_at):
         return _cue_kind(low, config) or "fact", False
     if transient_at >= 0:
         return "state", False
-    if _structured(entry, config):
-        return "fact", False  # classify tells this case by ``kept_for_form``
     return None, False
-
-
-# the first or last word of a label that reports an action ("Files
-# committed", "Installed"): English past participles, with the few that
-# describe a thing rather than report an action
-_DONE_WORD = re.compile(r"^[A-Za-z]{2,}ed$")
-_NOT_DONE = frozenset(
-    {
-        "preferred",
-        "required",
-        "shared",
-        "based",
-        "related",
-        "need",
-        "seed",
-        "speed",
-        "feed",
-    }
-)
-FORM_VALUE_LIMIT = 160  # characters; a longer value is a summary, not a fact's value
-
-
-def _key_like(label: str, value: str) -> bool:
-    """Whether a label and its value read like a key and a value: no
-    parenthesis or stray ``**`` in the label (a citation, a description),
-    no action word at either end, a value of at most FORM_VALUE_LIMIT."""
-    if "(" in label or "*" in label or len(value) > FORM_VALUE_LIMIT:
-        return False
-    words = label.split()
-    return not any(
-        _DONE_WORD.match(w) and w.lower() not in _NOT_DONE
-        for w in (words[0], words[-1])
-    )
-
-
-def subject_of(heading: str | None) -> str | None:
-    """The heading as the subject of a generic label, or None for no
-    heading or one that is only a date or time ("2026-05-20", "14:05")."""
-    if not heading or not re.sub(r"[\d\W_]+", "", heading):
-        return None
-    return heading.strip()
-
-
-def kept_for_form(entry: Entry, config: Config) -> bool:
-    """Whether ``resolve_kind`` made the entry durable for its form alone
-    (a ``Key: value`` item with no kind, heading kind or cue phrase, whose
-    label gives a durable kind or none)."""
-    low = entry.value.casefold()
-    return (
-        not entry.kind
-        and not entry.checkbox
-        and _heading_kind(entry.heading, config) is None
-        and _label_kind(entry, config) in (None, *config.durable_kinds)
-        and _first_cue(low, config.durable_cues) < 0
-        and _first_cue(low, config.transient_cues) < 0
-        and _first_cue(low, config.correction_cues) != 0
-        and _structured(entry, config)
-    )
 
 
 @lru_cache(maxsize=256)
@@ -440,17 +251,8 @@ def classify(entry: Entry, config: Config) -> Classified:
             rf"^(?:{lead})(?!\w)\s*[:,-]?\s*", "", value, flags=re.IGNORECASE
         )
         value = _CONTRAST.sub("", value).strip() or value
-    # an explicit kind keeps its explicit key as written, generic or not
-    if entry.key and (entry.kind or not generic_label(entry.key, config)):
+    if entry.key:
         return Classified(kind, durable, correction, entry.key, value, "explicit")
-    labelled = None if entry.key else label_of(value)
-    if (
-        labelled
-        and not generic_label(labelled[0], config)
-        and kept_for_form(entry, config)
-    ):
-        # kept for its form alone: the label is what it is about
-        return Classified(kind, durable, correction, *labelled, "label")
     # a template is one sentence: matching a long paragraph costs quadratic time
     found = None
     if (durable or kind is None) and len(value) <= PATTERN_LIMIT:
@@ -470,17 +272,14 @@ def classify(entry: Entry, config: Config) -> Classified:
     topic = match_topic(value, config)
     if topic:
         return Classified(kind, durable, correction, topic[0], topic[1], "topic")
-    generic = entry.key or (
-        labelled[0] if labelled and generic_label(labelled[0], config) else None
-    )
-    if generic:
-        # a generic label names no subject: the heading does, or nothing
-        subject = subject_of(entry.heading)
-        if subject is None:
-            return Classified(kind, durable, correction, None, value, "none")
-        rest = value if entry.key else labelled[1]  # type: ignore[index]
-        key = f"{subject} / {generic.strip('* ')}"
-        return Classified(kind, durable, correction, key, rest, "label")
-    if labelled:
-        return Classified(kind, durable, correction, *labelled, "label")
+    lm = _LABEL.match(value)
+    if lm and len(lm.group(1).split()) <= 6 and "http" not in lm.group(1).casefold():
+        return Classified(
+            kind,
+            durable,
+            correction,
+            lm.group(1).strip("* "),
+            lm.group(2).strip(),
+            "label",
+        )
     return Classified(kind, durable, correction, None, value, "none")

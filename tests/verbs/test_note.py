@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 
@@ -74,8 +73,6 @@ def test_a_weakly_labelled_secret_is_refused_and_redacted_alike(
         f.write(f"- {line}\n")
     ws.note("second line", time="09:05")
     history = git(ws.root, "log", "-p", "--all")
-    # commit and blob ids are hex: "4829" may turn up in one by chance
-    history = re.sub(r"\b[0-9a-f]{7,40}\b", "", history)
     text = (ws.root / "memory" / "2026-01-05.md").read_text()
     for part in value.split():  # a passphrase goes whole, not its first word only
         assert part not in history and part not in text
