@@ -69,7 +69,8 @@ class Repo(Runner):
 
         Other staged or unstaged changes stay out of the commit and stay staged.
         Untracked ignored paths are skipped. ``message`` is stored verbatim (git
-        adds a final newline if it lacks one). The author is ``author`` or
+        adds a final newline if it lacks one), but for NUL, which git refuses in
+        a message: each becomes NUL_SIGN, so a note holding one can be committed. The author is ``author`` or
         GARDENER, the committer always GARDENER; ``date`` (naive = local time)
         sets both dates, else now. Hooks do not run; commits are not signed.
         ``maintain`` False skips git's automatic housekeeping check after the
@@ -168,7 +169,7 @@ class Repo(Runner):
             *(() if maintain else ("-c", "maintenance.auto=false")),
             "commit", "--only", "--quiet", "--no-verify", "--no-gpg-sign",
             "--cleanup=verbatim", "--untracked-files=no", "--file=-", "--", *targets,
-            index=True, env=env, stdin=_bytes(message), ok=(0, 1),
+            index=True, env=env, stdin=_bytes(message.replace("\x00", NUL_SIGN)), ok=(0, 1),
         )  # fmt: skip
         if status != 0 and strict:
             raise GardenerError(f"`git commit --only` of {', '.join(targets)} failed")
@@ -378,6 +379,9 @@ def _under(path: str, folder: str) -> bool:
     """True if ``path`` is ``folder`` itself or lies inside it."""
     folder = folder.rstrip("/")
     return path == folder or path.startswith(folder + "/")
+
+
+NUL_SIGN = "\u2400"  # what a NUL in a commit message becomes
 
 
 def _bytes(path: str) -> bytes:

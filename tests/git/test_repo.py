@@ -368,3 +368,12 @@ def test_a_flagged_file_never_leaves_a_commit_silently(repo: Repo, flag: str):
     except GardenerError:
         return  # refused, loudly: fine
     assert git(repo.root, "show", "HEAD:a.md") == b"a\nmore\n"
+
+
+def test_a_nul_in_a_message_is_committed_as_its_sign(repo: Repo) -> None:
+    """Regression (breaker): a note line holding a NUL gave promote a message
+    git refuses, so every pass failed and left MEMORY.md staged."""
+    write(repo, "MEMORY.md", "# Memory\n")
+    sha = repo.commit(["MEMORY.md"], "promote: add \x00Null\n")
+    assert sha is not None
+    assert fmt(repo, "%s") == "promote: add \u2400Null"

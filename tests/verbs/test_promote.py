@@ -75,3 +75,12 @@ def test_secret_written_directly_is_redacted_and_never_promoted(ws: Workspace):
     assert key not in git(ws.root, "log", "-p", "--all")
     assert "[REDACTED:" in note.read_text()
     assert ws.promote().plan.decisions == ()  # reported once
+
+
+def test_a_nul_in_a_note_does_not_wedge_promote(ws: Workspace):
+    """Regression (breaker): a key holding a NUL made every promote fail with
+    git's 'a NUL byte in commit log message not allowed'."""
+    day = ws.root / "memory" / "2026-01-05.md"
+    day.write_text("# 2026-01-05\n\n## Decisions\n- \x00Null: byte\n")
+    assert ws.promote().commit is not None
+    assert ws.promote().commit is None  # settled: the next pass has nothing to do
