@@ -46,6 +46,7 @@ class _Item:
     line: int
     text: str
     heading: str | None
+    headings: tuple[str, ...] = ()  # outermost first
     nested: list[str] = field(default_factory=list)
 
 
@@ -148,7 +149,8 @@ def parse_note(path: str, day: date, text: str) -> Note:
         if im:
             flush()
             deepest = headings[max(headings)] if headings else None
-            current = _Item(index + 1, im.group(1).strip(), deepest)
+            path_ = tuple(headings[lv] for lv in sorted(headings))
+            current = _Item(index + 1, im.group(1).strip(), deepest, path_)
             continue
         if current is not None and raw.strip() and raw[:1] in (" ", "\t"):
             current.nested.append(raw)
@@ -227,6 +229,7 @@ def _entry(
         by=trailers.get("by") or agent,
         expires=expires,
         heading=str(heading) if heading else None,
+        headings=tuple(h for h in item.headings if h),
         nested=nested,
         checkbox=checkbox,
         timezone=zone,

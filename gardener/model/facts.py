@@ -147,6 +147,8 @@ class Entry:
     by: str | None = None  # who wrote it: (by: X), else the note's `agent`
     expires: str | None = None  # "YYYY-MM-DD"
     heading: str | None = None  # the nearest heading above, without '#'
+    # every heading above, outermost first (the last one is ``heading``)
+    headings: tuple[str, ...] = ()
     nested: tuple[str, ...] = ()  # nested lines, as written (indent kept)
     checkbox: bool = False  # written as a task list item: "- [ ] ..."
     timezone: str | None = None  # the note's own `timezone` front matter, if any

@@ -49,6 +49,17 @@ class Classified:
     key: str | None  # None: unkeyed, can be added but never replaces anything
     value: str
     keyed_by: str  # "explicit", "pattern", "topic", "label" or "none"
+    # the rule that placed it, for --dry-run --json and review: "explicit kind",
+    # "heading", "cue", "pattern", ...; "" when no rule did (undecided)
+    rule: str = ""
+    # a removal ("we dropped Redis"): ends the key's current value, adds nothing
+    ends: bool = False
+
+    @property
+    def undecided(self) -> bool:
+        """No tier placed it: neither durable nor transient, left for the judge
+        (never treated as transient, never pruned before its grace period)."""
+        return self.kind is None and not self.correction
 
 
 @lru_cache(maxsize=64)
@@ -90,25 +101,33 @@ def _cue_kind(low: str, config: Config) -> str | None:
 def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
     """(kind, correction) for an entry, by explicit kind, heading, then cues
     (``classify`` then tries rules.md's attribute patterns on a kind-less one)."""
+    kind, correction, _ = placed(entry, config)
+    return kind, correction
+
+
+def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
+    """(kind, correction, rule) as ``resolve_kind``; ``rule`` names what placed
+    it ("explicit kind", "checkbox", "correction cue", "heading", "durable cue",
+    "transient cue"), "" when nothing did."""
     low = entry.value.casefold()
     if entry.kind == "correction":
-        return _cue_kind(low, config), True
+        return _cue_kind(low, config), True, "explicit kind"
     if entry.kind:
-        return entry.kind, False
+        return entry.kind, False, "explicit kind"
     if entry.checkbox:
-        return "todo", False
+        return "todo", False, "checkbox"
     if _first_cue(low, config.correction_cues) == 0 or low.startswith("correction"):
-        return _cue_kind(low, config), True
+        return _cue_kind(low, config), True, "correction cue"
     by_heading = _heading_kind(entry.heading, config)
     if by_heading:
-        return by_heading, False
+        return by_heading, False, "heading"
     durable_at = _first_cue(low, config.durable_cues)
     transient_at = _first_cue(low, config.transient_cues)
     if durable_at >= 0 and (transient_at < 0 or durable_at < transient_at):
-        return _cue_kind(low, config) or "fact", False
+        return _cue_kind(low, config) or "fact", False, "durable cue"
     if transient_at >= 0:
-        return "state", False
-    return None, False
+        return "state", False, "transient cue"
+    return None, False, ""
 
 
 @lru_cache(maxsize=256)
@@ -236,7 +255,7 @@ def match_topic(text: str, config: Config) -> tuple[str, str] | None:
 
 def classify(entry: Entry, config: Config) -> Classified:
     """Kind, durability and key of one entry under ``config``'s rules."""
-    kind, correction = resolve_kind(entry, config)
+    kind, correction, rule = placed(entry, config)
     durable = correction or (kind in config.durable_kinds)
     value = entry.value
     if correction:
@@ -252,7 +271,7 @@ def classify(entry: Entry, config: Config) -> Classified:
         )
         value = _CONTRAST.sub("", value).strip() or value
     if entry.key:
-        return Classified(kind, durable, correction, entry.key, value, "explicit")
+        return Classified(kind, durable, correction, entry.key, value, "explicit", rule)
     # a template is one sentence: matching a long paragraph costs quadratic time
     found = None
     if (durable or kind is None) and len(value) <= PATTERN_LIMIT:
@@ -262,16 +281,17 @@ def classify(entry: Entry, config: Config) -> Classified:
         # staging host is box3", "Sam's role is tech lead") states a fact: the
         # rules tell agents plain sentences about hosts, versions, roles are kept
         kind, durable = "fact", "fact" in config.durable_kinds
+        rule = "pattern"
     if not durable:
-        return Classified(kind, durable, correction, None, value, "none")
+        return Classified(kind, durable, correction, None, value, "none", rule)
     if found:
         key, keyed_value = found
         if correction:
             keyed_value = _CONTRAST.sub("", keyed_value).strip() or keyed_value
-        return Classified(kind, durable, correction, key, keyed_value, "pattern")
+        return Classified(kind, durable, correction, key, keyed_value, "pattern", rule)
     topic = match_topic(value, config)
     if topic:
-        return Classified(kind, durable, correction, topic[0], topic[1], "topic")
+        return Classified(kind, durable, correction, topic[0], topic[1], "topic", rule)
     lm = _LABEL.match(value)
     if lm and len(lm.group(1).split()) <= 6 and "http" not in lm.group(1).casefold():
         return Classified(
@@ -281,5 +301,6 @@ def classify(entry: Entry, config: Config) -> Classified:
             lm.group(1).strip("* "),
             lm.group(2).strip(),
             "label",
+            rule,
         )
-    return Classified(kind, durable, correction, None, value, "none")
+    return Classified(kind, durable, correction, None, value, "none", rule)
