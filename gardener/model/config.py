@@ -40,6 +40,8 @@ class Config:
     multi_valued: tuple[str, ...] = ()
     never_store: tuple[tuple[str, str], ...] = ()  # (name, regex)
     allow: tuple[str, ...] = ()  # regexes
+    # the built-in lexicons read on top of the lists above (gardener.lexicon)
+    languages: tuple[str, ...] = ("en", "zh", "ja", "de", "fr", "es", "ru")
 
     @property
     def zone(self) -> ZoneInfo:
@@ -58,6 +60,7 @@ LIST_SETTINGS = (
     "correction_cues",
     "multi_valued",
     "allow",
+    "languages",
 )
 MAP_SETTINGS = ("kind_cues", "headings", "topics", "patterns")
 SETTINGS = tuple(Config.__dataclass_fields__)  # every setting's name

@@ -13,30 +13,36 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from gardener.lexicon.match import find, first_kind
+from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry
+from gardener.planning import keying
+from gardener.planning.frames import negated, read_frame
+from gardener.planning.headings import read_headings
+from gardener.planning.keying import PATTERN_LIMIT, copular, person, topic_of
+from gardener.planning.labels import (
+    counter,
+    folded,
+    label_class,
+    names_a_slot,
+    split_label,
+)
 
-_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
 _CONTRAST = re.compile(
     r"(?<!\s)\s*[,;(]?\s*\b(?:not|instead of|rather than|no longer)\b.*$",
     re.IGNORECASE,
 )
-_LABEL = re.compile(r"^([^:.!?`]{1,60}?)\s*:\s+(\S.*)$")
-# The word left behind follows one of these, up to two words later, but not past
-# a word that brings in the new one: "from Postgres to SQLite" leaves Postgres.
-_NEGATED = re.compile(
-    r"\b(?:from|not|no longer|instead of|rather than|drop(?:ped)?|replac(?:e|ed|ing)|over|away from|ditch(?:ed)?|off)\s+(?:(?!(?:to|into|with|for|by|but)\b)\S+\s+){0,2}$",
-    re.IGNORECASE,
-)
-# ... or precedes a passive "was replaced by": "Postgres was replaced by SQLite".
-_REPLACED_BY = re.compile(
-    r"^\s+(?:(?:is|was|got|has been|have been|been)\s+)?(?:replaced|superseded)\s+by\b",
-    re.IGNORECASE,
-)
 
-
-PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
+__all__ = [
+    "Classified",
+    "classify",
+    "match_pattern",
+    "match_topic",
+    "placed",
+    "resolve_kind",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +60,9 @@ class Classified:
     rule: str = ""
     # a removal ("we dropped Redis"): ends the key's current value, adds nothing
     ends: bool = False
+    # the value a change or removal names as left ("replaced Postgres with ..."):
+    # ``anchor`` keys an unkeyed one by the current fact holding that value
+    leaves: str | None = None
 
     @property
     def undecided(self) -> bool:
@@ -62,53 +71,102 @@ class Classified:
         return self.kind is None and not self.correction
 
 
-@lru_cache(maxsize=64)
-def _cue_regex(cues: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One regex for a list of phrases, each as whole words (casefolded)."""
-    if not cues:
-        return None
-    # longest first, so "we will use" wins over "we" at the same position
-    words = sorted((re.escape(c.casefold()) for c in cues), key=len, reverse=True)
-    return re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)")
+class _Words:
+    """rules.md's lists and the lexicon of its languages, merged once per Config."""
+
+    def __init__(self, config: Config) -> None:
+        w = lexicon(tuple(config.languages))
+        self.lexicon = w
+        self.kind_cues = {
+            kind: tuple(
+                dict.fromkeys(
+                    (*config.kind_cues.get(kind, ()), *w.kind_cues.get(kind, ()))
+                )
+            )
+            for kind in dict.fromkeys((*config.kind_cues, *w.kind_cues))
+        }
+        self.durable = tuple(
+            dict.fromkeys(
+                (*config.durable_cues, *(c for cs in w.kind_cues.values() for c in cs))
+            )
+        )
+        self.transient = tuple(
+            dict.fromkeys((*config.transient_cues, *w.transient_cues))
+        )
+        self.time = w.time_words
+        self.correction = tuple(
+            dict.fromkeys((*config.correction_cues, *w.correction_cues))
+        )
+        self.patterns = {
+            **{a: t for a, t in w.patterns.items()},
+            **dict(config.patterns),
+        }
 
 
-def _first_cue(text: str, cues: tuple[str, ...]) -> int:
+_WORDS: dict[int, tuple[Config, _Words]] = {}
+
+
+def _words(config: Config) -> _Words:
+    held = _WORDS.get(id(config))
+    if held is None or held[0] is not config:
+        if len(_WORDS) > 32:
+            _WORDS.clear()
+        held = _WORDS[id(config)] = (config, _Words(config))
+    return held[1]
+
+
+def _first_cue(text: str, cues: tuple[str, ...], words: Words | None = None) -> int:
     """Position of the first of ``cues`` in ``text`` (casefolded), or -1."""
-    regex = _cue_regex(cues)
-    m = regex.search(text) if regex else None
+    m = find(text, cues, words.exclusions if words else None)
     return m.start() if m else -1
 
 
-def _heading_kind(heading: str | None, config: Config) -> str | None:
-    if not heading:
-        return None
-    low = heading.casefold()
-    for kind, words in config.headings.items():
-        if _first_cue(low, words) >= 0:
-            return kind
-    return None
-
-
 def _cue_kind(low: str, config: Config) -> str | None:
-    best: tuple[int, str] | None = None
-    for kind, cues in config.kind_cues.items():
-        at = _first_cue(low, cues)
-        if at >= 0 and (best is None or at < best[0]):
-            best = (at, kind)
-    return best[1] if best else None
+    ws = _words(config)
+    found = first_kind(low, ws.kind_cues, ws.lexicon.exclusions)
+    return found[1] if found else None
+
+
+@lru_cache(maxsize=4096)
+def _heading_path(
+    headings: tuple[str, ...],
+    config_id: int,
+    extra: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[str | None, str | None]:
+    return read_headings(headings, dict(extra), _WORDS[config_id][1].lexicon)
+
+
+def _headings(entry: Entry, config: Config) -> tuple[str | None, str | None]:
+    """(kind, subject) of the entry's heading path."""
+    path = entry.headings or ((entry.heading,) if entry.heading else ())
+    if not path:
+        return None, None
+    _words(config)
+    return _heading_path(path, id(config), tuple(config.headings.items()))
 
 
 def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
-    """(kind, correction) for an entry, by explicit kind, heading, then cues
+    """(kind, correction) for an entry, by explicit kind, label, cues, heading
     (``classify`` then tries rules.md's attribute patterns on a kind-less one)."""
     kind, correction, _ = placed(entry, config)
     return kind, correction
 
 
+def _label(entry: Entry) -> tuple[str, str, bool] | None:
+    """(label, rest, bold) of a label bullet, or None."""
+    if entry.key:
+        return (entry.key, entry.value, True) if not entry.kind else None
+    found = split_label(entry.value)
+    if found and names_a_slot(found[0]):
+        return found[0], found[1], False
+    return None
+
+
 def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     """(kind, correction, rule) as ``resolve_kind``; ``rule`` names what placed
-    it ("explicit kind", "checkbox", "correction cue", "heading", "durable cue",
-    "transient cue"), "" when nothing did."""
+    it ("explicit kind", "checkbox", "correction cue", "label", "durable cue",
+    "transient cue", "heading", "removal"), "" when nothing did."""
+    ws = _words(config)
     low = entry.value.casefold()
     if entry.kind == "correction":
         return _cue_kind(low, config), True, "explicit kind"
@@ -116,191 +174,193 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return entry.kind, False, "explicit kind"
     if entry.checkbox:
         return "todo", False, "checkbox"
-    if _first_cue(low, config.correction_cues) == 0 or low.startswith("correction"):
+    if _first_cue(low, ws.correction, ws.lexicon) == 0 or low.startswith("correction"):
         return _cue_kind(low, config), True, "correction cue"
-    by_heading = _heading_kind(entry.heading, config)
-    if by_heading:
-        return by_heading, False, "heading"
-    durable_at = _first_cue(low, config.durable_cues)
-    transient_at = _first_cue(low, config.transient_cues)
+    label = _label(entry)
+    if label:
+        shape, kind = label_class(label[0], ws.lexicon)
+        if shape == "kind":
+            return kind, False, "label"
+        if shape == "transient" or counter(label[0], label[1], ws.lexicon):
+            return "state", False, "label"
+    durable_at = _first_cue(low, ws.durable, ws.lexicon)
+    transient_at = _first_cue(low, ws.transient, ws.lexicon)
+    time_at = _first_cue(low, ws.time, ws.lexicon)
+    by_heading, _ = _headings(entry, config)
     if durable_at >= 0 and (transient_at < 0 or durable_at < transient_at):
+        # a durable heading names the kind ("## Key lessons": "always ..." is a lesson)
+        if by_heading in config.durable_kinds:
+            return by_heading, False, "durable cue"
         return _cue_kind(low, config) or "fact", False, "durable cue"
     if transient_at >= 0:
         return "state", False, "transient cue"
+    if by_heading:
+        return by_heading, False, "heading"
+    if time_at >= 0 and durable_at < 0:
+        return "state", False, "transient cue"
+    # a frame is one sentence: matching a long paragraph costs quadratic time
+    frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
+    if frame and frame.kind == "removal" and frame.strong:
+        return "decision", False, "removal"
+    if label and label_class(label[0], ws.lexicon)[0] == "key":
+        return "fact", False, "label"
     return None, False, ""
 
 
-@lru_cache(maxsize=256)
-def compile_template(template: str) -> tuple[re.Pattern[str], int]:
-    """A rules.md template as a regex, and its specificity (literal characters)."""
-    pieces = re.split(r"(\{(?:subject|value|key)\})", template.strip().rstrip("."))
-    regex = ""
-    literal = 0
-    for piece in pieces:
-        if piece in ("{subject}", "{key}"):
-            regex += rf"(?=\S)(?P<{piece[1:-1]}>.+?)(?<!\s)"
-        elif piece == "{value}":
-            # (?=\S)...(?<!\s): a group never starts or ends inside a run of
-            # spaces, so a long run costs linear, not quadratic, time (the groups
-            # are stripped anyway)
-            regex += r"(?=\S)(?P<value>.+?)(?<!\s)"
-        elif piece:
-            literal += len(piece.strip())
-            regex += r"\s+".join(re.escape(word) for word in piece.split(" ")).replace(
-                r"\s+\s+", r"\s+"
-            )
-    start = "^" if template.lstrip().startswith("{") else r"(?:^|(?<=\W))"
-    return re.compile(
-        start + regex + r"\s*[.!]?\s*$", re.IGNORECASE | re.DOTALL
-    ), literal
+def _decided(
+    kind: str | None,
+    correction: bool,
+    rule: str,
+    key: str | None,
+    value: str,
+    keyed_by: str,
+    *,
+    ends: bool = False,
+    leaves: str | None = None,
+) -> Classified:
+    return Classified(
+        kind, True, correction, key, value, keyed_by, rule, ends=ends, leaves=leaves
+    )
 
 
-@lru_cache(maxsize=16)
-def templates(
-    patterns: tuple[tuple[str, tuple[str, ...]], ...],
-) -> tuple[tuple[str, str, int, tuple[str, ...] | None], ...]:
-    """(attribute, template, specificity, words) of each template, in rules order.
-
-    ``words``: the literal words a match must contain, lowercased, longest first
-    (the likeliest to be missing); None unless all are ASCII, for only then is
-    ``in`` on ``lower()`` the same test as the regex's IGNORECASE. The regexes
-    are compiled when first tried (``compile_template``): compiling all of
-    them costs ~15 ms of every promote, and most never get past their words.
-    """
-    out = []
-    for attribute, written in patterns:
-        for template in written:
-            pieces = re.split(
-                r"\{(?:subject|value|key)\}", template.strip().rstrip(".")
-            )
-            literal = sum(len(piece.strip()) for piece in pieces if piece)
-            words = sorted(
-                {w.lower() for piece in pieces for w in piece.split(" ") if w},
-                key=len,
-                reverse=True,
-            )
-            ascii_words = all(w.isascii() for w in words)
-            out.append(
-                (attribute, template, literal, tuple(words) if ascii_words else None)
-            )
-    return tuple(out)
+_USER_WORDS = re.compile(
+    r"(?<!\w)(?:user|users|owner|human|用户|用戶|ユーザー|nutzer|benutzer|utilisat\w*|usuari\w*|пользовател\w*)(?!\w)",
+    re.IGNORECASE,
+)
 
 
-def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
-    """(key, value) from the most specific matching pattern, or None.
-
-    ``{subject}`` gives the key ``subject / attribute``; ``{key}`` names the key
-    itself; a template with neither gives the attribute as key.
-    """
-    best: tuple[int, str, str] | None = None
-    # a template whose words are not all in the text cannot match: skip its regex
-    low = text.lower() if text.isascii() else None
-    for attribute, template, literal, words in templates(
-        tuple(config.patterns.items())
+def _scope(subject: str | None, label: str, entry: Entry, kind: str | None) -> str:
+    """A label's key: scoped by the subject heading, and by "user" for the
+    user's identity and preferences (an identity heading naming the user)."""
+    label = label.strip().strip("*_ ").rstrip(":：").strip()
+    if kind in ("identity", "preference") and any(
+        _USER_WORDS.search(h) for h in entry.headings
     ):
-        if best and best[0] >= literal:
-            continue
-        # the longest word first: it is the likeliest to be missing
-        if (
-            low is not None
-            and words
-            and (words[0] not in low or not all(w in low for w in words[1:]))
-        ):
-            continue
-        m = compile_template(template)[0].search(text)
-        if not m:
-            continue
-        groups = m.groupdict()
-        value = groups["value"].strip().rstrip(".")
-        if groups.get("key"):
-            key = _ARTICLE.sub("", groups["key"].strip())
-        elif groups.get("subject"):
-            key = f"{_ARTICLE.sub('', groups['subject'].strip())} / {attribute}"
-        else:
-            key = attribute
-        if value and key:
-            best = (literal, key, value)
-    return (best[1], best[2]) if best else None
-
-
-@lru_cache(maxsize=256)
-def _topic_regex(words: tuple[str, ...]) -> re.Pattern[str] | None:
-    if not words:
-        return None
-    alternatives = sorted((re.escape(w) for w in words), key=len, reverse=True)
-    return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)", re.IGNORECASE)
-
-
-def match_topic(text: str, config: Config) -> tuple[str, str] | None:
-    """(topic, the topic word as written) for the word the entry chooses, or None.
-
-    A word that follows "from", "not", "instead of", "replaced" ... is the one
-    being left, so it is passed over when another word of the topic is named.
-    """
-    for topic, words in config.topics.items():
-        regex = _topic_regex(words)
-        hits = [(m.start(), m.group(0)) for m in regex.finditer(text)] if regex else []
-        if not hits:
-            continue
-        hits.sort()
-        chosen = [
-            h
-            for h in hits
-            if not _NEGATED.search(text[: h[0]])
-            and not _REPLACED_BY.match(text[h[0] + len(h[1]) :])
-        ] or hits
-        return topic, chosen[0][1]
-    return None
+        return f"user / {label}"
+    return f"{subject} / {label}" if subject else label
 
 
 def classify(entry: Entry, config: Config) -> Classified:
     """Kind, durability and key of one entry under ``config``'s rules."""
+    ws = _words(config)
     kind, correction, rule = placed(entry, config)
     durable = correction or (kind in config.durable_kinds)
     value = entry.value
     if correction:
-        # drop the leading cue ("typo: ...", "I meant ..."), or it becomes the key
-        cues = sorted(
-            {"correction", "actually", "update", *config.correction_cues},
-            key=len,
-            reverse=True,
-        )
-        lead = "|".join(re.escape(c) for c in cues if c)
-        value = re.sub(
-            rf"^(?:{lead})(?!\w)\s*[:,-]?\s*", "", value, flags=re.IGNORECASE
-        )
-        value = _CONTRAST.sub("", value).strip() or value
-    if entry.key:
+        value = _without_correction_cue(value, ws)
+    if entry.key and entry.kind:
         return Classified(kind, durable, correction, entry.key, value, "explicit", rule)
+    label = _label(entry)
+    if correction and label and not label[2]:
+        found_label = split_label(value)  # the label after the cue, if any
+        label = (found_label[0], found_label[1], False) if found_label else None
+    shape = label_class(label[0], ws.lexicon)[0] if label else None
     # a template is one sentence: matching a long paragraph costs quadratic time
     found = None
-    if (durable or kind is None) and len(value) <= PATTERN_LIMIT:
+    if (durable or kind is None) and len(value) <= PATTERN_LIMIT and shape != "key":
         found = match_pattern(value, config)
     if kind is None and not correction and found:
         # a kind-less sentence of one of rules.md's attribute patterns ("the
         # staging host is box3", "Sam's role is tech lead") states a fact: the
         # rules tell agents plain sentences about hosts, versions, roles are kept
-        kind, durable = "fact", "fact" in config.durable_kinds
-        rule = "pattern"
+        kind, durable, rule = "fact", "fact" in config.durable_kinds, "pattern"
     if not durable:
         return Classified(kind, durable, correction, None, value, "none", rule)
     if found:
         key, keyed_value = found
         if correction:
             keyed_value = _CONTRAST.sub("", keyed_value).strip() or keyed_value
-        return Classified(kind, durable, correction, key, keyed_value, "pattern", rule)
-    topic = match_topic(value, config)
-    if topic:
-        return Classified(kind, durable, correction, topic[0], topic[1], "topic", rule)
-    lm = _LABEL.match(value)
-    if lm and len(lm.group(1).split()) <= 6 and "http" not in lm.group(1).casefold():
-        return Classified(
-            kind,
-            durable,
-            correction,
-            lm.group(1).strip("* "),
-            lm.group(2).strip(),
-            "label",
-            rule,
+        return _decided(kind, correction, rule, key, keyed_value, "pattern")
+    if label:
+        _, subject = _headings(entry, config)
+        if shape == "key":
+            named = topic_of(label[0], config.topics)  # "Main database: SQLite"
+            key = (
+                named[0]
+                if named and not named[1]
+                else _scope(subject, label[0], entry, kind)
+            )
+            return _decided(kind, correction, rule, key, label[1].strip(), "label")
+        if shape == "kind":
+            value = label[1]  # "Decision: use SQLite" is about what follows
+        elif shape == "generic" and subject and label[2]:
+            key = _scope(subject, folded(label[0]), entry, kind)
+            return _decided(kind, correction, rule, key, label[1].strip(), "label")
+    return _keyed_prose(entry, kind, correction, rule, value, config)
+
+
+def _keyed_prose(
+    entry: Entry,
+    kind: str | None,
+    correction: bool,
+    rule: str,
+    value: str,
+    config: Config,
+) -> Classified:
+    """A durable sentence keyed by a change or removal frame, a copula, a
+    topic, or left unkeyed (added, never replacing anything)."""
+    ws = _words(config)
+    if len(value) > PATTERN_LIMIT:
+        return _decided(kind, correction, rule, None, value, "none")
+    rejected = negated(value, ws.lexicon)
+    frame = read_frame(value, ws.lexicon)
+    if frame and frame.kind == "removal" and frame.old:
+        about = topic_of(frame.old, config.topics) or (
+            topic_of(frame.subject, config.topics) if frame.subject else None
         )
-    return Classified(kind, durable, correction, None, value, "none", rule)
+        key = about[0] if about else None
+        gone = about[1] if about and about[1] else frame.old
+        return _decided(
+            kind, correction, rule, key, gone, "frame", ends=True, leaves=frame.old
+        )
+    if frame and frame.kind == "change" and frame.new:
+        by_subject = topic_of(frame.subject, config.topics) if frame.subject else None
+        by_new = keying.match_topic(frame.new, config.topics)
+        new = by_new[1] if by_new else frame.new
+        if by_subject:
+            return _decided(
+                kind, correction, rule, by_subject[0], new, "frame", leaves=frame.old
+            )
+        if by_new:
+            return _decided(
+                kind, correction, rule, by_new[0], new, "frame", leaves=frame.old
+            )
+        if frame.subject:
+            return _decided(
+                kind, correction, rule, frame.subject, new, "frame", leaves=frame.old
+            )
+        return _decided(kind, correction, rule, None, new, "frame", leaves=frame.old)
+    about = copular(value, config.topics)
+    if about:
+        return _decided(kind, correction, rule, about[0], about[1], "copula")
+    topic = keying.match_topic(value, config.topics, rejected)
+    if topic:
+        who = person(value) if kind == "preference" else None
+        key = f"{who} / {topic[0]}" if who else topic[0]
+        return _decided(kind, correction, rule, key, topic[1], "topic")
+    return _decided(kind, correction, rule, None, value, "none")
+
+
+def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
+    """(key, value) from the most specific of rules.md's and the lexicon's
+    sentence patterns (see ``keying.match_pattern``), or None."""
+    ws = _words(config)
+    return keying.match_pattern(text, ws.patterns, ws.time)
+
+
+def match_topic(text: str, config: Config) -> tuple[str, str] | None:
+    """(key, topic word) for the topic word ``text`` chooses, or None."""
+    return keying.match_topic(
+        text, config.topics, negated(text, _words(config).lexicon)
+    )
+
+
+def _without_correction_cue(value: str, ws: _Words) -> str:
+    """A correction's text without its leading cue ("typo: ...", "I meant
+    ...", or it becomes the key) and without what it contrasts with."""
+    cues = sorted(
+        {"correction", "actually", "update", *ws.correction}, key=len, reverse=True
+    )
+    lead = "|".join(re.escape(c) for c in cues if c)
+    value = re.sub(rf"^(?:{lead})(?!\w)\s*[:,-]?\s*", "", value, flags=re.IGNORECASE)
+    return _CONTRAST.sub("", value).strip() or value

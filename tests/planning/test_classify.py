@@ -51,7 +51,8 @@ def classified(line: str, heading: str | None = None, config=RULES):
         ("- [ ] decide on the database", None, "todo", False),
         # then the heading
         ("- use SQLite", "Decisions", "decision", True),
-        ("- Mira prefers dark mode", "Log", "event", False),
+        # ... but a cue in the entry beats the heading
+        ("- Mira prefers dark mode", "Log", "preference", True),
         ("- dark mode", "Preferences", "preference", True),
         ("- API rate limit is 100/min", "Facts", "fact", True),
         ("- call the vendor", "Next steps", "todo", False),
@@ -95,9 +96,9 @@ def test_kind_and_durability(line, heading, kind, durable):
 
 
 def test_heading_words_come_from_the_rules():
-    custom = replace(RULES, headings={"decision": ("choices",)})
-    assert classified("- use SQLite", "Choices").kind is None
-    assert classified("- use SQLite", "Choices", custom).kind == "decision"
+    custom = replace(RULES, headings={"decision": ("rulings",)})
+    assert classified("- use SQLite", "Rulings").kind is None
+    assert classified("- use SQLite", "Rulings", custom).kind == "decision"
 
 
 def test_durable_kinds_come_from_the_rules():
@@ -112,6 +113,7 @@ def test_cue_phrases_come_from_the_rules():
         durable_cues=("for good",),
         transient_cues=("meh",),
         kind_cues={"decision": ("for good",)},
+        languages=(),  # the built-in lexicon adds its own cues on top
     )
     result = classified("- SQLite for good", config=custom)
     assert (result.kind, result.durable) == ("decision", True)
@@ -180,7 +182,9 @@ def test_not_corrections(line):
             "postgres.internal",
             "pattern",
         ),
-        ("- fact: Storage: SQLite", "database", "SQLite", "topic"),
+        # a label names the slot: the topic word is its value, not its key
+        ("- fact: Storage: SQLite", "Storage", "SQLite", "label"),
+        ("- fact: Main database: SQLite", "database", "SQLite", "label"),
         (
             "- fact: Deploy window: Fridays after 5",
             "Deploy window",
@@ -328,11 +332,13 @@ def test_match_topic_needs_a_whole_word(text):
 
 def test_classify_keys_a_switch_by_topic():
     result = classified("- decision: we switched from Postgres to SQLite")
+    # the change frame names the new value; its topic word keys it
     assert (result.key, result.value, result.keyed_by) == (
         "database",
         "SQLite",
-        "topic",
+        "frame",
     )
+    assert result.leaves == "Postgres"
 
 
 def test_topics_come_from_the_rules():
@@ -434,7 +440,7 @@ def test_classify_never_raises(text):
 
 def test_templates_are_listed_with_the_specificity_their_regex_has():
     """The regexes are compiled lazily; the listing must rank them the same."""
-    from gardener.planning.classify import compile_template, templates
+    from gardener.planning.keying import compile_template, templates
     from gardener.store.settings import default_config
 
     patterns = tuple(default_config().patterns.items())

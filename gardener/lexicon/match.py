@@ -1,0 +1,125 @@
+"""Matching the lexicon's phrases and frames against an entry's text (pure).
+
+Spaced scripts match whole words (``(?<!\\w)...(?!\\w)``), so "we" is not found
+in "weather". Chinese and Japanese have no spaces, so their phrases match as
+substrings; the few that hide inside longer words are listed in
+``Words.exclusions`` and masked out first (see docs/design.md, "Languages").
+A heading or label word also matches its plural ("lesson" in "Lessons").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+# Han, kana, Hangul: scripts written without spaces between words
+_UNSPACED = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+)
+_MASK = "\x00"
+
+
+def unspaced(text: str) -> bool:
+    """Whether ``text`` holds Chinese, Japanese or Korean characters."""
+    return _UNSPACED.search(text) is not None
+
+
+def _alternative(phrase: str, plural: bool) -> str:
+    body = r"\s+".join(re.escape(word) for word in phrase.split())
+    if unspaced(phrase):
+        return body
+    tail = r"(?:s|es)?" if plural and phrase[-1:].isalpha() else ""
+    return rf"(?<!\w){body}{tail}(?!\w)"
+
+
+@lru_cache(maxsize=256)
+def phrase_regex(
+    phrases: tuple[str, ...], plural: bool = False
+) -> re.Pattern[str] | None:
+    """One regex for ``phrases`` (casefolded), longest first; None for none."""
+    if not phrases:
+        return None
+    ordered = sorted(
+        {p.casefold() for p in phrases if p.strip()}, key=len, reverse=True
+    )
+    return re.compile("|".join(_alternative(p, plural) for p in ordered))
+
+
+def masked(text: str, exclusions: Mapping[str, tuple[str, ...]]) -> str:
+    """``text`` with every excluded longer word blanked, positions kept."""
+    for words in exclusions.values():
+        for word in words:
+            if word in text:
+                text = text.replace(word, _MASK * len(word))
+    return text
+
+
+def find(
+    text: str,
+    phrases: tuple[str, ...],
+    exclusions: Mapping[str, tuple[str, ...]] | None = None,
+    plural: bool = False,
+) -> re.Match[str] | None:
+    """The first of ``phrases`` in ``text`` (already casefolded), or None."""
+    regex = phrase_regex(phrases, plural)
+    if regex is None:
+        return None
+    return regex.search(masked(text, exclusions) if exclusions else text)
+
+
+def first_kind(
+    text: str,
+    table: Mapping[str, tuple[str, ...]],
+    exclusions: Mapping[str, tuple[str, ...]] | None = None,
+    plural: bool = False,
+) -> tuple[int, str] | None:
+    """(position, kind) of the earliest phrase of any kind in ``table``."""
+    best: tuple[int, str] | None = None
+    for kind, phrases in table.items():
+        m = find(text, phrases, exclusions, plural)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), kind)
+    return best
+
+
+@lru_cache(maxsize=1024)
+def frame_regex(template: str) -> re.Pattern[str]:
+    """A frame (``switched {subject} from {old} to {new}``) as a regex whose
+    groups are the placeholders; spaces match runs of spaces, and in spaced
+    scripts a frame starts and ends on word boundaries."""
+    pieces = re.split(r"(\{(?:subject|old|new)\})", template.strip())
+    regex = ""
+    for piece in pieces:
+        if piece in ("{subject}", "{old}", "{new}"):
+            regex += rf"(?=\S)(?P<{piece[1:-1]}>.+?)(?<!\s)"
+        elif piece:
+            words = piece.split()
+            body = r"\s+".join(re.escape(w) for w in words)
+            lead = r"\s*" if piece[:1].isspace() or not words else ""
+            trail = r"\s*" if piece[-1:].isspace() else ""
+            regex += lead + body + trail
+    spaced = not unspaced(template)
+    start = r"(?<!\w)" if spaced and not template.startswith("{") else ""
+    end = r"(?!\w)" if spaced and not template.endswith("}") else ""
+    # a trailing placeholder runs to the end of the clause
+    if template.endswith("}"):
+        end = r"(?=\s*(?:$|[.;!?。；！？]|,\s|，|、|\s[-–—]\s|\s\())"
+    return re.compile(start + regex + end, re.IGNORECASE)
+
+
+def first_frame(
+    text: str, templates: Iterable[str]
+) -> tuple[str, dict[str, str]] | None:
+    """(template, its groups stripped) of the first template that matches,
+    most literal text first (the most specific frame wins)."""
+    ordered = sorted(
+        templates, key=lambda t: len(re.sub(r"\{\w+\}", "", t)), reverse=True
+    )
+    for template in ordered:
+        m = frame_regex(template).search(text)
+        if m:
+            groups = {k: v.strip() for k, v in m.groupdict().items() if v}
+            if all(groups.values()):
+                return template, groups
+    return None

@@ -1,0 +1,87 @@
+"""``Words``: what one language contributes to the classifier, and ``merged``.
+
+Every field is plain data (tuples of phrases, maps of kind -> phrases), so a
+language is a module holding one ``WORDS`` value and a test can build its own.
+Phrases are matched casefolded; see ``gardener.lexicon.match`` for how.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import import_module
+from typing import Any
+
+LANGUAGES = ("en", "zh", "ja", "de", "fr", "es", "ru")
+
+
+@dataclass(frozen=True)
+class Words:
+    """One language's words (or several merged).
+
+    kind_cues       durable kind -> phrases that make a kind-less entry that kind
+    transient_cues  phrases of state, not belief ("right now", "debugging")
+    time_words      words of time ("today", "now"): transient on their own, never
+                    stronger than a durable cue, never part of a subject
+    correction_cues phrases that open a correction ("actually", "I meant")
+    headings        kind -> words of a heading that give its entries that kind
+    kind_labels     kind -> labels that name the kind ("Decision:", "Lesson:")
+    generic_labels  labels that are never a key on their own ("Status:", "Note:")
+    transient_labels labels of state or events ("Status:", "Result:", "User:")
+    changes         frames of a change: {subject}, {old}, {new} placeholders
+    removals        frames that end a value: {old} (and {subject})
+    weak_removals   frames that end a value only in an entry durable by other
+                    means or about a known topic ("removed X" is often an event)
+    negations       frames that reject a value: {old} is never filed
+    patterns        attribute -> sentence templates, as rules.md ``patterns``
+    exclusions      phrase -> longer words containing it that are not it
+                    (Japanese 常に "always" inside 非常に "very")
+    """
+
+    kind_cues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    transient_cues: tuple[str, ...] = ()
+    time_words: tuple[str, ...] = ()
+    correction_cues: tuple[str, ...] = ()
+    headings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    kind_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    generic_labels: tuple[str, ...] = ()
+    transient_labels: tuple[str, ...] = ()
+    changes: tuple[str, ...] = ()
+    removals: tuple[str, ...] = ()
+    weak_removals: tuple[str, ...] = ()
+    negations: tuple[str, ...] = ()
+    patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    exclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def merge(parts: Iterable[Words]) -> Words:
+    """One ``Words`` holding every part's phrases, in order, without repeats."""
+    parts = list(parts)
+
+    def seq(name: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p for w in parts for p in getattr(w, name)))
+
+    def table(name: str) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        for w in parts:
+            for key, phrases in getattr(w, name).items():
+                out[key] = tuple(dict.fromkeys((*out.get(key, ()), *phrases)))
+        return out
+
+    values: dict[str, Any] = {
+        name: table(name) if isinstance(getattr(Words(), name), Mapping) else seq(name)
+        for name in Words.__dataclass_fields__
+    }
+    return Words(**values)
+
+
+@lru_cache(maxsize=8)
+def lexicon(languages: tuple[str, ...] = LANGUAGES) -> Words:
+    """The merged words of ``languages`` (codes of ``LANGUAGES``; unknown
+    codes are passed over: ``gardener check`` reports them)."""
+    return merge(
+        import_module(f"gardener.lexicon.{code}").WORDS
+        for code in languages
+        if code in LANGUAGES
+    )

@@ -1,0 +1,84 @@
+"""Sentence frames of change, removal and negation (pure).
+
+"switched the database to SQLite", "replaced Postgres with SQLite", "X → Y"
+change a value; "we no longer use Redis", "dropped the Redis cache" end one;
+"decided against Vercel" rejects one, which is then never filed as a value.
+The frames are the lexicon's, in every language it holds (see docs/design.md,
+"Changes and removals").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gardener.lexicon.match import first_frame, frame_regex
+from gardener.lexicon.words import Words
+
+_ARTICLES = ("the ", "a ", "an ", "our ", "my ", "its ", "their ", "your ", "all ")
+_MAX_WORDS = 8  # a value or subject longer than this is a clause, not a name
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What one frame read in an entry.
+
+    kind: "change", "removal" or "negation"; strong: a removal that states a
+    decision on its own ("no longer use"), not one that may be an event
+    ("removed X"); subject/old/new: the frame's groups, articles dropped.
+    """
+
+    kind: str
+    subject: str | None = None
+    old: str | None = None
+    new: str | None = None
+    strong: bool = True
+
+
+def bare(phrase: str | None) -> str | None:
+    """``phrase`` without a leading article or possessive, trailing stop and
+    markup; None if empty or longer than a name."""
+    if phrase is None:
+        return None
+    text = phrase.strip().strip("*`\"'“”「」『』").strip()
+    low = text.casefold()
+    for article in _ARTICLES:
+        if low.startswith(article):
+            text, low = text[len(article) :], low[len(article) :]
+    text = text.rstrip(".。!！").strip()
+    if not text or len(text.split()) > _MAX_WORDS:
+        return None
+    return text
+
+
+def read_frame(text: str, words: Words) -> Frame | None:
+    """The frame ``text`` holds: a removal, else a change, else a weak
+    removal; None for none (negations are ``negated``)."""
+    for kind, templates, strong in (
+        ("removal", words.removals, True),
+        ("change", words.changes, True),
+        ("removal", words.weak_removals, False),
+    ):
+        found = first_frame(text, templates)
+        if not found:
+            continue
+        groups = found[1]
+        frame = Frame(
+            kind,
+            bare(groups.get("subject")),
+            bare(groups.get("old")),
+            bare(groups.get("new")),
+            strong,
+        )
+        if frame.new if kind == "change" else frame.old:
+            return frame
+    return None
+
+
+def negated(text: str, words: Words) -> list[tuple[int, int]]:
+    """The spans of ``text`` that a negation frame rejects ("decided against
+    {old}", "not {old}"): nothing in them is ever filed as a value."""
+    spans = []
+    for template in words.negations:
+        for m in frame_regex(template).finditer(text):
+            spans.append(m.span("old"))
+    return spans

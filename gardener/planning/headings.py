@@ -1,0 +1,98 @@
+"""What the headings above an entry say: the kind they give it and the
+subject they name (pure).
+
+The deepest heading that names a kind decides (``## Log`` / ``### Key
+lessons``: a lesson); a heading with a clock time ("## 14:30 — Heartbeat") is
+a log section; a heading that is only a date is the note's title and says
+nothing. Any other heading names a subject, which scopes label keys
+(``## Staging`` / ``- **Host**: box3`` is ``Staging / host``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from gardener.lexicon.match import find
+from gardener.lexicon.words import Words
+
+_CLOCK = re.compile(
+    r"(?<!\d)(?:[01]?\d|2[0-3])[:h.][0-5]\d(?!\d)|\b\d{1,2}\s?(?:am|pm)\b", re.I
+)
+_DATE = re.compile(r"\b\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b|\d{4}年\d{1,2}月\d{1,2}日")
+_WEEKDAYS = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|[月火水木金土日]曜日?|星期.|周.",
+    re.IGNORECASE,
+)
+# "Decision: use SQLite" — a heading that is itself a labelled statement
+_LABELLED = re.compile(r"^([^:：]{1,40}?)\s*[:：]\s*(\S.*)$")
+_MARKUP = re.compile(r"[*_`#~\[\]]|[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F]")
+
+
+def plain(heading: str) -> str:
+    """A heading's text without emphasis, emoji and outer spaces."""
+    return " ".join(_MARKUP.sub(" ", heading).split())
+
+
+def only_date(text: str) -> bool:
+    """Whether ``text`` is a date (with a weekday at most): a note's title."""
+    rest = _WEEKDAYS.sub(" ", _DATE.sub(" ", text))
+    return bool(_DATE.search(text)) and not re.sub(r"[\W\d_]+", "", rest)
+
+
+def _kind_of(
+    text: str, table: Mapping[str, tuple[str, ...]], words: Words
+) -> str | None:
+    low = text.casefold()
+    best: tuple[int, str] | None = None
+    for kind, phrases in table.items():
+        m = find(low, phrases, words.exclusions, plural=True)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), kind)
+    return best[1] if best else None
+
+
+def heading_kind(
+    heading: str, extra: Mapping[str, tuple[str, ...]], words: Words
+) -> str | None:
+    """The kind one heading gives its entries, or None (a subject or a title).
+
+    ``extra``: rules.md's ``headings``, tried before the lexicon's.
+    """
+    text = plain(heading)
+    if not text or only_date(text):
+        return None
+    lm = _LABELLED.match(text)
+    if lm:
+        label = lm.group(1).casefold()
+        for kind, labels in words.kind_labels.items():
+            if label in labels or label.rstrip("s") in labels:
+                return kind
+    named = _kind_of(text, extra, words) or _kind_of(text, words.headings, words)
+    if named:
+        return named
+    if _CLOCK.search(text) or _DATE.search(text):
+        return "event"  # a dated or timed section of a log
+    return None
+
+
+def read_headings(
+    headings: tuple[str, ...], extra: Mapping[str, tuple[str, ...]], words: Words
+) -> tuple[str | None, str | None]:
+    """(kind, subject) from an entry's heading path (outermost first).
+
+    kind: the deepest heading's that names one; subject: the deepest heading
+    that names neither a kind nor a date, below the one that gave the kind.
+    """
+    subject: str | None = None
+    for heading in reversed(headings):
+        kind = heading_kind(heading, extra, words)
+        if kind:
+            lm = _LABELLED.match(plain(heading))
+            if subject is None and lm and kind in ("decision", "fact"):
+                subject = lm.group(2)
+            return kind, subject
+        text = plain(heading)
+        if subject is None and text and not only_date(text):
+            subject = text
+    return None, subject

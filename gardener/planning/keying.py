@@ -1,0 +1,334 @@
+"""Keys for free text: rules.md's sentence patterns, topics, the subject of a
+copula, and the person a preference belongs to (pure).
+
+A topic word is the value only where the sentence chooses it: not after
+"from", "not", "replaced"; not as a modifier ("Postgres connection pool size
+is 20" is about the pool, keyed ``Postgres connection pool size``); and a
+qualifier makes its own key ("Postgres for analytics": ``database for
+analytics``). See docs/design.md, "Keys".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+
+_ARTICLE = re.compile(r"^(?:the|a|an|our|my)\s+", re.IGNORECASE)
+# The word left behind follows one of these, up to two words later, but not past
+# a word that brings in the new one: "from Postgres to SQLite" leaves Postgres.
+_NEGATED = re.compile(
+    r"\b(?:from|not|no longer|instead of|rather than|drop(?:ped)?|replac(?:e|ed|ing)|over|away from|ditch(?:ed)?|off)\s+(?:(?!(?:to|into|with|for|by|but)\b)\S+\s+){0,2}$",
+    re.IGNORECASE,
+)
+# ... or precedes a passive "was replaced by" or an arrow: "Postgres → SQLite".
+_REPLACED_BY = re.compile(
+    r"^\s*(?:(?:(?:is|was|got|has been|have been|been)\s+)?(?:replaced|superseded)\s+by\b|→|->|=>)",
+    re.IGNORECASE,
+)
+# words after a topic word that keep it the chosen value ("Redis for the queue")
+_FUNCTION = frozenset(
+    [
+        "for",
+        "in",
+        "as",
+        "to",
+        "and",
+        "or",
+        "with",
+        "instead",
+        "because",
+        "now",
+        "on",
+        "at",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "by",
+        "from",
+        "of",
+        "over",
+        "via",
+        "since",
+        "until",
+        "but",
+        "so",
+        "then",
+        "than",
+        "this",
+        "that",
+        "which",
+        "who",
+        "here",
+        "there",
+        "too",
+        "also",
+        "again",
+        "only",
+        "all",
+    ]
+)
+_QUALIFIER = re.compile(
+    r"^\s+(?:for|as)\s+(?:the\s+|our\s+|a\s+)?([\w-]+(?:\s+[\w-]+)?)"
+)
+_COPULA = re.compile(
+    r"^(?P<subject>[^,;:.!?]{2,60}?)\s+(?:is|are|=|is set to|was set to|ist|est|es|sind)\s+(?P<value>\S.*)$"
+    r"|^(?P<csubject>[^，。、：]{2,30}?)(?:是|は)(?P<cvalue>[^，。]+?)(?:です)?[。.]?$",
+    re.IGNORECASE,
+)
+_PERSON = re.compile(
+    r"^(?:the\s+)?(user|[A-Z][\w'’-]+)\s+(?:prefers|likes|loves|hates|dislikes|wants|"
+    r"would rather|can't stand|always|never)\b"
+)
+PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
+
+
+@lru_cache(maxsize=256)
+def compile_template(template: str) -> tuple[re.Pattern[str], int]:
+    """A rules.md template as a regex, and its specificity (literal characters)."""
+    pieces = re.split(r"(\{(?:subject|value|key)\})", template.strip().rstrip("."))
+    regex = ""
+    literal = 0
+    for piece in pieces:
+        if piece in ("{subject}", "{key}", "{value}"):
+            # (?=\S)...(?<!\s): a group never starts or ends inside a run of
+            # spaces, so a long run costs linear, not quadratic, time
+            regex += rf"(?=\S)(?P<{piece[1:-1]}>.+?)(?<!\s)"
+        elif piece:
+            literal += len(piece.strip())
+            regex += r"\s+".join(re.escape(word) for word in piece.split(" ")).replace(
+                r"\s+\s+", r"\s+"
+            )
+    start = "^" if template.lstrip().startswith("{") else r"(?:^|(?<=\W))"
+    if not template.isascii():
+        start = "^" if template.lstrip().startswith("{") else ""
+    return re.compile(
+        start + regex + r"\s*[.!。！]?\s*$", re.IGNORECASE | re.DOTALL
+    ), literal
+
+
+@lru_cache(maxsize=16)
+def templates(
+    patterns: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[str, str, int, tuple[str, ...] | None], ...]:
+    """(attribute, template, specificity, words) of each template, in rules order.
+
+    ``words``: the literal words a match must contain, lowercased, longest first
+    (the likeliest to be missing); None unless all are ASCII, for only then is
+    ``in`` on ``lower()`` the same test as the regex's IGNORECASE. The regexes
+    are compiled when first tried (``compile_template``): compiling all of
+    them costs ~15 ms of every promote, and most never get past their words.
+    """
+    out = []
+    for attribute, written in patterns:
+        for template in written:
+            pieces = re.split(
+                r"\{(?:subject|value|key)\}", template.strip().rstrip(".")
+            )
+            literal = sum(len(piece.strip()) for piece in pieces if piece)
+            words = sorted(
+                {w.lower() for piece in pieces for w in piece.split(" ") if w},
+                key=len,
+                reverse=True,
+            )
+            ascii_words = all(w.isascii() for w in words)
+            out.append(
+                (attribute, template, literal, tuple(words) if ascii_words else None)
+            )
+    return tuple(out)
+
+
+def _subject(text: str, time_words: tuple[str, ...]) -> str:
+    """A subject without its article and without time words ("Sam now")."""
+    words = _ARTICLE.sub("", text.strip()).split()
+    folded = {t.casefold() for t in time_words if " " not in t}
+    while words and words[-1].casefold() in folded:
+        words.pop()
+    while words and words[0].casefold() in folded:
+        words.pop(0)
+    return " ".join(words)
+
+
+def match_pattern(
+    text: str,
+    patterns: Mapping[str, tuple[str, ...]],
+    time_words: tuple[str, ...] = (),
+    strip_stop: Callable[[str], str] = lambda v: v.rstrip("."),
+) -> tuple[str, str] | None:
+    """(key, value) from the most specific matching pattern, or None.
+
+    ``{subject}`` gives the key ``subject / attribute``; ``{key}`` names the key
+    itself; a template with neither gives the attribute as key.
+    """
+    best: tuple[int, str, str] | None = None
+    # a template whose words are not all in the text cannot match: skip its regex
+    low = text.lower() if text.isascii() else None
+    for attribute, template, literal, words in templates(tuple(patterns.items())):
+        if best and best[0] >= literal:
+            continue
+        if (
+            low is not None
+            and words
+            and (words[0] not in low or not all(w in low for w in words[1:]))
+        ):
+            continue
+        if low is not None and not template.isascii():
+            continue
+        m = compile_template(template)[0].search(text)
+        if not m:
+            continue
+        groups = m.groupdict()
+        value = strip_stop(groups["value"].strip())
+        if groups.get("key"):
+            key = _ARTICLE.sub("", groups["key"].strip())
+        elif groups.get("subject"):
+            subject = _subject(groups["subject"], time_words)
+            key = f"{subject} / {attribute}" if subject else ""
+        else:
+            key = attribute
+        if value and key and not _aspect(template, value):
+            best = (literal, key, value)
+    return (best[1], best[2]) if best else None
+
+
+def _aspect(template: str, value: str) -> bool:
+    """A Chinese value opening with an aspect particle (了 过 着) is a verb's
+    object, not a name: 我叫了外卖 is "I ordered takeaway"."""
+    return not template.isascii() and value[:1] in "了过過着著"
+
+
+@lru_cache(maxsize=256)
+def _topic_regex(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    alternatives = sorted((re.escape(w) for w in words), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)", re.IGNORECASE)
+
+
+def _modifier(after: str, topic: str) -> bool:
+    """Whether the word after a topic word makes it a modifier ("Postgres
+    connection pool"), not the value ("Redis for the queue", "Redis cache")."""
+    m = re.match(r"^\s+([a-z][\w-]*)", after)
+    if not m:
+        return False
+    word = m.group(1).casefold()
+    name = topic.casefold().split()[-1]
+    return word not in _FUNCTION and not word.startswith(name[:4])
+
+
+def match_topic(
+    text: str,
+    topics: Mapping[str, tuple[str, ...]],
+    rejected: list[tuple[int, int]] = (),  # type: ignore[assignment]
+) -> tuple[str, str] | None:
+    """(key, the topic word as written) for the word the entry chooses, or None.
+
+    A word that follows "from", "not", "instead of", "replaced" ... is the one
+    being left, so it is passed over when another word of the topic is named;
+    a word inside a ``rejected`` span (a negation) is never chosen.
+    """
+    for topic, words in topics.items():
+        regex = _topic_regex(words)
+        hits = [(m.start(), m.group(0)) for m in regex.finditer(text)] if regex else []
+        hits = [h for h in hits if not any(a <= h[0] < b for a, b in rejected)]
+        if not hits:
+            continue
+        hits.sort()
+        chosen = [
+            h
+            for h in hits
+            if not _NEGATED.search(text[: h[0]])
+            and not _REPLACED_BY.match(text[h[0] + len(h[1]) :])
+        ] or hits
+        # of two words, the one that is no modifier ("vim keybindings in VS Code")
+        chosen = [
+            h for h in chosen if not _modifier(text[h[0] + len(h[1]) :], topic)
+        ] or chosen
+        at, word = chosen[0]
+        q = _QUALIFIER.match(text[at + len(word) :])
+        if q and _narrows(q.group(1), topic):
+            return f"{topic} for {q.group(1)}", word
+        return topic, word
+    return None
+
+
+# "for the project", "for now": a qualifier that names the whole scope or a
+# time does not narrow the key
+_WHOLE = frozenset(
+    [
+        "project",
+        "projects",
+        "repo",
+        "repos",
+        "repository",
+        "monorepo",
+        "codebase",
+        "app",
+        "apps",
+        "team",
+        "us",
+        "everything",
+        "all",
+        "good",
+        "now",
+        "everyone",
+        "it",
+        "this",
+        "that",
+        "them",
+        "default",
+    ]
+)
+
+
+def _narrows(qualifier: str, topic: str) -> bool:
+    """Whether "X for <qualifier>" names a use of its own ("for analytics")."""
+    words = qualifier.casefold().split()
+    if not words or words[0] in _WHOLE or words[-1] in _WHOLE:
+        return False
+    return not qualifier.casefold().startswith(topic.casefold()[:4])
+
+
+def copular(text: str, topics: Mapping[str, tuple[str, ...]]) -> tuple[str, str] | None:
+    """(key, value) when a topic word is part of a longer subject of "is":
+    "the Postgres connection pool size is 20" -> ("Postgres connection pool
+    size", "20"); None otherwise (the topic, if any, keys it)."""
+    m = _COPULA.match(text)
+    if not m:
+        return None
+    subject = (m.group("subject") or m.group("csubject") or "").strip()
+    value = (m.group("value") or m.group("cvalue") or "").strip().rstrip(".。")
+    subject = _ARTICLE.sub("", subject)
+    for words in topics.values():
+        regex = _topic_regex(words)
+        hit = regex.search(subject) if regex else None
+        if hit and len(subject) > len(hit.group(0)) + 2:
+            return subject, value
+    return None
+
+
+def person(text: str) -> str | None:
+    """The person a preference belongs to ("Mira prefers ..." -> "Mira"), or None."""
+    m = _PERSON.match(text.strip())
+    if not m:
+        return None
+    who = m.group(1)
+    return "user" if who.casefold() == "user" else who
+
+
+def topic_of(
+    phrase: str, topics: Mapping[str, tuple[str, ...]]
+) -> tuple[str, str] | None:
+    """(topic, word) when ``phrase`` names a topic by a word or by its name
+    ("the main database" -> database)."""
+    low = phrase.casefold()
+    for topic, words in topics.items():
+        regex = _topic_regex(words)
+        hit = regex.search(phrase) if regex else None
+        if hit:
+            return topic, hit.group(0)
+        if re.search(rf"(?<!\w){re.escape(topic.casefold())}(?:s)?$", low):
+            return topic, ""
+    return None

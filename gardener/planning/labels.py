@@ -1,0 +1,160 @@
+"""Label bullets: ``**Key**: value``, ``**Key:** value`` and ``Key: value``,
+and what their label is (pure).
+
+A label names a kind ("Decision:", "Lesson:"), a state or event ("Status:",
+"10:30 UTC:", "Step 2:", "User:", "WARN:"), a generic slot that is never a
+key on its own ("Note:", "Context:"), or else a key ("Database:"). See
+docs/design.md, "Label bullets".
+"""
+
+from __future__ import annotations
+
+import re
+
+from gardener.lexicon.match import unspaced
+from gardener.lexicon.words import Words
+
+# "Label: value" with an ASCII or full-width colon; no sentence stop or code in
+# the label, and the colon is followed by a space (ASCII) or anything (full-width)
+_PLAIN = re.compile(r"^([^:：.!?`\[\]()（）]{1,60}?)\s*(?::\s+|：\s*)(\S.*)$")
+_TRANSIENT_SHAPE = re.compile(
+    r"""^(?:
+        (?:[01]?\d|2[0-3])[:h.][0-5]\d(?:[:.][0-5]\d)?(?:\s*(?:utc|gmt|[a-z]{2,4}))?
+        | \d{1,2}\s?(?:am|pm)
+        | \d{4}-\d{2}-\d{2}.*
+        | (?:INFO|DEBUG|WARN|WARNING|ERROR|ERR|FATAL|TRACE|CRITICAL|OK|FAIL|FAILED
+           |PASS|PASSED|SUCCESS|DONE|TODO|FIXME|BLOCKED|WIP)   # a log level or tag
+        | \S+\s+\#?\d+(?:[./]\d+)? | \S+\#\d+   # a numbered step: Step 2, Run #3
+        | [QA]\d*
+        | \#\d+
+    )$""",
+    re.VERBOSE,
+)
+_URL = re.compile(r"https?://|www\.", re.IGNORECASE)
+_NUMBER = re.compile(r"^[~≈<>+-]?\s*[\d.,]+\s*(?:%|[a-zA-Zµ×]{0,4})(?:\s|$|/)")
+
+
+def split_label(text: str) -> tuple[str, str] | None:
+    """(label, rest) of a ``Label: value`` text, or None when it is no label
+    (a label is at most six words, or twelve characters of Chinese or
+    Japanese, and is no URL)."""
+    m = _PLAIN.match(text)
+    if not m:
+        return None
+    label, rest = m.group(1).strip().strip("*_ "), m.group(2).strip()
+    if not label or _URL.search(label) or label.endswith(("http", "https")):
+        return None
+    size = len(label) if unspaced(label) else len(label.split())
+    if size > (12 if unspaced(label) else 6):
+        return None
+    return label, rest
+
+
+def folded(label: str) -> str:
+    """A label compared: casefolded, spaces and markup squeezed, a plural
+    ``s`` dropped (``Notes`` is ``note``)."""
+    low = " ".join(label.casefold().replace("*", " ").replace("_", " ").split())
+    return low.rstrip(":：").strip()
+
+
+def _among(label: str, phrases: tuple[str, ...], compounds: bool = False) -> bool:
+    if label in phrases:
+        return True
+    for tail in ("es", "s"):
+        if label.endswith(tail) and label[: -len(tail)] in phrases:
+            return True
+    # a compound ending in a listed word: "deploy status", "next step notes"
+    last = label.rsplit(" ", 1)[-1]
+    return compounds and " " in label and last in phrases
+
+
+def label_class(label: str, words: Words) -> tuple[str, str | None]:
+    """("kind", kind) | ("transient", None) | ("generic", None) | ("key", None)."""
+    if _TRANSIENT_SHAPE.match(label.strip()):
+        return "transient", None
+    low = folded(label)
+    for kind, labels in words.kind_labels.items():
+        if low in labels or (low.endswith("s") and low[:-1] in labels):
+            return "kind", kind
+    if _among(low, words.transient_labels, compounds=True):
+        return "transient", None
+    if _among(low, words.generic_labels):
+        return "generic", None
+    return "key", None
+
+
+# words that open a clause, not a name: "had lunch: pizza", "we tried: x"
+_CLAUSE = frozenset(
+    [
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "it",
+        "had",
+        "did",
+        "got",
+        "went",
+        "was",
+        "were",
+        "is",
+        "are",
+        "tried",
+        "found",
+        "saw",
+        "made",
+        "just",
+        "then",
+        "also",
+        "finally",
+        "so",
+        "but",
+        "and",
+        "or",
+        "if",
+        "when",
+        "after",
+        "before",
+        "while",
+        "because",
+        "ich",
+        "wir",
+        "er",
+        "sie",
+        "es",
+        "je",
+        "nous",
+        "il",
+        "elle",
+        "on",
+        "yo",
+        "nosotros",
+        "él",
+        "ella",
+        "я",
+        "мы",
+        "он",
+        "она",
+        "они",
+    ]
+)
+
+
+def names_a_slot(label: str) -> bool:
+    """Whether a plain label reads as a name ("Deploy window", "Fallback")
+    rather than the start of a clause ("had lunch", "we tried", "fixed it")."""
+    if unspaced(label):
+        return True
+    words = folded(label).split()
+    if not words or len(words) > 4 or words[0] in _CLAUSE:
+        return False
+    first = words[0]
+    return not (first.isascii() and len(first) > 4 and first.endswith(("ed", "ing")))
+
+
+def counter(label: str, value: str, words: Words) -> bool:
+    """Whether ``label: value`` reads as a reading of a counter (a number
+    under a label of the transient list: "Followers: 120", "Latency: 80ms")."""
+    return bool(_NUMBER.match(value)) and _among(folded(label), words.transient_labels)
