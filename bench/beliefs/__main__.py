@@ -29,10 +29,16 @@ LABELS = HERE.parent / "labels"
 
 def corpus_path(given: str | None) -> Path:
     """``--corpus``, else env ``GARDENER_CORPUS``, else ``<repo>/../shared/corpus/real``."""
-    return Path(given or os.environ.get("GARDENER_CORPUS") or REPO.parent / "shared" / "corpus" / "real")
+    return Path(
+        given
+        or os.environ.get("GARDENER_CORPUS")
+        or REPO.parent / "shared" / "corpus" / "real"
+    )
 
 
-def measure(corpus: Path, folder: Path, scratch: Path, only: list[str]) -> list[tuple[Run, Score | None]]:
+def measure(
+    corpus: Path, folder: Path, scratch: Path, only: list[str]
+) -> list[tuple[Run, Score | None]]:
     """Each workspace of ``corpus`` run and scored (``only``: those named)."""
     results: list[tuple[Run, Score | None]] = []
     for source in sorted(p for p in corpus.iterdir() if p.is_dir()):
@@ -52,17 +58,30 @@ def measure(corpus: Path, folder: Path, scratch: Path, only: list[str]) -> list[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.beliefs", description=__doc__.split("\n\n")[1])
-    parser.add_argument("--corpus", help="the folder of workspaces (default: env GARDENER_CORPUS or ../shared/corpus/real)")
-    parser.add_argument("--labels", default=str(LABELS), help="the folder of label files")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.beliefs", description=__doc__.split("\n\n")[1]
+    )
+    parser.add_argument(
+        "--corpus",
+        help="the folder of workspaces (default: env GARDENER_CORPUS or ../shared/corpus/real)",
+    )
+    parser.add_argument(
+        "--labels", default=str(LABELS), help="the folder of label files"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--verbose", action="store_true", help="list every miss")
-    parser.add_argument("--only", action="append", default=[], help="one workspace (repeatable)")
-    parser.add_argument("--keep", action="store_true", help="keep the scratch workspaces")
+    parser.add_argument(
+        "--only", action="append", default=[], help="one workspace (repeatable)"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the scratch workspaces"
+    )
     args = parser.parse_args(argv)
     corpus = corpus_path(args.corpus)
     if not corpus.is_dir():
-        print(f"bench.beliefs: no corpus at {corpus} (set --corpus or GARDENER_CORPUS); nothing measured")
+        print(
+            f"bench.beliefs: no corpus at {corpus} (set --corpus or GARDENER_CORPUS); nothing measured"
+        )
         return 0
     scratch = Path(tempfile.mkdtemp(prefix="gardener-beliefs-"))
     try:

@@ -90,7 +90,9 @@ def load(folder: str, workspace: str) -> Labels:
         (item(row[0]), item(row[1])) for row in rows(base + ".ok.tsv") if len(row) > 1
     )
     questions = tuple(
-        Question(row[0], tuple(w.strip().casefold() for w in row[1].split("|") if w.strip()))
+        Question(
+            row[0], tuple(w.strip().casefold() for w in row[1].split("|") if w.strip())
+        )
         for row in rows(base + ".questions.tsv")
         if len(row) > 1
     )

@@ -36,11 +36,13 @@ def table(rows: Sequence[tuple[str, ...]]) -> str:
     return "\n".join(lines)
 
 
-def text(results: Sequence[tuple[Run, Score | None]], total: Score, verbose: bool) -> str:
+def text(
+    results: Sequence[tuple[Run, Score | None]], total: Score, verbose: bool
+) -> str:
     """The table, the setups and skips, errors; with ``verbose`` every miss."""
     rows = [cells(run.workspace, s) for run, s in results if s is not None]
     out = [table([*rows, cells("**total**", total)]), ""]
-    for run, s in results:
+    for run, _ in results:
         setup = run.setup
         if setup.skip:
             out.append(f"- {run.workspace}: not measured: {setup.skip}")
@@ -61,7 +63,9 @@ def text(results: Sequence[tuple[Run, Score | None]], total: Score, verbose: boo
             for day, answers in sorted(run.answers.items(), key=lambda x: int(x[0])):
                 for a in answers:
                     if not a.answered:
-                        out.append(f"- day {day} unanswered: {a.question}  top 3: {', '.join(a.hits) or 'nothing'}")
+                        out.append(
+                            f"- day {day} unanswered: {a.question}  top 3: {', '.join(a.hits) or 'nothing'}"
+                        )
     return "\n".join(out)
 
 
@@ -70,7 +74,9 @@ def _item(where: str) -> tuple[str, int]:
     return (path, int(line)) if line.isdigit() else ("", 0)
 
 
-def as_json(results: Sequence[tuple[Run, Score | None]], total: Score, verbose: bool) -> dict[str, object]:
+def as_json(
+    results: Sequence[tuple[Run, Score | None]], total: Score, verbose: bool
+) -> dict[str, object]:
     """The figures as JSON: counts and ratios per workspace and in total; the
     wrong pairs always, every miss with ``verbose`` (no note text)."""
     workspaces = []
@@ -81,6 +87,7 @@ def as_json(results: Sequence[tuple[Run, Score | None]], total: Score, verbose: 
             "skipped": run.setup.skip or None,
             "day1": str(run.day1) if run.day1 else None,
             "notes_pruned": list(run.pruned),
+            "notes_kept": [list(k) for k in run.kept],
             "errors": [e.strip().splitlines()[0] for e in run.errors],
         }  # fmt: skip
         if s is not None:

@@ -11,6 +11,7 @@ recorded and the figures that need the rest come out as not measured.
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import stat
@@ -59,6 +60,7 @@ class Run:
     placed: dict[Item, str] = field(default_factory=dict)
     answers: dict[str, list[Answer]] = field(default_factory=dict)
     pruned: tuple[str, ...] = ()
+    kept: tuple[tuple[str, str], ...] = ()  # notes prune kept on day 36, and why
     errors: list[str] = field(default_factory=list)
 
 
@@ -137,6 +139,7 @@ def _run(root: Path, labels: Labels, out: Run) -> None:
             out.errors.append(f"day 36 prune: {exc}; ran with --force")
             pruned = ws.prune(force=True)
         out.pruned = tuple(pruned.plan.notes_removed)
+        out.kept = tuple(pruned.plan.notes_kept)
         out.answers["36"] = ask(ws, labels)
         out.facts = _facts(ws)
 
@@ -156,9 +159,9 @@ def _read_items(ws: Workspace, out: Run) -> None:
     """Every item of the notes the gardener reads, and how the classifier places it."""
     notes, _ = ws.read_notes()
     config = ws.config
-    try:
-        from gardener.planning.classify import classify
-    except ImportError:  # the classifier moved: --verbose shows less
+    try:  # if the classifier moves, --verbose shows less and nothing else changes
+        classify = importlib.import_module("gardener.planning.classify").classify
+    except (ImportError, AttributeError):
         classify = None
     for note in notes:
         for entry in note.entries:

@@ -73,7 +73,9 @@ def where(item: Item) -> str:
     return f"{item[0]}:{item[1]}"
 
 
-def by_item(decisions: Sequence[Mapping[str, object]]) -> dict[Item, Mapping[str, object]]:
+def by_item(
+    decisions: Sequence[Mapping[str, object]],
+) -> dict[Item, Mapping[str, object]]:
     """The decision that counts for each item: a filing one over any other,
     else the first (a later pass does not process an item again)."""
     out: dict[Item, Mapping[str, object]] = {}
@@ -97,7 +99,9 @@ def gardener_pairs(
     for d in decisions:
         replaced = d.get("replaced")
         if isinstance(replaced, str):
-            pairs.add((origin.get(replaced, replaced), (str(d["path"]), int(str(d["line"])))))
+            pairs.add(
+                (origin.get(replaced, replaced), (str(d["path"]), int(str(d["line"]))))
+            )
     for ident, fact in facts.items():
         newer = fact.get("superseded_by")
         if isinstance(newer, str) and newer in origin:
@@ -145,13 +149,27 @@ def score(
         if any((p.old, n) in made for n in p.new):
             s.right += 1
         else:
-            new = " | ".join(where(n) for n in p.new)
+            news = " | ".join(where(n) for n in p.new)
             old_did = _did(done.get(p.old), placed.get(p.old))
-            s.misses.append(Miss("pair missed", f"{where(p.old)} -> {new}", p.hint, f"old: {old_did}"))
+            s.misses.append(
+                Miss(
+                    "pair missed",
+                    f"{where(p.old)} -> {news}",
+                    p.hint,
+                    f"old: {old_did}",
+                )
+            )
     for old, new in sorted(made - labelled - set(labels.ok), key=str):
         s.wrong += 1
         old_text = where(old) if isinstance(old, tuple) else f"fact {old}"
-        s.misses.append(Miss("wrong pair", f"{old_text} -> {where(new)}", "", _did(done.get(new), None)))
+        s.misses.append(
+            Miss(
+                "wrong pair",
+                f"{old_text} -> {where(new)}",
+                "",
+                _did(done.get(new), None),
+            )
+        )
     for day, flags in answers.items():
         got = list(flags)
         if day == "1":

@@ -32,8 +32,14 @@ SETUPS: dict[str, Setup] = {
     "ACicmansky__GastroPro_Product_Manager": Setup(
         notes_dir=_JOURNAL,
         renames=(
-            (f"{_JOURNAL}/2025_07_02_initial_setup.md", f"{_JOURNAL}/2025-07-02_initial_setup.md"),
-            (f"{_JOURNAL}/2026_07_06_production_run_data_loss.md", f"{_JOURNAL}/2026-07-06_production_run_data_loss.md"),
+            (
+                f"{_JOURNAL}/2025_07_02_initial_setup.md",
+                f"{_JOURNAL}/2025-07-02_initial_setup.md",
+            ),
+            (
+                f"{_JOURNAL}/2026_07_06_production_run_data_loss.md",
+                f"{_JOURNAL}/2026-07-06_production_run_data_loss.md",
+            ),
         ),
         why="notes_dir: memory-bank/journal; the two journals named YYYY_MM_DD_* renamed YYYY-MM-DD_*, as check suggests",
     ),  # fmt: skip
