@@ -7,6 +7,7 @@ figures     the figures, each against a baseline timed in the same run
 timing      run and time commands: the gardener, its baselines, the search tool
 probe       child-process probes (fresh interpreters); ``probe profile`` for one verb
 table       the results table: a Row per figure, as text or Markdown
+beliefs     ``python -m bench.beliefs``: promotion scored against hand labels of real workspaces
 
 How it measures, the targets and the latest figures: bench/README.md.
 """
