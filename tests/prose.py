@@ -18,7 +18,8 @@ exercises, and ``xfail = true`` while the classifier does not reach it):
   its whole value is ``a``, as "decided against Vercel" may well be filed as
   a fact about Vercel). Day 1 and day 35, as ``current``.
 - ``superseded``: ``{a}``: a fact in MEMORY.md's Superseded section mentions
-  ``a`` in its key or value (day 1).
+  ``a`` in its key or value (day 1); with ``until`` (YYYY-MM-DD), its ``until``
+  is on that day (the day of the note that changed or removed it).
 - ``not_filed``: ``{a}``: ``a`` appears nowhere in MEMORY.md's managed block
   (day 1).
 - ``no_key``: ``{label}``: no fact in the managed block has the key ``label``
@@ -262,9 +263,18 @@ def check_not_current(item: dict[str, Any], out: Outcome, day: str) -> None:
 
 def check_superseded(item: dict[str, Any], out: Outcome) -> None:
     old = [f for f in facts(out.memory["day1"]) if f.superseded]
-    assert any(mentions(f"{f.key or ''} {f.value}", item["a"]) for f in old), (
-        f"{item['a']!r} is not in Superseded:\n"
-        + "\n".join(f"  {f.key!r}: {f.value!r}" for f in old)
+    until = item.get("until", "")
+    assert any(
+        mentions(f"{f.key or ''} {f.value}", item["a"])
+        and (f.get("until") or "").startswith(until)
+        for f in old
+    ), (
+        f"{item['a']!r} is not in Superseded"
+        + (f" until {until}" if until else "")
+        + (
+            ":\n"
+            + "\n".join(f"  {f.key!r}: {f.value!r} until={f.get('until')}" for f in old)
+        )
     )
 
 
