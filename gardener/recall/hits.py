@@ -9,8 +9,6 @@ little else, because interpreter start and imports are most of its cost
 
 from __future__ import annotations
 
-import re
-
 from gardener.formats.retired import before, mark
 from gardener.model.hit import Hit
 from gardener.model.validtime import current_at
@@ -18,8 +16,6 @@ from gardener.model.validtime import current_at
 TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy and ruff read this as usual
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 class Match:
@@ -127,11 +123,3 @@ def pick(
 def plain_value(value: str) -> str:
     """A value as compared for sameness: case and runs of spaces ignored."""
     return " ".join(value.casefold().split())
-
-
-def match_expression(query: str) -> str | None:
-    """An FTS5 query matching any word of ``query``; None if it has no word."""
-    words = _WORD.findall(query)
-    return (
-        " OR ".join('"' + w.replace('"', '""') + '"' for w in words) if words else None
-    )

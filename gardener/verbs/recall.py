@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gardener.errors import UsageError
 from gardener.model.config import Config
+from gardener.recall.curated import curated_hits
 from gardener.recall.hits import Hit
 from gardener.recall.rank import as_of, lookup
 from gardener.recall.search import search
@@ -27,7 +28,10 @@ def recall(
 ) -> list[Hit]:
     """What ``Workspace.recall`` answers (its arguments are this one's).
 
-    Plain queries go through the recall index (``gardener.recall.search``).
+    Plain queries go through the recall index (``gardener.recall.search``);
+    ``key`` answers MEMORY.md's current values of the key, then its curated
+    lines of that key (``gardener.recall.curated``); ``as_of_time`` answers
+    from the managed block alone (curated text has no valid time).
     Raises UsageError for a malformed ``as_of_time``.
     """
     reading.check_inside(root, config)
@@ -44,7 +48,8 @@ def recall(
         return hits[:limit] if limit else hits
     now = clock.now()
     if key is not None:
-        hits = lookup(key, memory.facts, now, file)
+        curated = [hit for hit, _ in curated_hits(memory, file)]
+        hits = lookup(key, memory.facts, now, file, curated)
         if query:
             hits = [h for h in hits if query.casefold() in h.text.casefold()]
         return hits[:limit] if limit else hits

@@ -1,0 +1,224 @@
+"""MEMORY.md's curated text: what a person or an agent wrote outside the
+managed block (``Memory.head`` and ``Memory.tail``), as recall's units (pure).
+
+The gardener never rewrites that text, but it is memory all the same: an
+adopted MEMORY.md may hold years of it. Each list item, paragraph, table row
+and fenced block is one unit, found by ``recall`` with the status
+``curated`` and its line. The headings above a unit, the header row of its
+table and the items it is nested in are its context: searched too, with a
+lower weight, never shown. A unit written ``**Key**: value`` (or
+``**Key:** value``, either colon ASCII or full-width) has that key, so
+``recall --key Key`` answers with it after MEMORY.md's managed values of the
+key. Curated text has no valid time: it never answers ``--as-of``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gardener.model.facts import Memory
+from gardener.model.hit import Hit
+from gardener.model.kinds import KIND_OF_SECTION
+from gardener.neverstore.instructions import reads_as_instruction
+
+STATUS = "curated"
+
+_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
+_BREAK = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_ITEM = re.compile(r"([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX]\][ \t]+)?(.*)")
+_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+_TABLE_RULE = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_QUOTE = re.compile(r"[ \t]{0,3}>[ \t]?")
+# **Key**: value, **Key:** value; the colon ASCII or full-width
+_KEYED = re.compile(
+    r"\*\*(?P<k1>[^*\n]+?)\*\*[ \t]*[:：][ \t]*(?P<v1>.*)"
+    r"|\*\*(?P<k2>[^*\n]+?)[ \t]*[:：]\*\*[ \t]*(?P<v2>.*)",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One searchable unit of curated text.
+
+    ``line`` is 1-based in MEMORY.md; ``text`` its lines stripped and joined
+    by spaces (a list item's marker and checkbox left out); ``context`` the
+    headings above it (outermost first), its table's header row and the
+    items it is nested in; ``key``/``value`` from a ``**Key**: value`` form
+    (else None and ``text``); ``kind`` what its nearest heading that names a
+    MEMORY.md section implies ("Preferences": preference), else None.
+    """
+
+    line: int
+    text: str
+    context: tuple[str, ...]
+    key: str | None
+    value: str
+    kind: str | None
+
+
+def curated_units(memory: Memory) -> list[Unit]:
+    """The units of ``memory``'s head, then of its tail, in file order."""
+    units = list(_units(memory.head, 1))
+    if memory.tail:
+        start = len(memory.text) - len(memory.tail)
+        units += _units(memory.tail, memory.text.count("\n", 0, start) + 1)
+    return units
+
+
+def curated_hits(memory: Memory, memory_file: str) -> list[tuple[Hit, str]]:
+    """Each unit of ``memory`` as (its Hit, its context as one string), but for
+    those that read like an order to a model (recall answers into a prompt)."""
+    out = []
+    for unit in curated_units(memory):
+        if reads_as_instruction(unit.text):
+            continue
+        hit = Hit(unit.key, unit.value, unit.text, unit.kind, None, None, STATUS,
+                  0.0, memory_file, unit.line)  # fmt: skip
+        out.append((hit, " ".join(unit.context)))
+    return out
+
+
+class _Reader:
+    """The state of one pass over curated text: headings, the open unit."""
+
+    def __init__(self) -> None:
+        self.headings: list[tuple[int, str]] = []  # (level, title)
+        self.items: list[tuple[int, str]] = []  # open list items: (indent, text)
+        self.header: str | None = None  # the header row of the open table
+        self.open: list[str] = []  # the open unit's lines
+        self.at = 0  # its first line
+        self.kind = ""  # "item", "para", "row"
+        self.context: tuple[str, ...] = ()
+
+    def start(self, kind: str, line: int, text: str, context: tuple[str, ...]) -> None:
+        self.open, self.at, self.kind, self.context = [text], line, kind, context
+
+    def close(self) -> Unit | None:
+        text = " ".join(part for part in self.open if part)
+        self.open, self.kind = [], ""
+        if not text.strip():
+            return None
+        key, value = None, text
+        found = _KEYED.fullmatch(text)
+        if found:
+            name = (found.group("k1") or found.group("k2")).strip()
+            said = (
+                found.group("v1") if found.group("k1") else found.group("v2")
+            ).strip()
+            if name and said:
+                key, value = name, said
+        kind = None
+        for _, title in reversed(self.headings):
+            kind = KIND_OF_SECTION.get(title.casefold())
+            if kind:
+                break
+        return Unit(self.at, text, self.context, key, value, kind)
+
+    def titles(self) -> tuple[str, ...]:
+        return tuple(title for _, title in self.headings)
+
+
+def _units(text: str, first: int) -> Iterator[Unit]:
+    """The units of ``text``, whose first line is line ``first`` of the file."""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    r = _Reader()
+    fence: str | None = None
+    comment = False
+    for number, raw in enumerate(lines, first):
+        if fence is not None:  # inside a fenced block: its lines are one unit
+            if raw.strip().startswith(fence) and not raw.strip().strip(fence[0]):
+                fence = None
+                if unit := r.close():
+                    yield unit
+            elif raw.strip():
+                if not any(r.open):
+                    r.at = number  # the block's first line of text
+                r.open.append(raw.strip())
+            continue
+        if comment:
+            comment = "-->" not in raw
+            continue
+        line = raw
+        while quote := _QUOTE.match(line):  # a quote's text is text
+            line = line[quote.end() :]
+        stripped = line.strip()
+        if stripped.startswith("<!--"):
+            if r.kind and (unit := r.close()):
+                yield unit
+            comment = "-->" not in stripped
+            continue
+        if not stripped:
+            if r.kind and (unit := r.close()):
+                yield unit
+            r.header = None
+            continue
+        if fenced := _FENCE.match(line):
+            if r.kind and (unit := r.close()):
+                yield unit
+            fence = fenced.group(1)
+            r.start("code", number + 1, "", r.titles())
+            continue
+        if r.kind == "para" and len(r.open) == 1 and _SETEXT.match(line):
+            title = r.open[0].strip()  # the paragraph was a heading
+            r.open, r.kind = [], ""
+            _push_heading(r, 1 if "=" in line else 2, title)
+            continue
+        if heading := _HEADING.match(line):
+            if r.kind and (unit := r.close()):
+                yield unit
+            _push_heading(r, len(heading.group(1)), (heading.group(2) or "").strip())
+            continue
+        if _BREAK.match(line):
+            if r.kind and (unit := r.close()):
+                yield unit
+            continue
+        if stripped.startswith("|"):
+            if r.kind and (unit := r.close()):
+                yield unit
+            if _TABLE_RULE.match(stripped):
+                continue
+            follows = (
+                lines[number - first + 1] if number - first + 1 < len(lines) else ""
+            )
+            if _TABLE_RULE.match(follows.strip()) and "-" in follows:
+                r.header = stripped  # the header row: context of the rows
+                continue
+            context = r.titles() + ((r.header,) if r.header else ())
+            r.start("row", number, stripped, context)
+            if unit := r.close():
+                yield unit
+            continue
+        if item := _ITEM.match(line):
+            if r.kind and (unit := r.close()):
+                yield unit
+            indent = len(item.group(1).expandtabs(4))
+            while r.items and r.items[-1][0] >= indent:
+                r.items.pop()
+            body = item.group(2).strip()
+            context = r.titles() + tuple(text for _, text in r.items)
+            r.items.append((indent, body))
+            r.start("item", number, body, context)
+            continue
+        if r.kind in ("item", "para"):  # a continuation line of the open unit
+            r.open.append(stripped)
+            if r.kind == "item" and r.items:
+                r.items[-1] = (r.items[-1][0], " ".join(r.open))
+            continue
+        r.items = []
+        r.start("para", number, stripped, r.titles())
+    if r.kind and (unit := r.close()):
+        yield unit
+
+
+def _push_heading(r: _Reader, level: int, title: str) -> None:
+    """A heading at ``level``: it replaces those at its level and below."""
+    while r.headings and r.headings[-1][0] >= level:
+        r.headings.pop()
+    if title:
+        r.headings.append((level, title))
+    r.items = []
+    r.header = None
