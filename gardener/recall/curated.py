@@ -3,7 +3,8 @@ managed block (``Memory.head`` and ``Memory.tail``), as recall's units (pure).
 
 The gardener never rewrites that text, but it is memory all the same: an
 adopted MEMORY.md may hold years of it. Each list item, paragraph, table row
-and fenced block is one unit, found by ``recall`` with the status
+and fenced block is one unit (and each ``**Key**: value`` line, even
+among the lines of a paragraph), found by ``recall`` with the status
 ``curated`` and its line. The headings above a unit, the header row of its
 table and the items it is nested in are its context: searched too, with a
 lower weight, never shown. A unit written ``**Key**: value`` (or
@@ -202,6 +203,13 @@ def _units(text: str, first: int) -> Iterator[Unit]:
             context = r.titles() + tuple(text for _, text in r.items)
             r.items.append((indent, body))
             r.start("item", number, body, context)
+            continue
+        if _KEYED.fullmatch(stripped):  # a key line is a unit, even in a paragraph
+            if r.kind and (unit := r.close()):
+                yield unit
+            if line[:1] not in (" ", "\t"):
+                r.items = []
+            r.start("para", number, stripped, r.titles() + tuple(t for _, t in r.items))
             continue
         if r.kind in ("item", "para"):  # a continuation line of the open unit
             r.open.append(stripped)
