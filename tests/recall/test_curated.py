@@ -323,3 +323,16 @@ def test_key_lines_are_units_of_their_own_even_without_blank_lines():
         (5, "Tz", "UTC"),
         (6, "Port", "5432"),
     ]
+
+
+def test_a_secret_in_a_curated_key_line_is_redacted_for_key_lookups(adopted: Workspace):
+    memory = adopted.root / "MEMORY.md"
+    secret = "hunter2hunter2"
+    memory.write_text(
+        memory.read_text(encoding="utf-8").replace(
+            "- Dark mode everywhere", f"- **wifi password**: {secret}"
+        ),
+        encoding="utf-8",
+    )
+    (hit,) = adopted.recall(key="wifi password")
+    assert hit.status == "curated" and secret not in hit.text + hit.value
