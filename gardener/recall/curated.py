@@ -62,8 +62,11 @@ class Unit:
 
 
 def curated_units(memory: Memory) -> list[Unit]:
-    """The units of ``memory``'s head, then of its tail, in file order."""
+    """The units of ``memory``'s head, of the lines in its block that are no
+    entry (``Memory.stray``: kept as written, one unit each), then of its
+    tail, in file order."""
     units = list(_units(memory.head, 1))
+    units += _stray_units(memory)
     if memory.tail:
         start = len(memory.text) - len(memory.tail)
         units += _units(memory.tail, memory.text.count("\n", 0, start) + 1)
@@ -81,6 +84,40 @@ def curated_hits(memory: Memory, memory_file: str) -> list[tuple[Hit, str]]:
                   0.0, memory_file, unit.line)  # fmt: skip
         out.append((hit, " ".join(unit.context)))
     return out
+
+
+def _stray_units(memory: Memory) -> list[Unit]:
+    """A unit for each line of the block that is no entry, at its line, its
+    section as its context and its kind."""
+    if not memory.stray:
+        return []
+    lines = memory.text.split("\n")
+    at = memory.head.count("\n") + 1  # the first line after the begin marker
+    units = []
+    for section, raw in memory.stray:
+        while at < len(lines) and lines[at].rstrip("\r") != raw:
+            at += 1
+        if at == len(lines):
+            break  # not found as written: no line to point at
+        item = _ITEM.match(raw)
+        text = (item.group(2) if item else raw).strip()
+        key, value = _key_value(text)
+        if text:
+            units.append(Unit(at + 1, text, (section,), key, value,
+                              KIND_OF_SECTION.get(section.casefold())))  # fmt: skip
+        at += 1
+    return units
+
+
+def _key_value(text: str) -> tuple[str | None, str]:
+    """(key, value) of a ``**Key**: value`` text, else (None, ``text``)."""
+    found = _KEYED.fullmatch(text)
+    if found:
+        name = (found.group("k1") or found.group("k2")).strip()
+        said = (found.group("v1") if found.group("k1") else found.group("v2")).strip()
+        if name and said:
+            return name, said
+    return None, text
 
 
 class _Reader:
@@ -103,15 +140,7 @@ class _Reader:
         self.open, self.kind = [], ""
         if not text.strip():
             return None
-        key, value = None, text
-        found = _KEYED.fullmatch(text)
-        if found:
-            name = (found.group("k1") or found.group("k2")).strip()
-            said = (
-                found.group("v1") if found.group("k1") else found.group("v2")
-            ).strip()
-            if name and said:
-                key, value = name, said
+        key, value = _key_value(text)
         kind = None
         for _, title in reversed(self.headings):
             kind = KIND_OF_SECTION.get(title.casefold())

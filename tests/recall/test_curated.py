@@ -336,3 +336,17 @@ def test_a_secret_in_a_curated_key_line_is_redacted_for_key_lookups(adopted: Wor
     )
     (hit,) = adopted.recall(key="wifi password")
     assert hit.status == "curated" and secret not in hit.text + hit.value
+
+
+def test_a_line_in_the_block_that_is_no_entry_is_curated_text_at_its_line():
+    text = (
+        f"# Memory\n\n{BEGIN}\n## Facts\n- **database**: SQLite {{#m1 since=2026-01-01}}\n"
+        f"Ask Mira before changing the schema\n\n## Preferences\nDark mode, always\n{END}\n"
+    )
+    memory = parse_memory(text)
+    assert len(memory.facts) == 1 and len(memory.stray) == 2
+    got = [(u.line, u.text, u.context, u.kind) for u in curated_units(memory)]
+    assert got == [
+        (6, "Ask Mira before changing the schema", ("Facts",), "fact"),
+        (9, "Dark mode, always", ("Preferences",), "preference"),
+    ]
