@@ -16,7 +16,6 @@ key. Curated text has no valid time: it never answers ``--as-of``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gardener.model.facts import Memory
@@ -121,141 +120,140 @@ def _key_value(text: str) -> tuple[str | None, str]:
 
 
 class _Reader:
-    """The state of one pass over curated text: headings, the open unit."""
+    """One pass over curated text: the headings, open items and table header
+    it is under, the unit being read, and the units read so far."""
 
     def __init__(self) -> None:
+        self.units: list[Unit] = []
         self.headings: list[tuple[int, str]] = []  # (level, title)
         self.items: list[tuple[int, str]] = []  # open list items: (indent, text)
         self.header: str | None = None  # the header row of the open table
+        self.fence: str | None = None  # the open code fence's marker
+        self.comment = False  # inside an HTML comment
         self.open: list[str] = []  # the open unit's lines
         self.at = 0  # its first line
-        self.kind = ""  # "item", "para", "row"
+        self.kind = ""  # "item", "para", "code" or ""
         self.context: tuple[str, ...] = ()
 
     def start(self, kind: str, line: int, text: str, context: tuple[str, ...]) -> None:
+        self.end()
         self.open, self.at, self.kind, self.context = [text], line, kind, context
 
-    def close(self) -> Unit | None:
+    def end(self) -> None:
+        """Close the open unit, if any: a unit unless it holds no text."""
         text = " ".join(part for part in self.open if part)
-        self.open, self.kind = [], ""
-        if not text.strip():
-            return None
+        kind, self.open, self.kind = self.kind, [], ""
+        if not kind or not text.strip():
+            return
         key, value = _key_value(text)
-        kind = None
+        implied = None
         for _, title in reversed(self.headings):
-            kind = KIND_OF_SECTION.get(title.casefold())
-            if kind:
+            implied = KIND_OF_SECTION.get(title.casefold())
+            if implied:
                 break
-        return Unit(self.at, text, self.context, key, value, kind)
+        self.units.append(Unit(self.at, text, self.context, key, value, implied))
 
     def titles(self) -> tuple[str, ...]:
         return tuple(title for _, title in self.headings)
 
+    def heading(self, level: int, title: str) -> None:
+        """A heading at ``level``: it replaces those at its level and below."""
+        self.end()
+        while self.headings and self.headings[-1][0] >= level:
+            self.headings.pop()
+        if title:
+            self.headings.append((level, title))
+        self.items, self.header = [], None
 
-def _units(text: str, first: int) -> Iterator[Unit]:
+    def code(self, number: int, raw: str) -> None:
+        """A line inside a fenced block: the block's lines are one unit."""
+        text = raw.strip()
+        if text.startswith(self.fence or "") and not text.strip(text[:1]):
+            self.fence = None
+            self.end()
+        elif text:
+            if not any(self.open):
+                self.at = number  # the block's first line of text
+            self.open.append(text)
+
+    def row(self, number: int, text: str, follows: str) -> None:
+        """A table row (``text`` stripped; ``follows``: the next line)."""
+        self.end()
+        if _TABLE_RULE.match(text):
+            return
+        if "-" in follows and _TABLE_RULE.match(follows.strip()):
+            self.header = text  # the header row: context of the rows
+            return
+        context = self.titles() + ((self.header,) if self.header else ())
+        self.start("para", number, text, context)
+        self.end()
+
+    def item(self, number: int, indent: int, body: str) -> None:
+        """A list item: its parents are the open items indented less."""
+        while self.items and self.items[-1][0] >= indent:
+            self.items.pop()
+        context = self.titles() + tuple(text for _, text in self.items)
+        self.items.append((indent, body))
+        self.start("item", number, body, context)
+
+    def text(self, number: int, line: str, stripped: str) -> None:
+        """A line of text: a key line, a continuation, or a new paragraph."""
+        if _KEYED.fullmatch(stripped):  # a key line is a unit, even in a paragraph
+            if line[:1] not in (" ", "\t"):
+                self.items = []
+            self.start(
+                "para",
+                number,
+                stripped,
+                self.titles() + tuple(t for _, t in self.items),
+            )
+        elif self.kind in ("item", "para"):  # a continuation line of the open unit
+            self.open.append(stripped)
+            if self.kind == "item" and self.items:
+                self.items[-1] = (self.items[-1][0], " ".join(self.open))
+        else:
+            self.items = []
+            self.start("para", number, stripped, self.titles())
+
+
+def _units(text: str, first: int) -> list[Unit]:
     """The units of ``text``, whose first line is line ``first`` of the file."""
     lines = [line.rstrip("\r") for line in text.split("\n")]
     r = _Reader()
-    fence: str | None = None
-    comment = False
-    for number, raw in enumerate(lines, first):
-        if fence is not None:  # inside a fenced block: its lines are one unit
-            if raw.strip().startswith(fence) and not raw.strip().strip(fence[0]):
-                fence = None
-                if unit := r.close():
-                    yield unit
-            elif raw.strip():
-                if not any(r.open):
-                    r.at = number  # the block's first line of text
-                r.open.append(raw.strip())
+    for at, raw in enumerate(lines):
+        number = first + at
+        if r.fence is not None:
+            r.code(number, raw)
             continue
-        if comment:
-            comment = "-->" not in raw
+        if r.comment:
+            r.comment = "-->" not in raw
             continue
         line = raw
         while quote := _QUOTE.match(line):  # a quote's text is text
             line = line[quote.end() :]
         stripped = line.strip()
         if stripped.startswith("<!--"):
-            if r.kind and (unit := r.close()):
-                yield unit
-            comment = "-->" not in stripped
-            continue
-        if not stripped:
-            if r.kind and (unit := r.close()):
-                yield unit
+            r.end()
+            r.comment = "-->" not in stripped
+        elif not stripped:
+            r.end()
             r.header = None
-            continue
-        if fenced := _FENCE.match(line):
-            if r.kind and (unit := r.close()):
-                yield unit
-            fence = fenced.group(1)
+        elif fenced := _FENCE.match(line):
             r.start("code", number + 1, "", r.titles())
-            continue
-        if r.kind == "para" and len(r.open) == 1 and _SETEXT.match(line):
+            r.fence = fenced.group(1)
+        elif r.kind == "para" and len(r.open) == 1 and _SETEXT.match(line):
             title = r.open[0].strip()  # the paragraph was a heading
             r.open, r.kind = [], ""
-            _push_heading(r, 1 if "=" in line else 2, title)
-            continue
-        if heading := _HEADING.match(line):
-            if r.kind and (unit := r.close()):
-                yield unit
-            _push_heading(r, len(heading.group(1)), (heading.group(2) or "").strip())
-            continue
-        if _BREAK.match(line):
-            if r.kind and (unit := r.close()):
-                yield unit
-            continue
-        if stripped.startswith("|"):
-            if r.kind and (unit := r.close()):
-                yield unit
-            if _TABLE_RULE.match(stripped):
-                continue
-            follows = (
-                lines[number - first + 1] if number - first + 1 < len(lines) else ""
-            )
-            if _TABLE_RULE.match(follows.strip()) and "-" in follows:
-                r.header = stripped  # the header row: context of the rows
-                continue
-            context = r.titles() + ((r.header,) if r.header else ())
-            r.start("row", number, stripped, context)
-            if unit := r.close():
-                yield unit
-            continue
-        if item := _ITEM.match(line):
-            if r.kind and (unit := r.close()):
-                yield unit
-            indent = len(item.group(1).expandtabs(4))
-            while r.items and r.items[-1][0] >= indent:
-                r.items.pop()
-            body = item.group(2).strip()
-            context = r.titles() + tuple(text for _, text in r.items)
-            r.items.append((indent, body))
-            r.start("item", number, body, context)
-            continue
-        if _KEYED.fullmatch(stripped):  # a key line is a unit, even in a paragraph
-            if r.kind and (unit := r.close()):
-                yield unit
-            if line[:1] not in (" ", "\t"):
-                r.items = []
-            r.start("para", number, stripped, r.titles() + tuple(t for _, t in r.items))
-            continue
-        if r.kind in ("item", "para"):  # a continuation line of the open unit
-            r.open.append(stripped)
-            if r.kind == "item" and r.items:
-                r.items[-1] = (r.items[-1][0], " ".join(r.open))
-            continue
-        r.items = []
-        r.start("para", number, stripped, r.titles())
-    if r.kind and (unit := r.close()):
-        yield unit
-
-
-def _push_heading(r: _Reader, level: int, title: str) -> None:
-    """A heading at ``level``: it replaces those at its level and below."""
-    while r.headings and r.headings[-1][0] >= level:
-        r.headings.pop()
-    if title:
-        r.headings.append((level, title))
-    r.items = []
-    r.header = None
+            r.heading(1 if "=" in line else 2, title)
+        elif heading := _HEADING.match(line):
+            r.heading(len(heading.group(1)), (heading.group(2) or "").strip())
+        elif _BREAK.match(line):
+            r.end()
+        elif stripped.startswith("|"):
+            r.row(number, stripped, lines[at + 1] if at + 1 < len(lines) else "")
+        elif item := _ITEM.match(line):
+            r.item(number, len(item.group(1).expandtabs(4)), item.group(2).strip())
+        else:
+            r.text(number, line, stripped)
+    r.end()
+    return r.units
