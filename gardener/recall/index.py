@@ -147,10 +147,12 @@ class Index:
         sort). Rows are read as they are consumed.
         """
         sql = (
-            # a MEMORY.md row's key goes where a note row's filed key does
-            # a word of a curated unit's headings weighs half a word of its text
+            # a MEMORY.md row's key goes where a note row's filed key does (a
+            # curated row's key is in filed_key: see rank.curated_docs); a word
+            # of a curated unit's headings weighs half a word of its text
             "SELECT round(-bm25(body, 1.0, 0.5), 6) AS score, d.day,"
-            " CASE WHEN d.day IS NULL THEN d.norm_key ELSE d.filed_key END, d.superseded,"
+            " CASE WHEN d.day IS NULL THEN coalesce(d.norm_key, d.filed_key)"
+            " ELSE d.filed_key END, d.superseded,"
             " d.until, d.expires, d.since, d.hit FROM body JOIN doc d"
             " ON d.id = body.rowid"
             " WHERE body MATCH ?"

@@ -129,11 +129,14 @@ def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
 
 def curated_docs(memory: Memory, memory_file: str) -> list[Doc]:
     """MEMORY.md's curated text (outside the managed block) as index docs:
-    one per unit (``gardener.recall.curated``), status ``curated``, no key in
-    the index's columns (promote's filing never looks at them), its headings
-    as context."""
+    one per unit (``gardener.recall.curated``), status ``curated``, its
+    headings as context. A unit's key goes in ``filed_key``, not
+    ``norm_key``: the queries over what promote has filed read a MEMORY.md
+    row's ``norm_key`` and a note row's ``filed_key``, so they never see it,
+    and a recall still orders it after the other hits of its key."""
     return [
-        Doc(hit, context=context) for hit, context in curated_hits(memory, memory_file)
+        Doc(hit, filed_key=normalize_key(hit.key) if hit.key else None, context=context)
+        for hit, context in curated_hits(memory, memory_file)
     ]
 
 

@@ -218,11 +218,11 @@ def test_a_query_the_text_does_not_hold_finds_nothing(adopted: Workspace, query:
 
 
 def test_a_managed_value_and_a_curated_line_of_a_key_both_answer(adopted: Workspace):
-    hits = adopted.recall("editor")
-    assert {(h.status, h.value) for h in hits} == {
+    # the managed value first: the curated line has no valid time
+    assert [(h.status, h.value) for h in adopted.recall("editor")] == [
         ("current", "vim"),
         ("curated", "helix"),
-    }
+    ]
     # --key: the value promote keeps current first, then the curated line
     assert [(h.status, h.value) for h in adopted.recall(key="Editor")] == [
         ("current", "vim"),
@@ -350,3 +350,21 @@ def test_a_line_in_the_block_that_is_no_entry_is_curated_text_at_its_line():
         (6, "Ask Mira before changing the schema", ("Facts",), "fact"),
         (9, "Dark mode, always", ("Preferences",), "preference"),
     ]
+
+
+def test_a_pending_note_of_a_curated_key_answers_before_the_curated_line(
+    tmp_path: Path,
+):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "# Memory\n\n- **editor**: helix, with the editor config in dotfiles\n",
+        encoding="utf-8",
+    )
+    ws, _ = Workspace.init(root, now_override=NOW)
+    ws.note("**editor**: nano", kind="decision")  # not promoted yet
+    assert [(h.status, h.value) for h in ws.recall("editor")] == [
+        ("note", "nano"),
+        ("curated", "helix, with the editor config in dotfiles"),
+    ]
+    assert [h.status for h in ws.recall("editor", limit=1)] == ["note"]
