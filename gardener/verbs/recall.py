@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gardener.errors import UsageError
 from gardener.model.config import Config
+from gardener.neverstore import redact
 from gardener.recall.curated import STATUS, curated_hits
 from gardener.recall.hits import Hit
 from gardener.recall.rank import as_of, lookup
@@ -61,8 +62,6 @@ def _redacted(hit: Hit, config: Config) -> Hit:
     """A curated hit with what the never-store rules find redacted: text outside
     the managed block is often written by hand, and no commit may have
     scanned it yet (the index redacts what it holds the same way)."""
-    from gardener.neverstore import redact
-
     found = redact.find(hit.text, config.never_store, config.allow)
     if not found:
         return hit
