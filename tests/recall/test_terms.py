@@ -110,3 +110,9 @@ def test_any_two_character_substring_of_a_run_finds_its_entry(
     texts = [f"{before}{run}{after}", "an English entry about the database"]
     assert found(texts, run[start:end]) == [0]
     assert has_cjk(texts[0]) and not has_cjk(texts[1])
+
+
+@given(st.text(max_size=20))
+def test_any_query_is_a_valid_fts5_expression(query: str):
+    texts = ["我们的数据库是 PostgreSQL", "the deploy target is server B"]
+    assert set(found(texts, query)) <= {0, 1}
