@@ -10,10 +10,23 @@ from pathlib import Path
 from . import timing
 from .generate import Spec
 from .table import Row, ms
-from .workspaces import Built, add_next_day, build, copy
+from .workspaces import Built, add_next_day, build, copy, git
 
 NOTE_LINE = "Mira prefers tabs over spaces"
 QUERY = "database"
+CJK_QUERY = "数据库"  # a word inside Chinese sentences: found by its bigrams
+# Chinese and Japanese lines for the CJK figure: curated MEMORY.md text and
+# note entries, numbered so that no two are the same
+CJK_LINES = (
+    "我们的数据库是 PostgreSQL，备份每天一次",
+    "**デプロイ先**: ステージングサーバー",
+    "用户喜欢深色模式和大号字体",
+    "毎朝九時にスタンドアップミーティング",
+    "下周二发布新版本，先在测试环境验证",
+    "データベースの移行は金曜日に完了",
+    "**语言**：中文",
+    "缓存改用本地内存，不再使用 Redis",
+)
 
 
 @dataclass(frozen=True)
@@ -72,7 +85,8 @@ def _has_recall_all() -> bool:
 
 
 def recall(setup: Setup) -> list[Row]:
-    """recall on 1 y vs python + search; 10 y / 1 y; recall --all vs search over all."""
+    """recall on 1 y vs python + search; 10 y / 1 y; recall --all vs search over
+    all; a Chinese query (``cjk_recall``)."""
     year, ten = setup.year, setup.ten
     tool, _ = timing.search_tool()
     has_all = _has_recall_all()
@@ -136,7 +150,59 @@ def recall(setup: Setup) -> list[Row]:
             Row(f"`recall --all`, {span(ten)} (plain recall shown)", whole, ms(g10),
                 g10 / every, "<= 2x", status="not implemented")
         )  # fmt: skip
-    return rows
+    return rows + cjk_recall(setup)
+
+
+def _cjk_copy(setup: Setup) -> Built:
+    """The 1-year workspace with Chinese and Japanese in it: 400 curated lines
+    at the head of MEMORY.md (outside the managed block) and four entries
+    appended to each live note, committed."""
+    ws = _fresh(setup, setup.year, "cjk")
+    memory = ws.root / "MEMORY.md"
+    head = "".join(f"- {CJK_LINES[i % len(CJK_LINES)]}（{i}）\n" for i in range(400))
+    text = memory.read_text(encoding="utf-8")
+    title, _, rest = text.partition("\n")
+    memory.write_text(f"{title}\n\n## 笔记\n{head}\n{rest}", encoding="utf-8")
+    for n, path in enumerate(ws.live_notes()):
+        with path.open("a", encoding="utf-8") as note:
+            for i in range(4):
+                note.write(f"- 21:0{i} {CJK_LINES[(n + i) % len(CJK_LINES)]}\n")
+    git(ws.root, "add", "-A")
+    git(ws.root, "commit", "-qm", "bench: Chinese and Japanese text")
+    return ws
+
+
+def cjk_recall(setup: Setup) -> list[Row]:
+    """recall of a Chinese word on 1 y with zh/ja text vs python + search."""
+    ws = _cjk_copy(setup)
+    files = [ws.root / "MEMORY.md", *ws.live_notes()]
+    tool, _ = timing.search_tool()
+
+    def gardener(query: str) -> float:
+        cmd = [*timing.gardener(), "-w", str(ws.root), "recall", query]
+        return timing.run(cmd, ws.spec.now)
+
+    cold = gardener(CJK_QUERY)  # builds the index
+    py, found, cjk, english = timing.interleave(
+        setup.repeats,
+        timing.python_pass,
+        lambda: timing.search(CJK_QUERY, files),
+        lambda: gardener(CJK_QUERY),
+        lambda: gardener(QUERY),
+    )
+    base = py + found
+    return [
+        Row(
+            f"`gardener recall {CJK_QUERY}`, {span(ws)} with zh/ja text",
+            f"{ms(base)} (python {ms(py)} + {tool} over MEMORY.md and"
+            f" {len(files) - 1} live notes {ms(found)})",
+            f"{ms(cjk)} (English query: {ms(english)}; first: {ms(cold)})",
+            cjk / base,
+            "<= 3x",
+            cjk / base,
+            3.0,
+        )
+    ]
 
 
 def promote_facts(setup: Setup) -> list[Row]:

@@ -70,6 +70,7 @@ HOT_PATH = {
     "gardener.recall.schema",
     "gardener.recall.search",
     "gardener.recall.stamps",
+    "gardener.recall.terms",
     "gardener.store",
     "gardener.store.journal",
     "gardener.store.retired",

@@ -107,4 +107,6 @@ def print_hits(
         say(empty)
     for h in hits:
         valid = f"since {h.since}" + (f" until {h.until}" if h.until else "")
-        say(f"[{h.status}] {h.text}  ({valid}; {h.path}:{h.line})")
+        if h.since is None and h.until is None:  # curated text: no valid time
+            valid = ""
+        say(f"[{h.status}] {h.text}  ({valid}{'; ' if valid else ''}{h.path}:{h.line})")

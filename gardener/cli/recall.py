@@ -27,7 +27,10 @@ def recall(
     limit: int,
     as_json: bool,
 ) -> None:
-    """Rank current memory and live notes for QUERY (BM25, then recency)."""
+    """Rank current memory and live notes for QUERY (BM25, then recency).
+
+    MEMORY.md's own text outside the managed block answers too, as [curated].
+    """
     if not query and not key and not as_of:
         raise click.UsageError("give a QUERY, --key KEY or --as-of DATE")
     if everything and (key or as_of):

@@ -1,7 +1,9 @@
 """Recall: the recall index, how it ranks, and the search that keeps it fresh.
 
 search  search, search_fresh: re-read the files that changed, then ask the index
-index   Index: facts and note entries in SQLite FTS5; matches best BM25 first, then newest
+index   Index: facts, curated text and note entries in SQLite FTS5; best BM25 first, then newest
+terms   the words of a text as the index holds them (CJK runs as bigrams), a query as FTS5 asks
+curated MEMORY.md's text outside the managed block as units: status curated, with their lines
 schema  the index's tables, and the signature that says when to empty them
 stamps  a file's or folder's stamp (size, mtime, ctime, inode): what tells it changed
 filed   queries over the index's rows: what MEMORY.md filed from the notes, what is pending

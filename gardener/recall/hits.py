@@ -9,8 +9,6 @@ little else, because interpreter start and imports are most of its cost
 
 from __future__ import annotations
 
-import re
-
 from gardener.formats.retired import before, mark
 from gardener.model.hit import Hit
 from gardener.model.validtime import current_at
@@ -18,8 +16,6 @@ from gardener.model.validtime import current_at
 TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy and ruff read this as usual
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 class Match:
@@ -86,11 +82,15 @@ def pick(
     current MEMORY.md entries from notes) answers as that entry only. Note
     entries ``forget`` retired (``retired``: their marks -> when, see
     ``gardener.formats.retired``) are left out, when written before that. ``everything`` keeps every match, a
-    retired note entry with status "retired". ``today`` is a valid-time
-    string (local time).
+    retired note entry with status "retired". A curated line of MEMORY.md
+    (status "curated") with a key comes after the other hits of its key,
+    and after every hit while a note of the key is pending. ``today`` is a
+    valid-time string (local time).
     """
     hits: list[Hit] = []
-    replaced: list[Hit] = []  # MEMORY.md values a pending note replaces
+    keys: list[str | None] = []  # each hit's key, normalized (None: unkeyed)
+    # MEMORY.md values a pending note replaces, with their keys
+    replaced: list[tuple[Hit, str | None]] = []
     for m in matches:
         if limit and len(hits) >= limit:
             break
@@ -115,23 +115,40 @@ def pick(
                 hit = hit.with_status("retired")
             if not everything:
                 if m.day is None and m.filed_key is not None and m.filed_key in pending:
-                    replaced.append(hit)
+                    replaced.append((hit, m.filed_key))
                     continue
                 if m.day is not None and (hit.path, plain_value(hit.value)) in filed:
                     continue
             hits.append(hit)
+            keys.append(m.filed_key)
     room = len(replaced) if not limit else max(0, limit - len(hits))
-    return hits + replaced[:room]
+    for hit, key in replaced[:room]:
+        hits.append(hit)
+        keys.append(key)
+    return _curated_last(hits, keys)
+
+
+def _curated_last(hits: list[Hit], keys: list[str | None]) -> list[Hit]:
+    """``hits`` with each curated hit of a key moved after the last other hit
+    of that key (``keys``: each hit's normalized key): a line outside the
+    managed block has no valid time, and the block's value, or a note's
+    newer one, is what the gardener keeps current."""
+    last = {k: i for i, (h, k) in enumerate(zip(hits, keys, strict=True))
+            if k is not None and h.status != "curated"}  # fmt: skip
+    if not last:
+        return hits
+    out: list[Hit] = []
+    waiting: dict[str, list[Hit]] = {}
+    for i, (hit, key) in enumerate(zip(hits, keys, strict=True)):
+        if key is not None and hit.status == "curated" and last.get(key, -1) > i:
+            waiting.setdefault(key, []).append(hit)
+            continue
+        out.append(hit)
+        if key is not None and last.get(key) == i:
+            out += waiting.pop(key, [])
+    return out
 
 
 def plain_value(value: str) -> str:
     """A value as compared for sameness: case and runs of spaces ignored."""
     return " ".join(value.casefold().split())
-
-
-def match_expression(query: str) -> str | None:
-    """An FTS5 query matching any word of ``query``; None if it has no word."""
-    words = _WORD.findall(query)
-    return (
-        " OR ".join('"' + w.replace('"', '""') + '"' for w in words) if words else None
-    )

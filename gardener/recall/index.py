@@ -147,9 +147,12 @@ class Index:
         sort). Rows are read as they are consumed.
         """
         sql = (
-            # a MEMORY.md row's key goes where a note row's filed key does
-            "SELECT round(-bm25(body), 6) AS score, d.day,"
-            " CASE WHEN d.day IS NULL THEN d.norm_key ELSE d.filed_key END, d.superseded,"
+            # a MEMORY.md row's key goes where a note row's filed key does (a
+            # curated row's key is in filed_key: see rank.curated_docs); a word
+            # of a curated unit's headings weighs half a word of its text
+            "SELECT round(-bm25(body, 1.0, 0.5), 6) AS score, d.day,"
+            " CASE WHEN d.day IS NULL THEN coalesce(d.norm_key, d.filed_key)"
+            " ELSE d.filed_key END, d.superseded,"
             " d.until, d.expires, d.since, d.hit FROM body JOIN doc d"
             " ON d.id = body.rowid"
             " WHERE body MATCH ?"
@@ -276,6 +279,7 @@ class Index:
 
     def _add(self, rel: str, stamp: str, docs: list[Doc]) -> None:
         from gardener.recall.rank import sort_key
+        from gardener.recall.terms import index_text
 
         (top,) = self.db.execute("SELECT coalesce(max(id), 0) FROM doc").fetchone()
         first = top + 1
@@ -298,8 +302,11 @@ class Index:
             "INSERT INTO doc VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
         )
         self.db.executemany(
-            "INSERT INTO body(rowid, text) VALUES (?, ?)",
-            ((first + i, d.hit.text) for i, d in enumerate(docs)),
+            "INSERT INTO body(rowid, text, context) VALUES (?, ?, ?)",
+            (
+                (first + i, index_text(d.hit.text), index_text(d.context))
+                for i, d in enumerate(docs)
+            ),
         )
         self.db.execute(
             "INSERT INTO source VALUES (?, ?, ?, ?)",

@@ -29,11 +29,13 @@ from gardener.model.validtime import (
 )
 from gardener.neverstore.instructions import reads_as_instruction
 from gardener.planning.classify import classify
-from gardener.recall.hits import Hit, match_expression
+from gardener.recall.curated import curated_hits
+from gardener.recall.hits import Hit
+from gardener.recall.terms import index_text, match_expression
 
 if TYPE_CHECKING:
     from gardener.model.config import Config
-    from gardener.model.facts import Entry, Fact
+    from gardener.model.facts import Entry, Fact, Memory
 
 
 _REASONS = ("corrected", "retired", "expired")  # a status of their own
@@ -100,6 +102,7 @@ class Doc:
     superseded: bool = False
     until: str | None = None
     expires: str | None = None
+    context: str = ""  # searched with a lower weight, never shown: curated headings
 
 
 def sort_key(since: str | None) -> str:
@@ -121,6 +124,19 @@ def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
             expires=f.get("expires"),
         )
         for f in facts
+    ]
+
+
+def curated_docs(memory: Memory, memory_file: str) -> list[Doc]:
+    """MEMORY.md's curated text (outside the managed block) as index docs:
+    one per unit (``gardener.recall.curated``), status ``curated``, its
+    headings as context. A unit's key goes in ``filed_key``, not
+    ``norm_key``: the queries over what promote has filed read a MEMORY.md
+    row's ``norm_key`` and a note row's ``filed_key``, so they never see it,
+    and a recall still orders it after the other hits of its key."""
+    return [
+        Doc(hit, filed_key=normalize_key(hit.key) if hit.key else None, context=context)
+        for hit, context in curated_hits(memory, memory_file)
     ]
 
 
@@ -166,7 +182,7 @@ def rank(query: str, hits: Sequence[Hit]) -> list[Hit]:
         )
         db.executemany(
             "INSERT INTO doc(rowid, body) VALUES (?, ?)",
-            ((i, h.text) for i, h in enumerate(hits)),
+            ((i, index_text(h.text)) for i, h in enumerate(hits)),
         )
         rows = db.execute(
             "SELECT rowid, -bm25(doc) FROM doc WHERE doc MATCH ?", (expression,)
@@ -226,16 +242,23 @@ def as_of(
 
 
 def lookup(
-    key: str, facts: Iterable[Fact], now: datetime, memory_file: str = "MEMORY.md"
+    key: str,
+    facts: Iterable[Fact],
+    now: datetime,
+    memory_file: str = "MEMORY.md",
+    curated: Iterable[Hit] = (),
 ) -> list[Hit]:
-    """The current value(s) of one key, compared as keys are (case, space, Unicode)."""
+    """The current value(s) of one key, compared as keys are (case, space,
+    Unicode); then ``curated`` hits (``gardener.recall.curated``) of the
+    key, in file order: the managed value is the one promote keeps current."""
     nk = normalize_key(key)
     today = format_instant(now)
-    return [
+    managed = [
         fact_hit(f, memory_file)
         for f in facts
         if f.norm_key == nk and is_current(f, today)
     ]
+    return managed + [h for h in curated if h.key and normalize_key(h.key) == nk]
 
 
 def history(

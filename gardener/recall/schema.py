@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA = 4  # bump when the tables change: old indexes are then rebuilt
+SCHEMA = 5  # bump when the tables change: old indexes are then rebuilt
 DDL = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
     "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
@@ -16,7 +16,9 @@ DDL = (
     " expires TEXT, since TEXT, hit TEXT)",
     # a plain recall asks for the live notes' durable keys: by day, not a scan
     "CREATE INDEX IF NOT EXISTS doc_day ON doc(day, filed_key, since)",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text,"
+    # text: what the hit shows; context: a curated unit's headings (weighed
+    # less, see Index.search); both as ``terms.index_text`` writes them
+    "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text, context,"
     " tokenize='unicode61 remove_diacritics 2')",
 )
 

@@ -17,9 +17,10 @@ from datetime import datetime, timedelta
 from gardener.errors import GardenerError, ParseError
 from gardener.files.layout import inside, note_date, note_names
 from gardener.model.validtime import format_instant, local_now
-from gardener.recall.hits import match_expression, pick
+from gardener.recall.hits import pick
 from gardener.recall.index import Index, open_built, open_index, remove_index
 from gardener.recall.stamps import folder_stamp, stamp
+from gardener.recall.terms import match_expression
 from gardener.store import settings as rulecache
 from gardener.store.retired import read as read_retired
 
@@ -42,6 +43,8 @@ _ROW_MODULES = (
     "recall/filed",
     "recall/stamps",
     "recall/schema",
+    "recall/terms",
+    "recall/curated",
     "formats/dailynote",
     "formats/memoryfile",
     "planning/classify",
@@ -362,7 +365,7 @@ def _file_docs(
     from gardener.formats.dailynote import parse_note
     from gardener.formats.memoryfile import parse_memory
     from gardener.neverstore import redact
-    from gardener.recall.rank import fact_docs, note_docs
+    from gardener.recall.rank import curated_docs, fact_docs, note_docs
 
     path = Path(where)
 
@@ -378,7 +381,8 @@ def _file_docs(
             return []
         # unreadable, it is an error (ParseError, file and line), as without
         # the index: recall must not answer as if MEMORY.md were empty
-        return fact_docs(parse_memory(clean(read_text(path)), rel).facts, rel)
+        memory = parse_memory(clean(read_text(path)), rel)
+        return fact_docs(memory.facts, rel) + curated_docs(memory, rel)
     day = note_date(path.name)
     try:
         text = clean(read_text(path))

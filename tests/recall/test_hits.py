@@ -46,3 +46,28 @@ def test_a_match_decodes_its_hit_with_its_score():
     assert Match(0.5, None, None, False, None, None, "", raw).hit() == HIT
     with pytest.raises((ValueError, TypeError, KeyError)):
         Match(0.5, None, None, False, None, None, "", '{"key": 1}').hit()
+
+
+def _match(value: str, key: str | None, status: str, score: float) -> Match:
+    hit = Hit(key, value, value, None, None, None, status, 0.0, "MEMORY.md", 1)
+    return Match(score, None, key, False, None, None, "", json.dumps(hit.as_dict()))
+
+
+def test_a_curated_line_of_a_key_comes_after_the_keys_managed_value():
+    from gardener.recall.hits import pick
+
+    matches = [
+        _match("helix", "editor", "curated", 3.0),
+        _match("dark mode", None, "curated", 2.0),
+        _match("vim", "editor", "current", 1.0),
+        _match("nano", "pager", "curated", 0.5),
+    ]
+    got = [h.value for h in pick(matches, "2026-01-05T09:00", {}, None)]
+    assert got == ["dark mode", "vim", "helix", "nano"]
+    # while a note of the key is pending, the curated line goes last
+    pending = {"pager": "2026-01-05T08:00"}
+    got = [h.value for h in pick(matches, "2026-01-05T09:00", pending, None)]
+    assert got == ["dark mode", "vim", "helix", "nano"]
+    pending = {"editor": "2026-01-05T08:00"}
+    got = [h.value for h in pick(matches, "2026-01-05T09:00", pending, None)]
+    assert got == ["dark mode", "nano", "vim", "helix"]

@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from gardener.model.facts import Fact
-from gardener.recall.hits import match_expression, pick
+from gardener.recall.hits import pick
 from gardener.recall.index import open_index
 from gardener.recall.rank import (
     Doc,
@@ -18,6 +18,7 @@ from gardener.recall.rank import (
     rank,
     valid_at,
 )
+from gardener.recall.terms import match_expression
 from tests.helpers import note
 
 
