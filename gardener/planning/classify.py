@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from gardener.model.config import Config
 from gardener.model.facts import Entry
+from gardener.planning.values import matched_value
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
@@ -211,7 +212,7 @@ def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
         if not m:
             continue
         groups = m.groupdict()
-        value = groups["value"].strip().rstrip(".")
+        value = matched_value(m)
         if groups.get("key"):
             key = _ARTICLE.sub("", groups["key"].strip())
         elif groups.get("subject"):
