@@ -30,6 +30,7 @@ ATTRIBUTE_ORDER = (
     "by",
     "supersedes",
     "superseded-by",
+    "ended-by",
     "reason",
     "kind",
 )

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from gardener.model.config import Config
 from gardener.model.facts import Entry
+from gardener.planning.ending import removal_value
 from gardener.planning.values import matched_value
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
@@ -256,6 +257,11 @@ def match_topic(text: str, config: Config) -> tuple[str, str] | None:
 
 def classify(entry: Entry, config: Config) -> Classified:
     """Kind, durability and key of one entry under ``config``'s rules."""
+    ended = removal_value(entry.value) if entry.key else None
+    if ended is not None:  # "- **cache**: (none)": an explicit removal
+        kind = entry.kind or "fact"
+        return Classified(kind, True, False, entry.key, ended, "explicit",
+                          "explicit removal", ends=True)  # fmt: skip
     kind, correction, rule = placed(entry, config)
     durable = correction or (kind in config.durable_kinds)
     value = entry.value

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+# how a hit a removal ended reads in the index's JSON (its status)
+_ENDED = '"status": "ended"'
 
 
 class Match:
@@ -86,14 +88,22 @@ def pick(
     current MEMORY.md entries from notes) answers as that entry only. Note
     entries ``forget`` retired (``retired``: their marks -> when, see
     ``gardener.formats.retired``) are left out, when written before that. ``everything`` keeps every match, a
-    retired note entry with status "retired". ``today`` is a valid-time
-    string (local time).
+    retired note entry with status "retired". A value a removal ended
+    answers after the others, status "ended" (its ``until`` says when), unless
+    its key holds a value again. ``today`` is a valid-time string (local time).
     """
     hits: list[Hit] = []
     replaced: list[Hit] = []  # MEMORY.md values a pending note replaces
+    ended: list[tuple[str | None, Hit]] = []  # values a removal ended, by key
+    answered: set[str] = set()  # keys a current value or a pending note answers
     for m in matches:
         if limit and len(hits) >= limit:
             break
+        if not everything and m.day is None and m.superseded and _ENDED in m.raw:
+            # what a removal ended answers after the rest, saying so and when,
+            # unless the key holds a value again
+            ended.append((m.filed_key, m.hit()))
+            continue
         if everything or (
             current_at(m.superseded, m.until, m.expires, today)
             if m.day is None
@@ -119,7 +129,11 @@ def pick(
                     continue
                 if m.day is not None and (hit.path, plain_value(hit.value)) in filed:
                     continue
+            if m.filed_key is not None:
+                answered.add(m.filed_key)
             hits.append(hit)
+    hits += [h for k, h in ended if k not in answered and k not in pending]
+    hits = hits[:limit] if limit else hits
     room = len(replaced) if not limit else max(0, limit - len(hits))
     return hits + replaced[:room]
 

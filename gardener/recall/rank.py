@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from gardener.model.facts import Entry, Fact
 
 
-_REASONS = ("corrected", "retired", "expired")  # a status of their own
+# a status of their own; "ended": a removal ended it (gardener.planning.ending)
+_REASONS = ("corrected", "retired", "expired", "ended")
 
 
 def fact_hit(
@@ -138,7 +139,9 @@ def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
         c = classify(entry, config)
         filed = None
         if (
-            c.durable
+            # a removal files no value: it answers as itself while its note lives
+            not c.ends
+            and c.durable
             and c.key
             and c.kind != "event"
             and not multi_valued(c.key, config)
@@ -228,13 +231,22 @@ def as_of(
 def lookup(
     key: str, facts: Iterable[Fact], now: datetime, memory_file: str = "MEMORY.md"
 ) -> list[Hit]:
-    """The current value(s) of one key, compared as keys are (case, space, Unicode)."""
+    """The current value(s) of one key, compared as keys are (case, space,
+    punctuation, Unicode, a leading article). A key whose last value a
+    removal ended has none: the value(s) it ended then answer, status
+    ``ended``, their ``until`` saying when."""
     nk = normalize_key(key)
     today = format_instant(now)
+    mine = [f for f in facts if f.norm_key == nk]
+    current = [fact_hit(f, memory_file) for f in mine if is_current(f, today)]
+    if current:
+        return current
+    timeline = [f for f in mine if f.since and f.get("reason") != "corrected"]
+    last = max((sort_key(f.until) for f in timeline if f.until), default=None)
     return [
         fact_hit(f, memory_file)
-        for f in facts
-        if f.norm_key == nk and is_current(f, today)
+        for f in timeline
+        if f.get("reason") == "ended" and f.until and sort_key(f.until) == last
     ]
 
 
