@@ -259,9 +259,8 @@ def classify(entry: Entry, config: Config) -> Classified:
     """Kind, durability and key of one entry under ``config``'s rules."""
     ended = removal_value(entry.value) if entry.key else None
     if ended is not None:  # "- **cache**: (none)": an explicit removal
-        kind = entry.kind or "fact"
-        return Classified(kind, True, False, entry.key, ended, "explicit",
-                          "explicit removal", ends=True)  # fmt: skip
+        return Classified(entry.kind or "fact", True, False, entry.key, ended,
+                          "explicit", "explicit removal", ends=True)  # fmt: skip
     kind, correction, rule = placed(entry, config)
     durable = correction or (kind in config.durable_kinds)
     value = entry.value

@@ -10,12 +10,14 @@ import re
 # Words whose stop is part of the word, casefolded, without the dot: company
 # forms, titles, street and place words, Latin and common short forms (en, de,
 # fr, es, ru). A one-letter word is not among them: "server B." ends a sentence.
-ABBREVIATIONS = frozenset(
-    """
-    inc ltd co corp bros st dr jr sr mr mrs ms prof ave rd blvd mt ft etc approx
-    vs dept capt lt sgt esq sra av str bzw usw ggf evtl ca mme mlle cie ул пр
-    """.split()
-)
+# fmt: off
+ABBREVIATIONS = frozenset((
+    "inc", "ltd", "co", "corp", "bros", "st", "dr", "jr", "sr", "mr", "mrs", "ms",
+    "prof", "ave", "rd", "blvd", "mt", "ft", "etc", "approx", "vs", "dept", "capt",
+    "lt", "sgt", "esq", "sra", "av", "str", "bzw", "usw", "ggf", "evtl", "ca",
+    "mme", "mlle", "cie", "ул", "пр",
+))
+# fmt: on
 # an initialism written with dots: D.C., U.S.A., e.g., a.m., z.B., т.д.
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.){2,}")
 _LAST_WORD = re.compile(r"([^\s,;:()\[\]\"'«»]+)\.+$")
@@ -34,9 +36,7 @@ def strip_stop(value: str) -> str:
     m = _LAST_WORD.search(value)
     if m and not value.endswith(".."):
         word = m.group(1) + "."
-        if word.rstrip(".").casefold() in ABBREVIATIONS or _INITIALISM.fullmatch(
-            word
-        ):
+        if word.rstrip(".").casefold() in ABBREVIATIONS or _INITIALISM.fullmatch(word):
             return value
     return value.rstrip(".").rstrip()
 

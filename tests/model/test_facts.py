@@ -86,7 +86,9 @@ def test_keys_that_differ_stay_apart(a, b):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([*_PIECES, "The ", "a ", "／", "∕", "Ｔ"]), max_size=12))
+@given(
+    st.lists(st.sampled_from([*_PIECES, "The ", "a ", "／", "∕", "Ｔ"]), max_size=12)
+)
 def test_normalize_key_is_idempotent(pieces):
     key = "".join(pieces)
     once = normalize_key(key)

@@ -103,14 +103,20 @@ def test_a_removal_ends_the_current_value_at_its_time():
 
 
 def test_a_second_pass_changes_nothing():
-    notes = [note("2026-01-12", CACHE), note("2026-01-20", "- 09:00 **cache**: (none)\n")]
+    notes = [
+        note("2026-01-12", CACHE),
+        note("2026-01-20", "- 09:00 **cache**: (none)\n"),
+    ]
     plan = promote(notes)
     again = _again(plan, notes)
     assert not again.changed and again.decisions == ()
 
 
 def test_a_pass_killed_before_its_ledger_was_written_finds_its_own_end():
-    notes = [note("2026-01-12", CACHE), note("2026-01-20", "- 09:00 **cache**: (none)\n")]
+    notes = [
+        note("2026-01-12", CACHE),
+        note("2026-01-20", "- 09:00 **cache**: (none)\n"),
+    ]
     plan = promote(notes)
     again = promote(notes, parse_memory(plan.text))  # MEMORY.md written, no ledger
     assert not again.changed
@@ -193,7 +199,10 @@ def test_a_back_filled_removal_ends_the_earlier_value_and_keeps_the_current():
 
 
 def test_a_late_value_inside_an_ended_time_ends_with_it():
-    first = [note("2026-01-12", CACHE), note("2026-01-20", "- 09:00 **cache**: (none)\n")]
+    first = [
+        note("2026-01-12", CACHE),
+        note("2026-01-20", "- 09:00 **cache**: (none)\n"),
+    ]
     plan = promote(first)
     late = note("2026-01-15", "- decision: **cache**: Memcached\n")
     plan = _again(plan, [*first, late])
@@ -213,7 +222,9 @@ def test_a_late_value_after_the_end_and_before_the_next_stays_history():
         note("2026-02-01", "- decision: **cache**: Valkey\n"),
     ]
     plan = promote(first)
-    plan = _again(plan, [*first, note("2026-01-25", "- decision: **cache**: Memcached\n")])
+    plan = _again(
+        plan, [*first, note("2026-01-25", "- decision: **cache**: Memcached\n")]
+    )
     assert current(plan, "cache") == ["Valkey"]
     by_value = {f.value: f for f in _of(plan, "cache")}
     assert by_value["Redis"].until == "2026-01-20T09:00"  # still ended then
@@ -227,7 +238,10 @@ def test_a_removal_ends_every_value_of_a_multi_valued_key():
     config = replace(config, multi_valued=frozenset({"language"}))
     body = "- fact: **Sam / language**: Dutch\n- fact: **Sam / language**: Welsh\n"
     plan = promote(
-        [note("2026-01-12", body), note("2026-01-20", "- **Sam / language**: ~~Welsh~~\n")],
+        [
+            note("2026-01-12", body),
+            note("2026-01-20", "- **Sam / language**: ~~Welsh~~\n"),
+        ],
         config=config,
     )
     assert current(plan, "Sam / language") == ["Dutch"]
@@ -257,9 +271,7 @@ def test_a_correction_after_a_removal_keeps_the_end():
         ]
     )
     assert current(plan, "cache") == []
-    right = next(
-        f for f in _of(plan, "cache") if f.value == "Memcached"
-    )
+    right = next(f for f in _of(plan, "cache") if f.value == "Memcached")
     assert (right.since, right.until, right.get("reason")) == (
         "2026-01-12T10:15", "2026-01-20T09:00", "ended"
     )  # fmt: skip
