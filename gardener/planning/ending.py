@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from gardener.model.facts import Fact, normalize_key, normalize_value
+from gardener.model.kinds import SUPERSEDED
 from gardener.model.validtime import parse_instant
 
 ENDED = "ended"  # the reason an ended value carries, and its recall status
@@ -86,7 +87,51 @@ def ended_around(line: Sequence[Fact], at: datetime) -> Fact | None:
     """The value of ``line`` that a removal ended after ``at`` and that held
     at ``at``: a value dated ``at`` that arrives late holds until that
     removal too."""
-    for fact in held_at(line, at):
-        if fact.get("reason") == ENDED:
-            return fact
-    return None
+    # the reason first: this is asked of every keyed entry, and few values ended
+    ended = [f for f in line if f.get("reason") == ENDED]
+    return next(iter(held_at(ended, at)), None) if ended else None
+
+
+def plan_end(
+    same_key: Sequence[Fact],
+    timeline: Sequence[Fact],
+    key: str | None,
+    removal: str,
+    at: datetime,
+    since: str,
+    mark: str,
+) -> tuple[list[tuple[Fact, Fact]], str, str | None]:
+    """What a removal does to a key's values: ``(changes, "", None)``, each
+    change (a fact, what it becomes) in order; or ``([], why not, the id of
+    the fact it concerns)`` when it ends nothing.
+
+    ``same_key``: the key's facts; ``timeline``: those on its timeline, in
+    valid-time order; ``removal``: the value the removal names ("" for the
+    key alone); ``at``/``since``: its valid time, as a datetime and as
+    written; ``mark``: its ``note:line``, the ``ended-by`` it leaves.
+    """
+    if key is None:
+        return [], "a removal that names no key", None
+    # a pass re-run after it was killed between its two writes finds its work
+    done = next((f for f in same_key if f.get("ended-by") == mark), None)
+    if done is not None:
+        return [], "already on the timeline", done.id
+    held = held_at(timeline, at)
+    if not names_any(removal, key):
+        held = [f for f in held if names(removal, f.value)]
+    if not held:
+        return [], "nothing to end: no value of the key it names holds then", None
+    changes: list[tuple[Fact, Fact]] = []
+    for old in held:
+        after = next(
+            (f for f in same_key if f.id and f.get("supersedes") == old.id), None
+        )
+        if after is not None and old.get("superseded-by") == after.id:
+            # back-filled: it ended before the value that followed it began
+            changes.append((after, after.with_attrs(supersedes=None)))
+        attrs = {"until": since, "reason": ENDED, "ended_by": mark}
+        if old.superseded:
+            changes.append((old, old.with_attrs(superseded_by=None, **attrs)))
+        else:  # to Superseded, keeping its kind
+            changes.append((old, old.moved(SUPERSEDED, True, kind=old.kind, **attrs)))
+    return changes, "", None

@@ -20,7 +20,7 @@ from gardener.model.facts import Entry, Fact, Memory, normalize_key, normalize_v
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_current, parse_instant
 from gardener.planning.classify import Classified
-from gardener.planning.ending import ENDED, ended_around, held_at, names, names_any
+from gardener.planning.ending import ENDED, ended_around, plan_end
 from gardener.planning.sameness import (
     FUZZY_LENGTH,
     NEAR_DUPLICATE,
@@ -378,45 +378,25 @@ class Reconciliation:
 
     def _end(self, entry: Entry, c: Classified, since: str, at: datetime) -> None:
         """A removal: the values of its key it names that hold at its time
-        end then (see ``gardener.planning.ending``); it adds nothing."""
+        end then (``gardener.planning.ending.plan_end``); it adds nothing."""
         mark = f"{entry.path}:{entry.line}"
-        if c.key is None:
-            self._decide("reject", entry, c, reason="a removal that names no key")
-            return
-        same_key = self._of_key(normalize_key(c.key))
-        # a pass re-run after it was killed between its two writes
-        done = next((f for f in same_key if f.get("ended-by") == mark), None)
-        if done:
-            self._decide("reject", entry, c, done.id, reason="already on the timeline")
-            return
-        held = held_at(_timeline(same_key), at)
-        if not names_any(c.value, c.key):
-            held = [f for f in held if names(c.value, f.value)]
-        if not held:
+        same_key = self._of_key(normalize_key(c.key)) if c.key else []
+        changes, reason, known = plan_end(
+            same_key, _timeline(same_key), c.key, c.value, at, since, mark
+        )
+        if reason:
             self.decisions.append(
-                Decision("reject", c.key, c.value, entry.path, entry.line,
-                         reason="nothing to end: no value of the key it names holds then",
-                         by=entry.by)
+                Decision("reject", c.key, c.value, entry.path, entry.line, known,
+                         reason=reason, by=entry.by)
             )  # fmt: skip
             return
-        for old in held:
-            after = next(
-                (f for f in same_key if f.id and f.get("supersedes") == old.id), None
-            )
-            if after is not None and old.get("superseded-by") == after.id:
-                # back-filled: it ended before the value that followed it began
-                self._replace(after, after.with_attrs(supersedes=None))
-            attrs = {"until": since, "reason": ENDED, "ended_by": mark}
-            ended = (
-                old.with_attrs(superseded_by=None, **attrs)
-                if old.superseded
-                else self._retire(old, **attrs)
-            )
-            self._replace(old, ended)
-            self.decisions.append(
-                Decision("end", c.key, old.value, entry.path, entry.line, old.id,
-                         old.id, ENDED, entry.by)
-            )  # fmt: skip
+        for old, new in changes:
+            self._replace(old, new)
+            if new.get("reason") == ENDED:
+                self.decisions.append(
+                    Decision("end", c.key, old.value, entry.path, entry.line, old.id,
+                             old.id, ENDED, entry.by)
+                )  # fmt: skip
 
     def _before_end(self, entry: Entry, c: Classified, since: str, ended: Fact) -> None:
         """A value dated inside the time of one that a removal ended, arriving
