@@ -31,8 +31,8 @@ def removal_value(value: str) -> str | None:
     """What an explicit removal written as an entry's value ends: ``""`` for
     ``(none)`` (whatever the key holds), the value for ``~~value~~``; None
     when ``value`` is no explicit removal."""
-    text = unicodedata.normalize("NFKC", value).strip()
-    if _NOTHING.fullmatch(text.casefold()):
+    text = value.strip()
+    if _NOTHING.fullmatch(unicodedata.normalize("NFKC", text).casefold()):
         return ""
     m = _STRUCK.fullmatch(text)
     return m.group(1).strip() if m else None

@@ -300,3 +300,10 @@ def test_an_unkeyed_removal_is_rejected():
     work.reconcile(_entry(None), c, "2026-01-20T09:00")
     assert work.decisions[-1].action == "reject"
     assert [f for f in work.facts if not f.superseded and f.value == "Redis"]
+
+
+@given(st.text(max_size=40), st.text(st.characters(categories=["L", "N"]), min_size=1))
+def test_removal_value_reads_any_text(value, word):
+    ended = removal_value(value)
+    assert ended is None or ended == "" or ended in value
+    assert removal_value(f"~~{word}~~") == word
