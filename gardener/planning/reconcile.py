@@ -392,9 +392,9 @@ class Reconciliation:
             return
         for old, new in changes:
             self._replace(old, new)
-            if new.get("reason") == ENDED:
+            if new.get("ended-by") == mark:  # not a neighbour whose link went
                 self.decisions.append(
-                    Decision("end", c.key, old.value, entry.path, entry.line, old.id,
+                    Decision("end", old.key, old.value, entry.path, entry.line, old.id,
                              old.id, ENDED, entry.by)
                 )  # fmt: skip
 
