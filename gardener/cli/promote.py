@@ -56,6 +56,7 @@ def lines(result: PromoteResult, dry_run: bool) -> Iterator[str]:
         (len(plan.keys("add")) + len(plan.keys("history")), "added"),
         (len(plan.keys("supersede")), "superseded"),
         (len(plan.keys("update")), "updated"),
+        (len(plan.keys("end")), "ended"),
         (len(plan.keys("reject")), "rejected"),
         (len(plan.keys("held")), "held"),
     ]

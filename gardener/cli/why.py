@@ -40,6 +40,8 @@ def where(r: WhyRecord) -> list[str]:
     found = [f"from {h.origin}" if h.origin else f"{h.path}:{h.line}"]
     if r.removed_in and not h.origin:
         found = []  # no longer on a line of the file: the commits say where
+    if r.ended_by:
+        found.append(f"ended by {r.ended_by}")
     if r.commit:
         found.append(f"commit {r.commit[:8]}")
     elif not r.removed_in and h.status != "edited":

@@ -30,6 +30,7 @@ ATTRIBUTE_ORDER = (
     "by",
     "supersedes",
     "superseded-by",
+    "ended-by",
     "reason",
     "kind",
 )
@@ -37,17 +38,35 @@ ATTRIBUTE_ORDER = (
 
 @lru_cache(maxsize=65536)
 def normalize_key(key: str) -> str:
-    """Compare keys case-, space- and Unicode-insensitively (NFKC, casefold).
+    """Compare keys as one: case, spaces, punctuation, Unicode form (NFKC,
+    casefold) and a leading article ignored, part by part around ``/``.
 
-    ``Tier 2 renewal/List  Price`` and ``tier 2 renewal / list price`` are one key.
+    ``Tier 2 renewal/List  Price`` is ``tier 2 renewal / list price``; ``The
+    Great Movies ／ author`` (a full-width slash) is ``great movies / author``;
+    ``**the database:**`` is ``database``. As values compare, a dot or dash
+    between digits is kept (``python 3.12`` is not ``python 312``); ``+``,
+    ``#`` and currency signs stay (``c++``, ``c#``); ``_`` is a space.
     """
     text = unicodedata.normalize("NFKC", key).casefold()
+    if not _PLAIN_KEY.fullmatch(text):
+        text = text.translate(_KEY_SLASHES)
+        text = _KEY_PUNCT.sub(" ", text)
     if "/" in text:
-        text = _SLASH.sub(" / ", text)
-    return " ".join(text.split())
+        return " / ".join(
+            _KEY_ARTICLE.sub("", " ".join(part.split())) for part in text.split("/")
+        )
+    return _KEY_ARTICLE.sub("", " ".join(text.split()))
 
 
-_SLASH = re.compile(r"\s*/\s*")
+# a key of letters, digits and single spaces needs no punctuation pass (most do)
+_PLAIN_KEY = re.compile(r"[^\W_]+(?: [^\W_]+)*")
+# slashes NFKC leaves alone (division, fraction, big solidus)
+_KEY_SLASHES = str.maketrans({"\u2215": "/", "\u2044": "/", "\u29f8": "/"})
+# what is not a word, a space, a slash or a sign that names something (c++, c#,
+# $), and a dot or dash that is not between digits; "_" reads as a space
+_KEY_PUNCT = re.compile(r"[^\w\s/$€£¥%+#.-]|_|(?<!\d)[.-]|[.-](?!\d)", re.UNICODE)
+# only when a word follows: "A / B testing" keeps its "a"
+_KEY_ARTICLE = re.compile(r"^(?:(?:the|an?) (?=\S))+")
 
 
 _PUNCT = re.compile(r"[^\w\s$€£¥%+#.-]|(?<!\d)[.-]|[.-](?!\d)", re.UNICODE)

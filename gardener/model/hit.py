@@ -31,7 +31,9 @@ class Hit:
     ``since``/``until`` are valid-time strings (local time); ``status`` is
     "current", "note" or "curated" (MEMORY.md's text outside the managed
     block: no valid time, ``since`` None), or for as-of and why
-    "superseded", "corrected", "retired" or "expired"; ``score`` is BM25, higher is better (0 when not
+    "superseded", "corrected", "retired" or "expired"; "ended" (a removal
+    ended it: ``until`` says when) also answers a plain recall and ``--key``
+    when the key holds nothing since; ``score`` is BM25, higher is better (0 when not
     ranked); ``line`` is 1-based in ``path``; ``origin`` is the daily note a
     MEMORY.md fact came from.
     """

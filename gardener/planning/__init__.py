@@ -1,8 +1,11 @@
 """The planners: parsed values and the time in, a plan out; pure, nothing written.
 
 classify    an entry's kind and key, by the rules
+values      a value cut from a sentence: its full stop off, an abbreviation's kept
 sameness    when two values are the same (normalized, or near-duplicates)
 reconcile   the reconciliation timeline: the decision table that files one entry
+ending      removals: what one names, what held then, what it ends
+polarity    whether a sentence is for or against something (en/de/fr/es/ru/zh/ja)
 refusals    why never-store refuses a durable entry
 promote     a promotion pass: notes in, MEMORY.md's new facts and the ledger out
 prune       a prune pass: superseded and expired entries, notes past their TTL

@@ -7,9 +7,10 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from gardener.model.config import Config, multi_valued
-from gardener.model.facts import Memory, Problem
+from gardener.model.facts import Fact, Memory, Problem
 from gardener.model.validtime import format_instant, is_current, is_instant
 from gardener.neverstore import redact
+from gardener.planning.polarity import polarity
 
 
 def secret_problems(path: str, text: str, config: Config) -> list[Problem]:
@@ -79,6 +80,7 @@ def memory_problems(
                     f"key '{first.key}' has {len(lines)} current values (also line {others}); keep one, or list the attribute under multi_valued in rules.md",
                 )
             )
+    problems += contradictions(memory, today, path)
     if len(memory.text) > config.memory_budget_chars:
         problems.append(
             Problem(
@@ -88,6 +90,39 @@ def memory_problems(
                 f"{len(memory.text)} characters, over the budget of {config.memory_budget_chars} (memory_budget_chars in rules.md)",
             )
         )
+    return problems
+
+
+def contradictions(
+    memory: Memory, today: str, path: str = "MEMORY.md"
+) -> list[Problem]:
+    """Two current entries that say the opposite of one another: the same
+    subject and object, opposite polarity ("Sam loves coffee" / "Sam hates
+    coffee", see ``gardener.planning.polarity``). One problem of kind
+    "conflict" per pair, at the first line, naming the other. ``today`` is a
+    valid-time string (local time)."""
+    seen: dict[tuple[str, str], dict[int, Fact]] = defaultdict(dict)
+    problems: list[Problem] = []
+    for fact in memory.facts:
+        if not is_current(fact, today):
+            continue
+        said = polarity(fact.value)
+        if said is None:
+            continue
+        subject, thing, sign = said
+        sides = seen[(subject, thing)]
+        other = sides.get(-sign)
+        if other is not None and sign not in sides:
+            problems.append(
+                Problem(
+                    "conflict",
+                    path,
+                    other.line,
+                    f"{other.value!r} contradicts line {fact.line}: {fact.value!r};"
+                    " keep the one that holds, and forget (gardener forget TEXT) or edit the other",
+                )
+            )
+        sides.setdefault(sign, fact)
     return problems
 
 

@@ -18,6 +18,7 @@ from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry
 from gardener.planning import keying
+from gardener.planning.ending import removal_value
 from gardener.planning.frames import negated, read_frame
 from gardener.planning.headings import read_headings
 from gardener.planning.keying import PATTERN_LIMIT, copular, person, topic_of
@@ -242,6 +243,10 @@ def _scope(subject: str | None, label: str, entry: Entry, kind: str | None) -> s
 
 def classify(entry: Entry, config: Config) -> Classified:
     """Kind, durability and key of one entry under ``config``'s rules."""
+    ended = removal_value(entry.value) if entry.key else None
+    if ended is not None:  # "- **cache**: (none)": an explicit removal
+        return Classified(entry.kind or "fact", True, False, entry.key, ended,
+                          "explicit", "explicit removal", ends=True)  # fmt: skip
     ws = _words(config)
     kind, correction, rule = placed(entry, config)
     durable = correction or (kind in config.durable_kinds)

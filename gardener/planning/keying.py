@@ -11,8 +11,10 @@ analytics``). See docs/design.md, "Keys".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
+
+from gardener.planning.values import matched_value
 
 _ARTICLE = re.compile(r"^(?:the|a|an|our|my)\s+", re.IGNORECASE)
 # The word left behind follows one of these, up to two words later, but not past
@@ -155,7 +157,6 @@ def match_pattern(
     text: str,
     patterns: Mapping[str, tuple[str, ...]],
     time_words: tuple[str, ...] = (),
-    strip_stop: Callable[[str], str] = lambda v: v.rstrip("."),
 ) -> tuple[str, str] | None:
     """(key, value) from the most specific matching pattern, or None.
 
@@ -180,7 +181,7 @@ def match_pattern(
         if not m:
             continue
         groups = m.groupdict()
-        value = strip_stop(groups["value"].strip())
+        value = matched_value(m)
         if groups.get("key"):
             key = _ARTICLE.sub("", groups["key"].strip())
         elif groups.get("subject"):

@@ -127,7 +127,7 @@ def _file(
     ``refusal``: why never-store refuses it, if it does) into ``work``, and
     mark it in ``seen``, or say why not."""
     at, _, _, entry, mark = row
-    if no_value(c.value) and not entry.nested:
+    if no_value(c.value) and not entry.nested and not c.ends:
         # "fact: **city**:" written by hand: a key with nothing to file
         seen.add(mark)
         work.decisions.append(

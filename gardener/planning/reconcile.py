@@ -20,6 +20,7 @@ from gardener.model.facts import Entry, Fact, Memory, normalize_key, normalize_v
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_current, parse_instant
 from gardener.planning.classify import Classified
+from gardener.planning.ending import ENDED, ended_around, plan_end
 from gardener.planning.sameness import (
     FUZZY_LENGTH,
     NEAR_DUPLICATE,
@@ -32,7 +33,8 @@ from gardener.planning.sameness import (
 class Decision:
     """What the pass did with one entry."""
 
-    action: str  # "add", "reject", "update", "history", "supersede", "held", "refused"
+    # "add", "reject", "update", "history", "supersede", "end", "held", "refused"
+    action: str
     key: str | None
     value: str
     path: str
@@ -212,6 +214,9 @@ class Reconciliation:
         """
         if at is None:
             at = parse_instant(since)
+        if c.ends:
+            self._end(entry, c, since, at)
+            return
         section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         if c.key is None:
             dup = self.duplicate(c.value)
@@ -282,6 +287,10 @@ class Reconciliation:
             if held:
                 self._correct(entry, c, since, held[-1])
                 return
+        ended = ended_around(line, at)
+        if ended is not None:  # it held until the removal that ended its forerunner
+            self._before_end(entry, c, since, ended)
+            return
         if any(_instant(f) > at for f in line):
             self._backfill(entry, c, since, normalize_key(c.key))
             return
@@ -318,6 +327,8 @@ class Reconciliation:
             fact = replace(fact, struck=True).with_attrs(
                 kind=wrong.get("kind") or c.kind
             )
+        if wrong.get("reason") == ENDED:  # the right value ended when it did
+            fact = fact.with_attrs(reason=ENDED, ended_by=wrong.get("ended-by"))
         self._replace(
             wrong,
             self._retire(
@@ -357,10 +368,54 @@ class Reconciliation:
         fact = replace(fact, struck=True).with_attrs(
             until=later.since, superseded_by=later.id, kind=kind
         )
-        if prev is not None:
+        if prev is not None and prev.get("reason") != ENDED:  # an ended one stays so
             self._replace(prev, prev.with_attrs(until=since, superseded_by=fact.id))
             fact = fact.with_attrs(supersedes=prev.id)
         self._append(fact)
         self._decide(
             "history", entry, c, fact=fact.id, replaced=later.id, reason="back-filled"
         )
+
+    def _end(self, entry: Entry, c: Classified, since: str, at: datetime) -> None:
+        """A removal: the values of its key it names that hold at its time
+        end then (``gardener.planning.ending.plan_end``); it adds nothing."""
+        mark = f"{entry.path}:{entry.line}"
+        same_key = self._of_key(normalize_key(c.key)) if c.key else []
+        changes, reason, known = plan_end(
+            same_key, _timeline(same_key), c.key, c.value, at, since, mark
+        )
+        if reason:
+            self.decisions.append(
+                Decision("reject", c.key, c.value, entry.path, entry.line, known,
+                         reason=reason, by=entry.by)
+            )  # fmt: skip
+            return
+        for old, new in changes:
+            self._replace(old, new)
+            if new.get("ended-by") == mark:  # not a neighbour whose link went
+                self.decisions.append(
+                    Decision("end", old.key, old.value, entry.path, entry.line, old.id,
+                             old.id, ENDED, entry.by)
+                )  # fmt: skip
+
+    def _before_end(self, entry: Entry, c: Classified, since: str, ended: Fact) -> None:
+        """A value dated inside the time of one that a removal ended, arriving
+        late: it takes over from that one and ends with it."""
+        if same_value(ended.value, c.value):
+            self._decide(
+                "reject", entry, c, ended.id, reason="same value as the entry then"
+            )
+            return
+        fact = self._make(entry, c, since, SUPERSEDED, supersedes=ended.id)
+        fact = replace(fact, struck=True).with_attrs(
+            until=ended.until, reason=ENDED, ended_by=ended.get("ended-by"),
+            kind=c.kind or ended.kind,
+        )  # fmt: skip
+        self._replace(
+            ended,
+            ended.with_attrs(
+                until=since, superseded_by=fact.id, reason=None, ended_by=None
+            ),
+        )
+        self._append(fact)
+        self._decide("history", entry, c, fact.id, ended.id, reason="back-filled")

@@ -17,6 +17,9 @@ TYPE_CHECKING = False  # typing costs ~4 ms to import; mypy and ruff read this a
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
 
+# how a hit a removal ended reads in the index's JSON (its status)
+_ENDED = '"status": "ended"'
+
 
 class Match:
     """A search result of the recall index: what deciding needs, its BM25
@@ -84,16 +87,25 @@ def pick(
     ``gardener.formats.retired``) are left out, when written before that. ``everything`` keeps every match, a
     retired note entry with status "retired". A curated line of MEMORY.md
     (status "curated") with a key comes after the other hits of its key,
-    and after every hit while a note of the key is pending. ``today`` is a
+    and after every hit while a note of the key is pending. A value a
+    removal ended answers after the others, status "ended" (its ``until``
+    says when), unless its key holds a value again. ``today`` is a
     valid-time string (local time).
     """
     hits: list[Hit] = []
     keys: list[str | None] = []  # each hit's key, normalized (None: unkeyed)
     # MEMORY.md values a pending note replaces, with their keys
     replaced: list[tuple[Hit, str | None]] = []
+    ended: list[tuple[str | None, Hit]] = []  # values a removal ended, by key
+    answered: set[str] = set()  # keys a current value or a pending note answers
     for m in matches:
         if limit and len(hits) >= limit:
             break
+        if not everything and m.day is None and m.superseded and _ENDED in m.raw:
+            # what a removal ended answers after the rest, saying so and when,
+            # unless the key holds a value again
+            ended.append((m.filed_key, m.hit()))
+            continue
         if everything or (
             current_at(m.superseded, m.until, m.expires, today)
             if m.day is None
@@ -119,8 +131,16 @@ def pick(
                     continue
                 if m.day is not None and (hit.path, plain_value(hit.value)) in filed:
                     continue
+            if m.filed_key is not None:
+                answered.add(m.filed_key)
             hits.append(hit)
             keys.append(m.filed_key)
+    for key, hit in ended:
+        if key not in answered and key not in pending:
+            hits.append(hit)
+            keys.append(key)
+    if limit:
+        hits, keys = hits[:limit], keys[:limit]
     room = len(replaced) if not limit else max(0, limit - len(hits))
     for hit, key in replaced[:room]:
         hits.append(hit)

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from gardener.model.facts import Entry, Fact, Memory
 
 
-_REASONS = ("corrected", "retired", "expired")  # a status of their own
+# a status of their own; "ended": a removal ended it (gardener.planning.ending)
+_REASONS = ("corrected", "retired", "expired", "ended")
 
 
 def fact_hit(
@@ -154,7 +155,9 @@ def note_docs(entries: Iterable[Entry], config: Config) -> list[Doc]:
         c = classify(entry, config)
         filed = None
         if (
-            c.durable
+            # a removal files no value: it answers as itself while its note lives
+            not c.ends
+            and c.durable
             and c.key
             and c.kind != "event"
             and not multi_valued(c.key, config)
@@ -249,15 +252,23 @@ def lookup(
     curated: Iterable[Hit] = (),
 ) -> list[Hit]:
     """The current value(s) of one key, compared as keys are (case, space,
-    Unicode); then ``curated`` hits (``gardener.recall.curated``) of the
-    key, in file order: the managed value is the one promote keeps current."""
+    punctuation, Unicode, a leading article); then ``curated`` hits
+    (``gardener.recall.curated``) of the key, in file order: the managed
+    value is the one promote keeps current. A key whose last value a removal
+    ended has none: the value(s) it ended then answer, status ``ended``,
+    their ``until`` saying when."""
     nk = normalize_key(key)
     today = format_instant(now)
-    managed = [
-        fact_hit(f, memory_file)
-        for f in facts
-        if f.norm_key == nk and is_current(f, today)
-    ]
+    mine = [f for f in facts if f.norm_key == nk]
+    managed = [fact_hit(f, memory_file) for f in mine if is_current(f, today)]
+    if not managed:
+        timeline = [f for f in mine if f.since and f.get("reason") != "corrected"]
+        last = max((sort_key(f.until) for f in timeline if f.until), default=None)
+        managed = [
+            fact_hit(f, memory_file)
+            for f in timeline
+            if f.get("reason") == "ended" and f.until and sort_key(f.until) == last
+        ]
     return managed + [h for h in curated if h.key and normalize_key(h.key) == nk]
 
 

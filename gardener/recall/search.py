@@ -48,6 +48,8 @@ _ROW_MODULES = (
     "formats/dailynote",
     "formats/memoryfile",
     "planning/classify",
+    "planning/ending",  # what classify reads as a removal
+    "planning/values",
     "model/facts",
     "model/validtime",
     "neverstore/redact",  # the never-store rules redact what the rows hold

@@ -73,7 +73,7 @@ def _with_keys(lines: list[str], verb: str, keys: Sequence[str]) -> str:
 def _describe(d: Decision, old_values: dict[str | None, str]) -> str:
     """One commit-body line; a replaced value reads ``key: old -> new``."""
     value = d.value
-    if d.replaced in old_values:
+    if d.replaced in old_values and d.action != "end":  # an end names what it ended
         value = f"{short(old_values[d.replaced], 30)} -> {value}"
     what = f"{d.key}: {value}" if d.key else value
     return f"- {short(what, 90)} ({d.path}:{d.line})"
@@ -107,6 +107,7 @@ PROMOTE_GROUPS = (  # (the body's heading, the decision's action), in order
     ("back-filled", "history"),
     ("superseded", "supersede"),
     ("updated", "update"),
+    ("ended", "end"),
     ("rejected (already known)", "reject"),
     ("held for review", "held"),
 )
@@ -134,7 +135,7 @@ def promote_message(plan: PromotionPlan) -> str:
         {
             d.key
             for d in plan.decisions
-            if d.key and d.action in ("add", "history", "supersede", "update")
+            if d.key and d.action in ("add", "history", "supersede", "update", "end")
         }
     )
     return _with_keys(lines, "promote", keys)

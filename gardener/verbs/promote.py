@@ -94,7 +94,7 @@ def promote_author(plan: PromotionPlan) -> Identity | None:
     writers = {
         d.by
         for d in plan.decisions
-        if d.action in ("add", "history", "supersede", "update")
+        if d.action in ("add", "history", "supersede", "update", "end")
     }
     return (
         identity_for(writers.pop())

@@ -66,6 +66,7 @@ class PromoteResult:
             "added": p.keys("add") + p.keys("history"),
             "superseded": p.keys("supersede"),
             "updated": p.keys("update"),
+            "ended": p.keys("end"),
             "rejected": p.keys("reject"),
             "held": p.keys("held"),
             "refused": [
@@ -121,6 +122,7 @@ class WhyRecord:
     commit_time: str | None
     removed_in: str | None = None  # the prune commit that deleted it (status "pruned")
     edited_in: str | None = None  # the commit whose hand edit replaced this value
+    ended_by: str | None = None  # "note:line" of the removal that ended it
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -129,4 +131,5 @@ class WhyRecord:
             "commit_time": self.commit_time,
             "removed_in": self.removed_in,
             "edited_in": self.edited_in,
+            "ended_by": self.ended_by,
         }

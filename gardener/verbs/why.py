@@ -27,6 +27,10 @@ def why(session: Session, key: str) -> list[WhyRecord]:
     gone, removed_in = pruned(repo, file)
     edits = hand_edits(repo, file)
     hits = history(key, memory.facts, file, gone)
+    # the removal that ended a value, by the value's identity
+    ended_by = {
+        identity(f): f.get("ended-by") for f in [*gone, *memory.facts] if f.until
+    }
     # a line edited since the last commit has no commit yet
     committed = set((repo.committed_text(file) or "").splitlines())
     lines = memory.text.splitlines()
@@ -59,6 +63,7 @@ def why(session: Session, key: str) -> list[WhyRecord]:
                 if hit.status.endswith("pruned")
                 else None,
                 edits.replaced.get((hit.id, hit.value)) if hit.id else None,
+                ended_by.get(identity(hit)) if hit.until else None,
             )
         )
     return records

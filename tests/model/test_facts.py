@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener.model.facts import Entry, Fact, normalize_value
+from gardener.model.facts import Entry, Fact, normalize_key, normalize_value
 
 _PIECES = [
     *"aZ09 _.-$%+#*`,;:!?()[]{}/\\\"'\t\x1c\x7f\x00é€ß٣",
@@ -47,3 +47,49 @@ def test_entries_and_facts_keep_defaults_factories_and_frozenness() -> None:
         entry.text = "changed"  # type: ignore[misc]
     with pytest.raises(TypeError):
         Fact()  # type: ignore[call-arg]
+
+
+# --- keys: one key however it is written (issue 14, item 5) -------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The Great Movies / author", "Great Movies / author"),
+        ("the database", "database"),
+        ("The Great Movies ／ author", "great movies/author"),  # full-width slash
+        ("Great Movies ∕ author", "great movies / author"),  # division slash
+        ("**database:**", "database"),
+        ("list-price", "list price"),
+        ("api_key", "api key"),
+        ("Sam’s employer", "Sam's employer"),
+        ("Sam / the employer", "sam / employer"),
+        ("an editor", "editor"),
+    ],
+)
+def test_keys_written_differently_are_one(a, b):
+    assert normalize_key(a) == normalize_key(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("python 3.12", "python 312"),
+        ("c++", "c"),
+        ("c#", "c"),
+        ("theme", "heme"),  # "the" is an article only as a word
+        ("a / b testing", "b testing"),  # an article only before a word
+    ],
+)
+def test_keys_that_differ_stay_apart(a, b):
+    assert normalize_key(a) != normalize_key(b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*_PIECES, "The ", "a ", "／", "∕", "Ｔ"]), max_size=12)
+)
+def test_normalize_key_is_idempotent(pieces):
+    key = "".join(pieces)
+    once = normalize_key(key)
+    assert normalize_key(once) == once

@@ -386,7 +386,7 @@ def test_normalize_key_treats_alike(a, b):
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("database", "data base"), ("a / b", "a b"), ("list price", "list-price")],
+    [("database", "data base"), ("a / b", "a b"), ("python 3.12", "python 312")],
 )
 def test_normalize_key_keeps_different_keys_apart(a, b):
     assert normalize_key(a) != normalize_key(b)

@@ -27,3 +27,13 @@ def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
         p.kind == "parse" and p.path == "memory/2026-01-07.md" and p.line == 1
         for p in problems
     )
+
+
+def test_check_reports_two_current_entries_that_contradict(ws: Workspace):
+    ws.note("Sam loves coffee", kind="preference", time="08:00")
+    ws.note("Sam hates coffee now", kind="preference", time="08:30")
+    at(ws, "2026-01-05T18:00").promote()
+    conflicts = [p for p in ws.check() if p.kind == "conflict"]
+    assert len(conflicts) == 1
+    assert conflicts[0].path == "MEMORY.md"
+    assert "Sam hates coffee now" in conflicts[0].message

@@ -1,0 +1,42 @@
+"""``check``'s contradictions: two current entries that say the opposite."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from gardener.formats.memoryfile import parse_memory
+from gardener.planning.check import contradictions, memory_problems
+from gardener.store.settings import default_config
+
+BLOCK = """# Memory
+
+<!-- gardener:begin -->
+## Preferences
+- Sam loves coffee {#m1 since=2026-01-10}
+- Sam hates coffee now {#m2 since=2026-02-10}
+- Mira started running {#m3 since=2026-01-10}
+
+## Superseded
+- ~~Mira stopped running~~ {#m4 since=2026-01-01 until=2026-01-10 kind=preference}
+<!-- gardener:end -->
+"""
+
+
+def test_opposite_current_entries_are_a_conflict():
+    memory = parse_memory(BLOCK)
+    (problem,) = contradictions(memory, "2026-03-01")
+    assert (problem.kind, problem.line) == ("conflict", 5)
+    assert "line 6" in problem.message and "Sam hates coffee now" in problem.message
+
+
+def test_check_reports_them():
+    memory = parse_memory(BLOCK)
+    found = memory_problems(memory, default_config(), datetime(2026, 3, 1))
+    assert [p.line for p in found if p.kind == "conflict"] == [5]
+
+
+def test_a_superseded_opposite_is_no_conflict():
+    memory = parse_memory(
+        BLOCK.replace("- Sam hates coffee now {#m2 since=2026-02-10}\n", "")
+    )
+    assert contradictions(memory, "2026-03-01") == []
