@@ -95,7 +95,10 @@ class PruneResult:
             "expired_removed": len(p.expired),
             "notes_removed": len(p.notes_removed),
             "removed_notes": list(p.notes_removed),
-            "kept_notes": [{"path": path, "reason": why} for path, why in p.notes_kept],
+            # each note past its TTL that was kept: path, reason (a sentence),
+            # why ("never committed", "date", "durable", "undecided"), until, lines
+            "kept_notes": [k.as_dict() for k in p.notes_kept],
+            "undecided_removed": dict(p.undecided_removed),
             "warnings": list(self.warnings),
             "dry_run": self.dry_run,
             "commit": self.commit,

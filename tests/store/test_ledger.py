@@ -6,7 +6,9 @@ ledger gives the same answers as the one file it replaced.
 
 from __future__ import annotations
 
+import os
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gardener import Workspace
@@ -37,7 +39,12 @@ def git(root: Path, *args: str) -> str:
 def workspace(root: Path) -> Workspace:
     ws, _ = Workspace.init(root, now_override=NOW)
     for name, text in NOTES.items():
-        (ws.root / "memory" / name).write_text(text, encoding="utf-8")
+        path = ws.root / "memory" / name
+        path.write_text(text, encoding="utf-8")
+        # written on their day (the mtime says so), recorded later: prune's
+        # date check takes the mtime as the sign of when they were written
+        day = datetime.fromisoformat(name[:10]).replace(hour=20, tzinfo=UTC)
+        os.utime(path, (day.timestamp(), day.timestamp()))
     return ws
 
 
@@ -119,7 +126,9 @@ def test_an_old_ledger_gives_the_same_memory_as_a_fresh_pass(tmp_path: Path):
 def test_prune_drops_the_marks_of_notes_it_deletes(tmp_path: Path):
     ws = workspace(tmp_path / "ws")
     ws.promote()
-    later = Workspace(ws.root, now_override="2026-03-05T18:00")  # 2026-01-20 ages out
+    # 2026-01-20 ages out once its undecided "lunch was good" has had its
+    # review grace (30 + 14 days)
+    later = Workspace(ws.root, now_override="2026-03-06T18:00")
     assert later.prune().plan.notes_removed == ("memory/2026-01-20.md",)
     assert not (ws.root / month_file("2026-01")).exists()
     assert "2026-01" not in git(ws.root, "ls-files", FOLDER)
