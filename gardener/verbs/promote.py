@@ -62,7 +62,7 @@ def _pass(
     _warn_unread(s, found)
     plan = plan_promotion(
         found.notes, memory, s.config, s.now(),
-        found.ledger.marks(), memo, retired_notes.read(s.root),
+        found.ledger.marks(), memo, retired_notes.read(s.root), explain=dry_run,
     )  # fmt: skip
     check_loss(s, memory, plan.facts, force, dry_run)
     done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))

@@ -73,6 +73,11 @@ class PromoteResult:
             ],
             "history": p.keys("history"),
             "decisions": [d.as_dict() for d in p.decisions],
+            # entries of the pass no rule placed, left in their notes
+            "undecided": p.undecided,
+            # with --dry-run: every entry of the pass, what became of it and
+            # why (``gardener.planning.promote.Outcome``); [] otherwise
+            "entries": [e.as_dict() for e in p.entries],
             "over_budget": p.over_budget,
             "redacted": [r.__dict__ for r in self.redacted],
             "warnings": list(self.warnings),

@@ -3,6 +3,8 @@ and refusals for notes it cannot file."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gardener import Workspace
@@ -84,3 +86,53 @@ def test_a_nul_in_a_note_does_not_wedge_promote(ws: Workspace):
     day.write_text("# 2026-01-05\n\n## Decisions\n- \x00Null: byte\n")
     assert ws.promote().commit is not None
     assert ws.promote().commit is None  # settled: the next pass has nothing to do
+
+
+def test_dry_run_json_lists_every_entry_with_what_was_decided_and_why(
+    ws: Workspace, run_cli
+):
+    """Issue 14: ``promote --dry-run --json`` did not say which lines it
+    skipped and why; an entry no rule placed looked like chatter."""
+    write(
+        ws,
+        "2026-01-05.md",
+        "- 09:00 decision: **database**: Postgres\n"
+        "- 09:10 decision: **database**: SQLite\n"
+        "- 09:20 debugging a timeout right now\n"
+        "- 09:30 the staging box feels slow\n"
+        "- 09:40 decision: **database**: SQLite\n",
+    )
+    out = run_cli("-w", str(ws.root), "promote", "--dry-run", "--json")
+    data = json.loads(out.output)
+    assert data["undecided"] == 1 and data["commit"] is None
+    got = [
+        (e["line"], e["placed"], e["kind"], e["key"], e["rule"], e["action"])
+        for e in data["entries"]
+    ]
+    assert got == [
+        (1, "durable", "decision", "database", "explicit kind", "add"),
+        (2, "durable", "decision", "database", "explicit kind", "supersede"),
+        (3, "transient", "state", None, "transient cue", "skip"),
+        (4, "undecided", None, None, "", "skip"),
+        (5, "durable", "decision", "database", "explicit kind", "reject"),
+    ]
+    first, second, _, undecided, repeat = data["entries"]
+    assert first["text"] == "09:00 decision: **database**: Postgres"
+    assert (first["value"], first["keyed_by"], first["path"]) == (
+        "Postgres",
+        "explicit",
+        "memory/2026-01-05.md",
+    )
+    assert second["replaced"] == first["fact"]
+    assert undecided["reason"] == "undecided: no rule placed it; left in its note"
+    assert repeat["reason"]  # the decision table's own reason
+    assert set(first) >= {"ends", "reason", "fact", "replaced"}
+    # a pass for real says how many it left undecided, and lists no entries
+    done = run_cli("-w", str(ws.root), "promote")
+    assert "1 undecided" in done.output.splitlines()[-1]
+    assert (
+        json.loads(
+            run_cli("-w", str(ws.root), "promote", "--dry-run", "--json").output
+        )["entries"]
+        == []
+    )  # nothing left for a pass
