@@ -43,7 +43,7 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     memory = s.read_memory()
     notes, _ = s.read_notes()
     dating = _dating(s, notes, now.date() - timedelta(days=s.config.note_ttl_days))
-    book = read_all(s.root)
+    book = read_all(s.root, s.repo.git_dir)
     plan = plan_prune(memory, notes, s.config, now, book.marks(), dating)
     check_loss(s, memory, plan.facts, force, dry_run)
     done = PruneResult(plan, None, dry_run, tuple(s.warnings))
@@ -55,6 +55,7 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     applied = s.apply(files, expected, prune_message(plan))
     if applied.stale:
         return None
+    book.committed()  # the pending marks went into this commit
     if plan.notes_removed:  # the recall index copies what they said
         forget_files(str(s.root), as_values(s.config), plan.notes_removed)
     return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
