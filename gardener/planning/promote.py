@@ -256,7 +256,11 @@ def plan_promotion(
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
         gone = when is not None and retired_before(format_instant(at), when)
         if not kinds[i].durable or gone:
-            seen.add(mark)  # a retired one was forgotten before it was filed
+            # a retired one was forgotten before it was filed; an undecided
+            # one stays unmarked, so a later rule or a judge can still place
+            # it (its note is read again each pass until it is pruned)
+            if gone or not kinds[i].undecided:
+                seen.add(mark)
             if explain:
                 outcomes.append(_outcome(entry, kinds[i], None, gone))
             continue

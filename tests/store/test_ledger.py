@@ -142,7 +142,7 @@ def test_pending_marks_are_read_on_top_of_the_month_and_folded_by_prune(
     ws = workspace(tmp_path / "ws")
     ws.promote()
     notes = ws.root / "memory"
-    (notes / "2026-02-13.md").write_text("- 09:00 lunch ran long\n")
+    (notes / "2026-02-13.md").write_text("- 09:00 debugging a timeout right now\n")
     assert ws.promote().commit is None  # no belief changed: the marks wait
     pending = ws.root / ".git" / "gardener" / "ledger-pending"
     assert sorted(p.name for p in pending.iterdir()) == ["2026-02"]
