@@ -30,5 +30,5 @@ def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None
         emit(data)
         return
     echo(result.plan.lines())
-    echo(f"- keep {path}: {why}" for path, why in result.plan.notes_kept)
+    echo(f"- keep {k.path}: {k.reason}" for k in result.plan.notes_kept)
     click.echo(result.plan.summary(dry_run) + commit_tail(dry_run, result.commit))

@@ -1,6 +1,6 @@
 """History reads: the commits of a ``gardener.git.repo.Repo`` and its whole store.
 
-Commit lists (``log``, ``first_commit_time``, ``commits_adding``) and the
+Commit lists (``log``, ``first_commit_time``, ``first_added``, ``commits_adding``) and the
 lines a kind of commit changed (``line_changes``) serve ``why`` and ``prune``
 (``gardener.verbs.why``, ``gardener.verbs.prune``); reads of every object
 (``objects``, ``scan_history``, ``blob_paths``) and of the git folder's own
@@ -82,6 +82,30 @@ def first_commit_time(repo: Repo, path: str) -> datetime | None:
     _, out = repo.run("log", "--reverse", "--diff-filter=A", "--format=%at", "--", rel)
     stamps = decode(out).split()
     return datetime.fromtimestamp(int(stamps[0]), UTC) if stamps else None
+
+
+def first_added(repo: Repo, folder: str) -> dict[str, tuple[datetime, str | None]]:
+    """Each file under ``folder`` a commit added -> (author time, UTC-aware, and
+    the ``Gardener-Action`` of the first commit that added it, None for a
+    person's own); one ``git log`` for the whole folder. Renames count as
+    adds (``--no-renames``): a note moved into place was first added there."""
+    (rel,) = relative_paths([folder])
+    if not repo.has_commits():
+        return {}
+    _, out = repo.run(
+        "log", "--reverse", "--diff-filter=A", "--no-renames", "--name-only", "-z",
+        f"--format=%x01%at %(trailers:key={trailers.ACTION},valueonly,separator=%x2C)",
+        "--", rel,
+    )  # fmt: skip
+    found: dict[str, tuple[datetime, str | None]] = {}
+    for record in decode(out).split("\x01")[1:]:
+        head, _, names = record.partition("\n")
+        stamp, _, action = head.strip("\0").partition(" ")
+        when = datetime.fromtimestamp(int(stamp), UTC)
+        for name in names.split("\0"):
+            if name and name not in found:
+                found[name] = (when, action.strip() or None)
+    return found
 
 
 def commits_adding(repo: Repo, needle: str, path: str) -> list[CommitInfo]:

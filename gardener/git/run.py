@@ -234,6 +234,11 @@ def _hint(root: str) -> str:
     return f"run `gardener init {shlex.quote(root)}` to make one"
 
 
+def git_dir_of(root: str) -> str | None:
+    """The git folder of the work tree at ``root`` (None: it has none)."""
+    return _git_dir_of(root)
+
+
 def _git_dir_of(root: str) -> str | None:
     """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
     dot_git = os.path.join(root, ".git")

@@ -26,6 +26,8 @@ class Config:
     memory_file: str = "MEMORY.md"
     notes_dir: str = "memory"
     note_ttl_days: int = 30
+    # days past the TTL a note holding undecided entries waits for a judge
+    review_grace_days: int = 14
     superseded_retention_days: int = 90
     memory_budget_chars: int = 12000
     max_loss: float = 0.25  # share of current entries one pass may remove
@@ -51,7 +53,12 @@ class Config:
 
 
 # the settings by the shape rules.md writes them in (see gardener.formats.rules)
-INT_SETTINGS = ("note_ttl_days", "superseded_retention_days", "memory_budget_chars")
+INT_SETTINGS = (
+    "note_ttl_days",
+    "review_grace_days",
+    "superseded_retention_days",
+    "memory_budget_chars",
+)
 STR_SETTINGS = ("timezone", "memory_file", "notes_dir")
 LIST_SETTINGS = (
     "durable_kinds",

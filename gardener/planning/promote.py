@@ -36,6 +36,38 @@ from gardener.planning.refusals import REDACTED, refusals
 _CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}")
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a pass decided about one entry, and why (``--dry-run --json``).
+
+    ``placed``: "durable", "transient" or "undecided" (no rule placed it);
+    ``kind``, ``key``, ``value``, ``keyed_by``, ``rule``, ``ends``: as
+    ``Classified`` has them. ``action``: the decision's ("add", "supersede",
+    "update", "history", "reject", "held", "refused"), or "skip" for an entry
+    left in its note (transient, undecided, retired); ``reason``: why;
+    ``fact``: the id of the fact written (held: the review id), ``replaced``:
+    the id of the fact it superseded or corrected.
+    """
+
+    path: str
+    line: int
+    text: str
+    placed: str
+    kind: str | None
+    key: str | None
+    value: str
+    keyed_by: str
+    rule: str
+    ends: bool
+    action: str
+    reason: str
+    fact: str | None = None
+    replaced: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
 @dataclass(frozen=True)
 class PromotionPlan:
     """The pass's outcome: the block's facts after it, and why."""
@@ -46,6 +78,9 @@ class PromotionPlan:
     text: str  # MEMORY.md after the pass
     changed: bool  # MEMORY.md's text differs
     over_budget: int  # characters over the size budget, 0 if within
+    undecided: int = 0  # entries of the pass no rule placed (left in their notes)
+    # every entry of the pass and what became of it; only when asked (``explain``)
+    entries: tuple[Outcome, ...] = ()
 
     def keys(self, action: str) -> list[str]:
         return [d.key or d.value for d in self.decisions if d.action == action]
@@ -173,6 +208,7 @@ def plan_promotion(
     ledger: frozenset[str] = frozenset(),
     memo: Memo | None = None,
     retired: Mapping[str, str] | None = None,
+    explain: bool = False,
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -188,6 +224,8 @@ def plan_promotion(
         retired: marks of the daily-note entries ``forget`` retired -> when
             (``gardener.formats.retired``): those written before are processed
             without being filed.
+        explain: also say, in the plan's ``entries``, what became of each
+            entry of the pass and why (costs a little: for ``--dry-run --json``).
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``marks.settle``). A durable entry a never-store rule
     matches, or whose value is over ``entryline.MAX_ENTRY_CHARS``, is
@@ -212,20 +250,61 @@ def plan_promotion(
         if c.durable
     }
     refused = dict(zip(texts, refusals(list(texts.values()), config), strict=True))
+    outcomes: list[Outcome] = []
     for i, row in enumerate(queue):
         at, entry, mark = row[0], row[3], row[4]
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
-        if not kinds[i].durable or (
-            when is not None and retired_before(format_instant(at), when)
-        ):
-            seen.add(mark)  # a retired one was forgotten before it was filed
+        gone = when is not None and retired_before(format_instant(at), when)
+        if not kinds[i].durable or gone:
+            # a retired one was forgotten before it was filed; an undecided
+            # one stays unmarked, so a later rule or a judge can still place
+            # it (its note is read again each pass until it is pruned)
+            if gone or not kinds[i].undecided:
+                seen.add(mark)
+            if explain:
+                outcomes.append(_outcome(entry, kinds[i], None, gone))
             continue
+        made = len(work.decisions)
         _file(work, seen, row, kinds[i], texts[i], refused[i])
+        if explain:
+            decided = work.decisions[made] if len(work.decisions) > made else None
+            outcomes.append(_outcome(entry, kinds[i], decided, False))
     settle(seen, notes, per_note)
     facts = tuple(work.facts)
     changed_facts = facts != memory.facts
     text = render_memory(memory, facts, memo) if changed_facts else memory.text
     over = max(0, len(text) - config.memory_budget_chars)
+    undecided = sum(1 for c in kinds if c.undecided)
     return PromotionPlan(
-        facts, tuple(work.decisions), frozenset(seen), text, text != memory.text, over
-    )
+        facts, tuple(work.decisions), frozenset(seen), text, text != memory.text,
+        over, undecided, tuple(outcomes),
+    )  # fmt: skip
+
+
+def _outcome(
+    entry: Entry, c: Classified, decided: Decision | None, retired: bool
+) -> Outcome:
+    """What became of ``entry`` (classified ``c``): ``decided`` when it was filed."""
+    placed = "durable" if c.durable else "undecided" if c.undecided else "transient"
+    if decided is not None:
+        action, reason = decided.action, decided.reason
+    elif retired:
+        action, reason = "skip", "retired by forget before it was filed"
+    elif c.undecided:
+        action, reason = "skip", "undecided: no rule placed it; left in its note"
+    else:
+        what = f"kind {c.kind}" if c.kind else "no durable kind"
+        action, reason = (
+            "skip",
+            f"transient ({what}, by {c.rule or 'no rule'}); left in its note",
+        )
+    if decided is None:
+        return Outcome(
+            entry.path, entry.line, entry.text, placed, c.kind, c.key, c.value,
+            c.keyed_by, c.rule, c.ends, action, reason,
+        )  # fmt: skip
+    return Outcome(
+        entry.path, entry.line, entry.text, placed, c.kind, decided.key or c.key,
+        c.value, c.keyed_by, c.rule, c.ends, action, reason, decided.fact,
+        decided.replaced,
+    )  # fmt: skip

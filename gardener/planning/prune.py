@@ -4,15 +4,17 @@
 - Current entries whose ``expires`` has passed move to Superseded
   (``until`` = ``expires``, ``reason=expired``).
 - Daily notes older than the TTL are deleted only when every durable entry in
-  them was processed by a promotion pass, and only when the date in the file
-  name is plausible (not a year or more before the file was first committed).
+  them was processed by a promotion pass, when none holds an undecided entry
+  (one no rule placed) or ``review_grace_days`` have passed since the TTL, and
+  when the date in the file name is plausible (not more than
+  ``PLAUSIBLE_LAG_DAYS`` before the note was first committed, see ``Dating``).
 Everything pruned stays in git history.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from gardener.formats.memoryfile import render_memory
@@ -23,7 +25,51 @@ from gardener.model.marks import fingerprints
 from gardener.model.validtime import format_instant, is_current, parse_instant
 from gardener.planning.classify import classify
 
-IMPLAUSIBLE_DAYS = 365  # a note named this long before its first commit is suspect
+# a note first committed (or last modified) more than this many days after the
+# date in its name is suspect: a late-night note for yesterday, or a few days
+# back-filled after a break, stay within it; a wrong year or month does not
+PLAUSIBLE_LAG_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Dating:
+    """What tells when a note was written, to check the date in its name.
+
+    ``first``: the local date of the first commit that added it (None: never
+    committed). ``adopted``: that commit is the workspace's adoption (``init``),
+    which says when the gardener arrived, not when the note was written.
+    ``mtime``: the local date of the file's last modification.
+    """
+
+    first: date | None
+    adopted: bool = False
+    mtime: date | None = None
+
+
+@dataclass(frozen=True)
+class KeptNote:
+    """A note past its TTL that a pass keeps, and why.
+
+    ``why``: "never committed", "date" (its name's date is implausible),
+    "durable" (durable entries not promoted yet) or "undecided" (entries no
+    rule placed, within ``review_grace_days``). ``until``: for "undecided",
+    the first local day a prune may delete it. ``lines``: the entries meant.
+    """
+
+    path: str
+    why: str
+    reason: str  # the sentence the CLI prints
+    until: date | None = None
+    lines: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "reason": self.reason,
+            "why": self.why,
+            "until": self.until.isoformat() if self.until else None,
+            "lines": list(self.lines),
+        }
 
 
 @dataclass(frozen=True)
@@ -36,8 +82,10 @@ class PrunePlan:
     superseded_removed: tuple[Fact, ...]
     expired: tuple[Fact, ...]  # left current memory
     notes_removed: tuple[str, ...]  # workspace-relative paths
-    notes_kept: tuple[tuple[str, str], ...]  # (path, why it was not deleted)
+    notes_kept: tuple[KeptNote, ...]
     ledger: frozenset[str]
+    # notes deleted after their review grace with entries still undecided: path -> count
+    undecided_removed: Mapping[str, int] = field(default_factory=dict)
 
     def summary(self, dry_run: bool = False) -> str:
         """``removed 2 superseded, expired 1, deleted 3 notes`` (only what happened);
@@ -67,10 +115,14 @@ class PrunePlan:
         out += [
             f"- expire {_label(f)} (expires {f.get('expires')})" for f in self.expired
         ]
-        out += [
-            f"- delete {path} (past its TTL; every durable entry promoted)"
-            for path in self.notes_removed
-        ]
+        for path in self.notes_removed:
+            n = self.undecided_removed.get(path)
+            why = (
+                f"past its TTL and review grace; {n} undecided entr{'ies' if n != 1 else 'y'} never decided"
+                if n
+                else "past its TTL; every durable entry promoted"
+            )
+            out.append(f"- delete {path} ({why})")
         return out
 
 
@@ -131,7 +183,7 @@ def plan_prune(
     config: Config,
     now: datetime,
     ledger: frozenset[str],
-    first_commit: Mapping[str, date | None],
+    dating: Mapping[str, Dating],
 ) -> PrunePlan:
     """Plan one prune pass.
 
@@ -141,20 +193,24 @@ def plan_prune(
         config: retention and TTL in days.
         now: local wall-clock time in the workspace timezone.
         ledger: fingerprints of entries a promotion pass has processed.
-        first_commit: note path -> local date of its first commit (None: never).
+        dating: note path -> what tells when it was written (missing: never
+            committed); needed for the notes past the TTL only.
     """
     kept, removed, expired = _compost(memory, config, now)
     notes_removed: list[str] = []
-    notes_kept: list[tuple[str, str]] = []
+    notes_kept: list[KeptNote] = []
+    undecided_removed: dict[str, int] = {}
     oldest = now.date() - timedelta(days=config.note_ttl_days)
     for note in notes:
         if note.day >= oldest:
             continue
-        why = _why_kept(note, config, ledger, first_commit.get(note.path))
-        if why is None:
-            notes_removed.append(note.path)
-        else:
-            notes_kept.append((note.path, why))
+        why = _why_kept(note, config, ledger, dating.get(note.path), now.date())
+        if isinstance(why, KeptNote):
+            notes_kept.append(why)
+            continue
+        notes_removed.append(note.path)
+        if why:
+            undecided_removed[note.path] = why
     gone_paths = set(notes_removed)
     kept = _unlinked(kept, {f.id for f in removed if f.id})
     new_ledger = frozenset(m for m in ledger if m.split("\t", 1)[0] not in gone_paths)
@@ -169,6 +225,7 @@ def plan_prune(
         tuple(notes_removed),
         tuple(notes_kept),
         new_ledger,
+        undecided_removed,
     )
 
 
@@ -205,26 +262,79 @@ def _compost(
 
 
 def _why_kept(
-    note: Note, config: Config, ledger: frozenset[str], first: date | None
-) -> str | None:
-    """Why a note past the TTL stays (``first``: the local date of its first
-    commit, None if never committed); None if it may be deleted."""
-    if first is None:
-        return "never committed"
-    if (first - note.day).days >= IMPLAUSIBLE_DAYS:
-        return (
-            f"named {note.day} but first committed {first}: check the date in its name"
-        )
+    note: Note,
+    config: Config,
+    ledger: frozenset[str],
+    dating: Dating | None,
+    today: date,
+) -> KeptNote | int:
+    """Why a note past the TTL stays; else the count of its undecided entries
+    (their review grace is over: the note may be deleted)."""
+    if dating is None or dating.first is None:
+        return KeptNote(note.path, "never committed", "never committed")
+    misdated = _misdated(note.day, dating)
+    if misdated:
+        return KeptNote(note.path, "date", misdated)
     marks = fingerprints(note)
-    pending = [
-        e
-        for e in note.entries
-        if marks[e] not in ledger and classify(e, config).durable
-    ]
+    pending: list[int] = []
+    undecided: list[int] = []
+    for e in note.entries:
+        placed = classify(e, config)
+        if placed.durable and marks[e] not in ledger:
+            pending.append(e.line)
+        elif placed.undecided:
+            # until a judge decides them (the ledger will say), the rules
+            # alone do not know whether they matter: never lost unseen
+            undecided.append(e.line)
     if pending:
-        lines = ", ".join(str(e.line) for e in pending[:5])
-        return f"{len(pending)} durable entries not promoted yet (lines {lines})"
-    return None
+        return KeptNote(
+            note.path, "durable",
+            f"{_entries(len(pending), 'durable')} not promoted yet (lines {_lines(pending)})",
+            lines=tuple(pending),
+        )  # fmt: skip
+    until = note.day + timedelta(
+        days=config.note_ttl_days + config.review_grace_days + 1
+    )
+    if undecided and today < until:
+        return KeptNote(
+            note.path, "undecided",
+            f"{_entries(len(undecided), 'undecided')}, kept until {until} (lines {_lines(undecided)})",
+            until, tuple(undecided),
+        )  # fmt: skip
+    return len(undecided)
+
+
+def _entries(n: int, what: str) -> str:
+    return f"{n} {what} entr{'ies' if n != 1 else 'y'}"
+
+
+def _lines(lines: list[int]) -> str:
+    return ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "")
+
+
+def _misdated(day: date, dating: Dating) -> str | None:
+    """Why the date ``day`` in a note's name is implausible, or None.
+
+    The earliest sign of when it was written must not come more than
+    ``PLAUSIBLE_LAG_DAYS`` after ``day``: its first commit, unless that is the
+    adoption, and its mtime when older than that commit (a file copied with
+    its times, a note adopted with them). A note adopted without its times
+    (copied, cloned) has no sign: its name is trusted, or months of adopted
+    notes could never be pruned.
+    """
+    signs: list[tuple[date, str]] = []
+    if dating.first is not None and not dating.adopted:
+        signs.append((dating.first, "first committed"))
+    if dating.mtime is not None and (
+        dating.first is None or dating.mtime < dating.first
+    ):
+        signs.append((dating.mtime, "last modified"))
+    if not signs:
+        return None
+    earliest, what = min(signs)
+    if (earliest - day).days <= PLAUSIBLE_LAG_DAYS:
+        return None
+    return f"named {day} but {what} {earliest}: check the date in its name"
 
 
 def _parses(text: str) -> bool:

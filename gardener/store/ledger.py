@@ -7,6 +7,11 @@ by the month in the note's file name, so a pass rewrites, journals and commits
 only the months it touched, not years of marks. Workspaces made before kept
 one file, ``.gardener/ledger``: it is still read, and the next write moves its
 marks into the month files and deletes it in the same commit.
+
+A pass that changes no belief makes no commit of its own (see docs/internals.md,
+Pending ledger marks): the marks it adds wait in ``<git folder>/gardener/ledger-pending/
+YYYY-MM`` (only the marks that month's committed file lacks), are read as part
+of the ledger, and go into the month files with the next commit that writes them.
 """
 
 from __future__ import annotations
@@ -15,12 +20,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gardener.files.atomic import atomic_write
 from gardener.files.layout import STATE_DIR, note_date
 from gardener.files.read import read_text
+from gardener.git.run import git_dir_of
 
 LEGACY = f"{STATE_DIR}/ledger"  # the single file of workspaces made before
 FOLDER = f"{STATE_DIR}/ledger.d"
 UNDATED = "undated"  # the file of marks whose path names no date (hand-written)
+PENDING = "ledger-pending"  # in the git folder's gardener/: marks no commit holds yet
+
+
+def pending_folder(git_dir: str | Path | None) -> Path | None:
+    """Where a workspace's pending marks wait (None: no git folder, none used)."""
+    return Path(git_dir) / "gardener" / PENDING if git_dir else None
 
 
 def month_of(mark: str) -> str:
@@ -63,14 +76,19 @@ def group(marks: Iterable[str]) -> dict[str, set[str]]:
 class Ledger:
     """The ledger files read so far: a view of some months, or of all.
 
-    ``months`` maps each month read to the marks its file held (empty when it
-    has no file); ``legacy`` holds the old single file's marks, None if it is
-    gone. Marks of months not read are unknown: ``files`` never writes them.
+    ``months`` maps each month read to its marks: what its file holds (none
+    when it has no file) and its pending marks (``pending``: their folder,
+    None if not used); ``filed`` holds, for each month read that has pending
+    marks, what its file alone holds. ``legacy`` holds the old single file's
+    marks, None if it is gone. Marks of months not read are unknown:
+    ``files`` never writes them.
     """
 
     root: Path
     months: dict[str, frozenset[str]] = field(default_factory=dict)
     legacy: frozenset[str] | None = None
+    pending: Path | None = None
+    filed: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def marks(self) -> frozenset[str]:
         """Every mark read (the legacy file's too)."""
@@ -80,39 +98,93 @@ class Ledger:
         return frozenset(out)
 
     def read(self, months: Iterable[str]) -> None:
-        """Read the files of ``months`` not read yet."""
+        """Read the files of ``months`` not read yet, and their pending marks."""
         for month in months:
-            if month not in self.months:
-                self.months[month] = frozenset(_read(self.root / month_file(month)))
+            if month in self.months:
+                continue
+            marks = frozenset(_read(self.root / month_file(month)))
+            waiting = _read(self.pending / month) if self.pending else []
+            if waiting:
+                self.filed[month] = marks
+                marks = marks.union(waiting)
+            self.months[month] = marks
+
+    def read_pending(self) -> None:
+        """Read every month that has pending marks (a few: those of the passes
+        since the last commit), so the next commit takes them all."""
+        try:
+            names = [p.name for p in self.pending.iterdir()] if self.pending else []
+        except FileNotFoundError:
+            return
+        self.read(sorted(n for n in names if not n.startswith(".")))
 
     def files(self, marks: Iterable[str]) -> dict[str, str | None]:
         """The ledger files to write (None: delete) so that the ledger holds ``marks``.
 
         ``marks``: the whole ledger of the months read (a pass's new ledger).
-        Months whose marks did not change are left out; a month left without
+        Months whose files already hold them are left out; a month left without
         marks loses its file; the legacy file is split into months and deleted.
-        Months that ``marks`` reach but were not read are read first.
+        Months that ``marks`` reach but were not read are read first. Pending
+        marks are written with the rest: call ``committed`` once committed.
         """
         wanted = group(marks)
         self.read(wanted)
         out: dict[str, str | None] = {}
-        for month, old in sorted(self.months.items()):
+        for month, held in sorted(self.months.items()):
             new = wanted.get(month, set())
-            if new != old:
+            if new != self.filed.get(month, held):
                 out[month_file(month)] = render(new) if new else None
         if self.legacy is not None:
             out[LEGACY] = None
         return out
 
+    def committed(self) -> None:
+        """The files ``files`` gave are committed: their pending marks are in
+        history now, so their pending files go."""
+        for month in sorted(self.filed):
+            if self.pending:
+                (self.pending / month).unlink(missing_ok=True)
+        self.filed.clear()
 
-def read_all(root: Path) -> Ledger:
-    """Every ledger file of the workspace at ``root``: the month files and the legacy one."""
-    book = Ledger(root)
+    def stash(self, marks: Iterable[str]) -> set[str]:
+        """Keep ``marks`` (as for ``files``) without a commit: each month read
+        keeps, as pending, the marks its file lacks. Marks ``marks`` drops
+        stay in the files until a commit writes them (stale ones: harmless).
+        Returns the months whose pending marks changed. Raises ValueError
+        without a pending folder or with the legacy file (a commit splits it).
+        """
+        if self.pending is None or self.legacy is not None:
+            raise ValueError("marks cannot wait: commit them (Ledger.files)")
+        wanted = group(marks)
+        self.read(wanted)
+        changed: set[str] = set()
+        for month, held in sorted(self.months.items()):
+            filed = self.filed.get(month, held)
+            extra = frozenset(wanted.get(month, ())) - filed
+            if extra == held - filed and (extra or month not in self.filed):
+                continue  # as it is (a pending file all in its month's goes)
+            if filed.union(extra) != held:
+                changed.add(month)
+            if extra:
+                atomic_write(self.pending / month, render(extra), root=self.pending)
+                self.filed[month] = filed
+            else:
+                (self.pending / month).unlink(missing_ok=True)
+                self.filed.pop(month, None)
+            self.months[month] = filed.union(extra)
+        return changed
+
+
+def read_all(root: Path, git_dir: str | Path | None = None) -> Ledger:
+    """Every ledger file of the workspace at ``root``: the month files, their
+    pending marks (in ``git_dir``, by default the work tree's) and the legacy file."""
+    book = Ledger(root, pending=pending_folder(git_dir or git_dir_of(str(root))))
     folder = root / FOLDER
     if folder.is_dir():
         book.read(
             sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
         )
+    book.read_pending()
     legacy = root / LEGACY
     if legacy.is_file():
         book.legacy = frozenset(_read(legacy))

@@ -21,7 +21,7 @@ from gardener.files.read import decode_text, read_files
 from gardener.formats.dailynote import parse_note
 from gardener.model.facts import Note, Problem
 from gardener.model.marks import note_digest, settled_mark
-from gardener.store.ledger import FOLDER, LEGACY, Ledger, read_all
+from gardener.store.ledger import FOLDER, LEGACY, Ledger, pending_folder, read_all
 from gardener.store.statcache import MISSING, Cache, Clock, begin, load, stamp_of
 
 
@@ -66,9 +66,10 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     cache = load(git_dir)
     clock = begin(git_dir, folder, root)
     base = folder.relative_to(root).as_posix() + "/"  # of workspace-relative paths
-    found = Scan([], [], Ledger(root))
+    found = Scan([], [], Ledger(root, pending=pending_folder(git_dir)))
+    found.ledger.read_pending()  # always read: no stamp of the cache covers them
     if (root / LEGACY).is_file():
-        found.ledger = read_all(root)
+        found.ledger = read_all(root, git_dir)
     names = note_names(root, notes_dir)
     stamps: dict[str, tuple[str, bool]] = {}  # name -> (stamp, keep it)
     blobs: dict[str, str] = {}  # name -> blob id, from the cache or the bytes

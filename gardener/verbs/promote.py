@@ -18,7 +18,7 @@ from gardener.planning.promote import PromotionPlan, plan_promotion
 from gardener.store import linememo, statcache
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
-from gardener.store.ledger import LEGACY
+from gardener.store.ledger import LEGACY, month_file
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
 from gardener.verbs.budget import check_loss
@@ -34,7 +34,8 @@ def promote(
 ) -> PromoteResult:
     """Promote durable entries of the daily notes into MEMORY.md (see docs/design.md).
 
-    One commit for the pass, none when nothing changed. Raises
+    One commit for the pass, none when no belief changed (the ledger marks
+    of such a pass wait for the next commit). Raises
     LossBudgetError if current entries would be lost beyond ``max_loss``
     and ``force`` is not set.
     """
@@ -62,19 +63,25 @@ def _pass(
     _warn_unread(s, found)
     plan = plan_promotion(
         found.notes, memory, s.config, s.now(),
-        found.ledger.marks(), memo, retired_notes.read(s.root),
+        found.ledger.marks(), memo, retired_notes.read(s.root), explain=dry_run,
     )  # fmt: skip
     check_loss(s, memory, plan.facts, force, dry_run)
     done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))
     ledger = found.ledger.files(plan.ledger)
-    if dry_run or (not plan.changed and not ledger):
+    if dry_run:
         _learned(s, found, {}, memo)
         return done
-    if not plan.changed:
-        # only the ledger changed (chatter, known values): committed
-        # too, so the work tree stays clean and git says why
-        message = ledger_message(plan, LEGACY in ledger)
+    if not plan.changed and LEGACY not in ledger:
+        # no belief changed (chatter, known values, a hold): no commit of its
+        # own; the marks wait for the next commit (docs/internals.md,
+        # Pending ledger marks)
+        waiting = found.ledger.stash(plan.ledger)
+        _learned(s, found, {month_file(m): None for m in waiting}, memo)
+        return done
+    if not plan.changed:  # the old single-file ledger split into months
+        message = ledger_message(plan, True)
         applied = s.apply(ledger, {}, message, promote_author(plan))
+        found.ledger.committed()
         _learned(s, found, ledger, memo)
         return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
     # MEMORY.md first: if it changed since the plan, nothing is written
@@ -85,6 +92,7 @@ def _pass(
     )  # fmt: skip
     if applied.stale:
         return None
+    found.ledger.committed()
     _learned(s, found, files, memo)
     return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
 

@@ -3,13 +3,14 @@ aged-out notes, in one commit (the planner: ``gardener.planning.prune``)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
-from gardener.git.log import first_commit_time
+from gardener.git.log import first_added
 from gardener.model.config import as_values
 from gardener.model.facts import Note
-from gardener.planning.prune import PrunePlan, plan_prune
+from gardener.planning.prune import Dating, PrunePlan, plan_prune
 from gardener.recall.search import forget_files
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import Ledger, read_all
@@ -41,11 +42,9 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     before = s.memory_text()
     memory = s.read_memory()
     notes, _ = s.read_notes()
-    first = _first_commits(
-        s, notes, now.date() - timedelta(days=s.config.note_ttl_days)
-    )
-    book = read_all(s.root)
-    plan = plan_prune(memory, notes, s.config, now, book.marks(), first)
+    dating = _dating(s, notes, now.date() - timedelta(days=s.config.note_ttl_days))
+    book = read_all(s.root, s.repo.git_dir)
+    plan = plan_prune(memory, notes, s.config, now, book.marks(), dating)
     check_loss(s, memory, plan.facts, force, dry_run)
     done = PruneResult(plan, None, dry_run, tuple(s.warnings))
     if dry_run:
@@ -56,21 +55,36 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     applied = s.apply(files, expected, prune_message(plan))
     if applied.stale:
         return None
+    book.committed()  # the pending marks went into this commit
     if plan.notes_removed:  # the recall index copies what they said
         forget_files(str(s.root), as_values(s.config), plan.notes_removed)
     return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
 
 
-def _first_commits(
-    s: Session, notes: list[Note], cutoff: date
-) -> dict[str, date | None]:
-    """The day each note older than ``cutoff`` was first committed (None: never)."""
-    first: dict[str, date | None] = {}
-    for note in notes:
-        if note.day < cutoff:
-            stamp = first_commit_time(s.repo, note.path)
-            first[note.path] = stamp.astimezone(s.config.zone).date() if stamp else None
-    return first
+def _dating(s: Session, notes: list[Note], cutoff: date) -> dict[str, Dating]:
+    """What tells when each note older than ``cutoff`` was written: its first
+    commit (one ``git log`` for the folder), whether that was the adoption,
+    and its mtime; local dates. A note never committed is left out."""
+    old = [note for note in notes if note.day < cutoff]
+    if not old:
+        return {}
+    zone = s.config.zone
+    added = first_added(s.repo, s.config.notes_dir)
+    dating: dict[str, Dating] = {}
+    for note in old:
+        first = added.get(note.path)
+        if first is None:
+            continue
+        try:
+            stamp = os.stat(s.root / note.path).st_mtime
+        except OSError:
+            mtime = None
+        else:
+            mtime = datetime.fromtimestamp(stamp, UTC).astimezone(zone).date()
+        dating[note.path] = Dating(
+            first[0].astimezone(zone).date(), first[1] == "init", mtime
+        )
+    return dating
 
 
 def _changes(

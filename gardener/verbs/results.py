@@ -74,6 +74,11 @@ class PromoteResult:
             ],
             "history": p.keys("history"),
             "decisions": [d.as_dict() for d in p.decisions],
+            # entries of the pass no rule placed, left in their notes
+            "undecided": p.undecided,
+            # with --dry-run: every entry of the pass, what became of it and
+            # why (``gardener.planning.promote.Outcome``); [] otherwise
+            "entries": [e.as_dict() for e in p.entries],
             "over_budget": p.over_budget,
             "redacted": [r.__dict__ for r in self.redacted],
             "warnings": list(self.warnings),
@@ -96,7 +101,10 @@ class PruneResult:
             "expired_removed": len(p.expired),
             "notes_removed": len(p.notes_removed),
             "removed_notes": list(p.notes_removed),
-            "kept_notes": [{"path": path, "reason": why} for path, why in p.notes_kept],
+            # each note past its TTL that was kept: path, reason (a sentence),
+            # why ("never committed", "date", "durable", "undecided"), until, lines
+            "kept_notes": [k.as_dict() for k in p.notes_kept],
+            "undecided_removed": dict(p.undecided_removed),
             "warnings": list(self.warnings),
             "dry_run": self.dry_run,
             "commit": self.commit,

@@ -16,7 +16,7 @@ def review(session: Session, held: str, approve: bool) -> None:
     configured user). The caller holds the workspace lock, and runs promote
     after an approval. Raises GardenerError if no held entry has that id.
     """
-    book = read_all(session.root)
+    book = read_all(session.root, session.repo.git_dir)
     ledger = set(book.marks())
     matches = [m for m in ledger if m.endswith(HELD) and review_id(m) == held.strip()]
     if not matches:
@@ -35,4 +35,7 @@ def review(session: Session, held: str, approve: bool) -> None:
     # the person's decision is a commit of its own, theirs: the promote that
     # files the entry is authored by its writer
     who = session.repo.configured_identity()
-    session.apply(book.files(ledger), {}, review_message(approve, held), who)
+    if not session.apply(
+        book.files(ledger), {}, review_message(approve, held), who
+    ).stale:
+        book.committed()  # the pending marks went into this commit

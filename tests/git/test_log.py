@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gardener.git.log import commits_adding, first_commit_time, log
+from gardener.git.log import commits_adding, first_added, first_commit_time, log
 from gardener.git.repo import Repo
 from tests.git.helpers import write
 
@@ -29,3 +29,21 @@ def test_commits_adding_and_log(repo: Repo) -> None:
     assert [c.sha for c in log(repo, "MEMORY.md", limit=2)] == [c4, c3]
     assert first_commit_time(repo, "MEMORY.md") == found[0].time
     assert first_commit_time(repo, "nope.md") is None
+
+
+def test_first_added_names_each_note_and_the_verb_that_added_it(repo: Repo) -> None:
+    assert first_added(repo, "memory") == {}
+    write(repo, "memory/2026-01-05.md", "- one\n")
+    repo.commit(["memory/2026-01-05.md"], "init: adopt\n\nGardener-Action: init\n")
+    write(repo, "memory/2026-01-06 é.md", "- two\n")
+    repo.commit(["memory/2026-01-06 é.md"], "by hand")
+    write(repo, "memory/2026-01-05.md", "- one\n- more\n")
+    repo.commit(["memory/2026-01-05.md"], "note: more\n\nGardener-Action: note\n")
+    found = first_added(repo, "memory")
+    assert {path: action for path, (_, action) in found.items()} == {
+        "memory/2026-01-05.md": "init",
+        "memory/2026-01-06 é.md": None,
+    }
+    assert found["memory/2026-01-05.md"][0] == first_commit_time(
+        repo, "memory/2026-01-05.md"
+    )

@@ -6,7 +6,9 @@ ledger gives the same answers as the one file it replaced.
 
 from __future__ import annotations
 
+import os
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gardener import Workspace
@@ -17,6 +19,7 @@ from gardener.store.ledger import (
     group,
     month_file,
     month_of,
+    parse,
     read_all,
 )
 
@@ -37,7 +40,12 @@ def git(root: Path, *args: str) -> str:
 def workspace(root: Path) -> Workspace:
     ws, _ = Workspace.init(root, now_override=NOW)
     for name, text in NOTES.items():
-        (ws.root / "memory" / name).write_text(text, encoding="utf-8")
+        path = ws.root / "memory" / name
+        path.write_text(text, encoding="utf-8")
+        # written on their day (the mtime says so), recorded later: prune's
+        # date check takes the mtime as the sign of when they were written
+        day = datetime.fromisoformat(name[:10]).replace(hour=20, tzinfo=UTC)
+        os.utime(path, (day.timestamp(), day.timestamp()))
     return ws
 
 
@@ -119,8 +127,40 @@ def test_an_old_ledger_gives_the_same_memory_as_a_fresh_pass(tmp_path: Path):
 def test_prune_drops_the_marks_of_notes_it_deletes(tmp_path: Path):
     ws = workspace(tmp_path / "ws")
     ws.promote()
-    later = Workspace(ws.root, now_override="2026-03-05T18:00")  # 2026-01-20 ages out
+    # 2026-01-20 ages out once its undecided "lunch was good" has had its
+    # review grace (30 + 14 days)
+    later = Workspace(ws.root, now_override="2026-03-06T18:00")
     assert later.prune().plan.notes_removed == ("memory/2026-01-20.md",)
     assert not (ws.root / month_file("2026-01")).exists()
     assert "2026-01" not in git(ws.root, "ls-files", FOLDER)
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_pending_marks_are_read_on_top_of_the_month_and_folded_by_prune(
+    tmp_path: Path,
+):
+    ws = workspace(tmp_path / "ws")
+    ws.promote()
+    notes = ws.root / "memory"
+    (notes / "2026-02-13.md").write_text("- 09:00 debugging a timeout right now\n")
+    assert ws.promote().commit is None  # no belief changed: the marks wait
+    pending = ws.root / ".git" / "gardener" / "ledger-pending"
+    assert sorted(p.name for p in pending.iterdir()) == ["2026-02"]
+    waiting = set(parse((pending / "2026-02").read_text()))
+    filed = set(parse((ws.root / month_file("2026-02")).read_text()))
+    assert waiting and not waiting & filed
+    # a month file changed under them (a pull) is read with them on top
+    extra = "memory/2026-02-14.md\t0123456789abcdef"
+    with open(ws.root / month_file("2026-02"), "a") as out:
+        out.write(extra + "\n")
+    git(
+        ws.root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "pulled"
+    )
+    assert read_all(ws.root).marks() >= waiting | filed | {extra}
+    # the next commit that writes the month takes them along
+    later = Workspace(ws.root, now_override="2026-03-06T18:00")
+    assert later.prune().commit
+    assert not pending.exists() or list(pending.iterdir()) == []
+    month = set(parse((ws.root / month_file("2026-02")).read_text()))
+    assert month >= waiting | {extra}
     assert git(ws.root, "status", "--porcelain") == ""

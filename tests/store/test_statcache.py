@@ -127,3 +127,17 @@ def test_a_promote_killed_after_its_writes_is_finished_then_skips_the_notes(
     again = ws.promote()
     assert again.plan.decisions == () and again.commit is None
     assert [h.value for h in ws.recall(key="database")] == ["SQLite"]
+
+
+def test_notes_settled_by_pending_marks_stay_unread(ws: Workspace):
+    """A pass that changed no belief leaves its marks pending, uncommitted:
+    the next scans still skip the notes those marks settle."""
+    (ws.root / "memory" / "2026-02-20.md").write_text(
+        "- debugging a timeout right now\n"
+    )
+    assert ws.promote().commit is None
+    pending = ws.root / ".git" / "gardener" / "ledger-pending" / "2026-02"
+    assert "2026-02-20.md\tsettled:" in pending.read_text()
+    found = scan(ws.root, "memory", ws.root / ".git")
+    assert found.notes == [] and list(found.ledger.months) == ["2026-02"]
+    assert ws.promote().plan.decisions == ()

@@ -22,7 +22,7 @@ def test_commits_check_gits_housekeeping_every_few_hours(
         if text == "three":  # hours later
             os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
         trace.write_text("")
-        ws.note(text)
+        ws.note(text, kind="fact", key=text)  # facts: a promote that files them commits
         runs.append("maintenance run --auto" in trace.read_text())
     assert runs == [True, False, True]
     # promote keeps the same clock: its commits come minutes after a note's
@@ -30,12 +30,12 @@ def test_commits_check_gits_housekeeping_every_few_hours(
     assert ws.promote().commit
     assert "maintenance run --auto" not in trace.read_text()
     os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
-    ws.note("four")
+    ws.note("four", kind="fact", key="four")
     trace.write_text("")
     ws.promote()  # the note ran it: not due again
     assert "maintenance run --auto" not in trace.read_text()
     os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
-    ws.note("five")
+    ws.note("five", kind="fact", key="five")
     os.utime(stamp, (stamp.stat().st_atime, stamp.stat().st_mtime - 7 * 3600))
     trace.write_text("")
     assert ws.promote().commit  # hours after the last check: promote's commit runs it

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import Result
+
 from gardener import Workspace
 from gardener.formats.memoryfile import parse_memory
-from tests.helpers import at, git
+from tests.helpers import at, git, write
 
 
 def test_prune_keeps_notes_until_promoted_and_checks_the_name(ws: Workspace):
@@ -47,3 +53,51 @@ def test_expired_entries_leave_current_memory(ws: Workspace):
     assert [h.value for h in ws.recall(key="k1", as_of_time="2026-01-09")] == [
         "value 1"
     ]
+
+
+def test_a_note_named_356_days_before_its_first_commit_is_kept_and_reported(
+    tmp_path: Path, run_cli: Callable[..., Result]
+):
+    """Issue 14: the wrong-year guard started at 365 days, so this note went."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2025-12-27T21:00")
+    write(ws, "2025-01-05.md", "- 09:00 event: deployed v2\n")
+    ws.record()
+    result = run_cli("-w", str(ws.root), "prune", now="2025-12-28T09:00")
+    assert (
+        "- keep memory/2025-01-05.md: named 2025-01-05 but first committed"
+        " 2025-12-27: check the date in its name"
+    ) in result.output
+    assert (ws.root / "memory" / "2025-01-05.md").exists()
+
+
+def test_adopted_notes_age_out_by_their_names(tmp_path: Path):
+    """A workspace adopted with months of old notes: every one is first
+    committed by the adoption, which does not hold them for ever."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    for day in ("2025-06-01", "2025-09-14", "2026-01-20"):
+        (root / "memory" / f"{day}.md").write_text("- 09:00 event: deployed\n")
+    ws, _ = Workspace.init(root, now_override="2026-02-01T09:00")
+    result = ws.prune().as_dict()
+    assert result["removed_notes"] == ["memory/2025-06-01.md", "memory/2025-09-14.md"]
+
+
+def test_undecided_entries_keep_their_note_and_prune_says_until_when(
+    ws: Workspace, run_cli: Callable[..., Result]
+):
+    ws.note("the staging box feels slow", day="2026-01-05", time="09:00")
+    at(ws, "2026-01-05T10:00").promote()
+    out = run_cli("-w", str(ws.root), "prune", "--json", now="2026-02-10T09:00")
+    (kept,) = json.loads(out.output)["kept_notes"]
+    assert kept == {
+        "path": "memory/2026-01-05.md",
+        "reason": "1 undecided entry, kept until 2026-02-19 (lines 3)",
+        "why": "undecided",
+        "until": "2026-02-19",
+        "lines": [3],
+    }
+    out = run_cli("-w", str(ws.root), "prune", now="2026-02-19T09:00")
+    assert (
+        "- delete memory/2026-01-05.md (past its TTL and review grace;"
+        " 1 undecided entry never decided)"
+    ) in out.output
