@@ -68,13 +68,13 @@ def tail(text: str) -> tuple[list[tuple[int, str]], tuple[int, str, str] | None]
     ~30 ms). Only the lines that can be a heading or a fence are looked at, so
     the cost is a regex scan of the text.
     """
+    if text.startswith("\ufeff"):
+        text = text[1:]  # line numbers count from the line it is on
     _, skip = split_front_matter(text)
     start = 0
-    if skip:
-        for _ in range(skip):
-            start = text.index("\n", start) + 1
-    elif text.startswith("\ufeff"):
-        start = 1
+    for _ in range(skip):
+        end = text.find("\n", start)
+        start = end + 1 if end >= 0 else len(text)
     headings: dict[int, str] = {}
     fence: tuple[int, str, str] | None = None
     for found in _BLOCK.finditer(text, start):
