@@ -128,12 +128,16 @@ def parse_note(path: str, day: date, text: str) -> Note:
             headings = {lv: t for lv, t in headings.items() if lv < level}
             headings[level] = heading_title(hm.group(2))
             continue
-        if current is not None and current.open and raw.strip():
-            if not _NOT_LAZY.match(raw):
-                # a hard-wrapped item: its paragraph goes on (CommonMark's
-                # lazy continuation), indented or not
-                current.more.append(raw.strip())
-                continue
+        if (
+            current is not None
+            and current.open
+            and raw.strip()
+            and not _NOT_LAZY.match(raw)
+        ):
+            # a hard-wrapped item: its paragraph goes on (CommonMark's lazy
+            # continuation), indented or not
+            current.more.append(raw.strip())
+            continue
         im = (_TOP_ITEM if current is not None else _FIRST_ITEM).match(raw)
         if im:
             flush()

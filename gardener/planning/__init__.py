@@ -1,6 +1,7 @@
 """The planners: parsed values and the time in, a plan out; pure, nothing written.
 
 classify    an entry's kind and key, by the rules
+headings    the kind a heading gives the entries under it (``note`` asks it too)
 sameness    when two values are the same (normalized, or near-duplicates)
 reconcile   the reconciliation timeline: the decision table that files one entry
 refusals    why never-store refuses a durable entry

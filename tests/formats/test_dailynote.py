@@ -622,8 +622,13 @@ def test_a_wrapped_item_reads_as_the_unwrapped_one(
     line = render_entry(value, time=time_of_day, kind=kind, key=key)
     tokens = line.split(" ")
     # break before a token that starts like prose, never before the first word
-    cuts = sorted({b for b in breaks if 1 < b < len(tokens) and _WRAPS_AT.match(tokens[b])})
-    pieces = [" ".join(tokens[a:b]) for a, b in zip([0, *cuts], [*cuts, len(tokens)])]
+    cuts = sorted(
+        {b for b in breaks if 1 < b < len(tokens) and _WRAPS_AT.match(tokens[b])}
+    )
+    pieces = [
+        " ".join(tokens[a:b])
+        for a, b in zip([0, *cuts], [*cuts, len(tokens)], strict=True)
+    ]
     wrapped = "\n".join([pieces[0], *(indent + p for p in pieces[1:])])
     one, many = only(line + "\n"), only(wrapped + "\n")
     assert " ".join(many.value.split()) == " ".join(one.value.split())

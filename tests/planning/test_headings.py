@@ -54,9 +54,9 @@ def test_heading_kinds(heading, kind):
 
 @settings(max_examples=300)
 @given(
-    st.lists(
-        st.sampled_from(WORDS) | st.text(max_size=8), min_size=1, max_size=5
-    ).map(" ".join)
+    st.lists(st.sampled_from(WORDS) | st.text(max_size=8), min_size=1, max_size=5).map(
+        " ".join
+    )
 )
 def test_note_and_promotion_read_a_heading_alike(heading):
     assert heading_kind(heading, RULES.headings.items()) == promoted_kind(heading)

@@ -27,3 +27,24 @@ def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
         p.kind == "parse" and p.path == "memory/2026-01-07.md" and p.line == 1
         for p in problems
     )
+
+
+def test_check_reports_a_code_fence_a_note_never_closes(ws: Workspace):
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text(
+        "# 2026-01-05\n\n- ran the build:\n\n```sh\nmake all\n```\n\n"
+        "- the logs:\n  ~~~\n  error: disk full\n- 10:20 decision: **database**: SQLite\n"
+    )
+    problems = [p for p in ws.check() if p.path == "memory/2026-01-05.md"]
+    assert [(p.kind, p.line) for p in problems] == [("parse", 10)]
+    assert "never closed" in problems[0].message
+    assert "the 2 line(s) after it" in problems[0].message
+    assert "`  ~~~`" in problems[0].message
+
+
+def test_a_note_closes_the_fence_and_check_is_quiet_again(ws: Workspace):
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text("# 2026-01-05\n\n```\nmake all\n")
+    assert [p.line for p in ws.check()] == [3]
+    ws.note("we use SQLite", time="08:30")
+    assert ws.check() == []

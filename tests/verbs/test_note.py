@@ -176,7 +176,9 @@ def test_the_section_closes_the_kind_heading_at_its_level(ws: Workspace):
     write(ws, DAY, "# Log\n\n## Details\n\n- ran the tests\n\n")
     ws.note("Mira prefers dark mode", time="08:30")
     text = (ws.root / "memory" / DAY).read_text()
-    assert text.endswith("- ran the tests\n\n# 08:30\n\n- 08:30 Mira prefers dark mode\n")
+    assert text.endswith(
+        "- ran the tests\n\n# 08:30\n\n- 08:30 Mira prefers dark mode\n"
+    )
     assert _entries(ws)[-1].headings == ("08:30",)
 
 
@@ -201,7 +203,10 @@ def test_a_note_after_an_open_fence_closes_it_first(
     write(ws, DAY, f"# 2026-01-05\n\n{before}")
     ws.note("Mira prefers dark mode", time="08:30")
     text = (ws.root / "memory" / DAY).read_text()
-    assert text == f"# 2026-01-05\n\n{before}\n{closing}\n\n- 08:30 Mira prefers dark mode\n"
+    assert (
+        text
+        == f"# 2026-01-05\n\n{before}\n{closing}\n\n- 08:30 Mira prefers dark mode\n"
+    )
     assert _entries(ws)[-1].value == "Mira prefers dark mode"
     assert ws.check() == []
 
@@ -218,7 +223,9 @@ def test_a_crlf_note_gets_its_section_in_crlf(ws: Workspace):
     write(ws, DAY, b"# 2026-01-05\r\n\r\n## Status\r\n- busy\r\n")
     ws.note("Mira prefers dark mode", time="08:30")
     data = (ws.root / "memory" / DAY).read_bytes()
-    assert data.endswith(b"- busy\r\n\r\n## 08:30\r\n\r\n- 08:30 Mira prefers dark mode\r\n")
+    assert data.endswith(
+        b"- busy\r\n\r\n## 08:30\r\n\r\n- 08:30 Mira prefers dark mode\r\n"
+    )
 
 
 def test_the_fast_note_reads_the_headings_of_rules_md(tmp_path, monkeypatch):
