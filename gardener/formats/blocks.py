@@ -18,8 +18,9 @@ FENCE = re.compile(r"^[^\S\r\n]{0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
 # ``(.*?)\s*#*\s*$`` takes cubic time on a run of spaces.
 HEADING = re.compile(r"^[^\S\r\n]{0,3}(#{1,6})[^\S\r\n]+(.*)$", re.MULTILINE)
 _CLOSING_HASHES = re.compile(r"(?:^|(?<=\s))#+$")
-# a line that may be a heading or a fence: what ``tail`` looks at
-_BLOCK = re.compile(r"^[^\S\r\n]{0,3}(?:#{1,6}[^\S\r\n]|`{3}|~{3})", re.MULTILINE)
+# a line that may be a heading or a fence: what ``tail`` looks at. It starts
+# with the newline before it, a literal the regex engine skips to quickly.
+_BLOCK = re.compile(r"\n[^\S\r\n]{0,3}(?:#{1,6}[^\S\r\n]|`{3}|~{3})")
 _FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
 
 
@@ -68,25 +69,28 @@ def tail(text: str) -> tuple[list[tuple[int, str]], tuple[int, str, str] | None]
     ~30 ms). Only the lines that can be a heading or a fence are looked at, so
     the cost is a regex scan of the text.
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]  # line numbers count from the line it is on
-    _, skip = split_front_matter(text)
+    # the newline before the first line, which _BLOCK starts with; the BOM off
+    text = "\n" + (text[1:] if text.startswith("\ufeff") else text)
+    _, skip = split_front_matter(text[1:])
     start = 0
     for _ in range(skip):
-        end = text.find("\n", start)
-        start = end + 1 if end >= 0 else len(text)
+        end = text.find("\n", start + 1)
+        start = end if end >= 0 else len(text)
     headings: dict[int, str] = {}
     fence: tuple[int, str, str] | None = None
+    number, counted = 1, 0  # the line number at text[counted]
     for found in _BLOCK.finditer(text, start):
-        end = text.find("\n", found.start())
-        line = text[found.start() : end if end >= 0 else len(text)].rstrip("\r")
+        at = found.start() + 1
+        end = text.find("\n", at)
+        line = text[at : end if end >= 0 else len(text)].rstrip("\r")
         if fence is not None:
             if closes(fence[2], line):
                 fence = None
             continue
         fm = FENCE.match(line)
         if fm:
-            number = text.count("\n", 0, found.start()) + 1
+            number += text.count("\n", counted + 1, at)
+            counted = found.start()
             fence = (number, line[: fm.start(1)], fm.group(1))
             continue
         hm = HEADING.match(line)
