@@ -6,7 +6,8 @@ settings cached, without building a ``Workspace``, because interpreter start
 and imports are most of what a note costs (bench/README.md). So this module
 and what it imports on the common path (``gardener.neverstore``,
 ``gardener.git``, ``gardener.store.journal``, ``gardener.files``,
-``gardener.verbs.messages``) use no dataclasses (creating one costs ~0.5 ms at
+``gardener.verbs.messages``, and ``gardener.formats.blocks`` and
+``gardener.planning.headings`` to see where an append lands) use no dataclasses (creating one costs ~0.5 ms at
 import), and import no pathlib (~6 ms with what it loads), typing (~4 ms:
 records are ``gardener.model.record.Record``), contextlib or threading: paths
 are ``os.path`` strings. tests/test_imports.py checks that a note loads none
