@@ -2,6 +2,7 @@
 
 entryline   one daily-note entry line as ``gardener note`` writes it, and its limits
 dailynote   a daily note: front matter and entries
+blocks      a daily note's headings and code fences, and what is open at its end
 memoryfile  MEMORY.md's managed block: facts, sections, attributes
 rules       rules.md's front matter -> Config
 retired     the register of retired daily-note entries: its lines

@@ -12,15 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+from gardener.formats.blocks import FENCE, HEADING, closes, heading_title
+from gardener.formats.blocks import split_front_matter as split_front_matter
 from gardener.model.facts import Entry, Note, Problem
 from gardener.model.kinds import KIND_ALIASES, KINDS, canonical_kind
 
 _KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})(.*)$")
-# Heading text is taken whole and its closing #s stripped afterwards: a lazy
-# ``(.*?)\s*#*\s*$`` takes cubic time on a run of spaces.
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
-_CLOSING_HASHES = re.compile(r"(?:^|(?<=\s))#+$")
 _TOP_ITEM = re.compile(r"^ {0,1}(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
 # Outside an entry, an item indented up to three spaces is still top-level.
 _FIRST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])\s+(.*)$")
@@ -36,7 +33,12 @@ _KIND_STARTS = frozenset(
 _KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*:\s*(.*)$|^\*\*([^*]+?):\*\*\s*(.*)$")
 _TRAILER = re.compile(r"\((source|by|expires):([^()]*)\)\s*$", re.IGNORECASE)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
+# A line that cannot go on an item's text (CommonMark: it starts a block that
+# interrupts a paragraph, or a table row): a list item, a thematic break or
+# setext underline, a block quote, HTML, a table row.
+_NOT_LAZY = re.compile(
+    r"^\s*(?:(?:[-*+]|\d{1,9}[.)])(?:\s|$)|([-*_])[ \t]*(?:\1[ \t]*){2,}$|=+\s*$|[>|<])"
+)
 
 
 @dataclass
@@ -48,21 +50,8 @@ class _Item:
     heading: str | None
     headings: tuple[str, ...] = ()  # outermost first
     nested: list[str] = field(default_factory=list)
-
-
-def split_front_matter(text: str) -> tuple[str | None, int]:
-    """Return (yaml_text or None, number of lines the front matter takes).
-
-    Front matter is a first line ``---`` and a closing ``---`` (or ``...``) line.
-    """
-    body = text[1:] if text.startswith("\ufeff") else text
-    lines = body.split("\n")
-    if not lines or lines[0].rstrip("\r").strip() != "---":
-        return None, 0
-    for number in range(1, len(lines)):
-        if _FRONT_END.match(lines[number].rstrip("\r")):
-            return "\n".join(x.rstrip("\r") for x in lines[1:number]), number + 1
-    return None, 0
+    more: list[str] = field(default_factory=list)  # its text's wrapped lines, stripped
+    open: bool = True  # its text may go on: no blank or nested line since
 
 
 def load_front_matter(yaml_text: str) -> Mapping[str, object] | None:
@@ -117,15 +106,9 @@ def parse_note(path: str, day: date, text: str) -> Note:
         raw = lines[index].rstrip("\r")
         # fences and headings start with one of these after at most 3 spaces
         lead = raw.lstrip()[:1]
-        fm = _FENCE.match(raw) if lead in ("`", "~") else None
+        fm = FENCE.match(raw) if lead in ("`", "~") else None
         if fence is not None:
-            # a closing fence: the same character, at least as long, no info string
-            if (
-                fm
-                and fm.group(1)[0] == fence[0]
-                and len(fm.group(1)) >= len(fence)
-                and not fm.group(2).strip()
-            ):
+            if fm and closes(fence, raw):
                 fence = None
             if current is not None:
                 current.nested.append(raw)
@@ -134,16 +117,26 @@ def parse_note(path: str, day: date, text: str) -> Note:
             fence = fm.group(1)
             if current is not None and raw[:1] in (" ", "\t"):
                 current.nested.append(raw)
+                current.open = False
             else:
                 flush()
             continue
-        hm = _HEADING.match(raw) if lead == "#" else None
+        hm = HEADING.match(raw) if lead == "#" else None
         if hm:
             flush()
             level = len(hm.group(1))
             headings = {lv: t for lv, t in headings.items() if lv < level}
-            title = _CLOSING_HASHES.sub("", hm.group(2).strip()).strip()
-            headings[level] = title
+            headings[level] = heading_title(hm.group(2))
+            continue
+        if (
+            current is not None
+            and current.open
+            and raw.strip()
+            and not _NOT_LAZY.match(raw)
+        ):
+            # a hard-wrapped item: its paragraph goes on (CommonMark's lazy
+            # continuation), indented or not
+            current.more.append(raw.strip())
             continue
         im = (_TOP_ITEM if current is not None else _FIRST_ITEM).match(raw)
         if im:
@@ -154,8 +147,10 @@ def parse_note(path: str, day: date, text: str) -> Note:
             continue
         if current is not None and raw.strip() and raw[:1] in (" ", "\t"):
             current.nested.append(raw)
+            current.open = False
             continue
         if current is not None and not raw.strip():
+            current.open = False
             continue  # a blank line inside a list: nested items may follow
         flush()
     flush()
@@ -185,7 +180,7 @@ def _entry(
     zone: str | None,
     item: _Item,
 ) -> Entry:
-    text = item.text
+    text = " ".join([item.text, *item.more]) if item.more else item.text
     nested = tuple(item.nested)
     heading = item.heading
     rest = text

@@ -94,6 +94,7 @@ def from_values(values: Mapping[str, object]) -> Config | None:
     """``as_values`` read back from JSON (lists where Config holds tuples);
     None if they do not fit Config."""
     raw: dict[str, Any] = dict(values)
+    raw.pop("note_headings", None)  # derived for ``gardener note`` (store.settings)
     try:
         for name in LIST_SETTINGS:
             raw[name] = tuple(raw[name])

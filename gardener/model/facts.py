@@ -157,7 +157,7 @@ class Entry:
     path: str  # workspace-relative posix path of the note
     line: int  # 1-based line of the item's first line
     day: date  # the note's date, from its file name
-    text: str  # the item's first line after the list marker, as written
+    text: str  # the item's text after the list marker: its lines joined by a space
     value: str  # text without time, kind, key, source, by and expires
     time: str | None = None  # "HH:MM", local time in the workspace timezone
     kind: str | None = None  # explicit kind (canonical), or None

@@ -2,6 +2,11 @@
 
 classify    an entry's kind and key, by the rules
 values      a value cut from a sentence: its full stop off, an abbreviation's kept
+headings    the kind and subject an entry's headings give it
+headingwords the kind rules.md's heading words give a heading (``note`` asks it)
+labels      label bullets: ``**Key**: value``, ``Key: value``, and what a label is
+keying      keys for free text: patterns, topics, copulas, the person of a preference
+frames      sentence frames of change, removal and negation
 sameness    when two values are the same (normalized, or near-duplicates)
 reconcile   the reconciliation timeline: the decision table that files one entry
 ending      removals: what one names, what held then, what it ends

@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
+from gardener.formats.blocks import tail
 from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Fact, Memory, Problem
 from gardener.model.validtime import format_instant, is_current, is_instant
@@ -135,3 +136,23 @@ def by_file(problems: Iterable[Problem]) -> Mapping[str, list[Problem]]:
     for p in problems:
         grouped[p.path].append(p)
     return grouped
+
+
+def fence_problems(path: str, text: str) -> list[Problem]:
+    """A problem if the daily note ``text`` ends inside a code fence: every
+    line after its opening is code, so no entry written there is read."""
+    _, fence = tail(text)
+    if fence is None:
+        return []
+    line, indent, marker = fence
+    below = text.count("\n") + (not text.endswith("\n")) - line
+    return [
+        Problem(
+            "parse",
+            path,
+            line,
+            f"this code fence ({marker}) is never closed: the {below} line(s) after"
+            f" it are read as code, and no entry among them is filed or recalled;"
+            f" close it with a line `{indent}{marker}` after the code",
+        )
+    ]

@@ -14,7 +14,8 @@ import re
 from collections.abc import Mapping
 
 from gardener.lexicon.match import find
-from gardener.lexicon.words import Words
+from gardener.lexicon.words import Words, lexicon
+from gardener.model.config import Config
 
 _CLOCK = re.compile(
     r"(?<!\d)(?:[01]?\d|2[0-3])[:h.][0-5]\d(?!\d)|\b\d{1,2}\s?(?:am|pm)\b", re.I
@@ -72,8 +73,31 @@ def heading_kind(
     if named:
         return named
     if _CLOCK.search(text) or _DATE.search(text):
-        return "event"  # a dated or timed section of a log
+        # a dated or timed section of a log; a time alone ("## 10:30", the
+        # heading ``gardener note`` writes) is a title, like a date alone
+        rest = _CLOCK.sub(" ", _DATE.sub(" ", text))
+        if re.sub(r"[\W\d_]+", "", re.sub(r"(?i)\b(?:utc|gmt)\b", "", rest)):
+            return "event"
     return None
+
+
+def heading_words(config: Config) -> dict[str, tuple[str, ...]]:
+    """kind -> heading words, rules.md's then the lexicon's, with English
+    plurals spelled out: what ``gardener note`` matches whole words against
+    (``planning.headingwords``), without loading the lexicon on its path."""
+    words = lexicon(tuple(config.languages))
+    out: dict[str, tuple[str, ...]] = {}
+    for table in (config.headings, words.headings):
+        for kind, phrases in table.items():
+            spelled = [p for w in phrases for p in (w, *_plurals(w))]
+            out[kind] = tuple(dict.fromkeys((*out.get(kind, ()), *spelled)))
+    return out
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    if not word.isascii() or not word[-1:].isalpha() or word.endswith("s"):
+        return ()
+    return (word + "s", word + "es")
 
 
 def read_headings(

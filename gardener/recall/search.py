@@ -48,6 +48,19 @@ _ROW_MODULES = (
     "formats/dailynote",
     "formats/memoryfile",
     "planning/classify",
+    "planning/labels",  # ... and what it reads entries by
+    "planning/headings",
+    "planning/keying",
+    "planning/frames",
+    "lexicon/match",
+    "lexicon/words",
+    "lexicon/en",
+    "lexicon/zh",
+    "lexicon/ja",
+    "lexicon/de",
+    "lexicon/fr",
+    "lexicon/es",
+    "lexicon/ru",
     "planning/ending",  # what classify reads as a removal
     "planning/values",
     "model/facts",
@@ -290,6 +303,8 @@ def signature(values: Mapping[str, object]) -> str:
     rows, by the stat of its modules."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     stamps = [os.stat(os.path.join(here, f"{m}.py")) for m in _ROW_MODULES]
+    # derived for note only (gardener.store.settings): not a setting of its own
+    values = {k: v for k, v in values.items() if k != "note_headings"}
     return rulecache.canonical(values) + "".join(
         f"|{s.st_mtime_ns}:{s.st_size}" for s in stamps
     )

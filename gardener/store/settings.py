@@ -50,7 +50,13 @@ def rules_bytes(root: str | os.PathLike[str]) -> bytes | None:
 
 
 # the modules that turn rules.md into a Config: a new version of one is a miss
-_PARSERS = (("model", "config.py"), ("formats", "rules.py"))
+_PARSERS = (
+    ("model", "config.py"),
+    ("formats", "rules.py"),
+    # the heading words ``note`` reads from the cache (``note_headings``)
+    ("planning", "headings.py"),
+    *(("lexicon", f"{code}.py") for code in ("en", "zh", "ja", "de", "fr", "es", "ru")),
+)
 
 
 def cache_key(raw: bytes | None) -> str:
@@ -174,5 +180,7 @@ def load(root: str | os.PathLike[str]) -> Config:
         except UnicodeDecodeError as exc:
             raise ConfigError("rules.md is not UTF-8 text", "rules.md") from exc
         config = parse_rules(text, "rules.md", default_config())
-    write(root, key, as_values(config))
+    from gardener.planning.headings import heading_words
+
+    write(root, key, {**as_values(config), "note_headings": heading_words(config)})
     return config

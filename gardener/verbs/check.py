@@ -21,7 +21,12 @@ from gardener.model.config import Config
 from gardener.model.facts import Note, Problem
 from gardener.model.marks import HELD, fingerprints, review_id
 from gardener.neverstore import redact
-from gardener.planning.check import memory_problems, secret_problems, sort_problems
+from gardener.planning.check import (
+    fence_problems,
+    memory_problems,
+    secret_problems,
+    sort_problems,
+)
 from gardener.store import retired as retired_notes
 from gardener.verbs import reading
 from gardener.verbs.guard import QUARANTINE, purged_scrubber, quarantined
@@ -96,8 +101,8 @@ def check(
     history: bool = False,
     staged: bool = False,
 ) -> list[Problem]:
-    """Problems in the workspace at ``root`` (resolved): parse errors,
-    conflicts, secrets, size budget, files in the notes folder that look like
+    """Problems in the workspace at ``root`` (resolved): parse errors (a code
+    fence a note never closes among them), conflicts, secrets, size budget, files in the notes folder that look like
     notes but are not read as one (``gardener.files.layout.misnamed_notes``). ``now``: the
     workspace's clock (local, naive).
 
@@ -121,6 +126,7 @@ def check(
     for note in notes:
         text = read_text(root / note.path)
         problems += secret_problems(note.path, text, config)
+        problems += fence_problems(note.path, text)
         problems += _purged_problems(note.path, purged(text))
         problems += _name_problems(note.path, config, purged)
     problems += _memory_problems(root, config, now, purged)

@@ -6,7 +6,8 @@ settings cached, without building a ``Workspace``, because interpreter start
 and imports are most of what a note costs (bench/README.md). So this module
 and what it imports on the common path (``gardener.neverstore``,
 ``gardener.git``, ``gardener.store.journal``, ``gardener.files``,
-``gardener.verbs.messages``) use no dataclasses (creating one costs ~0.5 ms at
+``gardener.verbs.messages``, and ``gardener.formats.blocks`` and
+``gardener.planning.headingwords`` to see where an append lands) use no dataclasses (creating one costs ~0.5 ms at
 import), and import no pathlib (~6 ms with what it loads), typing (~4 ms:
 records are ``gardener.model.record.Record``), contextlib or threading: paths
 are ``os.path`` strings. tests/test_imports.py checks that a note loads none
@@ -50,12 +51,17 @@ class NoteSettings(Record):
     timezone: str  # IANA name
     never_store: tuple[tuple[str, str], ...]  # (name, regex)
     allow: tuple[str, ...]  # regexes
+    # rules.md's ``headings``, in order: (kind, heading words)
+    headings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @classmethod
     def of(cls, config: Config) -> NoteSettings:
         """The settings of a parsed ``Config``."""
+        from gardener.planning.headings import heading_words
+
+        headings = tuple(heading_words(config).items())
         return cls(config.notes_dir, config.memory_file, config.timezone,
-                   tuple(config.never_store), tuple(config.allow))  # fmt: skip
+                   tuple(config.never_store), tuple(config.allow), headings)  # fmt: skip
 
     @classmethod
     def from_values(cls, values: Mapping[str, object]) -> NoteSettings | None:
@@ -65,7 +71,11 @@ class NoteSettings(Record):
         try:
             pairs = values["never_store"]
             allow = values["allow"]
+            # rules.md's heading words and the lexicon's, as the cache holds them
+            headings = values.get("note_headings", values["headings"])
             if not isinstance(pairs, list) or not isinstance(allow, list):
+                return None
+            if not isinstance(headings, dict):
                 return None
             return cls(
                 str(values["notes_dir"]),
@@ -73,6 +83,7 @@ class NoteSettings(Record):
                 str(values["timezone"]),
                 tuple((str(name), str(regex)) for name, regex in pairs),
                 tuple(str(a) for a in allow),
+                tuple((str(k), tuple(str(w) for w in v)) for k, v in headings.items()),
             )
         except (KeyError, TypeError, ValueError):
             return None
@@ -121,14 +132,18 @@ def write_note(
     from gardener.git.repo import identity_for
 
     root = os.fspath(root)
-    text, line, when = _entry(text, now, kind, key, source, by, expires, day, time)
+    text, line, when, clock = _entry(
+        text, now, kind, key, source, by, expires, day, time
+    )
     _refuse_secret(root, line, settings)
     rel = f"{settings.notes_dir}/{when.isoformat()}.md"
-    heading = f"# {when.isoformat()}"
+    # a section of our own, should the note end under a heading that gives
+    # its entries a kind (docs/design.md, Note): the entry's time, or now's
+    section = clock or now.strftime("%H:%M")
     message = note_message(text, rel)
     sha, warnings = _append(
-        root, settings, rel, heading, line, message, identity_for(by),
-        now, fixed_clock,
+        root, settings, rel, (f"# {when.isoformat()}", section), line, message,
+        identity_for(by), now, fixed_clock,
     )  # fmt: skip
     return NoteResult(rel, line, sha, tuple(warnings))
 
@@ -143,9 +158,10 @@ def _entry(
     expires: str | None,
     day: str | None,
     time: str | None,
-) -> tuple[str, str, date]:
+) -> tuple[str, str, date, str]:
     """The note's text (a repeated kind or key taken off), its entry line,
-    and its day, as ``write_note`` takes them; UsageError if one is bad."""
+    its day and its time (``HH:MM``, or "" for none), as ``write_note`` takes
+    them; UsageError if one is bad."""
     if not text.strip():
         raise UsageError("the note is empty: give the fact to write down")
     text = _without_repeated_prefix(text, kind, key)
@@ -186,7 +202,7 @@ def _entry(
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
-    return text, line, when
+    return text, line, when, clock
 
 
 def _refuse_secret(root: str, line: str, settings: NoteSettings) -> None:
@@ -210,16 +226,16 @@ def _append(
     root: str,
     settings: NoteSettings,
     rel: str,
-    heading: str,
+    headings: tuple[str, str],
     line: str,
     message: str,
     author: Identity,
     now: datetime,
     fixed_clock: bool,
 ) -> tuple[str | None, list[str]]:
-    """Append ``line`` to the note ``rel`` (a new one starts with ``heading``)
-    under the workspace lock, journaled, and commit it; the commit and the
-    warnings."""
+    """Append ``line`` to the note ``rel`` under the workspace lock, journaled,
+    and commit it; the commit and the warnings. ``headings``: the title a new
+    note starts with, and the text of the heading ``_placed`` may write."""
     from gardener.git.repo import Repo
     from gardener.store import journal
 
@@ -246,8 +262,12 @@ def _append(
             committed = repo.committed_text(rel)
             current = _text(target) if exists(target) else None
         # a new day's note in one append (heading, blank line, entry): a kill
-        # never leaves half of it
-        added = f"{heading}\n\n{line}" if current is None else line
+        # never leaves half of it; so are a closing fence and a heading
+        title, section = headings
+        if current is None:
+            added, lines = f"{title}\n\n{line}", {title}
+        else:
+            added, lines = _placed(current, line, section, settings)
         expected = appended_text(current, added)
         # journaled before the append: a kill after it is finished as this note
         # (not committed later as someone's hand edit)
@@ -255,7 +275,7 @@ def _append(
         os.makedirs(os.path.dirname(target), exist_ok=True)
         append_entry(target, added)
         # what is scanned is what is committed (a writer may append meanwhile)
-        written = _scanned(root, rel, committed, {line, heading, ""}, settings, now)
+        written = _scanned(root, rel, committed, {line, "", *lines}, settings, now)
         if written != expected:  # another writer, or a redaction: journal what is
             journal.begin(repo.git_folder, {rel: written}, message, author)
         dated = (
@@ -265,6 +285,39 @@ def _append(
                           maintain=maintenance_due(repo.git_folder))  # fmt: skip
         journal.done(repo.git_folder)
     return sha, warnings
+
+
+def _placed(
+    current: str, line: str, section: str, settings: NoteSettings
+) -> tuple[str, set[str]]:
+    """What to append to a note holding ``current`` so that ``line`` lands as
+    an entry of its own kind (docs/design.md, Note), and the lines that adds
+    besides ``line``.
+
+    A code fence left open is closed first (a line it holds would be code); a
+    heading left open whose words give a kind (rules.md's ``headings``) is
+    followed by ``## HH:MM`` (``section``), at that heading's level, which no
+    heading rule reads as a kind. The text before is never changed.
+    """
+    from gardener.formats.blocks import tail
+    from gardener.planning.headingwords import heading_kind
+
+    open_headings, fence = tail(current)
+    parts: list[str] = []
+    if fence is not None:
+        parts.append(fence[1] + fence[2])
+    levels = [
+        level
+        for level, title in open_headings
+        if heading_kind(title, settings.headings)
+    ]
+    if levels:
+        parts.append(f"{'#' * min(levels)} {section}")
+    if not parts:
+        return line, set()
+    # a blank line between blocks, as a new note has after its title
+    lead = "" if current.endswith(("\n\n", "\n\r\n")) else "\n"
+    return lead + "\n\n".join([*parts, line]), set(parts)
 
 
 def _scanned(

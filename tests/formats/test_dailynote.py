@@ -93,13 +93,77 @@ def test_nested_items_after_a_blank_line_and_continuations_belong_to_the_entry()
     assert following.text == "next"
 
 
-def test_an_unindented_line_ends_the_entry():
-    note = "- parent\nprose after the list\n  - indented, but the list has ended\n"
+def test_an_unindented_line_after_a_blank_line_ends_the_entry():
+    note = "- parent\n\nprose after the list\n  - indented, but the list has ended\n"
     entries = parse(note).entries
     assert [(e.text, e.nested) for e in entries] == [
         ("parent", ()),
         ("indented, but the list has ended", ()),
     ]
+
+
+# --- hard-wrapped items ------------------------------------------------------
+
+
+@pytest.mark.parametrize("indent", ["", "  ", "   ", "    ", "\t"])
+def test_a_wrapped_line_goes_on_the_entry_text(indent):
+    entry = only(f"- Mira prefers\n{indent}dark mode for the dashboard\n")
+    assert entry.value == "Mira prefers dark mode for the dashboard"
+    assert entry.text == entry.value
+    assert (entry.line, entry.nested) == (1, ())
+
+
+def test_a_wrapped_entry_keeps_its_time_kind_key_and_trailers():
+    note = "- 10:20 decision: **database**:\n  SQLite for the\n  dashboard (source: chat)\n"
+    entry = only(note)
+    assert (entry.time, entry.kind, entry.key) == ("10:20", "decision", "database")
+    assert (entry.value, entry.source) == ("SQLite for the dashboard", "chat")
+
+
+def test_nested_items_after_a_wrapped_line_stay_nested():
+    note = "- parent goes\n  on here\n  - child\n  child wrapped\n- next\n"
+    parent, following = parse(note).entries
+    assert parent.value == "parent goes on here"
+    assert parent.nested == ("  - child", "  child wrapped")
+    assert (following.text, following.line) == ("next", 5)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "> a quote",
+        "| a | table |",
+        "<!-- html -->",
+        "---",
+        "* * *",
+        "===",
+        "1. an ordered item",
+        "+ another item",
+    ],
+)
+def test_a_block_that_interrupts_a_paragraph_is_not_a_wrapped_line(after):
+    entry = parse(f"- the item\n{after}\n").entries[0]
+    assert entry.value == "the item"
+
+
+def test_after_a_blank_line_an_indented_line_is_nested_not_wrapped():
+    entry = only("- the item\n\n  a paragraph of its own\n")
+    assert (entry.value, entry.nested) == ("the item", ("  a paragraph of its own",))
+
+
+def test_a_one_line_entry_keeps_its_ledger_mark():
+    # promote's ledger names an entry by the digest of its text: the entries
+    # of notes written before wrapped lines were read must keep theirs
+    import hashlib
+
+    from gardener.model.marks import entry_marks
+
+    note = parse("- 10:20 decision: **db**: SQLite\n  - why: small\n- plain\n")
+    digests = [
+        hashlib.sha1(t.encode()).hexdigest()[:16]
+        for t in ("10:20 decision: **db**: SQLite", "plain")
+    ]
+    assert entry_marks(note) == [f"{PATH}\t{d}" for d in digests]
 
 
 # --- headings ----------------------------------------------------------------
@@ -510,7 +574,8 @@ def _check_entries_point_at_their_lines(text: str) -> None:
     assert numbers == sorted(set(numbers))
     for entry in note.entries:
         assert 1 <= entry.line <= len(lines)
-        assert entry.text in lines[entry.line - 1]
+        # a hard-wrapped item's text goes on over the lines after its first
+        assert entry.text in " ".join(x.strip() for x in lines[entry.line - 1 :])
         assert entry.kind is None or entry.kind in KINDS
         assert entry.time is None or re.fullmatch(r"\d\d:\d\d", entry.time)
         assert entry.expires is None or re.fullmatch(r"\d{4}-\d\d-\d\d", entry.expires)
@@ -526,3 +591,46 @@ def test_parse_never_raises_on_any_text(text):
 @given(_MARKDOWNISH)
 def test_parse_never_raises_on_markdownish_text(text):
     _check_entries_point_at_their_lines(text)
+
+
+_WORD = st.text(
+    alphabet=st.characters(
+        whitelist_categories=("L", "N", "P", "S"), blacklist_characters="()[]"
+    ),
+    min_size=1,
+    max_size=8,
+)
+# a line may start with these and go on an item's text (not a list marker,
+# quote, table, HTML, heading or fence)
+_WRAPS_AT = re.compile(r"^[^\W_](?<!\d)|^\d+(?![.)\d])")
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.filter_too_much])
+@given(
+    words=st.lists(_WORD, min_size=1, max_size=12),
+    time_of_day=st.none() | st.just("10:20"),
+    kind=st.none() | st.sampled_from(["decision", "pref"]),
+    key=st.none() | st.just("dashboard theme"),
+    breaks=st.lists(st.integers(min_value=1, max_value=20), max_size=5),
+    indent=st.sampled_from(["", " ", "  ", "    ", "\t"]),
+)
+def test_a_wrapped_item_reads_as_the_unwrapped_one(
+    words, time_of_day, kind, key, breaks, indent
+):
+    value = " ".join(words)
+    assume(not _OPENS_LIKE_SYNTAX.match(value))
+    line = render_entry(value, time=time_of_day, kind=kind, key=key)
+    tokens = line.split(" ")
+    # break before a token that starts like prose, never before the first word
+    cuts = sorted(
+        {b for b in breaks if 1 < b < len(tokens) and _WRAPS_AT.match(tokens[b])}
+    )
+    pieces = [
+        " ".join(tokens[a:b])
+        for a, b in zip([0, *cuts], [*cuts, len(tokens)], strict=True)
+    ]
+    wrapped = "\n".join([pieces[0], *(indent + p for p in pieces[1:])])
+    one, many = only(line + "\n"), only(wrapped + "\n")
+    assert " ".join(many.value.split()) == " ".join(one.value.split())
+    assert (many.time, many.kind, many.key) == (one.time, one.kind, one.key)
+    assert (many.line, many.nested) == (1, ())

@@ -37,3 +37,24 @@ def test_check_reports_two_current_entries_that_contradict(ws: Workspace):
     assert len(conflicts) == 1
     assert conflicts[0].path == "MEMORY.md"
     assert "Sam hates coffee now" in conflicts[0].message
+
+
+def test_check_reports_a_code_fence_a_note_never_closes(ws: Workspace):
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text(
+        "# 2026-01-05\n\n- ran the build:\n\n```sh\nmake all\n```\n\n"
+        "- the logs:\n  ~~~\n  error: disk full\n- 10:20 decision: **database**: SQLite\n"
+    )
+    problems = [p for p in ws.check() if p.path == "memory/2026-01-05.md"]
+    assert [(p.kind, p.line) for p in problems] == [("parse", 10)]
+    assert "never closed" in problems[0].message
+    assert "the 2 line(s) after it" in problems[0].message
+    assert "`  ~~~`" in problems[0].message
+
+
+def test_a_note_closes_the_fence_and_check_is_quiet_again(ws: Workspace):
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text("# 2026-01-05\n\n```\nmake all\n")
+    assert [p.line for p in ws.check()] == [3]
+    ws.note("we use SQLite", time="08:30")
+    assert ws.check() == []

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 
 from gardener import RefusedError, Workspace
-from tests.helpers import commits, git
+from tests.helpers import commits, git, write
 
 
 def test_note_appends_and_commits_as_its_author(ws: Workspace):
@@ -133,3 +134,120 @@ def test_a_days_note_that_is_a_symlink_is_refused_not_silently_skipped(ws: Works
     with pytest.raises(GardenerError, match="symlink"):
         ws.note("via link")
     assert "via link" not in (ws.root / "archive" / "x.md").read_text()
+
+
+# --- where a note lands: never under a heading that gives it a kind ------------
+
+DAY = "2026-01-05.md"
+
+
+def _entries(ws: Workspace):
+    from datetime import date
+
+    from gardener.formats.dailynote import parse_note
+
+    text = (ws.root / "memory" / DAY).read_text()
+    return parse_note(f"memory/{DAY}", date(2026, 1, 5), text).entries
+
+
+def _placed_by(ws: Workspace, value: str) -> str:
+    """The rule that gives the note entry ``value`` its kind at promote."""
+    from gardener.planning.classify import placed
+
+    entry = next(e for e in _entries(ws) if e.value == value)
+    return placed(entry, ws.config)[2]
+
+
+def test_a_note_after_a_log_heading_gets_a_section_of_its_own(ws: Workspace):
+    write(ws, DAY, "# 2026-01-05\n\n## Log\n- 08:10 deployed v2\n")
+    ws.note("Mira prefers dark mode", time="08:30")
+    ws.note("we use SQLite", time="08:40")
+    assert (ws.root / "memory" / DAY).read_text() == (
+        "# 2026-01-05\n\n## Log\n- 08:10 deployed v2\n"
+        "\n## 08:30\n\n- 08:30 Mira prefers dark mode\n- 08:40 we use SQLite\n"
+    )
+    assert _placed_by(ws, "deployed v2") == "heading"
+    assert _placed_by(ws, "Mira prefers dark mode") == "durable cue"
+    assert _placed_by(ws, "we use SQLite") == "durable cue"
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_the_section_closes_the_kind_heading_at_its_level(ws: Workspace):
+    write(ws, DAY, "# Log\n\n## Details\n\n- ran the tests\n\n")
+    ws.note("Mira prefers dark mode", time="08:30")
+    text = (ws.root / "memory" / DAY).read_text()
+    assert text.endswith(
+        "- ran the tests\n\n# 08:30\n\n- 08:30 Mira prefers dark mode\n"
+    )
+    assert _entries(ws)[-1].headings == ("08:30",)
+
+
+def test_a_heading_that_gives_no_kind_is_kept(ws: Workspace):
+    write(ws, DAY, "# 2026-01-05\n\n## Project Heron\n- kickoff\n")
+    ws.note("Mira prefers dark mode", time="08:30")
+    text = (ws.root / "memory" / DAY).read_text()
+    assert text.endswith("- kickoff\n- 08:30 Mira prefers dark mode\n")
+
+
+@pytest.mark.parametrize(
+    ("before", "closing"),
+    [
+        ("- ran it:\n\n```sh\npytest -q\n", "```"),
+        ("- ran it:\n  ~~~~\n  pytest -q\n", "  ~~~~"),
+        ("````md\n```\nnot the end\n", "````"),
+    ],
+)
+def test_a_note_after_an_open_fence_closes_it_first(
+    ws: Workspace, before: str, closing: str
+):
+    write(ws, DAY, f"# 2026-01-05\n\n{before}")
+    ws.note("Mira prefers dark mode", time="08:30")
+    text = (ws.root / "memory" / DAY).read_text()
+    assert (
+        text
+        == f"# 2026-01-05\n\n{before}\n{closing}\n\n- 08:30 Mira prefers dark mode\n"
+    )
+    assert _entries(ws)[-1].value == "Mira prefers dark mode"
+    assert ws.check() == []
+
+
+def test_a_fence_under_a_kind_heading_is_closed_then_a_section_opened(ws: Workspace):
+    write(ws, DAY, "# 2026-01-05\n\n## Todo\n```\nmake\n")
+    ws.note("we use SQLite", time="08:30")
+    text = (ws.root / "memory" / DAY).read_text()
+    assert text.endswith("make\n\n```\n\n## 08:30\n\n- 08:30 we use SQLite\n")
+    assert _placed_by(ws, "we use SQLite") == "durable cue"
+
+
+def test_a_crlf_note_gets_its_section_in_crlf(ws: Workspace):
+    write(ws, DAY, b"# 2026-01-05\r\n\r\n## Status\r\n- busy\r\n")
+    ws.note("Mira prefers dark mode", time="08:30")
+    data = (ws.root / "memory" / DAY).read_bytes()
+    assert data.endswith(
+        b"- busy\r\n\r\n## 08:30\r\n\r\n- 08:30 Mira prefers dark mode\r\n"
+    )
+
+
+def test_the_fast_note_reads_the_headings_of_rules_md(tmp_path, monkeypatch):
+    """A plain ``gardener note`` (the cached settings, no Workspace) places a
+    note by rules.md's own heading words."""
+    from gardener.model.config import as_values
+    from gardener.planning.headings import heading_words
+    from gardener.verbs.note import NoteSettings, note_fresh
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    rules = (ws.root / "rules.md").read_text()
+    (ws.root / "rules.md").write_text(
+        rules.replace("  fact: [facts,", "  fact: [kiwis, facts,", 1)
+    )
+    write(ws, DAY, "# 2026-01-05\n\n## Kiwis\n- Heron\n")
+    ws = Workspace(ws.root, now_override="2026-01-05T09:00")  # caches the settings
+    assert "kiwis" in dict(NoteSettings.of(ws.config).headings)["fact"]
+    # as the cache holds them: the settings and the heading words note reads
+    held = {**as_values(ws.config), "note_headings": heading_words(ws.config)}
+    cached = json.loads(json.dumps(held))
+    assert NoteSettings.from_values(cached) == NoteSettings.of(ws.config)
+    monkeypatch.setenv("GARDENER_NOW", "2026-01-05T09:00")
+    assert note_fresh(str(ws.root), "we use SQLite", time="08:30") is not None
+    text = (ws.root / "memory" / DAY).read_text()
+    assert text.endswith("- Heron\n\n## 08:30\n\n- 08:30 we use SQLite\n")

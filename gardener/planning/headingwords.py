@@ -1,0 +1,38 @@
+"""The kind a heading gives the entries under it, by rules.md's ``headings``.
+
+``gardener note`` asks it whether the note it appends would sit under such a
+heading (docs/design.md, Note), so it must read headings as promotion does
+(``gardener.planning.classify``): a heading word is a whole word of the
+casefolded heading. It is on the note's path: no typing or dataclasses
+(docs/internals.md, Hot path).
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # mypy reads this as typing's
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+
+def heading_kind(
+    heading: str | None, rules: Iterable[tuple[str, Sequence[str]]]
+) -> str | None:
+    """The kind of the first ``(kind, words)`` of ``rules`` (rules.md's
+    ``headings``, in order) with a word in ``heading``; None if none has."""
+    if not heading:
+        return None
+    low = heading.casefold()
+    for kind, words in rules:
+        # a plain substring test first: most headings hold no word at all
+        found = [w.casefold() for w in words if w.casefold() in low]
+        if found and _words(tuple(found)).search(low):
+            return kind
+    return None
+
+
+def _words(words: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex for casefolded phrases, each as whole words, longest first."""
+    escaped = sorted((re.escape(w) for w in words), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(escaped)})(?!\w)")

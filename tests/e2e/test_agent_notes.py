@@ -1,0 +1,63 @@
+"""Notes as agents write them around ``gardener note``: their own headings, code
+left open, hard-wrapped items; each entry keeps the kind it says (see
+docs/design.md, Note and Daily notes)."""
+
+from __future__ import annotations
+
+from gardener import Workspace
+from tests.helpers import at, git, write
+
+DAY = "2026-01-05.md"
+
+
+def _memory(ws: Workspace) -> str:
+    return (ws.root / "MEMORY.md").read_text()
+
+
+def test_a_preference_noted_after_the_agents_log_is_filed_as_one(ws: Workspace):
+    write(ws, DAY, "# 2026-01-05\n\n## Log\n- 08:10 deployed v2\n")
+    ws.note("Mira prefers dark mode", time="08:30")
+    at(ws, "2026-01-05T18:00").promote()
+    memory = _memory(ws)
+    preferences = memory.split("## Preferences", 1)[1].split("\n## ", 1)[0]
+    assert "dark mode" in preferences  # its key is the classifier's business
+    assert "deployed v2" not in preferences
+
+
+def test_a_note_after_code_left_open_is_filed_and_check_is_quiet(ws: Workspace):
+    write(ws, DAY, "# 2026-01-05\n\n- the failing test:\n\n```\nassert x == 1\n")
+    assert [(p.kind, p.line) for p in ws.check()] == [("parse", 5)]
+    ws.note("SQLite", kind="decision", key="database", time="08:30")
+    assert ws.check() == []
+    at(ws, "2026-01-05T18:00").promote()
+    assert "**database**: SQLite" in _memory(ws)
+
+
+def test_a_hard_wrapped_item_is_filed_whole(ws: Workspace):
+    write(
+        ws,
+        DAY,
+        "# 2026-01-05\n\n- 10:20 decision: **dashboard theme**: dark mode, with\n"
+        "  the high-contrast palette\n- 10:30 ran the tests\n",
+    )
+    at(ws, "2026-01-05T18:00").promote()
+    expected = "**dashboard theme**: dark mode, with the high-contrast palette"
+    assert expected in _memory(ws)
+    hits = ws.recall("palette")
+    assert hits and hits[0].value == "dark mode, with the high-contrast palette"
+
+
+def test_a_secret_on_a_wrapped_line_is_found_on_its_line_and_never_filed(
+    ws: Workspace,
+):
+    write(
+        ws,
+        DAY,
+        "# 2026-01-05\n\n- the NAS login is admin,\n  password Quartz-Heron-77-fake\n",
+    )
+    assert [(p.kind, p.line) for p in ws.check() if p.kind == "secret"] == [
+        ("secret", 4)
+    ]
+    at(ws, "2026-01-05T18:00").promote()
+    assert "Quartz-Heron" not in _memory(ws)
+    assert "Quartz-Heron" not in git(ws.root, "log", "-p", "--all")
