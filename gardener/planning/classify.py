@@ -55,7 +55,7 @@ class Classified:
     correction: bool  # states that an earlier value was wrong
     key: str | None  # None: unkeyed, can be added but never replaces anything
     value: str
-    keyed_by: str  # "explicit", "pattern", "topic", "label" or "none"
+    keyed_by: str  # "explicit", "pattern", "label", "frame", "copula", "topic" or "none"
     # the rule that placed it, for --dry-run --json and review: "explicit kind",
     # "heading", "cue", "pattern", ...; "" when no rule did (undecided)
     rule: str = ""
@@ -106,6 +106,14 @@ class _Words:
 
 _WORDS: dict[int, tuple[Config, _Words]] = {}
 
+# "Sam wants ...", "The user expects ...": a person's standing attitude, a
+# preference (the verbs are English; other languages' are kind cues)
+_ATTITUDE = re.compile(
+    r"^(?:the\s+)?(?:user|owner|[A-Z][\w'’-]+)\s+(?:also\s+|really\s+|explicitly\s+|strongly\s+)?"
+    r"(?:wants|expects|allows|likes|enjoys|values|needs|insists|would like|would prefer|"
+    r"is comfortable with|is fine with|does not want|doesn't want|does not like|asked for)\b"
+)
+
 
 def _words(config: Config) -> _Words:
     held = _WORDS.get(id(config))
@@ -131,19 +139,19 @@ def _cue_kind(low: str, config: Config) -> str | None:
 @lru_cache(maxsize=4096)
 def _heading_path(
     headings: tuple[str, ...],
-    config_id: int,
+    languages: tuple[str, ...],
     extra: tuple[tuple[str, tuple[str, ...]], ...],
-) -> tuple[str | None, str | None]:
-    return read_headings(headings, dict(extra), _WORDS[config_id][1].lexicon)
+) -> tuple[str | None, str | None, bool]:
+    return read_headings(headings, dict(extra), lexicon(languages))
 
 
-def _headings(entry: Entry, config: Config) -> tuple[str | None, str | None]:
-    """(kind, subject) of the entry's heading path."""
+def _headings(entry: Entry, config: Config) -> tuple[str | None, str | None, bool]:
+    """(kind, subject, shielded) of the entry's heading path
+    (``headings.read_headings``)."""
     path = entry.headings or ((entry.heading,) if entry.heading else ())
     if not path:
-        return None, None
-    _words(config)
-    return _heading_path(path, id(config), tuple(config.headings.items()))
+        return None, None, False
+    return _heading_path(path, tuple(config.languages), tuple(config.headings.items()))
 
 
 def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
@@ -153,8 +161,15 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
     return kind, correction
 
 
+_BOLD_DASH = re.compile(r"^\*\*([^*]{1,60}?)\*\*\s+[-–—]\s+(\S.*)$")
+
+
 def _label(entry: Entry) -> tuple[str, str, bool] | None:
-    """(label, rest, bold) of a label bullet, or None."""
+    """(label, rest, bold) of a label bullet (``**Key**: value``, ``**Key** -
+    value``, ``Key: value``), or None."""
+    dash = _BOLD_DASH.match(entry.value) if not entry.key and not entry.kind else None
+    if dash:
+        return dash.group(1).strip(), dash.group(2).strip(), True
     if entry.key:
         return (entry.key, entry.value, True) if not entry.kind else None
     found = split_label(entry.value)
@@ -187,7 +202,7 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     durable_at = _first_cue(low, ws.durable, ws.lexicon)
     transient_at = _first_cue(low, ws.transient, ws.lexicon)
     time_at = _first_cue(low, ws.time, ws.lexicon)
-    by_heading, _ = _headings(entry, config)
+    by_heading, _, shielded = _headings(entry, config)
     if durable_at >= 0 and (transient_at < 0 or durable_at < transient_at):
         # a durable heading names the kind ("## Key lessons": "always ..." is a lesson)
         if by_heading in config.durable_kinds:
@@ -195,15 +210,20 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return _cue_kind(low, config) or "fact", False, "durable cue"
     if transient_at >= 0:
         return "state", False, "transient cue"
-    if by_heading:
+    keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
+    if by_heading and not (
+        keyed and shielded and by_heading not in config.durable_kinds
+    ):
         return by_heading, False, "heading"
+    if _ATTITUDE.match(entry.value):
+        return "preference", False, "attitude"
     if time_at >= 0 and durable_at < 0:
         return "state", False, "transient cue"
     # a frame is one sentence: matching a long paragraph costs quadratic time
     frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
     if frame and frame.kind == "removal" and frame.strong:
         return "decision", False, "removal"
-    if label and label_class(label[0], ws.lexicon)[0] == "key":
+    if keyed:
         return "fact", False, "label"
     return None, False, ""
 
@@ -277,7 +297,7 @@ def classify(entry: Entry, config: Config) -> Classified:
             keyed_value = _CONTRAST.sub("", keyed_value).strip() or keyed_value
         return _decided(kind, correction, rule, key, keyed_value, "pattern")
     if label:
-        _, subject = _headings(entry, config)
+        _, subject, _ = _headings(entry, config)
         if shape == "key":
             named = topic_of(label[0], config.topics)  # "Main database: SQLite"
             key = (

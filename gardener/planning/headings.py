@@ -102,11 +102,14 @@ def _plurals(word: str) -> tuple[str, ...]:
 
 def read_headings(
     headings: tuple[str, ...], extra: Mapping[str, tuple[str, ...]], words: Words
-) -> tuple[str | None, str | None]:
-    """(kind, subject) from an entry's heading path (outermost first).
+) -> tuple[str | None, str | None, bool]:
+    """(kind, subject, shielded) from an entry's heading path (outermost first).
 
     kind: the deepest heading's that names one; subject: the deepest heading
-    that names neither a kind nor a date, below the one that gave the kind.
+    that names neither a kind nor a date, below the one that gave the kind;
+    shielded: a subject heading stands between the entry and the heading
+    that gave the kind (``## Session 3`` / ``### Proton account``: the
+    session's kind does not reach the account's label bullets).
     """
     subject: str | None = None
     for heading in reversed(headings):
@@ -114,9 +117,9 @@ def read_headings(
         if kind:
             lm = _LABELLED.match(plain(heading))
             if subject is None and lm and kind in ("decision", "fact"):
-                subject = lm.group(2)
-            return kind, subject
+                return kind, lm.group(2), False
+            return kind, subject, subject is not None
         text = plain(heading)
         if subject is None and text and not only_date(text):
             subject = text
-    return None, subject
+    return None, subject, False

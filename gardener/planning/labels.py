@@ -73,8 +73,12 @@ def label_class(label: str, words: Words) -> tuple[str, str | None]:
     if _TRANSIENT_SHAPE.match(label.strip()):
         return "transient", None
     low = folded(label)
+    last = low.rsplit(" ", 1)[-1]
     for kind, labels in words.kind_labels.items():
         if low in labels or (low.endswith("s") and low[:-1] in labels):
+            return "kind", kind
+        # "Collaboration rule:", "Key insight:": one of many, never a key
+        if " " in low and (last in labels or last.rstrip("s") in labels):
             return "kind", kind
     if _among(low, words.transient_labels, compounds=True):
         return "transient", None

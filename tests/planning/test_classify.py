@@ -433,7 +433,7 @@ _WORDS = st.sampled_from(
 def test_classify_never_raises(text):
     for e in parse_note("m.md", date(2026, 1, 5), "- " + text).entries:
         result = classify(e, RULES)
-        assert result.keyed_by in {"explicit", "pattern", "topic", "label", "none"}
+        assert result.keyed_by in {"explicit", "pattern", "topic", "label", "frame", "copula", "none"}
         assert (result.key is None) == (result.keyed_by == "none")
         assert result.durable or result.key is None or result.keyed_by == "explicit"
 
