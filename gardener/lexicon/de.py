@@ -70,7 +70,13 @@ WORDS = Words(
         "berichtigung",
     ),
     headings={
-        "decision": ("entscheidung", "entscheidungen", "beschlüsse", "beschluss"),
+        "decision": (
+            "änderungen",
+            "entscheidung",
+            "entscheidungen",
+            "beschlüsse",
+            "beschluss",
+        ),
         "preference": ("vorlieben", "präferenzen", "einstellungen des nutzers"),
         "identity": ("identität", "über mich", "profil", "nutzerinfo"),
         "fact": (

@@ -113,7 +113,14 @@ WORDS = Words(
         "to correct",
     ),
     headings={
-        "decision": ("decision", "decided", "choices", "agreements"),
+        "decision": (
+            "changes",
+            "what changed",
+            "decision",
+            "decided",
+            "choices",
+            "agreements",
+        ),
         "preference": ("preference", "user preferences"),
         "identity": (
             "identity",

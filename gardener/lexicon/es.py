@@ -57,7 +57,7 @@ WORDS = Words(
         "estaba mal",
     ),
     headings={
-        "decision": ("decisión", "decisiones"),
+        "decision": ("cambios", "decisión", "decisiones"),
         "preference": ("preferencias",),
         "identity": ("identidad", "sobre mí", "perfil"),
         "fact": (

@@ -66,7 +66,7 @@ WORDS = Words(
         "rectification",
     ),
     headings={
-        "decision": ("décision", "décisions"),
+        "decision": ("changements", "décision", "décisions"),
         "preference": ("préférences",),
         "identity": ("identité", "à propos de moi", "profil"),
         "fact": (

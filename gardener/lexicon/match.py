@@ -104,7 +104,7 @@ def frame_regex(template: str) -> re.Pattern[str]:
     end = r"(?!\w)" if spaced and not template.endswith("}") else ""
     # a trailing placeholder runs to the end of the clause
     if template.endswith("}"):
-        end = r"(?=\s*(?:$|[.;!?。；！？]|,\s|，|、|\s[-–—]\s|\s\())"
+        end = r"(?=\s*(?:$|[.;:!?。；：！？]|,\s|，|、|\s[-–—]\s|\s\())"
     return re.compile(start + regex + end, re.IGNORECASE)
 
 

@@ -55,7 +55,9 @@ class Classified:
     correction: bool  # states that an earlier value was wrong
     key: str | None  # None: unkeyed, can be added but never replaces anything
     value: str
-    keyed_by: str  # "explicit", "pattern", "label", "frame", "copula", "topic" or "none"
+    keyed_by: (
+        str  # "explicit", "pattern", "label", "frame", "copula", "topic" or "none"
+    )
     # the rule that placed it, for --dry-run --json and review: "explicit kind",
     # "heading", "cue", "pattern", ...; "" when no rule did (undecided)
     rule: str = ""
@@ -102,6 +104,11 @@ class _Words:
             **{a: t for a, t in w.patterns.items()},
             **dict(config.patterns),
         }
+        self.attributes = frozenset(
+            a.casefold()
+            for a, templates in self.patterns.items()
+            if " " not in a and any("{subject}" in t for t in templates)
+        )
 
 
 _WORDS: dict[int, tuple[Config, _Words]] = {}
@@ -161,10 +168,11 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
     return kind, correction
 
 
+_STATEMENT = 240  # characters: a change stated on its own is one short sentence
 _BOLD_DASH = re.compile(r"^\*\*([^*]{1,60}?)\*\*\s+[-–—]\s+(\S.*)$")
 
 
-def _label(entry: Entry) -> tuple[str, str, bool] | None:
+def _label(entry: Entry, config: Config) -> tuple[str, str, bool] | None:
     """(label, rest, bold) of a label bullet (``**Key**: value``, ``**Key** -
     value``, ``Key: value``), or None."""
     dash = _BOLD_DASH.match(entry.value) if not entry.key and not entry.kind else None
@@ -173,9 +181,19 @@ def _label(entry: Entry) -> tuple[str, str, bool] | None:
     if entry.key:
         return (entry.key, entry.value, True) if not entry.kind else None
     found = split_label(entry.value)
-    if found and names_a_slot(found[0]):
+    if found and names_a_slot(found[0]) and not _has_cue(found[0], config):
         return found[0], found[1], False
     return None
+
+
+def _has_cue(label: str, config: Config) -> bool:
+    """Whether a label holds a cue phrase ("Priya prefers short answers:"):
+    then it opens a sentence and names no slot."""
+    ws = _words(config)
+    low = label.casefold()
+    return _first_cue(low, ws.durable, ws.lexicon) >= 0 or (
+        _first_cue(low, ws.transient, ws.lexicon) >= 0
+    )
 
 
 def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
@@ -192,7 +210,7 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return "todo", False, "checkbox"
     if _first_cue(low, ws.correction, ws.lexicon) == 0 or low.startswith("correction"):
         return _cue_kind(low, config), True, "correction cue"
-    label = _label(entry)
+    label = _label(entry, config)
     if label:
         shape, kind = label_class(label[0], ws.lexicon)
         if shape == "kind":
@@ -211,6 +229,17 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if transient_at >= 0:
         return "state", False, "transient cue"
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
+    # a frame is one sentence: matching a long paragraph costs quadratic time
+    frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
+    if (
+        frame
+        and frame.strong
+        and not keyed
+        and len(low) <= _STATEMENT
+        and by_heading not in config.durable_kinds
+    ):
+        # "switched CI from X to Y", "we no longer use Redis": a decision
+        return "decision", False, frame.kind
     if by_heading and not (
         keyed and shielded and by_heading not in config.durable_kinds
     ):
@@ -219,10 +248,6 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return "preference", False, "attitude"
     if time_at >= 0 and durable_at < 0:
         return "state", False, "transient cue"
-    # a frame is one sentence: matching a long paragraph costs quadratic time
-    frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
-    if frame and frame.kind == "removal" and frame.strong:
-        return "decision", False, "removal"
     if keyed:
         return "fact", False, "label"
     return None, False, ""
@@ -250,15 +275,27 @@ _USER_WORDS = re.compile(
 )
 
 
-def _scope(subject: str | None, label: str, entry: Entry, kind: str | None) -> str:
+def _scope(
+    subject: str | None, label: str, entry: Entry, kind: str | None, config: Config
+) -> str:
     """A label's key: scoped by the subject heading, and by "user" for the
-    user's identity and preferences (an identity heading naming the user)."""
+    user's identity and preferences (an identity heading naming the user).
+    A label ending in a pattern's attribute is keyed as the pattern keys
+    ("Staging host" is ``Staging / host``, as "the staging host is ...")."""
     label = label.strip().strip("*_ ").rstrip(":：").strip()
+    words = label.split()
+    if len(words) > 1 and words[-1].casefold() in _attributes(config):
+        label = f"{' '.join(words[:-1])} / {words[-1]}"
     if kind in ("identity", "preference") and any(
         _USER_WORDS.search(h) for h in entry.headings
     ):
         return f"user / {label}"
     return f"{subject} / {label}" if subject else label
+
+
+def _attributes(config: Config) -> frozenset[str]:
+    """One-word attributes of the sentence patterns with a ``{subject}``."""
+    return _words(config).attributes
 
 
 def classify(entry: Entry, config: Config) -> Classified:
@@ -275,7 +312,7 @@ def classify(entry: Entry, config: Config) -> Classified:
         value = _without_correction_cue(value, ws)
     if entry.key and entry.kind:
         return Classified(kind, durable, correction, entry.key, value, "explicit", rule)
-    label = _label(entry)
+    label = _label(entry, config)
     if correction and label and not label[2]:
         found_label = split_label(value)  # the label after the cue, if any
         label = (found_label[0], found_label[1], False) if found_label else None
@@ -299,17 +336,24 @@ def classify(entry: Entry, config: Config) -> Classified:
     if label:
         _, subject, _ = _headings(entry, config)
         if shape == "key":
+            arrow = read_frame(label[1], ws.lexicon) if len(label[1]) < 300 else None
+            if arrow and arrow.kind == "change" and arrow.new and not arrow.subject:
+                # "Deploy target: Fly.io → Hetzner": the label's new value
+                key = _scope(subject, label[0], entry, kind, config)
+                return _decided(
+                    kind, correction, rule, key, arrow.new, "label", leaves=arrow.old
+                )
             named = topic_of(label[0], config.topics)  # "Main database: SQLite"
             key = (
                 named[0]
                 if named and not named[1]
-                else _scope(subject, label[0], entry, kind)
+                else _scope(subject, label[0], entry, kind, config)
             )
             return _decided(kind, correction, rule, key, label[1].strip(), "label")
         if shape == "kind":
             value = label[1]  # "Decision: use SQLite" is about what follows
         elif shape == "generic" and subject and label[2]:
-            key = _scope(subject, folded(label[0]), entry, kind)
+            key = _scope(subject, folded(label[0]), entry, kind, config)
             return _decided(kind, correction, rule, key, label[1].strip(), "label")
     return _keyed_prose(entry, kind, correction, rule, value, config)
 

@@ -22,9 +22,10 @@ _MAX_WORDS = 8  # a value or subject longer than this is a clause, not a name
 class Frame:
     """What one frame read in an entry.
 
-    kind: "change", "removal" or "negation"; strong: a removal that states a
-    decision on its own ("no longer use"), not one that may be an event
-    ("removed X"); subject/old/new: the frame's groups, articles dropped.
+    kind: "change", "removal" or "negation"; strong: a frame that states a
+    decision on its own ("no longer use X", "switched X to Y"), not one that
+    may be an event or a number's change ("removed X", "X → Y", "from 5 to
+    7"); subject/old/new: the frame's groups, articles dropped.
     """
 
     kind: str
@@ -61,7 +62,16 @@ def read_frame(text: str, words: Words) -> Frame | None:
         found = first_frame(text, templates)
         if not found:
             continue
-        groups = found[1]
+        template, groups = found
+        if kind == "change":
+            # an arrow, "from X to Y" or "now uses Y" may be any change of a
+            # number or a plan; only a verb of change states a decision
+            strong = not (
+                "→" in template
+                or "->" in template
+                or template.startswith(("from ", "now "))
+                or " is now " in template
+            )
         frame = Frame(
             kind,
             bare(groups.get("subject")),

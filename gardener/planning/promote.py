@@ -29,6 +29,7 @@ from gardener.model.validtime import (
     parse_instant,
 )
 from gardener.neverstore.instructions import reads_as_instruction
+from gardener.planning.anchor import anchored
 from gardener.planning.classify import Classified, classify
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
@@ -193,6 +194,8 @@ def _file(
             )
         )  # fmt: skip
         return
+    if c.key is None and c.leaves:  # "replaced Kimi with Ollama": Kimi's key
+        c = anchored(c, (f for f in work.facts if not f.get("until")))
     # the valid time as written, and as read back: whole minutes
     since, minute = format_instant(at), at.replace(second=0, microsecond=0)
     work.reconcile(entry, c, since, "#" not in mark, minute)
