@@ -18,6 +18,7 @@ files        paths, reads, atomic writes, appends, the workspace lock
 planning     the pure planners: classify, the decision table, promote, prune, forget
 formats      parse and render: entry lines, daily notes, MEMORY.md, rules.md
 neverstore   the never-store rules: what is refused or redacted
+lexicon      the built-in words and sentence frames, one module per language
 model        the values: entries, facts, kinds, ledger marks, valid time, settings
 errors       the error classes, each with its exit code
 
@@ -26,6 +27,9 @@ Where a change goes:
 - a never-store rule: ``gardener.neverstore.rules`` (the table; a label's
   phrasings in ``labels`` and ``weaklabels``); its test cases in
   tests/neverstore/data/
+- a cue phrase, heading word, generic label or change/removal frame in a
+  language: ``gardener.lexicon.<code>`` (``en``, ``zh``, ...); how an entry is
+  read by them: ``gardener.planning.classify``
 - the decision table (what promote does with an entry):
   ``gardener.planning.reconcile``
 - a commit message: ``gardener.verbs.messages``; its trailers:

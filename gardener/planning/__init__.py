@@ -7,6 +7,7 @@ headingwords the kind rules.md's heading words give a heading (``note`` asks it)
 labels      label bullets: ``**Key**: value``, ``Key: value``, and what a label is
 keying      keys for free text: patterns, topics, copulas, the person of a preference
 frames      sentence frames of change, removal and negation
+anchor      key a change or removal by the one current value it names
 sameness    when two values are the same (normalized, or near-duplicates)
 reconcile   the reconciliation timeline: the decision table that files one entry
 ending      removals: what one names, what held then, what it ends

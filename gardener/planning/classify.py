@@ -100,9 +100,13 @@ class _Words:
         self.correction = tuple(
             dict.fromkeys((*config.correction_cues, *w.correction_cues))
         )
+        # rules.md's templates first (its order is the rules' order), then the
+        # lexicon's for the same attribute and the lexicon's own attributes
         self.patterns = {
-            **{a: t for a, t in w.patterns.items()},
-            **dict(config.patterns),
+            a: tuple(
+                dict.fromkeys((*config.patterns.get(a, ()), *w.patterns.get(a, ())))
+            )
+            for a in dict.fromkeys((*config.patterns, *w.patterns))
         }
         self.attributes = frozenset(
             a.casefold()
@@ -336,19 +340,18 @@ def classify(entry: Entry, config: Config) -> Classified:
     if label:
         _, subject, _ = _headings(entry, config)
         if shape == "key":
-            arrow = read_frame(label[1], ws.lexicon) if len(label[1]) < 300 else None
-            if arrow and arrow.kind == "change" and arrow.new and not arrow.subject:
-                # "Deploy target: Fly.io → Hetzner": the label's new value
-                key = _scope(subject, label[0], entry, kind, config)
-                return _decided(
-                    kind, correction, rule, key, arrow.new, "label", leaves=arrow.old
-                )
             named = topic_of(label[0], config.topics)  # "Main database: SQLite"
             key = (
                 named[0]
                 if named and not named[1]
                 else _scope(subject, label[0], entry, kind, config)
             )
+            arrow = read_frame(label[1], ws.lexicon) if len(label[1]) < 300 else None
+            if arrow and arrow.kind == "change" and arrow.new and not arrow.subject:
+                # "Deploy target: Fly.io → Hetzner": the label's new value
+                return _decided(
+                    kind, correction, rule, key, arrow.new, "label", leaves=arrow.old
+                )
             return _decided(kind, correction, rule, key, label[1].strip(), "label")
         if shape == "kind":
             value = label[1]  # "Decision: use SQLite" is about what follows
@@ -379,8 +382,9 @@ def _keyed_prose(
         )
         key = about[0] if about else None
         gone = about[1] if about and about[1] else frame.old
+        how = "frame" if key else "none"  # an unkeyed one may be anchored later
         return _decided(
-            kind, correction, rule, key, gone, "frame", ends=True, leaves=frame.old
+            kind, correction, rule, key, gone, how, ends=True, leaves=frame.old
         )
     if frame and frame.kind == "change" and frame.new:
         by_subject = topic_of(frame.subject, config.topics) if frame.subject else None
@@ -398,7 +402,7 @@ def _keyed_prose(
             return _decided(
                 kind, correction, rule, frame.subject, new, "frame", leaves=frame.old
             )
-        return _decided(kind, correction, rule, None, new, "frame", leaves=frame.old)
+        return _decided(kind, correction, rule, None, new, "none", leaves=frame.old)
     about = copular(value, config.topics)
     if about:
         return _decided(kind, correction, rule, about[0], about[1], "copula")

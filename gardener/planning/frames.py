@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gardener.lexicon.match import first_frame, frame_regex
+from gardener.lexicon.match import first_frame, frame_regex, unspaced
 from gardener.lexicon.words import Words
 
 _ARTICLES = ("the ", "a ", "an ", "our ", "my ", "its ", "their ", "your ", "all ")
@@ -46,6 +46,8 @@ def bare(phrase: str | None) -> str | None:
         if low.startswith(article):
             text, low = text[len(article) :], low[len(article) :]
     text = text.rstrip(".。!！").strip()
+    if unspaced(text[:1]) and text[:1] in "了过過着著":
+        text = text[1:]  # an aspect particle of the verb before: 迁移到了X is X
     if not text or len(text.split()) > _MAX_WORDS:
         return None
     return text

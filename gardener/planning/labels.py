@@ -19,7 +19,7 @@ from gardener.lexicon.words import Words
 _PLAIN = re.compile(r"^([^:：.!?`\[\]()（）]{1,60}?)\s*(?::\s+|：\s*)(\S.*)$")
 _TRANSIENT_SHAPE = re.compile(
     r"""^(?:
-        (?:[01]?\d|2[0-3])[:h.][0-5]\d(?:[:.][0-5]\d)?(?:\s*(?:utc|gmt|[a-z]{2,4}))?
+        (?:[01]?\d|2[0-3])[:h.][0-5]\d(?:[:.][0-5]\d)?(?:\s*[A-Za-z]{2,4})?
         | \d{1,2}\s?(?:am|pm)
         | \d{4}-\d{2}-\d{2}.*
         | (?:INFO|DEBUG|WARN|WARNING|ERROR|ERR|FATAL|TRACE|CRITICAL|OK|FAIL|FAILED
@@ -155,7 +155,8 @@ def names_a_slot(label: str) -> bool:
     if not words or len(words) > 4 or words[0] in _CLAUSE:
         return False
     first = words[0]
-    return not (first.isascii() and len(first) > 4 and first.endswith(("ed", "ing")))
+    # "Fixed", "Deployed": a past tense opens a clause ("Staging", "Billing" name things)
+    return not (first.isascii() and len(first) > 4 and first.endswith("ed"))
 
 
 def counter(label: str, value: str, words: Words) -> bool:

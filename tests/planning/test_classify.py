@@ -134,7 +134,7 @@ def test_cue_phrases_come_from_the_rules():
         # by a cue phrase that opens the entry
         ("- actually, we use MySQL, not Postgres", "database", "MySQL"),
         ("- I meant: the staging host is box7", "staging / host", "box7"),
-        ("- misheard: call me Sam, not Pam", "name", "Sam"),
+        ("- misheard: call me Sam, not Pam", "user / name", "Sam"),
         (
             "- actually the staging host is box7 rather than box2",
             "staging / host",
@@ -433,7 +433,15 @@ _WORDS = st.sampled_from(
 def test_classify_never_raises(text):
     for e in parse_note("m.md", date(2026, 1, 5), "- " + text).entries:
         result = classify(e, RULES)
-        assert result.keyed_by in {"explicit", "pattern", "topic", "label", "frame", "copula", "none"}
+        assert result.keyed_by in {
+            "explicit",
+            "pattern",
+            "topic",
+            "label",
+            "frame",
+            "copula",
+            "none",
+        }
         assert (result.key is None) == (result.keyed_by == "none")
         assert result.durable or result.key is None or result.keyed_by == "explicit"
 

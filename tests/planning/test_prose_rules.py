@@ -1,0 +1,206 @@
+"""How classify reads prose as agents write it: labels, headings, frames,
+keys, and the traps of each language (see docs/design.md, Promote)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gardener.formats.dailynote import parse_note
+from gardener.lexicon.words import lexicon
+from gardener.model.facts import Fact
+from gardener.planning.anchor import anchored
+from gardener.planning.classify import classify
+from gardener.planning.headings import read_headings
+from gardener.planning.labels import label_class, split_label
+from gardener.store.settings import default_config
+
+RULES = default_config()
+WORDS = lexicon()
+
+
+def read(note: str):
+    """The classified entries of a note's text."""
+    parsed = parse_note("memory/2026-03-05.md", date(2026, 3, 5), note)
+    return [classify(e, RULES) for e in parsed.entries]
+
+
+def one(note: str):
+    (only,) = read(note)
+    return only
+
+
+@pytest.mark.parametrize(
+    ("label", "shape"),
+    [
+        ("Database", "key"),
+        ("Deploy window", "key"),
+        ("Status", "transient"),
+        ("Deploy status", "transient"),
+        ("10:30 UTC", "transient"),
+        ("Step 2", "transient"),
+        ("WARN", "transient"),
+        ("User", "transient"),
+        ("Note", "generic"),
+        ("Next steps", "transient"),
+        ("Context", "generic"),
+        ("次のステップ", "transient"),
+        ("Nächste Schritte", "transient"),
+        ("Decision", "kind"),
+        ("Collaboration rule", "kind"),
+        ("Статус", "transient"),
+    ],
+)
+def test_label_classes(label, shape):
+    assert label_class(label, WORDS)[0] == shape
+
+
+def test_split_label_takes_full_width_colons_and_refuses_urls():
+    assert split_label("**语言**：中文".replace("**", "")) == ("语言", "中文")
+    assert split_label("https://example.org: the docs") is None
+    assert split_label("this is a much too long label for a key: x") is None
+
+
+@pytest.mark.parametrize(
+    ("note", "kind", "key", "value"),
+    [
+        ("## Setup\n- **Database:** Postgres 15\n", "fact", "database", "Postgres 15"),
+        ("## Staging\n- Host: box3\n", "fact", "Staging / Host", "box3"),
+        ("- Staging host: stg-1\n", "fact", "Staging / host", "stg-1"),
+        ("## Log\n- Status: green\n", "state", None, "Status: green"),
+        ("## 14:30 — Heartbeat\n- **Tracker:** 3 open\n", "event", None, "3 open"),
+        (
+            "# S\n## Session 3\n### Proton account\n- Email: none yet\n",
+            "fact",
+            "Proton account / Email",
+            "none yet",
+        ),  # fmt: skip
+        (
+            "## Changes\n- Deploy target: Fly.io → Hetzner\n",
+            "decision",
+            "deploy target",
+            "Hetzner",
+        ),  # fmt: skip
+        (
+            "- Sam wants replies in Dutch\n",
+            "preference",
+            None,
+            "Sam wants replies in Dutch",
+        ),  # fmt: skip
+        ("- Mira prefers dark mode\n", "preference", "Mira / theme", "dark mode"),
+        ("## 10:30\n- we use SQLite\n", "decision", "database", "SQLite"),
+    ],
+)
+def test_label_bullets_headings_and_keys(note, kind, key, value):
+    c = one(note)
+    assert (c.kind, c.key, c.value) == (kind, key, value)
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value", "ends"),
+    [
+        (
+            "- Switched CI from CircleCI to GitHub Actions",
+            "ci",
+            "GitHub Actions",
+            False,
+        ),
+        ("- We no longer use Redis", "cache", "Redis", True),
+        ("- 我们决定弃用Redis。", "cache", "Redis", True),
+        ("- Redisを廃止した", "cache", "Redis", True),
+        ("- Wir nutzen Redis nicht mehr.", "cache", "Redis", True),
+        ("- Мы отказались от Redis.", "cache", "Redis", True),
+        ("- the Postgres connection pool size is 20", None, None, False),
+    ],
+)
+def test_changes_and_removals(line, key, value, ends):
+    c = one(line)
+    if key is None:
+        assert c.key != "database"  # the topic word is a modifier here
+        return
+    assert (c.key, c.value, c.ends) == (key, value, ends)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- decision: we will not use MongoDB",
+        "- decision: decided against MongoDB",
+        "- decision: Not going with MongoDB after all",
+    ],
+)
+def test_a_negated_value_is_never_filed(line):
+    c = one(line)
+    assert c.key != "database" and c.value != "MongoDB"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 非常に速いビルドだった",  # 常に "always" inside 非常に "very"
+        "- テストを書いています",  # いま inside -います
+        "- 我叫了外卖",  # 我叫 "my name is" before an aspect particle: "I ordered"
+        "- решил проблему с кэшем",  # решил alone: "solved"
+    ],
+)
+def test_language_traps_are_not_cues(line):
+    c = one(line)
+    assert not c.durable
+    assert c.key is None
+
+
+def test_the_agent_and_the_user_have_different_names():
+    assert one("- My name is Atlas").key == "name"
+    assert one("- Call me Sam").key == "user / name"
+    assert one("- 我叫小明").key == "name"
+
+
+def test_an_undecided_entry_is_not_transient():
+    c = one("- Tomás thinks the tide chart is too busy\n")
+    assert c.undecided and c.rule == ""
+
+
+def test_read_headings_shields_and_titles():
+    assert read_headings(("2026-03-05",), {}, WORDS) == (None, None, False)
+    assert read_headings(("Log", "Servers"), {}, WORDS) == ("event", "Servers", True)
+    assert read_headings(("Decision: use SQLite",), {}, WORDS)[:2] == (
+        "decision",
+        "use SQLite",
+    )
+
+
+def test_a_change_naming_no_key_is_anchored_by_its_value():
+    c = one("- decision: replaced Kimi with Ollama")
+    held = Fact("Kimi", key="primary model", section="Decisions")
+    other = Fact("GPT-4o", key="fallback model", section="Decisions")
+    assert anchored(c, [held, other]).key == "primary model"
+    assert anchored(c, [other]).key is None
+    # two current facts it names: ambiguous, left unkeyed
+    twin = Fact("Kimi", key="coding model", section="Decisions")
+    assert anchored(c, [held, twin]).key is None
+
+
+def test_no_languages_reads_only_the_rules_lists():
+    english_only = replace(RULES, languages=("en",))
+    parsed = parse_note(
+        "memory/2026-03-05.md", date(2026, 3, 5), "- 我们决定用 SQLite\n"
+    )
+    assert classify(parsed.entries[0], english_only).undecided
+
+
+@given(
+    st.lists(st.text(max_size=30), max_size=4),
+    st.text(max_size=120),
+)
+def test_classify_never_raises_under_any_headings(headings, text):
+    note = "".join(
+        f"{'#' * (i + 1)} {h}\n" for i, h in enumerate(headings) if h.strip()
+    )
+    for c in read(note + f"- {text}\n"):
+        assert c.kind is None or c.kind in (
+            "identity", "preference", "decision", "fact", "event", "state", "todo"
+        )  # fmt: skip
