@@ -30,7 +30,7 @@ _KIND = re.compile(rf"^(?:\*\*)?({_KIND_WORDS})(?:\*\*)?\s*:\s+(.*)$", re.IGNORE
 _KIND_STARTS = frozenset(
     "*" + "".join(w[0] + w[0].upper() for w in [*KINDS, *KIND_ALIASES])
 )
-_KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*:\s*(.*)$|^\*\*([^*]+?):\*\*\s*(.*)$")
+_KEY = re.compile(r"^\*\*([^*]+?)\*\*\s*[:：]\s*(.*)$|^\*\*([^*]+?)[:：]\*\*\s*(.*)$")
 _TRAILER = re.compile(r"\((source|by|expires):([^()]*)\)\s*$", re.IGNORECASE)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # A line that cannot go on an item's text (CommonMark: it starts a block that

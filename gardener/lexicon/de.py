@@ -97,6 +97,8 @@ WORDS = Words(
             "hinweise",
         ),
         "event": (
+            "sitzungszusammenfassung",
+            "tageszusammenfassung",
             "protokoll",
             "ereignisse",
             "erledigt",

@@ -96,8 +96,10 @@ def frame_regex(template: str) -> re.Pattern[str]:
         elif piece:
             words = piece.split()
             body = r"\s+".join(re.escape(w) for w in words)
-            lead = r"\s*" if piece[:1].isspace() or not words else ""
-            trail = r"\s*" if piece[-1:].isspace() else ""
+            # Chinese and Japanese put spaces around Latin words: "从 MySQL 迁移到"
+            loose = unspaced(piece)
+            lead = r"\s*" if loose or piece[:1].isspace() or not words else ""
+            trail = r"\s*" if loose or piece[-1:].isspace() else ""
             regex += lead + body + trail
     spaced = not unspaced(template)
     start = r"(?<!\w)" if spaced and not template.startswith("{") else ""

@@ -172,6 +172,7 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
     return kind, correction
 
 
+_ARROW = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
 _STATEMENT = 240  # characters: a change stated on its own is one short sentence
 _BOLD_DASH = re.compile(r"^\*\*([^*]{1,60}?)\*\*\s+[-–—]\s+(\S.*)$")
 
@@ -233,6 +234,8 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if transient_at >= 0:
         return "state", False, "transient cue"
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
+    if keyed and label is not None and _ARROW.search(label[1]):
+        return "decision", False, "change"  # "Deploy target: Fly.io → Hetzner"
     # a frame is one sentence: matching a long paragraph costs quadratic time
     frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
     if (
@@ -388,7 +391,7 @@ def _keyed_prose(
         )
     if frame and frame.kind == "change" and frame.new:
         by_subject = topic_of(frame.subject, config.topics) if frame.subject else None
-        by_new = keying.match_topic(frame.new, config.topics)
+        by_new = keying.match_topic(frame.new, config.topics, qualify=False)
         new = by_new[1] if by_new else frame.new
         if by_subject:
             return _decided(
@@ -435,5 +438,5 @@ def _without_correction_cue(value: str, ws: _Words) -> str:
         {"correction", "actually", "update", *ws.correction}, key=len, reverse=True
     )
     lead = "|".join(re.escape(c) for c in cues if c)
-    value = re.sub(rf"^(?:{lead})(?!\w)\s*[:,-]?\s*", "", value, flags=re.IGNORECASE)
+    value = re.sub(rf"^(?:{lead})(?!\w)\s*[:：,-]?\s*", "", value, flags=re.IGNORECASE)
     return _CONTRAST.sub("", value).strip() or value

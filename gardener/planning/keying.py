@@ -223,6 +223,7 @@ def match_topic(
     text: str,
     topics: Mapping[str, tuple[str, ...]],
     rejected: list[tuple[int, int]] = (),  # type: ignore[assignment]
+    qualify: bool = True,
 ) -> tuple[str, str] | None:
     """(key, the topic word as written) for the word the entry chooses, or None.
 
@@ -233,7 +234,9 @@ def match_topic(
     for topic, words in topics.items():
         regex = _topic_regex(words)
         hits = [(m.start(), m.group(0)) for m in regex.finditer(text)] if regex else []
-        hits = [h for h in hits if not any(a <= h[0] < b for a, b in rejected)]
+        # a word a negation rejects is never the value, wherever else it stands
+        gone = {w.casefold() for at, w in hits if any(a <= at < b for a, b in rejected)}
+        hits = [h for h in hits if h[1].casefold() not in gone]
         if not hits:
             continue
         hits.sort()
@@ -249,7 +252,7 @@ def match_topic(
         ] or chosen
         at, word = chosen[0]
         q = _QUALIFIER.match(text[at + len(word) :])
-        if q and _narrows(q.group(1), topic):
+        if qualify and q and _narrows(q.group(1), topic):
             return f"{topic} for {q.group(1)}", word
         return topic, word
     return None
