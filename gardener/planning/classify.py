@@ -172,7 +172,9 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
     return kind, correction
 
 
-_ARROW = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
+# a label's whole value one short change: "Fly.io → Hetzner", not a log line
+# that mentions one ("state machine SILENT→PROBE→CONFIRMED ...")
+_ARROW = re.compile(r"^[^→>]{1,40}?\s*(?:→|->|=>)\s*[^→>]{1,60}$")
 _STATEMENT = 240  # characters: a change stated on its own is one short sentence
 _BOLD_DASH = re.compile(r"^\*\*([^*]{1,60}?)\*\*\s+[-–—]\s+(\S.*)$")
 
@@ -234,7 +236,7 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if transient_at >= 0:
         return "state", False, "transient cue"
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
-    if keyed and label is not None and _ARROW.search(label[1]):
+    if keyed and label is not None and _ARROW.match(label[1]):
         return "decision", False, "change"  # "Deploy target: Fly.io → Hetzner"
     # a frame is one sentence: matching a long paragraph costs quadratic time
     frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
