@@ -81,6 +81,20 @@ def heading_kind(
     return None
 
 
+def _title(
+    heading: str, extra: Mapping[str, tuple[str, ...]], words: Words
+) -> bool:
+    """Whether an outermost heading with a date, no clock time and no word
+    naming a kind is the note's title ("# 2026-02-11 - Voice, trust &
+    models"): it names the day, not a log section ("# 2026-02-11 Daily log"
+    still is one)."""
+    text = plain(heading)
+    if _CLOCK.search(text) or not _DATE.search(text):
+        return False
+    rest = _DATE.sub(" ", text)
+    return not (_kind_of(rest, extra, words) or _kind_of(rest, words.headings, words))
+
+
 def heading_words(config: Config) -> dict[str, tuple[str, ...]]:
     """kind -> heading words, rules.md's then the lexicon's, with English
     plurals spelled out: what ``gardener note`` matches whole words against
@@ -112,8 +126,10 @@ def read_headings(
     session's kind does not reach the account's label bullets).
     """
     subject: str | None = None
-    for heading in reversed(headings):
+    for depth, heading in reversed(list(enumerate(headings))):
         kind = heading_kind(heading, extra, words)
+        if kind == "event" and depth == 0 and _title(heading, extra, words):
+            continue  # "# 2026-02-11 - Voice & trust": the note's title
         if kind:
             lm = _LABELLED.match(plain(heading))
             if subject is None and lm and kind in ("decision", "fact"):

@@ -1,0 +1,24 @@
+"""A note's dated title says nothing about the kind of what is under it."""
+
+from gardener.lexicon.words import lexicon
+from gardener.planning.headings import read_headings
+
+WORDS = lexicon(("en", "zh", "ja", "de", "fr", "es", "ru"))
+
+
+def test_dated_title_is_not_a_log_section() -> None:
+    path = ("2026-02-11 - Voice, trust & models", "Link checking protocol")
+    assert read_headings(path, {}, WORDS) == (None, "Link checking protocol", False)
+
+
+def test_dated_title_naming_a_log_still_is_one() -> None:
+    assert read_headings(("2026-02-01 Daily log",), {}, WORDS)[0] == "event"
+
+
+def test_a_deeper_dated_heading_is_a_log_section() -> None:
+    path = ("Project notes", "2026-02-11 deploy to staging")
+    assert read_headings(path, {}, WORDS)[0] == "event"
+
+
+def test_a_timed_title_is_a_log_section() -> None:
+    assert read_headings(("2026-02-11 14:30 heartbeat run",), {}, WORDS)[0] == "event"
