@@ -148,6 +148,9 @@ WORDS = Words(
         "stand",
     ),
     transient_labels=(
+        "wartet auf",
+        "ausstehend",
+        "offen",
         "status",
         "ergebnis",
         "ausgabe",

@@ -346,6 +346,12 @@ WORDS = Words(
     ),
     transient_labels=(
         "status",
+        "awaiting",
+        "waiting",
+        "waiting on",
+        "waiting for",
+        "pending",
+        "blocker",
         "progress",
         "result",
         "results",

@@ -122,6 +122,9 @@ WORDS = Words(
         "causa",
     ),
     transient_labels=(
+        "pendiente",
+        "esperando",
+        "bloqueo",
         "estado",
         "resultado",
         "salida",

@@ -135,6 +135,9 @@ WORDS = Words(
         "cause",
     ),
     transient_labels=(
+        "en attente",
+        "attente",
+        "bloquant",
         "statut",
         "état",
         "résultat",

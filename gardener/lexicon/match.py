@@ -100,6 +100,11 @@ def frame_regex(template: str) -> re.Pattern[str]:
             loose = unspaced(piece)
             lead = r"\s*" if loose or piece[:1].isspace() or not words else ""
             trail = r"\s*" if loose or piece[-1:].isspace() else ""
+            if not loose and words:
+                # a word of the frame is a whole word: "moved {subject} to"
+                # never reads "moved to top" as subject "to", "to" in "top"
+                lead = (r"\s+" if piece[:1].isspace() else lead) + r"(?<!\w)"
+                trail = r"(?!\w)" + trail
             regex += lead + body + trail
     spaced = not unspaced(template)
     start = r"(?<!\w)" if spaced and not template.startswith("{") else ""

@@ -26,8 +26,11 @@ from gardener.planning.labels import (
     counter,
     folded,
     label_class,
+    log_record,
     names_a_slot,
     split_label,
+    status_mark,
+    status_value,
 )
 
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
@@ -215,6 +218,10 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return entry.kind, False, "explicit kind"
     if entry.checkbox:
         return "todo", False, "checkbox"
+    if status_mark(entry.value):
+        return "state", False, "status mark"
+    if log_record(entry.value):
+        return "event", False, "log record"
     if _first_cue(low, ws.correction, ws.lexicon) == 0 or low.startswith("correction"):
         return _cue_kind(low, config), True, "correction cue"
     label = _label(entry, config)
@@ -222,7 +229,11 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         shape, kind = label_class(label[0], ws.lexicon)
         if shape == "kind":
             return kind, False, "label"
-        if shape == "transient" or counter(label[0], label[1], ws.lexicon):
+        if (
+            shape == "transient"
+            or counter(label[0], label[1], ws.lexicon)
+            or status_value(label[1])
+        ):
             return "state", False, "label"
     durable_at = _first_cue(low, ws.durable, ws.lexicon)
     transient_at = _first_cue(low, ws.transient, ws.lexicon)

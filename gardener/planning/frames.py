@@ -53,6 +53,18 @@ def bare(phrase: str | None) -> str | None:
     return text
 
 
+def _name_like(phrase: str | None) -> bool:
+    """Whether a frame's subject can name a thing: no clause punctuation, no
+    bracket left open (None, no subject group, is fine)."""
+    if phrase is None:
+        return True
+    if any(c in phrase for c in ",;，；、"):
+        return False
+    return phrase.count("(") == phrase.count(")") and phrase.count(
+        "（"
+    ) == phrase.count("）")
+
+
 def read_frame(text: str, words: Words) -> Frame | None:
     """The frame ``text`` holds: a removal, else a change, else a weak
     removal; None for none (negations are ``negated``)."""
@@ -74,6 +86,10 @@ def read_frame(text: str, words: Words) -> Frame | None:
                 or template.startswith(("from ", "now "))
                 or " is now " in template
             )
+        if not _name_like(groups.get("subject")):
+            # "pond moved to foreground, hoop pushed to ...": the words before
+            # a verb are a clause, not the thing changed; the frame says nothing
+            continue
         frame = Frame(
             kind,
             bare(groups.get("subject")),

@@ -30,6 +30,19 @@ _TRANSIENT_SHAPE = re.compile(
     )$""",
     re.VERBOSE,
 )
+# a line or a value opened by a status mark: "✅ Backups running", "⚠️ PARTIAL"
+_STATUS_MARK = re.compile(
+    r"^\s*(?:[\u2705\u2714\u2611\u274C\u274E\u2716\u26A0\u26D4\U0001F6AB"
+    r"\U0001F7E2\U0001F7E1\U0001F534\U0001F7E0\u23F3\U0001F6A7]\uFE0F?)"
+)
+_STATUS_WORD = re.compile(
+    r"^(?:PASS(?:ED)?|FAIL(?:ED)?|PARTIAL|OK|DONE|SUCCESS|BLOCKED|WIP|TODO|"
+    r"WORKING|BROKEN|PENDING|SKIPPED|RUNNING)\b"
+)
+# "Clawk reply (c204cf6a): ...", "Run (#12): ...": a record of a log, named by an id
+_RECORD = re.compile(
+    r"^[^:()（）]{1,40}[(（][^)）]*(?:\b[0-9a-f]{6,}\b|#\d+)[^)）]*[)）]\s*[:：]", re.I
+)
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 _NUMBER = re.compile(r"^[~≈<>+-]?\s*[\d.,]+\s*(?:%|[a-zA-Zµ×]{0,4})(?:\s|$|/)")
 
@@ -157,6 +170,23 @@ def names_a_slot(label: str) -> bool:
     first = words[0]
     # "Fixed", "Deployed": a past tense opens a clause ("Staging", "Billing" name things)
     return not (first.isascii() and len(first) > 4 and first.endswith("ed"))
+
+
+def status_mark(text: str) -> bool:
+    """Whether ``text`` opens with a status mark (✅, ❌, ⚠️, 🟢 ...): a line of
+    a status report, like a ticked checkbox."""
+    return bool(_STATUS_MARK.match(text))
+
+
+def status_value(value: str) -> bool:
+    """Whether a label's value is a status ("✅ PASSED - ...", "FAILED", "WIP")."""
+    return bool(_STATUS_MARK.match(value) or _STATUS_WORD.match(value.lstrip("*_ ")))
+
+
+def log_record(text: str) -> bool:
+    """Whether ``text`` opens with a label naming a record by its id
+    ("Clawk reply (c204cf6a): ...", "Deploy (#12): ...")."""
+    return bool(_RECORD.match(text))
 
 
 def counter(label: str, value: str, words: Words) -> bool:

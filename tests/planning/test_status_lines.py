@@ -1,0 +1,85 @@
+"""Status reports, log records and clause subjects: lines that look like
+facts but report a moment (see docs/design.md, "Classify")."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from gardener.formats.dailynote import parse_note
+from gardener.lexicon.words import lexicon
+from gardener.planning.classify import classify
+from gardener.planning.frames import read_frame
+from gardener.store.settings import default_config
+
+RULES = default_config()
+WORDS = lexicon()
+
+
+def one(line: str, heading: str = "## Notes"):
+    parsed = parse_note(
+        "memory/2026-03-05.md", date(2026, 3, 5), f"{heading}\n{line}\n"
+    )
+    (entry,) = parsed.entries
+    return classify(entry, RULES)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- ✅ Token moved to the vault",
+        "- ✔️ Nightly backups running",
+        "- ❌ Staging deploy failed again",
+        "- ⚠️ Disk at 91%",
+        "- 🟢 Webhooks healthy",
+    ],
+)
+def test_a_status_mark_opens_a_status_line(line):
+    c = one(line)
+    assert (c.kind, c.rule, c.key) == ("state", "status mark", None)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- **Reviewer (security)**: ✅ PASSED - found two unsafe calls",
+        "- **Writer**: ⚠️ PARTIAL - good drafts",
+        "- Smoke tests: FAILED on arm64",
+        "- Awaiting: the launch date from Dana",
+        "- Pending: DNS change for the apex",
+    ],
+)
+def test_a_status_value_or_waiting_label_is_transient(line):
+    c = one(line)
+    assert c.kind == "state" and not c.durable and c.rule in ("label", "status mark")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Forum reply (9f3c2a1b): thanks for the pointer on retries",
+        "- Deploy (#412): green after one retry",
+        "- Комментарий (a1b2c3d4e5): ответил про кэш",
+    ],
+)
+def test_a_label_naming_a_record_by_its_id_is_an_event(line):
+    c = one(line)
+    assert (c.kind, c.rule) == ("event", "log record")
+
+
+def test_the_words_before_a_verb_of_change_must_name_a_thing():
+    # a clause, not a subject: nothing is decided
+    assert (
+        read_frame("v2 approved — logo moved to top, menu pushed to footer", WORDS)
+        is None
+    )
+    # a bracket left open: the verb sits inside a parenthesis
+    assert read_frame("Key rotated (moved to vault)", WORDS) is None
+    frame = read_frame("We moved the staging box to Hetzner", WORDS)
+    assert frame is not None and frame.new == "Hetzner"
+
+
+def test_a_key_value_fact_still_files():
+    c = one("- **Deploy target**: Hetzner", "## Infrastructure")
+    assert c.durable and c.key and c.value == "Hetzner"
