@@ -42,14 +42,18 @@ def only_date(text: str) -> bool:
 
 
 def _kind_of(
-    text: str, table: Mapping[str, tuple[str, ...]], words: Words
+    text: str, extra: Mapping[str, tuple[str, ...]], words: Words
 ) -> str | None:
+    """The kind of the heading word that comes first in ``text``, rules.md's
+    (``extra``) or the lexicon's ("Key lessons (now in the skill)" is a
+    lesson, though rules.md lists "now"); rules.md's wins a tie."""
     low = text.casefold()
     best: tuple[int, str] | None = None
-    for kind, phrases in table.items():
-        m = find(low, phrases, words.exclusions, plural=True)
-        if m and (best is None or m.start() < best[0]):
-            best = (m.start(), kind)
+    for table in (extra, words.headings):
+        for kind, phrases in table.items():
+            m = find(low, phrases, words.exclusions, plural=True)
+            if m and (best is None or m.start() < best[0]):
+                best = (m.start(), kind)
     return best[1] if best else None
 
 
@@ -69,7 +73,7 @@ def heading_kind(
         for kind, labels in words.kind_labels.items():
             if label in labels or label.rstrip("s") in labels:
                 return kind
-    named = _kind_of(text, extra, words) or _kind_of(text, words.headings, words)
+    named = _kind_of(text, extra, words)
     if named:
         return named
     if _CLOCK.search(text) or _DATE.search(text):
@@ -90,7 +94,7 @@ def _title(heading: str, extra: Mapping[str, tuple[str, ...]], words: Words) -> 
     if _CLOCK.search(text) or not _DATE.search(text):
         return False
     rest = _DATE.sub(" ", text)
-    return not (_kind_of(rest, extra, words) or _kind_of(rest, words.headings, words))
+    return not (_kind_of(rest, extra, words))
 
 
 def heading_words(config: Config) -> dict[str, tuple[str, ...]]:

@@ -22,3 +22,11 @@ def test_a_deeper_dated_heading_is_a_log_section() -> None:
 
 def test_a_timed_title_is_a_log_section() -> None:
     assert read_headings(("2026-02-11 14:30 heartbeat run",), {}, WORDS)[0] == "event"
+
+
+def test_the_first_heading_word_decides_whichever_list_holds_it() -> None:
+    # rules.md lists "now" as a state heading word; the lexicon's "lessons" comes first
+    extra = {"state": ("now", "status")}
+    path = ("Render session", "Key lessons (now in the skill file)")
+    assert read_headings(path, extra, WORDS)[0] == "fact"
+    assert read_headings(("Status now",), extra, WORDS)[0] == "state"
