@@ -100,6 +100,12 @@ def frame_regex(template: str) -> re.Pattern[str]:
             loose = unspaced(piece)
             lead = r"\s*" if loose or piece[:1].isspace() or not words else ""
             trail = r"\s*" if loose or piece[-1:].isspace() else ""
+            # a spaced word after a placeholder starts a word: " to" is not
+            # the end of "photo"
+            if not loose and words and piece[:1].isspace() and words[0][:1].isalnum():
+                lead = r"\s+"
+            if not loose and words and piece[-1:].isspace() and words[-1][-1:].isalnum():
+                trail = r"\s+"
             regex += lead + body + trail
     spaced = not unspaced(template)
     start = r"(?<!\w)" if spaced and not template.startswith("{") else ""
