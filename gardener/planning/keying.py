@@ -142,10 +142,24 @@ def templates(
     return tuple(out)
 
 
+@lru_cache(maxsize=16)
+def _one_word_times(time_words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t.casefold() for t in time_words if " " not in t)
+
+
+@lru_cache(maxsize=16)
+def _tried(
+    patterns: tuple[tuple[str, tuple[str, ...]], ...], ascii_text: bool
+) -> tuple[tuple[str, str, int, tuple[str, ...] | None], ...]:
+    """The templates worth trying on a text that is (or is not) all ASCII:
+    an ASCII text never matches a template with other letters."""
+    return tuple(t for t in templates(patterns) if not ascii_text or t[1].isascii())
+
+
 def _subject(text: str, time_words: tuple[str, ...]) -> str:
     """A subject without its article and without time words ("Sam now")."""
     words = _ARTICLE.sub("", text.strip()).split()
-    folded = {t.casefold() for t in time_words if " " not in t}
+    folded = _one_word_times(time_words)
     while words and words[-1].casefold() in folded:
         words.pop()
     while words and words[0].casefold() in folded:
@@ -166,7 +180,9 @@ def match_pattern(
     best: tuple[int, str, str] | None = None
     # a template whose words are not all in the text cannot match: skip its regex
     low = text.lower() if text.isascii() else None
-    for attribute, template, literal, words in templates(tuple(patterns.items())):
+    for attribute, template, literal, words in _tried(
+        tuple(patterns.items()), low is not None
+    ):
         if best and best[0] >= literal:
             continue
         if (
@@ -174,8 +190,6 @@ def match_pattern(
             and words
             and (words[0] not in low or not all(w in low for w in words[1:]))
         ):
-            continue
-        if low is not None and not template.isascii():
             continue
         m = compile_template(template)[0].search(text)
         if not m:
