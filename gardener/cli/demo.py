@@ -196,7 +196,9 @@ def demo(directory: str | None, as_json: bool) -> None:
         emit({"workspace": str(root), "days": [dict(r.__dict__) for r in reports]})
         return
     # asked on the last replayed day, while its notes are still live
-    ws = Workspace(root, now_override=reports[-1].day.isoformat() + DAY_END)
+    last = reports[-1].day.isoformat()
+    ws = Workspace(root, now_override=last + DAY_END)
+    click.echo(f"\nasked on {last}, the last day (GARDENER_NOW={last}{DAY_END}):")
     for query in QUESTIONS:
         click.echo(f"\n$ gardener recall {query}")
         print_hits(ws.recall(query, limit=2), False)
