@@ -151,9 +151,15 @@ def _one_word_times(time_words: tuple[str, ...]) -> frozenset[str]:
 def _tried(
     patterns: tuple[tuple[str, tuple[str, ...]], ...], ascii_text: bool
 ) -> tuple[tuple[str, str, int, tuple[str, ...] | None], ...]:
-    """The templates worth trying on a text that is (or is not) all ASCII:
-    an ASCII text never matches a template with other letters."""
-    return tuple(t for t in templates(patterns) if not ascii_text or t[1].isascii())
+    """The templates worth trying on a text that is (or is not) all ASCII (an
+    ASCII text never matches a template with other letters), most specific
+    first, in rules order among equals: the first that keys the text wins."""
+    return tuple(
+        sorted(
+            (t for t in templates(patterns) if not ascii_text or t[1].isascii()),
+            key=lambda t: -t[2],
+        )
+    )
 
 
 def _subject(text: str, time_words: tuple[str, ...]) -> str:
@@ -177,14 +183,11 @@ def match_pattern(
     ``{subject}`` gives the key ``subject / attribute``; ``{key}`` names the key
     itself; a template with neither gives the attribute as key.
     """
-    best: tuple[int, str, str] | None = None
     # a template whose words are not all in the text cannot match: skip its regex
     low = text.lower() if text.isascii() else None
-    for attribute, template, literal, words in _tried(
+    for attribute, template, _, words in _tried(
         tuple(patterns.items()), low is not None
     ):
-        if best and best[0] >= literal:
-            continue
         if (
             low is not None
             and words
@@ -204,8 +207,8 @@ def match_pattern(
         else:
             key = attribute
         if value and key and not _aspect(template, value):
-            best = (literal, key, value)
-    return (best[1], best[2]) if best else None
+            return key, value
+    return None
 
 
 def _aspect(template: str, value: str) -> bool:
