@@ -70,7 +70,8 @@ class Spec:
     """What to generate: ``days`` days ending on ``end``, about ``per_day`` entries a day.
 
     ``keyed`` extra keyed durable entries a day draw from ``key_pool`` keys (for
-    the many-facts workload); ``keep_all`` keeps every note (history) instead of
+    the many-facts workload), written with an explicit kind, or with
+    ``prose`` as plain sentences that rules.md's patterns key; ``keep_all`` keeps every note (history) instead of
     only those within ``ttl_days`` once promoted (what prune would leave).
     ``promoted_days``: only the last so many days go through the setup promote;
     older entries count as processed (see ``workspaces.build``).
@@ -87,6 +88,7 @@ class Spec:
     promoted_days: int | None = None
     days_off: float = 0.1  # share of days without a note
     backfill_every: int = 25  # days between back-filled notes; 0 for none
+    prose: bool = False  # keyed facts as sentences, no kind and no **key**
     label: str = field(default="", compare=False)
 
     @property
@@ -163,6 +165,12 @@ class _Writer:
         """One fact on a large key space (accounts' list prices and owners)."""
         n = self.rng.randrange(self.spec.key_pool)
         self.counter += 1
+        if self.spec.prose:
+            if n % 2:
+                price = f"{100 + self.counter % 9000} EUR"
+                return f"{stamp}the list price of account {n:05d} is {price}"
+            owner = f"{self.pick(PEOPLE)} ({self.counter % 97})"
+            return f"{stamp}account {n:05d} is owned by {owner}"
         if n % 2:
             price = f"{100 + self.counter % 9000} EUR"
             return f"{stamp}fact: **account {n:05d} / list price**: {price}"

@@ -2,7 +2,11 @@
 
 Each replay day: the day's notes arrive (lines a never-store rule refuses are
 dropped, as ``gardener note`` would refuse them), then promote, then prune,
-all with the clock set to that day. The example notes ship with the package.
+all with the clock set to that day. The example notes ship with the package:
+some days in the gardener's syntax, others as an agent writes without it
+(prose, ``**Label:** value`` bullets, a day in German). Each day's line is
+followed by the values it replaced, corrected or ended; the replay ends with
+a few recalls on the finished workspace.
 """
 
 from __future__ import annotations
@@ -18,13 +22,15 @@ from pathlib import Path
 import click
 
 from gardener.cli.common import json_option
-from gardener.cli.output import emit
+from gardener.cli.output import emit, print_hits
 from gardener.errors import GardenerError
 from gardener.files.atomic import atomic_write
 from gardener.files.layout import note_date
 from gardener.files.read import read_text
 from gardener.formats.dailynote import load_front_matter, split_front_matter
+from gardener.model.facts import Fact
 from gardener.neverstore import redact
+from gardener.planning.promote import PromotionPlan
 from gardener.store.settings import packaged
 from gardener.workspace import Workspace
 
@@ -44,6 +50,9 @@ class DayReport:
     rejected: int
     held: int
     pruned: int
+    ended: int = 0
+    # "database: Postgres -> SQLite", "cache: Redis ended", one per change
+    changes: tuple[str, ...] = ()
 
     def line(self) -> str:
         parts = [
@@ -53,13 +62,35 @@ class DayReport:
         ]
         if self.updated:
             parts.append(f"corrected {self.updated}")
+        if self.ended:
+            parts.append(f"ended {self.ended}")
         parts.append(f"rejected {self.rejected}")
         if self.held:
             parts.append(f"held {self.held}")
         parts.append(f"pruned {self.pruned}")
         if self.refused:
             parts.append(f"refused {self.refused} line(s) (never-store)")
-        return f"{self.day}  " + ", ".join(parts)
+        head = f"{self.day}  " + ", ".join(parts)
+        return "\n".join([head, *(f"            {c}" for c in self.changes)])
+
+
+# what the last lines of the demo ask the finished workspace
+QUESTIONS = ("database", "cache", "theme", "timeout")
+
+
+def changes(plan: PromotionPlan) -> tuple[str, ...]:
+    """One line per value the pass replaced, corrected or ended:
+    ``key: old -> new``, ``key: old -> new (corrected)``, ``key: old ended``."""
+    by_id: dict[str, Fact] = {f.id: f for f in plan.facts if f.id}
+    lines = []
+    for d in plan.decisions:
+        if d.action == "end":
+            lines.append(f"{d.key}: {d.value} ended (from {d.path}:{d.line})")
+        elif d.action in ("supersede", "update") and d.replaced in by_id:
+            old = by_id[d.replaced].value
+            how = " (corrected)" if d.action == "update" else ""
+            lines.append(f"{d.key}: {old} -> {d.value}{how}")
+    return tuple(lines)
 
 
 def example_notes() -> list[tuple[date, Path]]:
@@ -133,6 +164,8 @@ def replay(
             len(pruned.superseded_removed)
             + len(pruned.expired)
             + len(pruned.notes_removed),
+            len(promoted.keys("end")),
+            changes(promoted),
         )
         reports.append(report)
         if on_day:
@@ -162,6 +195,13 @@ def demo(directory: str | None, as_json: bool) -> None:
     if as_json:
         emit({"workspace": str(root), "days": [dict(r.__dict__) for r in reports]})
         return
+    # asked on the last replayed day, while its notes are still live
+    last = reports[-1].day.isoformat()
+    ws = Workspace(root, now_override=last + DAY_END)
+    click.echo(f"\nasked on {last}, the last day (GARDENER_NOW={last}{DAY_END}):")
+    for query in QUESTIONS:
+        click.echo(f"\n$ gardener recall {query}")
+        print_hits(ws.recall(query, limit=2), False)
     click.echo("")
     click.echo(f"workspace: {root}")
     click.echo("look next at:")

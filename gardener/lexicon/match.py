@@ -30,20 +30,34 @@ def _alternative(phrase: str, plural: bool) -> str:
     if unspaced(phrase):
         return body
     tail = r"(?:s|es)?" if plural and phrase[-1:].isalpha() else ""
-    return rf"(?<!\w){body}{tail}(?!\w)"
+    return body + tail
 
 
 @lru_cache(maxsize=256)
 def phrase_regex(
     phrases: tuple[str, ...], plural: bool = False
 ) -> re.Pattern[str] | None:
-    """One regex for ``phrases`` (casefolded), longest first; None for none."""
+    """One regex for ``phrases`` (casefolded), longest first; None for none.
+
+    The whole-word guards stand once around all spaced phrases, not around
+    each: 200 alternatives each behind a lookbehind cost ~25x more to search.
+    Chinese and Japanese phrases go first; where one and a spaced phrase both
+    match at a place, the spaced one is a prefix of it (shorter), so the
+    order is still longest first.
+    """
     if not phrases:
         return None
     ordered = sorted(
         {p.casefold() for p in phrases if p.strip()}, key=len, reverse=True
     )
-    return re.compile("|".join(_alternative(p, plural) for p in ordered))
+    loose = [_alternative(p, plural) for p in ordered if unspaced(p)]
+    spaced = [_alternative(p, plural) for p in ordered if not unspaced(p)]
+    groups = []
+    if loose:
+        groups.append("|".join(loose))
+    if spaced:
+        groups.append(rf"(?<!\w)(?:{'|'.join(spaced)})(?!\w)")
+    return re.compile("|".join(groups))
 
 
 def masked(text: str, exclusions: Mapping[str, tuple[str, ...]]) -> str:
@@ -100,10 +114,12 @@ def frame_regex(template: str) -> re.Pattern[str]:
             loose = unspaced(piece)
             lead = r"\s*" if loose or piece[:1].isspace() or not words else ""
             trail = r"\s*" if loose or piece[-1:].isspace() else ""
-            if not loose and words:
-                # a word of the frame is a whole word: "moved {subject} to"
-                # never reads "moved to top" as subject "to", "to" in "top"
+            # a word of the frame is a whole word: "moved {subject} to" never
+            # reads "moved to top" as subject "to" and "to" in "top", nor " to"
+            # as the end of "photo" (an arrow needs no spaces: "A→B")
+            if not loose and words and words[0][:1].isalnum():
                 lead = (r"\s+" if piece[:1].isspace() else lead) + r"(?<!\w)"
+            if not loose and words and words[-1][-1:].isalnum():
                 trail = r"(?!\w)" + trail
             regex += lead + body + trail
     spaced = not unspaced(template)
@@ -115,15 +131,40 @@ def frame_regex(template: str) -> re.Pattern[str]:
     return re.compile(start + regex + end, re.IGNORECASE)
 
 
+@lru_cache(maxsize=1024)
+def _longest_word(template: str) -> str:
+    """The longest word of a frame outside its placeholders, lowercased: it
+    is in any text the frame matches."""
+    words = re.sub(r"\{(?:subject|old|new)\}", " ", template).lower().split()
+    return max(words, key=len, default="")
+
+
+def could_match(template: str, lowered: str) -> bool:
+    """False when ``frame_regex(template)`` cannot match the text whose
+    ``str.lower()`` is ``lowered``: its longest word is missing. A frame
+    that starts with a placeholder tries every start, each to the end of the
+    text, so on a long entry this check is most of the saving."""
+    return _longest_word(template) in lowered
+
+
+@lru_cache(maxsize=64)
+def _by_specificity(templates: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(template, its longest word), most literal text first."""
+    ordered = sorted(
+        templates, key=lambda t: len(re.sub(r"\{\w+\}", "", t)), reverse=True
+    )
+    return tuple((t, _longest_word(t)) for t in ordered)
+
+
 def first_frame(
     text: str, templates: Iterable[str]
 ) -> tuple[str, dict[str, str]] | None:
     """(template, its groups stripped) of the first template that matches,
     most literal text first (the most specific frame wins)."""
-    ordered = sorted(
-        templates, key=lambda t: len(re.sub(r"\{\w+\}", "", t)), reverse=True
-    )
-    for template in ordered:
+    lowered = text.lower()
+    for template, word in _by_specificity(tuple(templates)):
+        if word not in lowered:
+            continue
         m = frame_regex(template).search(text)
         if m:
             groups = {k: v.strip() for k, v in m.groupdict().items() if v}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gardener.lexicon.match import first_frame, frame_regex, unspaced
+from gardener.lexicon.match import could_match, first_frame, frame_regex, unspaced
 from gardener.lexicon.words import Words
 
 _ARTICLES = ("the ", "a ", "an ", "our ", "my ", "its ", "their ", "your ", "all ")
@@ -106,7 +106,10 @@ def negated(text: str, words: Words) -> list[tuple[int, int]]:
     """The spans of ``text`` that a negation frame rejects ("decided against
     {old}", "not {old}"): nothing in them is ever filed as a value."""
     spans = []
+    lowered = text.lower()
     for template in words.negations:
+        if not could_match(template, lowered):
+            continue
         for m in frame_regex(template).finditer(text):
             spans.append(m.span("old"))
     return spans

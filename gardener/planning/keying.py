@@ -142,10 +142,30 @@ def templates(
     return tuple(out)
 
 
+@lru_cache(maxsize=16)
+def _one_word_times(time_words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t.casefold() for t in time_words if " " not in t)
+
+
+@lru_cache(maxsize=16)
+def _tried(
+    patterns: tuple[tuple[str, tuple[str, ...]], ...], ascii_text: bool
+) -> tuple[tuple[str, str, int, tuple[str, ...] | None], ...]:
+    """The templates worth trying on a text that is (or is not) all ASCII (an
+    ASCII text never matches a template with other letters), most specific
+    first, in rules order among equals: the first that keys the text wins."""
+    return tuple(
+        sorted(
+            (t for t in templates(patterns) if not ascii_text or t[1].isascii()),
+            key=lambda t: -t[2],
+        )
+    )
+
+
 def _subject(text: str, time_words: tuple[str, ...]) -> str:
     """A subject without its article and without time words ("Sam now")."""
     words = _ARTICLE.sub("", text.strip()).split()
-    folded = {t.casefold() for t in time_words if " " not in t}
+    folded = _one_word_times(time_words)
     while words and words[-1].casefold() in folded:
         words.pop()
     while words and words[0].casefold() in folded:
@@ -163,19 +183,16 @@ def match_pattern(
     ``{subject}`` gives the key ``subject / attribute``; ``{key}`` names the key
     itself; a template with neither gives the attribute as key.
     """
-    best: tuple[int, str, str] | None = None
     # a template whose words are not all in the text cannot match: skip its regex
     low = text.lower() if text.isascii() else None
-    for attribute, template, literal, words in templates(tuple(patterns.items())):
-        if best and best[0] >= literal:
-            continue
+    for attribute, template, _, words in _tried(
+        tuple(patterns.items()), low is not None
+    ):
         if (
             low is not None
             and words
             and (words[0] not in low or not all(w in low for w in words[1:]))
         ):
-            continue
-        if low is not None and not template.isascii():
             continue
         m = compile_template(template)[0].search(text)
         if not m:
@@ -190,8 +207,8 @@ def match_pattern(
         else:
             key = attribute
         if value and key and not _aspect(template, value):
-            best = (literal, key, value)
-    return (best[1], best[2]) if best else None
+            return key, value
+    return None
 
 
 def _aspect(template: str, value: str) -> bool:

@@ -71,6 +71,13 @@ def test_exclusions_mask_the_longer_word():
         ),  # fmt: skip
         ("Redisを廃止した", ("{old}を廃止",), {"old": "Redis"}),
         ("мы отказались от Redis", ("отказались от {old}",), {"old": "Redis"}),
+        (
+            # " to" after a placeholder starts a word: not the end of "photo"
+            "switched to pytest, and the photo tests need tmp_path",
+            ("switched {subject} to {new}", "switched to {new}"),
+            {"new": "pytest"},
+        ),
+        ("Postgres→SQLite", ("{old} → {new}",), {"old": "Postgres", "new": "SQLite"}),
     ],
 )
 def test_frames_read_their_groups(text, templates, groups):
