@@ -113,9 +113,26 @@ WORDS = Words(
         "state": ("status", "stand", "aktueller stand"),
     },
     kind_labels={
-        "decision": ("entscheidung", "entschieden", "beschluss"),
+        "decision": (
+            "strategie",
+            "richtlinie",
+            "entscheidung",
+            "entschieden",
+            "beschluss",
+        ),
         "preference": ("vorliebe", "präferenz"),
-        "fact": ("lektion", "erkenntnis", "regel", "merke", "wichtig"),
+        "fact": (
+            "ursache",
+            "klarstellung",
+            "definition",
+            "workaround",
+            "lösung",
+            "lektion",
+            "erkenntnis",
+            "regel",
+            "merke",
+            "wichtig",
+        ),
         "identity": ("name",),
     },
     generic_labels=(

@@ -89,9 +89,18 @@ WORDS = Words(
         "state": ("estado", "en curso"),
     },
     kind_labels={
-        "decision": ("decisión", "decidido"),
+        "decision": ("estrategia", "política", "decisión", "decidido"),
         "preference": ("preferencia",),
-        "fact": ("lección", "regla", "importante"),
+        "fact": (
+            "causa",
+            "causa raíz",
+            "aclaración",
+            "definición",
+            "solución",
+            "lección",
+            "regla",
+            "importante",
+        ),
         "identity": ("nombre",),
     },
     generic_labels=(

@@ -100,9 +100,18 @@ WORDS = Words(
         "state": ("statut", "état", "en cours"),
     },
     kind_labels={
-        "decision": ("décision", "décidé"),
+        "decision": ("stratégie", "politique", "décision", "décidé"),
         "preference": ("préférence",),
-        "fact": ("leçon", "règle", "à retenir", "important"),
+        "fact": (
+            "cause",
+            "clarification",
+            "définition",
+            "solution de contournement",
+            "leçon",
+            "règle",
+            "à retenir",
+            "important",
+        ),
         "identity": ("nom",),
     },
     generic_labels=(

@@ -83,3 +83,18 @@ def test_the_words_before_a_verb_of_change_must_name_a_thing():
 def test_a_key_value_fact_still_files():
     c = one("- **Deploy target**: Hetzner", "## Infrastructure")
     assert c.durable and c.key and c.value == "Hetzner"
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("- **Root cause**: the webhook retried on a 409", "fact"),
+        ("- **Clarification:** Dana means the weekly digest by 'report'", "fact"),
+        ("- **Release strategy:** ship behind a flag first", "decision"),
+        ("- **Ursache**: der Cron lief doppelt", "fact"),
+        ("- **根本原因**：缓存没有过期时间", "fact"),
+    ],
+)
+def test_a_label_naming_a_kind_gives_it_under_a_log_heading(line, kind):
+    c = one(line, "## Events")
+    assert (c.kind, c.rule) == (kind, "label") and c.durable
