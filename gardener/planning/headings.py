@@ -81,9 +81,7 @@ def heading_kind(
     return None
 
 
-def _title(
-    heading: str, extra: Mapping[str, tuple[str, ...]], words: Words
-) -> bool:
+def _title(heading: str, extra: Mapping[str, tuple[str, ...]], words: Words) -> bool:
     """Whether an outermost heading with a date, no clock time and no word
     naming a kind is the note's title ("# 2026-02-11 - Voice, trust &
     models"): it names the day, not a log section ("# 2026-02-11 Daily log"
