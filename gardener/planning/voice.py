@@ -195,7 +195,8 @@ def _log_at(low: str, words: Words) -> int:
         if word in ("was", "were", "had"):
             return lead + t.start()
         before = word
-    return -1
+    m = regex.search(clause)  # a form of several words: "habe ... geleert"
+    return lead + m.start() if m and " " in m.group().strip() else -1
 
 
 @lru_cache(maxsize=16)
