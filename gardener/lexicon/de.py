@@ -237,7 +237,7 @@ WORDS = Words(
     ),
     conditionals=("wenn", "falls", "sobald"),
     past_forms=(
-        r"(?<!\w)(?:habe|hat|haben|hatte)\s(?:\S+\s){0,6}ge\w+(?:t|en)(?!\w)",
+        r"(?<!\w)(?:habe|hat|haben|hatte)\s(?:\S+\s){0,6}\w*ge\w+(?:t|en)(?!\w)",
         r"(?<!\w)(?:wurde|wurden)(?!\w)",
     ),
     log_verbs=("wurde", "wurden"),

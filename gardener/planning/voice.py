@@ -54,6 +54,7 @@ _SHOUT = re.compile(r"(?-i:\b[A-Z]{2,}\b)")  # "is UNFUNDED", "has ZERO": a stat
 _NUMBER = re.compile(r"^[\d\s.,:%/x×~+-]*\w{0,3}$")  # "5", "20 GB", "3x"
 _PLACE = re.compile(r"`[^`]+`|[\w.~-]*/[\w./-]+|\b\w[\w-]*\.(?:[a-z]{1,5})\b")
 _FROM_TO = re.compile(r"(?<!\w)([\w'’-]+)\s+from\s+\S.*?\sto\s+\S")
+_SUBJECT = 4  # words: the subject of a plain statement is short
 _MARKUP = re.compile(r"^[\s*_`>#-]+")
 _DETERMINERS = frozenset(
     [
@@ -262,6 +263,8 @@ def _statement_at(text: str, low: str, words: Words) -> int:
     m = find(clause, words.copulas, words.exclusions)
     if m is None or (m.start() == 0 and not unspaced(clause)):
         return -1  # no verb, or no subject before it
+    if not unspaced(clause) and len(clause[: m.start()].split()) > _SUBJECT:
+        return -1  # "Tomás thinks the chart is busy": the verb of a clause inside
     return low.find(clause) + m.start()
 
 
