@@ -265,6 +265,8 @@ def _statement_at(text: str, low: str, words: Words) -> int:
         return -1  # no verb, or no subject before it
     if not unspaced(clause) and len(clause[: m.start()].split()) > _SUBJECT:
         return -1  # "Tomás thinks the chart is busy": the verb of a clause inside
+    if re.match(r"\s*\w+ing\b", clause[m.end() :]):
+        return -1  # "is preparing a demo": an activity, not a statement
     return low.find(clause) + m.start()
 
 
