@@ -738,7 +738,6 @@ WORDS = Words(
         "has",
         "have",
         "means",
-        "feels",
         "matters",
         "remains",
         "stays",
