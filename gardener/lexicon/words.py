@@ -37,6 +37,23 @@ class Words:
     patterns        attribute -> sentence templates, as rules.md ``patterns``
     exclusions      phrase -> longer words containing it that are not it
                     (Japanese 常に "always" inside 非常に "very")
+
+    The sentence voice (``gardener.planning.voice``) of an entry no rule placed:
+    persons         words naming the user as a subject ("the user", "she"); in
+                    spaced scripts a capitalised name is a person too
+    attitudes       a person's standing attitude ("wants", "is comfortable
+                    with"), read after a person
+    adverbs         words between a person and an attitude ("also", "deeply")
+    norms           phrases of a rule ("should", "must", "is not allowed")
+    conditionals    words opening a conditional rule ("if", "when"), at the start
+    past_forms      regexes (casefolded) of one past-tense word ("\\w+ed")
+    log_verbs       past forms of one-off acts the regexes miss ("built")
+    results         frames of a lasting result, durable in a log line
+                    ("{subject} set to {new}", "granted {new}")
+    placements      frames whose ``{new}`` is a place an artefact now is
+                    ("created {subject} at {new}"): durable when it is a path
+    states          phrases of a state report ("is ready", "working again")
+    copulas         present verbs of a plain statement ("is", "means")
     """
 
     kind_cues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -53,6 +70,17 @@ class Words:
     negations: tuple[str, ...] = ()
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     exclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    persons: tuple[str, ...] = ()
+    attitudes: tuple[str, ...] = ()
+    adverbs: tuple[str, ...] = ()
+    norms: tuple[str, ...] = ()
+    conditionals: tuple[str, ...] = ()
+    past_forms: tuple[str, ...] = ()
+    log_verbs: tuple[str, ...] = ()
+    results: tuple[str, ...] = ()
+    placements: tuple[str, ...] = ()
+    states: tuple[str, ...] = ()
+    copulas: tuple[str, ...] = ()
 
 
 def merge(parts: Iterable[Words]) -> Words:

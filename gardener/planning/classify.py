@@ -17,7 +17,7 @@ from gardener.lexicon.match import find, first_kind
 from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry
-from gardener.planning import keying
+from gardener.planning import keying, voice
 from gardener.planning.ending import removal_value
 from gardener.planning.frames import negated, read_frame
 from gardener.planning.headings import read_headings
@@ -119,14 +119,6 @@ class _Words:
 
 
 _WORDS: dict[int, tuple[Config, _Words]] = {}
-
-# "Sam wants ...", "The user expects ...": a person's standing attitude, a
-# preference (the verbs are English; other languages' are kind cues)
-_ATTITUDE = re.compile(
-    r"^(?:the\s+)?(?:user|owner|[A-Z][\w'’-]+)\s+(?:also\s+|really\s+|explicitly\s+|strongly\s+)?"
-    r"(?:wants|expects|allows|likes|enjoys|values|needs|insists|would like|would prefer|"
-    r"is comfortable with|is fine with|does not want|doesn't want|does not like|asked for)\b"
-)
 
 
 def _words(config: Config) -> _Words:
@@ -244,8 +236,11 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         if by_heading in config.durable_kinds:
             return by_heading, False, "durable cue"
         return _cue_kind(low, config) or "fact", False, "durable cue"
-    if transient_at >= 0:
-        return "state", False, "transient cue"
+    if (
+        transient_at >= 0
+        and not 0 <= voice.durable_at(entry.value, ws.lexicon) < transient_at
+    ):
+        return "state", False, "transient cue"  # unless an attitude or rule came first
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
     if keyed and label is not None and _ARROW.match(label[1]):
         return "decision", False, "change"  # "Deploy target: Fly.io → Hetzner"
@@ -264,8 +259,11 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         keyed and shielded and by_heading not in config.durable_kinds
     ):
         return by_heading, False, "heading"
-    if _ATTITUDE.match(entry.value):
-        return "preference", False, "attitude"
+    said = (
+        voice.read_voice(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
+    )
+    if said and not keyed:  # "Sam likes ...", "X should ...", "Verified ..."
+        return said.kind, False, said.rule
     if time_at >= 0 and durable_at < 0:
         return "state", False, "transient cue"
     if keyed:

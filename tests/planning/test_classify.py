@@ -82,8 +82,11 @@ def classified(line: str, heading: str | None = None, config=RULES):
         ("- right now the staging host is box4", None, "state", False),
         ("- the staging host is box3", "Log", "event", False),
         # no kind, no kind-giving heading, no cue: transient chatter
-        ("- had lunch with the team", None, None, False),
-        ("- had lunch with the team", "Random thoughts", None, False),
+        # a one-off act told in the past tense: an event (planning/voice.py)
+        ("- had lunch with the team", None, "event", False),
+        ("- had lunch with the team", "Random thoughts", "event", False),
+        # no kind, no heading, no cue, no voice: undecided
+        ("- lunch with the team", None, None, False),
         # cues are whole words
         ("- the prefix is x", None, None, False),
         ("- nowhere to be seen", None, None, False),
@@ -428,7 +431,7 @@ _WORDS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)  # the first example compiles the lexicon
 @given(st.lists(_WORDS | st.text(max_size=4), max_size=30).map("".join))
 def test_classify_never_raises(text):
     for e in parse_note("m.md", date(2026, 1, 5), "- " + text).entries:

@@ -39,7 +39,7 @@ def test_a_routine_prune_leaves_no_broken_reference_for_check(tmp_path: Path):
 
 NOW = datetime(2026, 2, 10, 9, 0)  # past the TTL of 2026-01-05, within its grace
 COMMITTED = Dating(date(2026, 1, 5))  # committed on its day
-CHATTER = "- lunch with the team was long\n- 09:00 event: deployed v2\n"
+CHATTER = "- lunch with the team, long and loud\n- 09:00 event: deployed v2\n"
 
 
 def _plan(
