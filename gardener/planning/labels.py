@@ -43,6 +43,23 @@ _STATUS_WORD = re.compile(
 _RECORD = re.compile(
     r"^[^:()（）]{1,40}[(（][^)）]*(?:\b[0-9a-f]{6,}\b|#\d+)[^)）]*[)）]\s*[:：]", re.I
 )
+# a label that is a recurrence states a schedule ("Every 6 hours:", "Nightly:",
+# "Täglich:", "每天："): a standing fact, not a clock time of one day
+_RECURRENCE = re.compile(
+    r"""^(?:
+        (?:every|each)\s+(?:\d+\s+)?\w+(?:\s+\w+)? | hourly | daily | nightly | weekly
+        | monthly | yearly | weekdays | weekends
+        | (?:jede[nrs]?|alle)\s+(?:\d+\s+)?\w+ | stündlich | täglich | nächtlich
+        | wöchentlich | monatlich
+        | (?:tous\s+les|toutes\s+les|chaque)\s+(?:\d+\s+)?\w+ | quotidien(?:ne)?
+        | hebdomadaire | mensuel(?:le)?
+        | (?:cada|todos\s+los|todas\s+las)\s+(?:\d+\s+)?\w+ | diario | semanal | mensual
+        | (?:каждый|каждую|каждое|каждые)\s+(?:\d+\s+)?\w+ | ежедневно | еженедельно
+        | ежечасно | ежемесячно
+        | 每[天日周週月年]|每\d*个?小时|每隔.{1,4} | 毎[日週月年朝晩]|毎時|\d+時間(?:ごと|おき)
+    )$""",
+    re.VERBOSE | re.IGNORECASE,
+)
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 _NUMBER = re.compile(r"^[~≈<>+-]?\s*[\d.,]+\s*(?:%|[a-zA-Zµ×]{0,4})(?:\s|$|/)")
 
@@ -83,6 +100,8 @@ def _among(label: str, phrases: tuple[str, ...], compounds: bool = False) -> boo
 
 def label_class(label: str, words: Words) -> tuple[str, str | None]:
     """("kind", kind) | ("transient", None) | ("generic", None) | ("key", None)."""
+    if _RECURRENCE.match(folded(label)):
+        return "kind", "fact"
     if _TRANSIENT_SHAPE.match(label.strip()):
         return "transient", None
     low = folded(label)

@@ -98,3 +98,21 @@ def test_a_key_value_fact_still_files():
 def test_a_label_naming_a_kind_gives_it_under_a_log_heading(line, kind):
     c = one(line, "## Events")
     assert (c.kind, c.rule) == (kind, "label") and c.durable
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- **Every 6 hours:** the digest job runs",
+        "- **Nightly:** backup to the NAS",
+        "- **Täglich:** Bericht an Dana",
+        "- **每天**：同步日历",
+    ],
+)
+def test_a_recurrence_label_states_a_schedule(line):
+    c = one(line, "## Next actions")
+    assert (c.kind, c.rule) == ("fact", "label") and c.durable
+
+
+def test_a_clock_label_is_still_one_day():
+    assert one("- **14:00:** call with Dana", "## Next actions").kind != "fact"
