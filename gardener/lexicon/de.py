@@ -122,6 +122,9 @@ WORDS = Words(
         ),
         "preference": ("vorliebe", "präferenz"),
         "fact": (
+            "ziel",
+            "prinzip",
+            "grundsatz",
             "ursache",
             "klarstellung",
             "definition",

@@ -235,6 +235,10 @@ WORDS = Words(
         ),
         "preference": ("preference", "preferences", "prefers", "likes", "dislikes"),
         "fact": (
+            "goal",
+            "goals",
+            "principle",
+            "mission",
             "root cause",
             "cause",
             "clarification",

@@ -92,6 +92,8 @@ WORDS = Words(
         "decision": ("estrategia", "política", "decisión", "decidido"),
         "preference": ("preferencia",),
         "fact": (
+            "objetivo",
+            "principio",
             "causa",
             "causa raíz",
             "aclaración",

@@ -103,6 +103,8 @@ WORDS = Words(
         "decision": ("stratégie", "politique", "décision", "décidé"),
         "preference": ("préférence",),
         "fact": (
+            "objectif",
+            "principe",
             "cause",
             "clarification",
             "définition",

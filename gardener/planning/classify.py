@@ -185,6 +185,8 @@ def _label(entry: Entry, config: Config) -> tuple[str, str, bool] | None:
     found = split_label(entry.value)
     if found and names_a_slot(found[0]) and not _has_cue(found[0], config):
         return found[0], found[1], False
+    if found and label_class(found[0], _words(config).lexicon)[0] == "kind":
+        return found[0], found[1], False  # "Important working rule from Sam: ..."
     return None
 
 

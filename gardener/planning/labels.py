@@ -60,6 +60,9 @@ _RECURRENCE = re.compile(
     )$""",
     re.VERBOSE | re.IGNORECASE,
 )
+_OWNER = re.compile(
+    r"\s+(?:from|for|of|by|von|für|vom|de|du|des|pour|para|por|del|от|для)\s+\S.*$"
+)
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 _NUMBER = re.compile(r"^[~≈<>+-]?\s*[\d.,]+\s*(?:%|[a-zA-Zµ×]{0,4})(?:\s|$|/)")
 
@@ -105,12 +108,14 @@ def label_class(label: str, words: Words) -> tuple[str, str | None]:
     if _TRANSIENT_SHAPE.match(label.strip()):
         return "transient", None
     low = folded(label)
-    last = low.rsplit(" ", 1)[-1]
+    # "Important working rule from Sam": the head noun stands before its "from"
+    head = _OWNER.sub("", low)
+    last = head.rsplit(" ", 1)[-1]
     for kind, labels in words.kind_labels.items():
-        if low in labels or (low.endswith("s") and low[:-1] in labels):
+        if head in labels or (head.endswith("s") and head[:-1] in labels):
             return "kind", kind
         # "Collaboration rule:", "Key insight:": one of many, never a key
-        if " " in low and (last in labels or last.rstrip("s") in labels):
+        if " " in head and (last in labels or last.rstrip("s") in labels):
             return "kind", kind
     if _among(low, words.transient_labels, compounds=True):
         return "transient", None

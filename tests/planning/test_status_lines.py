@@ -116,3 +116,21 @@ def test_a_recurrence_label_states_a_schedule(line):
 
 def test_a_clock_label_is_still_one_day():
     assert one("- **14:00:** call with Dana", "## Next actions").kind != "fact"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Important working rule from Dana: test before saying it works.",
+        "- Shared goal: keep the field guide free for schools.",
+        "- Regel von Dana: nie freitags deployen.",
+    ],
+)
+def test_a_kind_word_heads_a_longer_label(line):
+    c = one(line, "## 2026-03-05")
+    assert c.kind == "fact" and c.rule == "label" and c.key is None
+
+
+def test_a_label_of_a_thing_keeps_its_words():
+    c = one("- **Source of truth:** the Postgres primary", "## Infrastructure")
+    assert c.key == "Source of truth"
