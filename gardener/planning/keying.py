@@ -309,7 +309,16 @@ def _narrows(qualifier: str, topic: str) -> bool:
     words = qualifier.casefold().split()
     if not words or words[0] in _WHOLE or words[-1] in _WHOLE:
         return False
+    # "as the main database": the topic itself, its main one, narrows nothing
+    rest = [w for w in words if w not in _MAIN and w not in ("the", "our", "a")]
+    if not rest or rest == [topic.casefold()] or rest == [topic.casefold() + "s"]:
+        return False
     return not qualifier.casefold().startswith(topic.casefold()[:4])
+
+
+_MAIN = frozenset(
+    ["main", "primary", "default", "core", "central", "principal", "usual"]
+)
 
 
 def copular(text: str, topics: Mapping[str, tuple[str, ...]]) -> tuple[str, str] | None:

@@ -134,3 +134,9 @@ def test_a_kind_word_heads_a_longer_label(line):
 def test_a_label_of_a_thing_keeps_its_words():
     c = one("- **Source of truth:** the Postgres primary", "## Infrastructure")
     assert c.key == "Source of truth"
+
+
+def test_the_main_one_of_a_topic_is_the_topic():
+    # "as the main database" narrows nothing: a later switch of the main database supersedes it
+    assert one("- We use Postgres as the main database.").key == "database"
+    assert one("- We use Postgres for the analytics database.").key != "database"
