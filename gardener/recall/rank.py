@@ -252,14 +252,22 @@ def lookup(
     curated: Iterable[Hit] = (),
 ) -> list[Hit]:
     """The current value(s) of one key, compared as keys are (case, space,
-    punctuation, Unicode, a leading article); then ``curated`` hits
+    punctuation, Unicode, a leading article; a key with no match is tried
+    with its scope slash read as a space); then ``curated`` hits
     (``gardener.recall.curated``) of the key, in file order: the managed
     value is the one promote keeps current. A key whose last value a removal
     ended has none: the value(s) it ended then answer, status ``ended``,
     their ``until`` saying when."""
     nk = normalize_key(key)
     today = format_instant(now)
+    facts = list(facts)
     mine = [f for f in facts if f.norm_key == nk]
+    if not mine:
+        # "frontend host" asks for ``Frontend / host``: a scope written as words
+        flat = nk.replace(" / ", " ")
+        mine = [f for f in facts if f.norm_key.replace(" / ", " ") == flat]
+        if mine:
+            nk = mine[0].norm_key
     managed = [fact_hit(f, memory_file) for f in mine if is_current(f, today)]
     if not managed:
         timeline = [f for f in mine if f.since and f.get("reason") != "corrected"]

@@ -121,3 +121,10 @@ def test_rank_is_safe_with_fts_syntax_and_unicode():
     pool = [entry_hit(e) for e in notes.entries]
     assert [h.text for h in rank("cafe", pool)] == ["Café au lait préféré"]
     assert rank("", pool) == []
+
+
+def test_a_scope_written_as_words_finds_its_key():
+    # "tier 2 renewal list price" asks for ``Tier 2 renewal / list price``
+    hits = lookup("tier 2 renewal list price", TIMELINE, datetime(2026, 4, 1))
+    assert [h.value for h in hits] == ["$3,600"]
+    assert lookup("tier 2 list price", TIMELINE, datetime(2026, 4, 1)) == []
