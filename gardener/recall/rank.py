@@ -265,9 +265,9 @@ def lookup(
     if not mine:
         # "frontend host" asks for ``Frontend / host``: a scope written as words
         flat = nk.replace(" / ", " ")
-        mine = [f for f in facts if f.norm_key.replace(" / ", " ") == flat]
+        mine = [f for f in facts if (f.norm_key or "").replace(" / ", " ") == flat]
         if mine:
-            nk = mine[0].norm_key
+            nk = mine[0].norm_key or nk
     managed = [fact_hit(f, memory_file) for f in mine if is_current(f, today)]
     if not managed:
         timeline = [f for f in mine if f.since and f.get("reason") != "corrected"]
