@@ -473,6 +473,13 @@ WORDS = Words(
         "now use {new}",
     ),
     removals=(
+        "we dropped {old}",
+        "we've dropped {old}",
+        "we have dropped {old}",
+        "we're dropping {old}",
+        "we are dropping {old}",
+        "we removed {old}",
+        "we've removed {old}",
         "stopped using {old}",
         "stop using {old}",
         "no longer use {old}",

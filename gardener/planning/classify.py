@@ -238,23 +238,25 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         if by_heading in config.durable_kinds:
             return by_heading, False, "durable cue"
         return _cue_kind(low, config) or "fact", False, "durable cue"
-    if (
-        transient_at >= 0
-        and not 0 <= voice.durable_at(entry.value, ws.lexicon) < transient_at
-    ):
-        return "state", False, "transient cue"  # unless an attitude or rule came first
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
-    if keyed and label is not None and _ARROW.match(label[1]):
-        return "decision", False, "change"  # "Deploy target: Fly.io → Hetzner"
     # a frame is one sentence: matching a long paragraph costs quadratic time
     frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
-    if (
-        frame
+    decided = (
+        frame is not None
         and frame.strong
         and not keyed
         and len(low) <= _STATEMENT
         and by_heading not in config.durable_kinds
+    )
+    if (
+        transient_at >= 0
+        and not decided  # "the database is now Postgres": "now" is the change's
+        and not 0 <= voice.durable_at(entry.value, ws.lexicon) < transient_at
     ):
+        return "state", False, "transient cue"  # unless an attitude or rule came first
+    if keyed and label is not None and _ARROW.match(label[1]):
+        return "decision", False, "change"  # "Deploy target: Fly.io → Hetzner"
+    if decided and frame is not None:
         # "switched CI from X to Y", "we no longer use Redis": a decision
         return "decision", False, frame.kind
     if by_heading and not (

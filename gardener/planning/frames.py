@@ -53,6 +53,14 @@ def bare(phrase: str | None) -> str | None:
     return text
 
 
+def _named(value: str | None) -> bool:
+    """Whether a value is written as a name or a number ("Postgres", "Omar",
+    "20"), not a state ("green", "working"): "the database is now Postgres"
+    states a decision, "the build is now green" a state."""
+    text = (value or "").strip("*`\"' ")
+    return bool(text) and (text[0].isupper() or text[0].isdigit())
+
+
 def _name_like(phrase: str | None) -> bool:
     """Whether a frame's subject can name a thing: no clause punctuation, no
     bracket left open (None, no subject group, is fine)."""
@@ -84,7 +92,7 @@ def read_frame(text: str, words: Words) -> Frame | None:
                 "→" in template
                 or "->" in template
                 or template.startswith(("from ", "now "))
-                or " is now " in template
+                or (" is now " in template and not _named(groups.get("new")))
             )
         if not _name_like(groups.get("subject")):
             # "pond moved to foreground, hoop pushed to ...": the words before

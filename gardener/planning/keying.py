@@ -31,6 +31,15 @@ _REPLACED_BY = re.compile(
 # words after a topic word that keep it the chosen value ("Redis for the queue")
 _FUNCTION = frozenset(
     [
+        "yesterday",
+        "today",
+        "tomorrow",
+        "tonight",
+        "anymore",
+        "lately",
+        "recently",
+        "everywhere",
+        "first",
         "for",
         "in",
         "as",
@@ -233,7 +242,12 @@ def _modifier(after: str, topic: str) -> bool:
         return False
     word = m.group(1).casefold()
     name = topic.casefold().split()[-1]
-    return word not in _FUNCTION and not word.startswith(name[:4])
+    # a past tense after it is its verb ("SQLite replaced Postgres"), not a noun
+    return (
+        word not in _FUNCTION
+        and not word.startswith(name[:4])
+        and not (len(word) > 4 and word.endswith("ed"))
+    )
 
 
 def match_topic(
@@ -264,9 +278,12 @@ def match_topic(
             and not _REPLACED_BY.match(text[h[0] + len(h[1]) :])
         ] or hits
         # of two words, the one that is no modifier ("vim keybindings in VS Code")
-        chosen = [
-            h for h in chosen if not _modifier(text[h[0] + len(h[1]) :], topic)
-        ] or chosen
+        chosen = [h for h in chosen if not _modifier(text[h[0] + len(h[1]) :], topic)]
+        if not chosen:
+            # every word of the topic modifies another noun ("Fly.io health
+            # checks need ...", "snake_case for Python identifiers"): the
+            # sentence is about that noun, not the topic's value
+            continue
         at, word = chosen[0]
         q = _QUALIFIER.match(text[at + len(word) :])
         if qualify and q and _narrows(q.group(1), topic):

@@ -140,3 +140,40 @@ def test_the_main_one_of_a_topic_is_the_topic():
     # "as the main database" narrows nothing: a later switch of the main database supersedes it
     assert one("- We use Postgres as the main database.").key == "database"
     assert one("- We use Postgres for the analytics database.").key != "database"
+
+
+# found by a new user's trial (issue 14): each line once went wrong
+
+
+def test_we_dropped_x_ends_it():
+    c = one("- We dropped Redis.")
+    assert (c.kind, c.key, c.value, c.ends) == ("decision", "cache", "Redis", True)
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value"),
+    [
+        ("- The database is now Postgres", "database", "Postgres"),
+        ("- The team lead is now Omar", "team lead", "Omar"),
+    ],
+)
+def test_x_is_now_a_name_is_a_change(line, key, value):
+    c = one(line)
+    assert (c.kind, c.key, c.value) == ("decision", key, value)
+
+
+def test_x_is_now_a_state_stays_a_state():
+    assert one("- The build is now green").kind == "state"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Fly.io health checks need the /healthz route to answer within 2 s",
+        "- Priya prefers snake_case for all Python identifiers",
+    ],
+)
+def test_a_topic_word_that_modifies_another_noun_is_not_the_value(line):
+    # keyed by the topic, these were rejected as repeats or lost their content
+    c = one(line, "## Key learnings")
+    assert c.durable and c.key is None
