@@ -14,6 +14,8 @@ from dataclasses import replace
 
 from gardener.formats.memoryfile import NEW_FILE, parse_memory
 from gardener.git.repo import Identity, identity_for
+from gardener.model.config import Config
+from gardener.neverstore import redact
 from gardener.planning.promote import PromotionPlan, plan_promotion
 from gardener.store import linememo, statcache
 from gardener.store import retired as retired_notes
@@ -51,6 +53,29 @@ def promote(
         return session.replan(attempt)
 
 
+def _scrubbed(plan: PromotionPlan, config: Config) -> PromotionPlan:
+    """``plan`` with every secret the never-store rules find in its decisions'
+    and entries' texts, keys and values replaced by ``[REDACTED:<rule>]``."""
+
+    def clean(text: str | None) -> str | None:
+        if not text:
+            return text
+        return redact.redact(text, config.never_store, config.allow)[0]
+
+    decisions = tuple(
+        replace(d, value=clean(d.value) or "", key=clean(d.key)) for d in plan.decisions
+    )
+    entries = tuple(
+        replace(
+            o, text=clean(o.text) or "", value=clean(o.value) or "", key=clean(o.key)
+        )
+        for o in plan.entries
+    )
+    return replace(
+        plan, decisions=decisions, entries=entries, text=clean(plan.text) or ""
+    )
+
+
 def _pass(
     s: Session, memo: LineMemo, redacted: list[Redaction], dry_run: bool, force: bool
 ) -> PromoteResult | None:
@@ -70,7 +95,9 @@ def _pass(
     ledger = found.ledger.files(plan.ledger)
     if dry_run:
         _learned(s, found, {}, memo)
-        return done
+        # a dry run redacts nothing on disk, so what it prints is redacted here:
+        # an agent's transcript must not carry a secret the real pass removes
+        return replace(done, plan=_scrubbed(plan, s.config))
     if not plan.changed and LEGACY not in ledger:
         # no belief changed (chatter, known values, a hold): no commit of its
         # own; the marks wait for the next commit (docs/internals.md,
