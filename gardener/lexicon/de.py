@@ -139,6 +139,9 @@ WORDS = Words(
         "identity": ("name",),
     },
     generic_labels=(
+        "notizen",
+        "sonstiges",
+        "allgemein",
         "status",
         "notiz",
         "hinweis",

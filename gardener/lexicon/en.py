@@ -266,6 +266,10 @@ WORDS = Words(
         "identity": ("identity", "name", "my name"),
     },
     generic_labels=(
+        "misc",
+        "miscellaneous",
+        "other",
+        "general",
         "status",
         "note",
         "notes",

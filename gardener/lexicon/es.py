@@ -106,6 +106,9 @@ WORDS = Words(
         "identity": ("nombre",),
     },
     generic_labels=(
+        "notas",
+        "varios",
+        "general",
         "estado",
         "nota",
         "contexto",

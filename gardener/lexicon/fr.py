@@ -117,6 +117,9 @@ WORDS = Words(
         "identity": ("nom",),
     },
     generic_labels=(
+        "notes",
+        "divers",
+        "général",
         "statut",
         "état",
         "note",

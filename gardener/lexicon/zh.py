@@ -110,6 +110,8 @@ WORDS = Words(
         "identity": ("名字", "姓名"),
     },
     generic_labels=(
+        "笔记",
+        "其他",
         "状态",
         "备注",
         "注意",

@@ -97,6 +97,11 @@ def _title(heading: str, extra: Mapping[str, tuple[str, ...]], words: Words) -> 
     return not (_kind_of(rest, extra, words))
 
 
+def _generic(text: str, words: Words) -> bool:
+    low = text.casefold().rstrip(":：").strip()
+    return low in words.generic_labels or low.rstrip("s") in words.generic_labels
+
+
 def heading_words(config: Config) -> dict[str, tuple[str, ...]]:
     """kind -> heading words, rules.md's then the lexicon's, with English
     plurals spelled out: what ``gardener note`` matches whole words against
@@ -138,6 +143,12 @@ def read_headings(
                 return kind, lm.group(2), False
             return kind, subject, subject is not None
         text = plain(heading)
-        if subject is None and text and not only_date(text):
+        # "## Notes", "## Misc": a generic heading names no subject of its own
+        if (
+            subject is None
+            and text
+            and not only_date(text)
+            and not _generic(text, words)
+        ):
             subject = text
     return None, subject, False

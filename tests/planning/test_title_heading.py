@@ -30,3 +30,14 @@ def test_the_first_heading_word_decides_whichever_list_holds_it() -> None:
     path = ("Render session", "Key lessons (now in the skill file)")
     assert read_headings(path, extra, WORDS)[0] == "fact"
     assert read_headings(("Status now",), extra, WORDS)[0] == "state"
+
+
+def test_a_generic_heading_names_no_subject() -> None:
+    # "## Notes" / "- **Team lead:** Priya" is ``Team lead``, not ``Notes / Team lead``
+    for heading in ("Notes", "Misc", "Notizen", "其他"):
+        assert read_headings(("2026-03-05", heading), {}, WORDS)[1] is None
+    assert read_headings(("Staging",), {}, WORDS)[1] == "Staging"
+
+
+def test_japanese_learnings_heading() -> None:
+    assert read_headings(("2026-03-05", "学んだこと"), {}, WORDS)[0] == "fact"
