@@ -3,7 +3,9 @@ and a workspace's notes, answers and git log for the tests through ``Workspace``
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from datetime import date, datetime
 from pathlib import Path
 
@@ -60,6 +62,20 @@ def git(root: Path, *args: str) -> str:
         text=True,
         errors="replace",
     ).stdout
+
+
+def cli(root: Path, now: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``gardener -w ROOT ARGS`` as a child process with GARDENER_NOW=now;
+    asserts it exits 0 (its output in the message if not)."""
+    env = dict(os.environ, GARDENER_NOW=now)
+    done = subprocess.run(
+        [sys.executable, "-m", "gardener", "-w", str(root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
 
 
 def write(ws: Workspace, name: str, text: str | bytes) -> None:

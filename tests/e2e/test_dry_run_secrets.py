@@ -4,24 +4,16 @@ straight into its note)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.helpers import cli
 
 NOW = "2026-06-15T20:00"
 TOKEN = "ghp_" + "q7Zr2Lm9Xc4Vb8Nn1Ks5Dt3Wy6Hp0Ja2Fe9G"
 
 
 def gardener(root: Path, *args: str) -> str:
-    env = dict(os.environ, GARDENER_NOW=NOW)
-    done = subprocess.run(
-        [sys.executable, "-m", "gardener", "-w", str(root), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = cli(root, NOW, *args)
     return done.stdout + done.stderr
 
 

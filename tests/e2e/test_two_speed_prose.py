@@ -9,10 +9,9 @@ once prune deletes it past its TTL (30 days).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.helpers import cli
 
 DAY1 = "2026-06-15"
 DAY2 = "2026-06-19"
@@ -31,16 +30,8 @@ DAY2_NOTE = """# 2026-06-19
 
 
 def gardener(root: Path, now: str, *args: str) -> str:
-    """``gardener -w ROOT ARGS`` as a child process with GARDENER_NOW=now."""
-    env = dict(os.environ, GARDENER_NOW=now)
-    done = subprocess.run(
-        [sys.executable, "-m", "gardener", "-w", str(root), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
+    """``gardener -w ROOT ARGS`` with GARDENER_NOW=now: its standard output."""
+    return cli(root, now, *args).stdout
 
 
 def hits(root: Path, now: str, query: str) -> list[dict[str, object]]:
