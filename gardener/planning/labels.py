@@ -17,13 +17,20 @@ from gardener.lexicon.words import Words
 # "Label: value" with an ASCII or full-width colon; no sentence stop or code in
 # the label, and the colon is followed by a space (ASCII) or anything (full-width)
 _PLAIN = re.compile(r"^([^:：.!?`\[\]()（）]{1,60}?)\s*(?::\s+|：\s*)(\S.*)$")
+# status tags, as a label ("DONE:") or opening a label's value ("✅ PASSED - ...")
+_TAGS = (
+    "OK|FAIL|FAILED|PASS|PASSED|PARTIAL|SUCCESS|DONE|TODO|BLOCKED|WIP|WORKING"
+    "|BROKEN|PENDING|SKIPPED|RUNNING"
+)
 _TRANSIENT_SHAPE = re.compile(
     r"""^(?:
         (?:[01]?\d|2[0-3])[:h.][0-5]\d(?:[:.][0-5]\d)?(?:\s*[A-Za-z]{2,4})?
         | \d{1,2}\s?(?:am|pm)
         | \d{4}-\d{2}-\d{2}.*
-        | (?:INFO|DEBUG|WARN|WARNING|ERROR|ERR|FATAL|TRACE|CRITICAL|OK|FAIL|FAILED
-           |PASS|PASSED|SUCCESS|DONE|TODO|FIXME|BLOCKED|WIP)   # a log level or tag
+        | (?:INFO|DEBUG|WARN|WARNING|ERROR|ERR|FATAL|TRACE|CRITICAL|FIXME
+           |"""
+    + _TAGS
+    + r""")   # a log level or a status tag
         | \S+\s+\#?\d+(?:[./]\d+)? | \S+\#\d+   # a numbered step: Step 2, Run #3
         | [QA]\d*
         | \#\d+
@@ -35,10 +42,7 @@ _STATUS_MARK = re.compile(
     r"^\s*(?:[\u2705\u2714\u2611\u274C\u274E\u2716\u26A0\u26D4\U0001F6AB"
     r"\U0001F7E2\U0001F7E1\U0001F534\U0001F7E0\u23F3\U0001F6A7]\uFE0F?)"
 )
-_STATUS_WORD = re.compile(
-    r"^(?:PASS(?:ED)?|FAIL(?:ED)?|PARTIAL|OK|DONE|SUCCESS|BLOCKED|WIP|TODO|"
-    r"WORKING|BROKEN|PENDING|SKIPPED|RUNNING)\b"
-)
+_STATUS_WORD = re.compile(r"^(?:" + _TAGS + r")\b")
 # "Clawk reply (c204cf6a): ...", "Run (#12): ...": a record of a log, named by an id
 _RECORD = re.compile(
     r"^[^:()（）]{1,40}[(（][^)）]*(?:\b[0-9a-f]{6,}\b|#\d+)[^)）]*[)）]\s*[:：]", re.I
