@@ -24,8 +24,12 @@ from gardener.verbs.clock import Clock
 # the verb it runs (the planners and history reads cost tens of ms each, and
 # a note or recall the fast entry could not answer comes here).
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from gardener.model.facts import Memory, Note, Problem
+    from gardener.planning.judging import Judgment
     from gardener.recall.hits import Hit
+    from gardener.verbs.judge import DecideResult, Review
     from gardener.verbs.note import NoteResult
     from gardener.verbs.purge import PurgeResult
     from gardener.verbs.results import (
@@ -186,19 +190,53 @@ class Workspace:
         with self._session() as session:
             return forget(session, selector, dry_run=dry_run, force=force)
 
-    def review(self, held: str, approve: bool) -> PromoteResult | None:
+    def approve_held(self, held: str, approve: bool = True) -> PromoteResult | None:
         """Approve (promote it now) or reject (never promote it) a held entry.
 
         ``held`` is the review id that promote and check print (``h`` + 8 hex).
         Returns the promotion pass for an approval, None for a rejection.
         Raises GardenerError if no held entry has that id.
         """
-        from gardener.verbs.review import review
+        from gardener.verbs.held import review
 
         with workspace_lock(self.root):
             with self._session(lock=False) as session:
                 review(session, held, approve)
             return self.promote() if approve else None
+
+    def review(self, limit: int = 20) -> Review:
+        """The entries waiting for the judge, oldest first (at most ``limit``,
+        the texts bounded); nothing is written. See ``gardener.verbs.judge``."""
+        from gardener.verbs.judge import review
+
+        with self._session(lock=False) as session:
+            return review(session, limit)
+
+    def decide(
+        self,
+        judgments: Sequence[Judgment | Mapping[str, object]],
+        by: str,
+        force: bool = False,
+    ) -> DecideResult:
+        """Apply the judge ``by``'s answers to pending entries in one pass.
+
+        ``judgments``: ``Judgment`` values, or the objects ``decide --json``
+        reads (``{"id", "verdict", "kind"?, "key"?, "value"?}``). Invalid ones
+        are refused with a reason (``DecideResult.refused``); the rest are
+        filed through the decision table. Raises GardenerError for a
+        malformed object or no judge name, LossBudgetError as promote does.
+        """
+        from gardener.planning.judging import Judgment, read_judgments
+        from gardener.verbs.judge import decide
+
+        given = [j for j in judgments if isinstance(j, Judgment)]
+        raw = [j for j in judgments if not isinstance(j, Judgment)]
+        try:
+            given += read_judgments(raw)
+        except ValueError as exc:
+            raise GardenerError(str(exc)) from exc
+        with self._session() as session:
+            return decide(session, given, by, force)
 
     def purge(
         self,

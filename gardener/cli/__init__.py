@@ -13,7 +13,9 @@ promote   ``gardener promote``: file durable entries into MEMORY.md
 prune     ``gardener prune``: drop old and expired entries and notes
 forget    ``gardener forget``: retire matching entries
 purge     ``gardener purge``: erase a text from the files and every commit
-review    ``gardener approve`` and ``gardener reject``: decide on a held entry
+held      ``gardener approve`` and ``gardener reject``: a person's word on a held entry
+review    ``gardener review``: the entries waiting for the judge
+decide    ``gardener decide``: apply the judge's answers
 check     ``gardener check``: report problems (exit 4 when there are any)
 demo      ``gardener demo``: replay the example agent's notes in a scratch workspace
 

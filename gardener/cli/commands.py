@@ -20,8 +20,9 @@ from gardener.cli.output import fail, open_workspace
 from gardener.errors import GardenerError
 
 COMMANDS = {
-    "approve": "gardener.cli.review:approve",
+    "approve": "gardener.cli.held:approve",
     "check": "gardener.cli.check:check",
+    "decide": "gardener.cli.decide:decide",
     "demo": "gardener.cli.demo:demo",
     "forget": "gardener.cli.forget:forget",
     "init": "gardener.cli.init:init",
@@ -30,7 +31,8 @@ COMMANDS = {
     "prune": "gardener.cli.prune:prune",
     "purge": "gardener.cli.purge:purge",
     "recall": "gardener.cli.recall:recall",
-    "reject": "gardener.cli.review:reject",
+    "reject": "gardener.cli.held:reject",
+    "review": "gardener.cli.review:review",
     "watch": "gardener.watch.command:watch",
     "why": "gardener.cli.why:why",
 }

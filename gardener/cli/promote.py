@@ -61,6 +61,6 @@ def lines(result: PromoteResult, dry_run: bool) -> Iterator[str]:
         (len(plan.keys("held")), "held"),
     ]
     summary = ", ".join(f"{n} {label}" for n, label in counts)
-    if plan.undecided:  # left in their notes, kept past the TTL for review
-        summary += f", {plan.undecided} undecided"
+    if plan.pending:  # left in their notes, kept past the TTL for the judge
+        summary += f", {len(plan.pending)} waiting for the judge (gardener review)"
     yield summary + commit_tail(dry_run, result.commit, "; no change")

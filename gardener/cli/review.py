@@ -1,35 +1,63 @@
-"""``gardener approve`` and ``gardener reject``: decide on an entry promote held."""
+"""``gardener review``: the entries waiting for the judge, oldest first."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 import click
 
-from gardener.cli.common import json_option, workspace
+from gardener.cli.common import echo, json_option, workspace
 from gardener.cli.output import emit
 
+if TYPE_CHECKING:
+    from gardener.verbs.judge import Review
+
 
 @click.command()
-@click.argument("review_id")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=20, show_default=True,
+    help="Show at most N entries (the output stays near 8 KB either way).",
+)  # fmt: skip
 @json_option
 @click.pass_context
-def approve(ctx: click.Context, review_id: str, as_json: bool) -> None:
-    """Promote a held entry after all (REVIEW_ID from `gardener check`)."""
-    result = workspace(ctx).review(review_id, approve=True)
+def review(ctx: click.Context, limit: int, as_json: bool) -> None:
+    """List the entries waiting for a judgment: what the rules could not place,
+    or placed with low confidence. Answer with `gardener decide`."""
+    ws = workspace(ctx)
+    queue = ws.review(limit)
     if as_json:
-        emit(result.as_dict() if result else {})
+        emit(queue.as_dict())
         return
-    commit = f"; commit {result.commit[:8]}" if result and result.commit else ""
-    click.echo(f"approved {review_id}{commit}")
+    echo(lines(queue))
 
 
-@click.command()
-@click.argument("review_id")
-@json_option
-@click.pass_context
-def reject(ctx: click.Context, review_id: str, as_json: bool) -> None:
-    """Never promote a held entry (REVIEW_ID from `gardener check`); it stays in its note."""
-    workspace(ctx).review(review_id, approve=False)
-    if as_json:
-        emit({"rejected": review_id})
-    else:
-        click.echo(f"rejected {review_id}: it will never be promoted")
+def lines(queue: Review) -> Iterator[str]:
+    """Two or three lines per entry, after a one-line summary."""
+    if not queue.total:
+        yield "review: nothing waits for a judgment"
+        return
+    more = f", showing {len(queue.items)}" if len(queue.items) < queue.total else ""
+    yield (
+        f"review: {queue.total} entr{'y waits' if queue.total == 1 else 'ies wait'} for a"
+        f" judgment (oldest {queue.oldest}{more}); answer each with"
+        " `gardener decide ID --durable KIND [--key K] [--value V]` or `--transient`"
+    )
+    for item in queue.items:
+        where = " > ".join(item["headings"])  # type: ignore[arg-type]
+        yield ""
+        yield f"{item['id']}  {item['path']}:{item['line']}  [{item['why']}]" + (
+            f"  under {where}" if where else ""
+        )
+        yield f"  {item['text']}"
+        guess = item["guess"]
+        assert isinstance(guess, dict)
+        said = [f"kind {guess['kind'] or '?'}"]
+        if guess["key"]:
+            said.append(f"key {guess['key']!r}")
+        current = item["current"]
+        if isinstance(current, dict):
+            said.append(f"now {current['key']!r} = {current['value']!r}")
+        if item["nearest_keys"]:
+            said.append("near keys: " + ", ".join(item["nearest_keys"]))  # type: ignore[arg-type]
+        yield "  rules' guess: " + "; ".join(said)

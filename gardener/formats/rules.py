@@ -15,6 +15,7 @@ from difflib import get_close_matches
 from gardener.errors import ConfigError
 from gardener.formats.dailynote import load_front_matter, split_front_matter
 from gardener.model.config import (
+    CHOICE_SETTINGS,
     INT_SETTINGS,
     LIST_SETTINGS,
     MAP_SETTINGS,
@@ -101,6 +102,13 @@ def _setting(name: str, raw: object) -> object:
         if not 0 <= share <= 1:
             raise ValueError("expected a share between 0 and 1")
         return share
+    if name in CHOICE_SETTINGS:
+        word = str(raw).strip().casefold()
+        if word not in CHOICE_SETTINGS[name]:
+            raise ValueError(f"expected one of {', '.join(CHOICE_SETTINGS[name])}")
+        return word
+    if name == "judge_model":
+        return "" if raw is None else str(raw).strip()
     if name in STR_SETTINGS:
         if not isinstance(raw, str) or not raw.strip():
             raise TypeError("expected a string")

@@ -10,6 +10,7 @@ ACTION = "Gardener-Action"  # the verb: note, record, promote, prune, forget, ..
 KEYS = "Gardener-Keys"  # the keys a promote or forget changed, "; "-separated
 PATH = "Gardener-Path"  # the daily note a note commit appended to
 REVIEW = "Gardener-Review"  # the review id (h + 8 hex) an approve or reject decided
+JUDGE = "Gardener-Judge"  # who judged the pending entries a decide commit filed
 RESUMED = "Gardener-Resumed"  # a commit finished after its run was interrupted
 PURGE_ID = "Gardener-Purge-Id"
 PURGED_BY = "Gardener-Purged-By"

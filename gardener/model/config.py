@@ -29,6 +29,17 @@ class Config:
     # days past the TTL a note holding undecided entries waits for a judge
     review_grace_days: int = 14
     superseded_retention_days: int = 90
+    # who places what the rules cannot (docs/design.md, The judge): "agent"
+    # (entries wait in `gardener review`), "llm" (a model through the llm
+    # library, during promote) or "none" (the rules' verdict is final)
+    judge: str = "agent"
+    # "undecided": the judge sees what the rules left open or keyed with low
+    # confidence; "all": every entry the rules would file waits for it too
+    judge_scope: str = "undecided"
+    judge_model: str = ""  # an llm model id or alias; "" is llm's default model
+    judge_batch: int = 20  # entries per model prompt
+    judge_limit: int = 60  # entries sent to the model per pass
+    judge_timeout_s: int = 60  # seconds one prompt may take
     memory_budget_chars: int = 12000
     max_loss: float = 0.25  # share of current entries one pass may remove
     durable_kinds: tuple[str, ...] = DURABLE_KINDS
@@ -58,8 +69,16 @@ INT_SETTINGS = (
     "review_grace_days",
     "superseded_retention_days",
     "memory_budget_chars",
+    "judge_batch",
+    "judge_limit",
+    "judge_timeout_s",
 )
 STR_SETTINGS = ("timezone", "memory_file", "notes_dir")
+# settings that take one of a few words: name -> the words
+CHOICE_SETTINGS = {
+    "judge": ("agent", "llm", "none"),
+    "judge_scope": ("undecided", "all"),
+}
 LIST_SETTINGS = (
     "durable_kinds",
     "durable_cues",

@@ -58,6 +58,12 @@ def review_id(mark: str) -> str:
     return "h" + mark.split("\t")[1][:8]
 
 
+def pending_id(mark: str) -> str:
+    """The id ``gardener review`` shows for a pending entry (``p`` + 8 hex of
+    its whole mark, so the same line in two notes has two ids)."""
+    return "p" + hashlib.sha1(mark.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+
+
 def settle(seen: set[str], notes: Sequence[Note], marks: Sequence[list[str]]) -> None:
     """Mark in ``seen`` (the ledger being built) the notes whose entries are all in it.
 

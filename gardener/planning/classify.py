@@ -69,6 +69,8 @@ class Classified:
     # the value a change or removal names as left ("replaced Postgres with ..."):
     # ``anchor`` keys an unkeyed one by the current fact holding that value
     leaves: str | None = None
+    # who judged it (``gardener decide``, the llm judge): None when the rules did
+    judge: str | None = None
 
     @property
     def undecided(self) -> bool:

@@ -21,7 +21,14 @@ from gardener.formats.retired import before as retired_before
 from gardener.formats.retired import mark as retired_mark
 from gardener.model.config import Config
 from gardener.model.facts import Entry, Fact, Memory, Note
-from gardener.model.marks import APPROVED, HELD, entry_marks, review_id, settle
+from gardener.model.marks import (
+    APPROVED,
+    HELD,
+    entry_marks,
+    pending_id,
+    review_id,
+    settle,
+)
 from gardener.model.validtime import (
     entry_since,
     format_instant,
@@ -31,6 +38,7 @@ from gardener.model.validtime import (
 from gardener.neverstore.instructions import reads_as_instruction
 from gardener.planning.anchor import anchored
 from gardener.planning.classify import Classified, classify
+from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
 
@@ -80,6 +88,8 @@ class PromotionPlan:
     changed: bool  # MEMORY.md's text differs
     over_budget: int  # characters over the size budget, 0 if within
     undecided: int = 0  # entries of the pass no rule placed (left in their notes)
+    # entries waiting for the judge, in valid-time order (``gardener review``)
+    pending: tuple[Waiting, ...] = ()
     # every entry of the pass and what became of it; only when asked (``explain``)
     entries: tuple[Outcome, ...] = ()
 
@@ -212,6 +222,8 @@ def plan_promotion(
     memo: Memo | None = None,
     retired: Mapping[str, str] | None = None,
     explain: bool = False,
+    judged: Mapping[str, Classified] | None = None,
+    only: frozenset[str] | None = None,
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -229,6 +241,10 @@ def plan_promotion(
             without being filed.
         explain: also say, in the plan's ``entries``, what became of each
             entry of the pass and why (costs a little: for ``--dry-run --json``).
+        judged: the judge's readings (``gardener.planning.judging``) of
+            pending entries, by ledger mark: they replace the rules' reading.
+        only: if given, the ledger marks of the only entries the pass takes
+            (``gardener decide`` files its judgments and nothing else).
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``marks.settle``). A durable entry a never-store rule
     matches, or whose value is over ``entryline.MAX_ENTRY_CHARS``, is
@@ -246,23 +262,41 @@ def plan_promotion(
     seen = set(ledger)
     per_note = [entry_marks(n) for n in notes]
     queue = _queue(notes, per_note, seen, config.zone, horizon)
-    kinds = [classify(row[3], config) for row in queue]
+    if only is not None:
+        queue = [row for row in queue if row[4] in only]
+    judged = judged or {}
+    kinds = [judged.get(row[4]) or classify(row[3], config) for row in queue]
     texts = {
-        i: "\n".join([row[3].text, *row[3].nested])
+        # a judge's key is checked with the text: it is the one thing it writes
+        i: "\n".join(
+            [row[3].text, *row[3].nested, *([c.key] if c.judge and c.key else [])]
+        )
         for i, (row, c) in enumerate(zip(queue, kinds, strict=True))
         if c.durable
     }
     refused = dict(zip(texts, refusals(list(texts.values()), config), strict=True))
     outcomes: list[Outcome] = []
+    pending: list[Waiting] = []
     for i, row in enumerate(queue):
         at, entry, mark = row[0], row[3], row[4]
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
         gone = when is not None and retired_before(format_instant(at), when)
+        wait = None if gone else waits(kinds[i], config, work.current)
+        if wait is not None:
+            # left unmarked: its note is read again until the judge answers
+            why, held = wait
+            pending.append(
+                Waiting(pending_id(mark), mark, entry, format_instant(at), kinds[i],
+                        why, guessed_action(kinds[i], held), held)
+            )  # fmt: skip
+            if explain:
+                outcomes.append(_outcome(entry, kinds[i], None, False, why))
+            continue
         if not kinds[i].durable or gone:
             # a retired one was forgotten before it was filed; an undecided
             # one stays unmarked, so a later rule or a judge can still place
             # it (its note is read again each pass until it is pruned)
-            if gone or not kinds[i].undecided:
+            if gone or not kinds[i].undecided or config.judge == "none":
                 seen.add(mark)
             if explain:
                 outcomes.append(_outcome(entry, kinds[i], None, gone))
@@ -280,16 +314,23 @@ def plan_promotion(
     undecided = sum(1 for c in kinds if c.undecided)
     return PromotionPlan(
         facts, tuple(work.decisions), frozenset(seen), text, text != memory.text,
-        over, undecided, tuple(outcomes),
+        over, undecided, entries=tuple(outcomes), pending=tuple(pending),
     )  # fmt: skip
 
 
 def _outcome(
-    entry: Entry, c: Classified, decided: Decision | None, retired: bool
+    entry: Entry,
+    c: Classified,
+    decided: Decision | None,
+    retired: bool,
+    waiting: str = "",
 ) -> Outcome:
-    """What became of ``entry`` (classified ``c``): ``decided`` when it was filed."""
+    """What became of ``entry`` (classified ``c``): ``decided`` when it was
+    filed; ``waiting``: why it waits for the judge, if it does."""
     placed = "durable" if c.durable else "undecided" if c.undecided else "transient"
-    if decided is not None:
+    if waiting:
+        action, reason = "pending", f"{waiting}: waits for the judge (gardener review)"
+    elif decided is not None:
         action, reason = decided.action, decided.reason
     elif retired:
         action, reason = "skip", "retired by forget before it was filed"

@@ -282,7 +282,7 @@ def _why_kept(
         placed = classify(e, config)
         if placed.durable and marks[e] not in ledger:
             pending.append(e.line)
-        elif placed.undecided:
+        elif placed.undecided and marks[e] not in ledger:
             # until a judge decides them (the ledger will say), the rules
             # alone do not know whether they matter: never lost unseen
             undecided.append(e.line)

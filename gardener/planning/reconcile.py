@@ -172,6 +172,13 @@ class Reconciliation:
                 return fact
         return None
 
+    def current(self, key: str) -> Fact | None:
+        """The latest current fact of ``key``, None if it has none."""
+        mine = [
+            f for f in self._of_key(normalize_key(key)) if is_current(f, self.today)
+        ]
+        return max(mine, key=_instant) if mine else None
+
     def _of_key(self, nk: str) -> list[Fact]:
         return [self.facts[i] for i in self.slots.get(nk, ())]
 
@@ -192,6 +199,7 @@ class Reconciliation:
             ("from", entry.path),
             ("by", entry.by),
             ("supersedes", supersedes),
+            ("judged-by", c.judge),
         )
         return Fact(c.value, c.key, ident, section, {k: v for k, v in attrs if v})
 

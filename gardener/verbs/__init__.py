@@ -11,7 +11,8 @@ record       record: commit what was written without the gardener, secrets redac
 promote      promote: file the notes' durable entries into MEMORY.md
 prune        prune: delete old superseded entries, expired entries, aged-out notes
 forget       forget: retire the entries that match
-review       approve / reject: a person's decision on an entry held for review
+held         approve / reject: a person's decision on an entry held for review
+judge        review / decide: the entries waiting for the judge, its answers applied
 purge        purge: erase a text from the files and every commit
 recall       recall: ranked facts and note entries, one key, or what held at a time
 why          why: every value a key has had, with the commits

@@ -141,6 +141,19 @@ def promote_message(plan: PromotionPlan) -> str:
     return _with_keys(lines, "promote", keys)
 
 
+def decide_message(plan: PromotionPlan, judge: str) -> str:
+    """A ``decide`` commit: the judge's pass, as ``promote_message`` tells
+    it, with the judge named in the subject and in a ``Gardener-Judge``
+    trailer (who decided what: ``git log --grep 'Gardener-Judge: NAME'``)."""
+    body = promote_message(plan)
+    subject, _, rest = body.partition("\n")
+    rest = rest.replace(
+        trailers.action("promote"),
+        f"{trailers.action('decide')}\n{trailers.trailer(trailers.JUDGE, judge)}",
+    )
+    return f"decide: judged by {judge}; {subject.removeprefix('promote: ')}\n{rest}"
+
+
 def prune_message(plan: PrunePlan) -> str:
     """A ``prune`` commit: the plan's summary and its lines."""
     lines = [f"prune: {plan.summary()}", "", *plan.lines(), ""]

@@ -8,7 +8,7 @@ next pass reads only what changed.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -16,6 +16,7 @@ from gardener.formats.memoryfile import NEW_FILE, parse_memory
 from gardener.git.repo import Identity, identity_for
 from gardener.model.config import Config
 from gardener.neverstore import redact
+from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
 from gardener.store import linememo, statcache
 from gardener.store import retired as retired_notes
@@ -25,21 +26,31 @@ from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
 from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
-from gardener.verbs.messages import ledger_message, promote_message
+from gardener.verbs.messages import decide_message, ledger_message, promote_message
 from gardener.verbs.record import record
 from gardener.verbs.results import PromoteResult
 from gardener.verbs.session import Session
 
+# ``gardener decide``'s step inside a pass: the rules' plan in, the judge's
+# readings of pending entries (by ledger mark) and the judge's name out
+Judging = Callable[[PromotionPlan], tuple[Mapping[str, Classified], str]]
+
 
 def promote(
-    session: Session, dry_run: bool = False, force: bool = False
+    session: Session,
+    dry_run: bool = False,
+    force: bool = False,
+    judging: Judging | None = None,
 ) -> PromoteResult:
     """Promote durable entries of the daily notes into MEMORY.md (see docs/design.md).
 
     One commit for the pass, none when no belief changed (the ledger marks
     of such a pass wait for the next commit). Raises
     LossBudgetError if current entries would be lost beyond ``max_loss``
-    and ``force`` is not set.
+    and ``force`` is not set. With ``judging`` (``gardener decide``), the
+    judge's readings replace the rules' for the pending entries it names,
+    and the pass commits even when only ledger marks changed: a judgment is
+    on record.
     """
     with _collector_paused():
         redacted: list[Redaction] = []
@@ -48,7 +59,7 @@ def promote(
         def attempt() -> PromoteResult | None:
             if not dry_run:
                 redacted.extend(record(session)[1])
-            return _pass(session, memo, redacted, dry_run, force)
+            return _pass(session, memo, redacted, dry_run, force, judging)
 
         return session.replan(attempt)
 
@@ -77,7 +88,12 @@ def _scrubbed(plan: PromotionPlan, config: Config) -> PromotionPlan:
 
 
 def _pass(
-    s: Session, memo: LineMemo, redacted: list[Redaction], dry_run: bool, force: bool
+    s: Session,
+    memo: LineMemo,
+    redacted: list[Redaction],
+    dry_run: bool,
+    force: bool,
+    judging: Judging | None = None,
 ) -> PromoteResult | None:
     """One plan and its commit; None if MEMORY.md changed since the plan."""
     before = s.memory_text()
@@ -90,6 +106,17 @@ def _pass(
         found.notes, memory, s.config, s.now(),
         found.ledger.marks(), memo, retired_notes.read(s.root), explain=dry_run,
     )  # fmt: skip
+    judge = ""
+    if judging is not None:
+        judged, judge = judging(plan)
+        if judged:
+            plan = plan_promotion(
+                found.notes, memory, s.config, s.now(),
+                found.ledger.marks(), memo, retired_notes.read(s.root),
+                explain=dry_run, judged=judged,
+            )  # fmt: skip
+        else:  # nothing valid to apply: decide writes nothing at all
+            return PromoteResult(plan, None, True, tuple(redacted), tuple(s.warnings))
     check_loss(s, memory, plan.facts, force, dry_run)
     done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))
     ledger = found.ledger.files(plan.ledger)
@@ -98,25 +125,25 @@ def _pass(
         # a dry run redacts nothing on disk, so what it prints is redacted here:
         # an agent's transcript must not carry a secret the real pass removes
         return replace(done, plan=_scrubbed(plan, s.config))
-    if not plan.changed and LEGACY not in ledger:
+    if not plan.changed and LEGACY not in ledger and not judge:
         # no belief changed (chatter, known values, a hold): no commit of its
         # own; the marks wait for the next commit (docs/internals.md,
         # Pending ledger marks)
         waiting = found.ledger.stash(plan.ledger)
         _learned(s, found, {month_file(m): None for m in waiting}, memo)
         return done
-    if not plan.changed:  # the old single-file ledger split into months
-        message = ledger_message(plan, True)
+    if not plan.changed:  # a judgment on record, or the old ledger split into months
+        message = decide_message(plan, judge) if judge else ledger_message(plan, True)
         applied = s.apply(ledger, {}, message, promote_author(plan))
         found.ledger.committed()
         _learned(s, found, ledger, memo)
         return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
     # MEMORY.md first: if it changed since the plan, nothing is written
     files = {s.config.memory_file: plan.text, **ledger}
+    message = decide_message(plan, judge) if judge else promote_message(plan)
     applied = s.apply(
-        files, {s.config.memory_file: before},
-        promote_message(plan), promote_author(plan),
-    )  # fmt: skip
+        files, {s.config.memory_file: before}, message, promote_author(plan)
+    )
     if applied.stale:
         return None
     found.ledger.committed()

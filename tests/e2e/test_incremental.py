@@ -161,7 +161,7 @@ def test_a_held_entry_is_read_again_once_approved(tmp_path: Path):
     held = ws.promote().plan.decisions[0]
     assert held.action == "held" and held.fact
     assert "memory/2026-02-20.md" not in settled(ws)
-    approved = ws.review(held.fact, approve=True)
+    approved = ws.approve_held(held.fact, approve=True)
     assert approved is not None and approved.plan.keys("add")
     assert "memory/2026-02-20.md" in settled(ws)
 

@@ -209,6 +209,6 @@ def test_a_held_entry_waits_in_the_pending_marks_until_reviewed(ws: Workspace):
     assert result.commit is None
     assert [p.kind for p in ws.check() if p.kind == "held"] == ["held"]
     assert held.fact
-    ws.review(held.fact, approve=False)
+    ws.approve_held(held.fact, approve=False)
     assert _pending(ws) == []
     assert git(ws.root, "status", "--porcelain") == ""

@@ -1,0 +1,232 @@
+"""The judge's part of promotion (pure): which entries wait for a judgment,
+how a judgment is read and checked, and what it makes of its entry.
+
+An entry waits ("pending") when no rule placed it (undecided), when the rules
+keyed it with low confidence (a key inferred from the text that would replace
+a different current value), or, with ``judge_scope: all``, whenever the rules
+would file it. A judgment never writes text of its own: its value must be
+words of the entry, and it is filed through the same decision table as every
+other entry (docs/design.md, The judge).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from gardener.model.config import Config
+from gardener.model.facts import Entry, Fact, normalize_key
+from gardener.planning.classify import Classified
+from gardener.planning.sameness import same_value
+
+VERDICTS = ("durable", "transient", "correction", "ends")
+TRANSIENT_KINDS = ("event", "state", "todo")
+# keys the rules inferred from the wording alone ("the Postgres pool is 20"):
+# when one would replace a different current value, the judge confirms it
+INFERRED_KEYS = frozenset({"topic", "copula"})
+MAX_KEY_CHARS = 120
+_BAD_KEY = re.compile(r"[\n\r\t{}\[\]]|\*\*|`")
+_MARKUP = re.compile(r"[*_`~]+")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """One entry waiting for the judge.
+
+    ``id``: what ``review`` shows and ``decide`` takes (``marks.pending_id``);
+    ``mark``: its ledger mark; ``since``: its valid time as written (local);
+    ``guess``: the rules' reading; ``why``: "undecided", "low confidence: ..."
+    or "confirm: ..."; ``action``: what the rules would do ("skip", "add",
+    "supersede", "reject"); ``current``: the key's current fact, if any.
+    """
+
+    id: str
+    mark: str
+    entry: Entry
+    since: str
+    guess: Classified
+    why: str
+    action: str
+    current: Fact | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Judgment:
+    """One answer: ``verdict`` is one of ``VERDICTS``; ``kind``, ``key`` and
+    ``value`` are optional (None: the rules' guess; ``key=""``: unkeyed)."""
+
+    id: str
+    verdict: str
+    kind: str | None = None
+    key: str | None = None
+    value: str | None = None
+
+
+def waits(
+    c: Classified, config: Config, current: Callable[[str], Fact | None]
+) -> tuple[str, Fact | None] | None:
+    """Why the rules' reading ``c`` waits for the judge, and the current fact
+    of its key; None when the rules' verdict stands (or no judge is set).
+    ``current(key)`` is the key's current fact at this point of the pass."""
+    if config.judge == "none" or c.judge is not None:
+        return None
+    now = current(c.key) if c.key else None
+    if c.undecided:
+        return "undecided", now
+    if not c.durable:
+        return None
+    if config.judge_scope == "all":
+        return "confirm: judge_scope is all", now
+    if (
+        c.keyed_by in INFERRED_KEYS
+        and now is not None
+        and not c.ends
+        and now.kind != "event"
+        and not same_value(now.value, c.value)
+    ):
+        return (
+            f"low confidence: the key {c.key!r} is inferred from the wording and"
+            f" would replace {now.value!r}",
+            now,
+        )
+    return None
+
+
+def guessed_action(c: Classified, current: Fact | None) -> str:
+    """What the rules would do with ``c``, roughly (for the judge to read)."""
+    if not c.durable:
+        return "skip"
+    if c.ends:
+        return "end"
+    if current is None:
+        return "add"
+    return "reject" if same_value(current.value, c.value) else "supersede"
+
+
+def read_judgments(data: object) -> list[Judgment]:
+    """Judgments from parsed JSON: ``{"decisions": [...]}`` or a bare list,
+    each ``{"id", "verdict", "kind"?, "key"?, "value"?}`` (a durable kind as
+    the verdict means durable of that kind). Raises ValueError naming the
+    first bad one (``decision 2: ...``, counted from 1)."""
+    items = data.get("decisions") if isinstance(data, Mapping) else data
+    if not isinstance(items, list):
+        raise ValueError('expected {"decisions": [...]} or a list of decisions')
+    out: list[Judgment] = []
+    for n, item in enumerate(items, 1):
+        if not isinstance(item, Mapping):
+            raise ValueError(f"decision {n}: expected an object")
+        fields = {}
+        for name in ("id", "verdict", "kind", "key", "value"):
+            value = item.get(name)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"decision {n}: {name} must be a string")
+            fields[name] = value.strip() if name != "value" and value else value
+        ident, verdict = fields["id"], (fields["verdict"] or "").casefold()
+        if not ident:
+            raise ValueError(f"decision {n}: no id")
+        kind = fields["kind"].casefold() if fields["kind"] else None
+        if verdict not in VERDICTS and kind is None and verdict:
+            verdict, kind = "durable", verdict  # {"verdict": "fact"}
+        if verdict not in VERDICTS:
+            raise ValueError(
+                f"decision {n} ({ident}): verdict must be one of {', '.join(VERDICTS)}"
+            )
+        out.append(Judgment(ident, verdict, kind, fields["key"], fields["value"]))
+    return out
+
+
+def apply_judgment(
+    j: Judgment,
+    w: Waiting,
+    config: Config,
+    judge: str,
+    current: Callable[[str], Fact | None],
+) -> Classified:
+    """The entry of ``w`` as ``j`` places it, judged by ``judge`` (a name).
+
+    Raises ValueError (why, for the judge to read) for a kind that is not one
+    of the workspace's durable kinds (or of event/state/todo for a transient
+    one), a malformed key, a value that is not words of the entry's text, a
+    correction or an end naming a key with no current value.
+    """
+    guess, entry = w.guess, w.entry
+    if j.verdict == "transient":
+        kind = j.kind or (guess.kind if guess.kind in TRANSIENT_KINDS else "event")
+        if kind not in TRANSIENT_KINDS:
+            raise ValueError(
+                f"a transient entry's kind is one of {', '.join(TRANSIENT_KINDS)}"
+            )
+        return replace(
+            guess, kind=kind, durable=False, rule="judge", judge=judge, ends=False
+        )
+    durable = j.kind or (guess.kind if guess.kind in config.durable_kinds else None)
+    if durable is None or durable not in config.durable_kinds:
+        raise ValueError(
+            f"a durable entry needs a kind: one of {', '.join(config.durable_kinds)}"
+        )
+    key = _key(j.key if j.key is not None else guess.key)
+    text = "\n".join([entry.text, *entry.nested])
+    if j.verdict == "ends":
+        if key is None or current(key) is None:
+            raise ValueError(f"nothing to end: {key!r} has no current value")
+        value = j.value.strip() if j.value else ""
+        if value and not words_of(value, text):
+            raise ValueError(f"the value {value!r} is not in the entry's text")
+        return Classified(
+            durable, True, False, key, value, "judge", "judge", ends=True, judge=judge
+        )
+    value = (j.value if j.value is not None else guess.value or entry.value).strip()
+    if not value:
+        raise ValueError("no value: give the words of the entry that are the value")
+    if not words_of(value, text):
+        raise ValueError(
+            f"the value {value!r} is not in the entry's text: a judge files the"
+            " entry's own words, never new text"
+        )
+    correction = j.verdict == "correction"
+    if correction and (key is None or current(key) is None):
+        raise ValueError(f"nothing to correct: {key!r} has no current value")
+    return Classified(kind, True, correction, key, value, "judge", "judge", judge=judge)
+
+
+def _key(key: str | None) -> str | None:
+    """``key`` checked (None or "" for unkeyed). Raises ValueError."""
+    if key is None or not key.strip():
+        return None
+    key = key.strip()
+    if len(key) > MAX_KEY_CHARS or _BAD_KEY.search(key) or not normalize_key(key):
+        raise ValueError(
+            f"malformed key {key[:40]!r}: one line of at most {MAX_KEY_CHARS}"
+            " characters, without ** ` { } [ ]"
+        )
+    return key
+
+
+def words_of(value: str, text: str) -> bool:
+    """Whether ``value`` is written in ``text``, ignoring case, width,
+    Markdown emphasis and runs of space."""
+    return _plain(value).strip(" .,;:!?") in _plain(text)
+
+
+def _plain(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACE.sub(" ", _MARKUP.sub("", text))
+
+
+def nearest_keys(probe: str, keys: Sequence[str], limit: int = 3) -> list[str]:
+    """Up to ``limit`` of ``keys`` whose names are nearest ``probe`` (a key or
+    the entry's text), best first; the judge reuses one instead of inventing
+    a synonym. Keys scoring under 60 of 100 are left out."""
+    if not keys or not probe.strip():
+        return []
+    # not at import: rapidfuzz costs ~20 ms, and only review needs it
+    from rapidfuzz import fuzz, process, utils
+
+    found = process.extract(
+        probe, list(dict.fromkeys(keys)), scorer=fuzz.WRatio,
+        processor=utils.default_process, limit=limit, score_cutoff=60,
+    )  # fmt: skip
+    return [k for k, _, _ in found]

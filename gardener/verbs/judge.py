@@ -1,0 +1,210 @@
+"""The ``review`` and ``decide`` verbs: the entries waiting for the judge,
+and the judge's answers applied (docs/design.md, The judge).
+
+``review`` reads the notes and plans a pass without writing anything; its
+queue is the plan's pending entries. ``decide`` runs a promotion pass in
+which the judge's readings replace the rules' for the entries it answers,
+so valid time, never-store, instruction holds and the loss budget apply as
+to every other entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from gardener.errors import GardenerError
+from gardener.formats.memoryfile import NEW_FILE, parse_memory
+from gardener.model.facts import Fact, normalize_key
+from gardener.model.marks import pending_id
+from gardener.model.validtime import format_instant, is_current
+from gardener.neverstore import redact
+from gardener.planning.classify import Classified
+from gardener.planning.judging import (
+    Judgment,
+    Waiting,
+    apply_judgment,
+    nearest_keys,
+)
+from gardener.planning.promote import PromotionPlan, plan_promotion
+from gardener.store import linememo
+from gardener.store import retired as retired_notes
+from gardener.store.notescan import scan
+from gardener.verbs.promote import promote
+from gardener.verbs.results import PromoteResult
+from gardener.verbs.session import Session
+
+TEXT_CHARS = 300  # an entry's text in the queue, at most
+BUDGET_CHARS = 8000  # the queue's texts together, at most, unless --limit says more
+
+
+@dataclass(frozen=True)
+class Review:
+    """The queue: ``items`` (as ``review --json`` prints them, oldest first),
+    ``total`` pending in all, ``oldest`` (valid time of the first, or None)."""
+
+    items: tuple[dict[str, object], ...]
+    total: int
+    oldest: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "pending": list(self.items),
+            "total": self.total,
+            "shown": len(self.items),
+            "oldest": self.oldest,
+            "answer": "gardener decide --json - (see gardener decide --help)",
+        }
+
+
+@dataclass(frozen=True)
+class DecideResult:
+    """What ``decide`` did: the pass (None when nothing valid was asked),
+    and the judgments refused, each ``{"id", "reason"}``."""
+
+    result: PromoteResult | None
+    refused: tuple[dict[str, str], ...] = ()
+    applied: tuple[str, ...] = field(default=())  # the ids applied
+
+    def as_dict(self) -> dict[str, object]:
+        out = self.result.as_dict() if self.result else {"commit": None}
+        return {**out, "applied": list(self.applied), "refused": list(self.refused)}
+
+
+def pending_plan(s: Session) -> PromotionPlan:
+    """The plan a promote would make now (nothing written), for its queue."""
+    before = s.memory_text()
+    memo = linememo.load(s.repo.git_dir)
+    memory = parse_memory(
+        NEW_FILE if before is None else before, s.config.memory_file, memo
+    )
+    s.check_inside()
+    found = scan(s.root, s.config.notes_dir, s.repo.git_dir)
+    return plan_promotion(
+        found.notes, memory, s.config, s.now(), found.ledger.marks(), memo,
+        retired_notes.read(s.root),
+    )  # fmt: skip
+
+
+def review(s: Session, limit: int = 20) -> Review:
+    """The oldest ``limit`` pending entries, each with what a judge needs,
+    texts redacted and cut to ``TEXT_CHARS``, the whole kept near
+    ``BUDGET_CHARS``."""
+    plan = pending_plan(s)
+    keys = _current_keys(plan.facts, format_instant(s.now()))
+    items: list[dict[str, object]] = []
+    used = 0
+    for w in plan.pending[: max(0, limit)]:
+        item = _item(w, keys, s)
+        used += len(str(item))
+        if items and used > BUDGET_CHARS:
+            break
+        items.append(item)
+    oldest = plan.pending[0].since if plan.pending else None
+    return Review(tuple(items), len(plan.pending), oldest)
+
+
+def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
+    config = s.config
+
+    def clean(text: str | None) -> str | None:
+        if not text:
+            return text
+        return redact.redact(text, config.never_store, config.allow)[0]
+
+    text = "\n".join([w.entry.text, *w.entry.nested])
+    if len(text) > TEXT_CHARS:
+        text = text[: TEXT_CHARS - 1] + "…"
+    g = w.guess
+    current = (
+        {
+            "key": w.current.key,
+            "value": clean(w.current.value),
+            "since": w.current.since,
+        }
+        if w.current is not None
+        else None
+    )
+    return {
+        "id": w.id,
+        "path": w.entry.path,
+        "line": w.entry.line,
+        "since": w.since,
+        "text": clean(text),
+        "headings": list(w.entry.headings),
+        "why": w.why,
+        "guess": {
+            "kind": g.kind,
+            "key": clean(g.key),
+            "value": clean(g.value),
+            "action": w.action,
+        },
+        "current": current,
+        "nearest_keys": nearest_keys(g.key or w.entry.value[:80], keys),
+    }
+
+
+def _current_keys(facts: Sequence[Fact], today: str) -> list[str]:
+    return [f.key for f in facts if f.key and is_current(f, today)]
+
+
+def _lookup(facts: Sequence[Fact], today: str) -> Mapping[str, Fact]:
+    """Each key's latest current fact, by normalized key."""
+    latest: dict[str, Fact] = {}
+    for f in facts:
+        if f.key and is_current(f, today):
+            nk = normalize_key(f.key)
+            if nk not in latest or (f.since or "") >= (latest[nk].since or ""):
+                latest[nk] = f
+    return latest
+
+
+def decide(
+    s: Session, judgments: Sequence[Judgment], judge: str, force: bool = False
+) -> DecideResult:
+    """Apply ``judgments`` by ``judge`` (a name: the agent, "llm:<model>").
+
+    The valid ones are applied in one pass and one commit (``Gardener-Judge``
+    trailer; each fact filed carries ``judged-by``); each invalid one (an id
+    that is not pending, decided twice, a bad kind, key or value) is refused
+    with its reason and changes nothing. Raises GardenerError if ``judge``
+    is empty, LossBudgetError as promote does.
+    """
+    if not judge.strip() or "\n" in judge:
+        raise GardenerError("decide needs the judge's name (--by NAME), on one line")
+    refused: list[dict[str, str]] = []
+    applied: list[str] = []
+
+    def judging(plan: PromotionPlan) -> tuple[dict[str, Classified], str]:
+        refused.clear()
+        applied.clear()
+        waiting = {w.id: w for w in plan.pending}
+        latest = _lookup(plan.facts, format_instant(s.now()))
+
+        def current(key: str) -> Fact | None:
+            return latest.get(normalize_key(key))
+
+        judged: dict[str, Classified] = {}
+        for j in judgments:
+            w = waiting.get(j.id)
+            if w is None or w.mark in judged:
+                refused.append({"id": j.id, "reason": _not_pending(j.id, plan, judged)})
+                continue
+            try:
+                judged[w.mark] = apply_judgment(j, w, s.config, judge.strip(), current)
+            except ValueError as exc:
+                refused.append({"id": j.id, "reason": str(exc)})
+                continue
+            applied.append(j.id)
+        return judged, judge.strip()
+
+    result = promote(s, force=force, judging=judging)
+    return DecideResult(result if applied else None, tuple(refused), tuple(applied))
+
+
+def _not_pending(ident: str, plan: PromotionPlan, judged: Mapping[str, object]) -> str:
+    if any(pending_id(m) == ident for m in judged):
+        return "answered twice in one call: the first answer is applied"
+    if any(pending_id(m) == ident for m in plan.ledger):
+        return "already decided (its note's entry is in the ledger)"
+    return "no pending entry has this id (gardener review lists them)"
