@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 _INSTRUCTION = re.compile(
-    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts?|rules)"
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:(?:the|your|my|these|those|its)\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts?|rules)"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b"
     r"|\byou\s+are\s+now\s+(?:a|an|in)\b"
     r"|\bsystem\s+prompt\s*:"

@@ -163,6 +163,8 @@ def apply_judgment(
             guess, kind=kind, durable=False, rule="judge", judge=judge, ends=False
         )
     durable = j.kind or (guess.kind if guess.kind in config.durable_kinds else None)
+    if j.verdict == "ends" and not durable:
+        durable = "fact"  # a removal files nothing: its kind is only a label
     if durable is None or durable not in config.durable_kinds:
         raise ValueError(
             f"a durable entry needs a kind: one of {', '.join(config.durable_kinds)}"
@@ -189,7 +191,9 @@ def apply_judgment(
     correction = j.verdict == "correction"
     if correction and (key is None or current(key) is None):
         raise ValueError(f"nothing to correct: {key!r} has no current value")
-    return Classified(kind, True, correction, key, value, "judge", "judge", judge=judge)
+    return Classified(
+        durable, True, correction, key, value, "judge", "judge", judge=judge
+    )
 
 
 def _key(key: str | None) -> str | None:

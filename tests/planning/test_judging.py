@@ -1,0 +1,74 @@
+"""Reading and checking a judge's answers (pure)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gardener.planning.judging import nearest_keys, read_judgments, words_of
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["id", "verdict", "kind", "key", "value", "x"]),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@given(json_values)
+def test_any_json_is_read_or_refused_with_a_value_error(data: object) -> None:
+    try:
+        judgments = read_judgments(data)
+    except ValueError:
+        return
+    assert all(
+        j.id and j.verdict in ("durable", "transient", "correction", "ends")
+        for j in judgments
+    )
+
+
+def test_a_durable_kind_as_the_verdict_means_durable_of_that_kind() -> None:
+    (j,) = read_judgments(
+        {"decisions": [{"id": "p1", "verdict": "Preference", "key": " Sam / diet "}]}
+    )
+    assert (j.verdict, j.kind, j.key) == ("durable", "preference", "Sam / diet")
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        ({"decisions": [{"verdict": "fact"}]}, "decision 1: no id"),
+        ([{"id": "p1", "verdict": "maybe", "kind": "fact"}], "verdict must be one of"),
+        ([{"id": "p1", "verdict": "fact", "key": 3}], "key must be a string"),
+        ("fact", "expected"),
+    ],
+)
+def test_malformed_answers_name_the_first_bad_one(data: object, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        read_judgments(data)
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "ok"),
+    [
+        ("Postgres 16", "we run **Postgres  16** in prod", True),
+        ("ｇｈｐ", "ghp is a prefix", True),  # width folded
+        ("vegan", "Sam is vegetarian", False),
+        ("per Rechnung.", "Der Kunde zahlt per Rechnung", True),
+    ],
+)
+def test_a_value_is_words_of_the_entry(value: str, text: str, ok: bool) -> None:
+    assert words_of(value, text) is ok
+
+
+def test_nearest_keys_offer_the_existing_spelling() -> None:
+    keys = ["billing contact", "deploy target", "Sam / diet"]
+    assert nearest_keys("Billing Contact person", keys)[0] == "billing contact"
+    assert nearest_keys("", keys) == [] and nearest_keys("x", []) == []
