@@ -5,8 +5,10 @@ dropped, as ``gardener note`` would refuse them), then promote, then prune,
 all with the clock set to that day. The example notes ship with the package:
 some days in the gardener's syntax, others as an agent writes without it
 (prose, ``**Label:** value`` bullets, a day in German). Each day's line is
-followed by the values it replaced, corrected or ended; the replay ends with
-a few recalls on the finished workspace.
+followed by the values it replaced, corrected or ended. The entries no rule
+places wait for the judge: the example agent answers them the same evening
+(``gardener review`` / ``gardener decide``, its answers in ``AGENT_ANSWERS``).
+The replay ends with a few recalls on the finished workspace.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class DayReport:
     held: int
     pruned: int
     ended: int = 0
+    judged: int = 0  # pending entries the example agent answered that evening
     # "database: Postgres -> SQLite", "cache: Redis ended", one per change
     changes: tuple[str, ...] = ()
 
@@ -67,12 +70,27 @@ class DayReport:
         parts.append(f"rejected {self.rejected}")
         if self.held:
             parts.append(f"held {self.held}")
+        if self.judged:
+            parts.append(f"judged by the agent {self.judged}")
         parts.append(f"pruned {self.pruned}")
         if self.refused:
             parts.append(f"refused {self.refused} line(s) (never-store)")
         head = f"{self.day}  " + ", ".join(parts)
         return "\n".join([head, *(f"            {c}" for c in self.changes)])
 
+
+# the example agent's answers to `gardener review`, by the start of the entry's
+# text: what it would send to `gardener decide --json -`
+AGENT_ANSWERS = {
+    "staging gets a Caddy reverse proxy": {
+        "verdict": "durable", "kind": "fact", "key": "staging / reverse proxy",
+        "value": "Caddy reverse proxy with Let's Encrypt certificates",
+    },
+    "nightly SQLite `.backup` to the NAS": {
+        "verdict": "durable", "kind": "decision", "key": "backups",
+        "value": "nightly SQLite .backup to the NAS in Mira's office, 7 copies kept",
+    },
+}  # fmt: skip
 
 # what the last lines of the demo ask the finished workspace
 QUESTIONS = ("database", "cache", "theme", "timeout")
@@ -151,6 +169,7 @@ def replay(
             refused += dropped
             atomic_write(ws.root / ws.config.notes_dir / source.name, text)
         promoted = ws.promote().plan
+        judged = _judge(ws)
         pruned = ws.prune().plan
         report = DayReport(
             day,
@@ -165,12 +184,31 @@ def replay(
             + len(pruned.expired)
             + len(pruned.notes_removed),
             len(promoted.keys("end")),
-            changes(promoted),
+            len(judged),
+            changes(promoted) + tuple(f"judged: {j}" for j in judged),
         )
         reports.append(report)
         if on_day:
             on_day(report)
     return ws.root, reports
+
+
+def _judge(ws: Workspace) -> list[str]:
+    """The example agent's evening round: read the queue, answer what it
+    knows (``AGENT_ANSWERS``); returns ``key: value`` of each entry filed."""
+    answers = []
+    for item in ws.review(50).items:
+        text = str(item["text"]).split(" ", 1)[-1]  # after its HH:MM
+        known = next(
+            (a for start, a in AGENT_ANSWERS.items() if text.startswith(start)), None
+        )
+        if known:
+            answers.append({"id": item["id"], **known})
+    if not answers:
+        return []
+    done = ws.decide(answers, by="atlas")
+    filed = done.result.plan.decisions if done.result else ()
+    return [f"{d.key}: {d.value}" for d in filed if d.action in ("add", "supersede")]
 
 
 def _by_day(schedule: list[tuple[date, Path]]) -> Iterator[tuple[date, list[Path]]]:

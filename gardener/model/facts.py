@@ -100,7 +100,8 @@ class Problem:
     """Something wrong in a file, reported by ``check`` and skipped by the passes."""
 
     # "parse", "conflict", "secret", "budget", "reference", "instruction",
-    # "held", "setting", "git" (a lock a killed git command left)
+    # "held", "setting", "git" (a lock a killed git command left), "backlog"
+    # (entries waiting for the judge too long)
     kind: str
     path: str  # workspace-relative posix path
     line: int | None  # 1-based, None when the problem is the whole file

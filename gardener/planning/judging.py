@@ -2,8 +2,8 @@
 how a judgment is read and checked, and what it makes of its entry.
 
 An entry waits ("pending") when no rule placed it (undecided), when the rules
-keyed it with low confidence (a key inferred from the text that would replace
-a different current value), or, with ``judge_scope: all``, whenever the rules
+keyed it with low confidence (only the sentence's voice placed it, and a key
+inferred from its words would replace a different current value), or, with ``judge_scope: all``, whenever the rules
 would file it. A judgment never writes text of its own: its value must be
 words of the entry, and it is filed through the same decision table as every
 other entry (docs/design.md, The judge).
@@ -23,9 +23,11 @@ from gardener.planning.sameness import same_value
 
 VERDICTS = ("durable", "transient", "correction", "ends")
 TRANSIENT_KINDS = ("event", "state", "todo")
-# keys the rules inferred from the wording alone ("the Postgres pool is 20"):
+# keys the rules inferred from the wording alone ("the Postgres pool is 20"),
+# on an entry only the sentence's voice placed (no cue, label or heading):
 # when one would replace a different current value, the judge confirms it
 INFERRED_KEYS = frozenset({"topic", "copula"})
+WEAK_RULES = frozenset({"statement", "result", "rule voice", "attitude"})
 MAX_KEY_CHARS = 120
 _BAD_KEY = re.compile(r"[\n\r\t{}\[\]]|\*\*|`")
 _MARKUP = re.compile(r"[*_`~]+")
@@ -82,6 +84,7 @@ def waits(
         return "confirm: judge_scope is all", now
     if (
         c.keyed_by in INFERRED_KEYS
+        and c.rule in WEAK_RULES
         and now is not None
         and not c.ends
         and now.kind != "event"

@@ -281,6 +281,13 @@ def plan_promotion(
         at, entry, mark = row[0], row[3], row[4]
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
         gone = when is not None and retired_before(format_instant(at), when)
+        text = "\n".join([entry.text, *entry.nested])
+        if kinds[i].undecided and not gone and reads_as_instruction(text):
+            # a person's to decide (approve/reject), never a judge's: held
+            _file(work, seen, row, kinds[i], text, None)
+            if explain:
+                outcomes.append(_outcome(entry, kinds[i], work.decisions[-1], False))
+            continue
         wait = None if gone else waits(kinds[i], config, work.current)
         if wait is not None:
             # left unmarked: its note is read again until the judge answers

@@ -133,6 +133,7 @@ def check(
     problems += _future_notes(notes, now())
     problems += _misnamed(root, config)
     problems += _held(notes, reading.read_ledger(root))
+    problems += _backlog(root, config, notes, now())
     problems += _quarantined(root)
     return sort_problems(problems)
 
@@ -265,6 +266,43 @@ def _held(notes: list[Note], ledger: frozenset[str]) -> list[Problem]:
                     )
                 )
     return problems
+
+
+def _backlog(
+    root: Path, config: Config, notes: list[Note], now: datetime
+) -> list[Problem]:
+    """The judge's queue, once its oldest entry is older than half the TTL:
+    past the TTL and ``review_grace_days`` its note is deleted unjudged."""
+    if config.judge == "none" or not notes:
+        return []
+    from gardener.planning.promote import plan_promotion  # only here: ~40 ms
+
+    try:
+        memory = reading.read_memory(root, config)
+        plan = plan_promotion(notes, memory, config, now, reading.read_ledger(root))
+    except GardenerError:
+        return []  # MEMORY.md's own problem, reported above
+    if not plan.pending:
+        return []
+    oldest = plan.pending[0]
+    age = (now.date() - oldest.entry.day).days
+    if age * 2 < config.note_ttl_days:
+        return []
+    n = len(plan.pending)
+    who = (
+        "gardener review, then gardener decide"
+        if config.judge == "agent"
+        else "the llm judge (judge_model in rules.md)"
+    )
+    return [
+        Problem(
+            "backlog", oldest.entry.path, oldest.entry.line,
+            f"{n} entr{'y waits' if n == 1 else 'ies wait'} for the judge, the oldest"
+            f" since {oldest.entry.day} ({age} days): a note goes"
+            f" {config.review_grace_days} days after its TTL, judged or not; answer"
+            f" with {who}",
+        )
+    ]  # fmt: skip
 
 
 def _quarantined(root: Path) -> list[Problem]:

@@ -76,6 +76,9 @@ class PromoteResult:
             "decisions": [d.as_dict() for d in p.decisions],
             # entries of the pass no rule placed, left in their notes
             "undecided": p.undecided,
+            # entries waiting for the judge (gardener review), the oldest's valid time
+            "pending": len(p.pending),
+            "pending_oldest": p.pending[0].since if p.pending else None,
             # with --dry-run: every entry of the pass, what became of it and
             # why (``gardener.planning.promote.Outcome``); [] otherwise
             "entries": [e.as_dict() for e in p.entries],

@@ -84,6 +84,7 @@ class Watcher:
         self._sink = log
         self.ready = threading.Event()  # set once watching and the first rescan is done
         self.calls: dict[str, int] = {"record": 0, "promote": 0, "prune": 0}
+        self.backlog = 0  # entries waiting for the judge after the last promote
         self._events: deque[tuple[str, float]] = deque()
         self._wake_r, self._wake_w = os.pipe()
         for fd in (self._wake_r, self._wake_w):
@@ -263,6 +264,18 @@ class Watcher:
         self.log(
             f"commit {commit[:12]} {job} {summary}" if commit else f"{job}: no change"
         )
+        if job == "promote":
+            self._tell_backlog(promoted.as_dict())
+
+    def _tell_backlog(self, data: dict[str, Any]) -> None:
+        """Log the judge's queue when it grew since the last pass."""
+        waiting = int(data.get("pending") or 0)
+        if waiting > self.backlog:
+            self.log(
+                f"review: {waiting} entr{'y waits' if waiting == 1 else 'ies wait'}"
+                f" for the judge (oldest {data.get('pending_oldest')}): gardener review"
+            )
+        self.backlog = waiting
 
     def _reload(self) -> None:
         """Read rules.md again (names, timezone, never-store rules); keep the old on error."""

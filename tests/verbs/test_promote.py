@@ -113,7 +113,7 @@ def test_dry_run_json_lists_every_entry_with_what_was_decided_and_why(
         (1, "durable", "decision", "database", "explicit kind", "add"),
         (2, "durable", "decision", "database", "explicit kind", "supersede"),
         (3, "transient", "state", None, "transient cue", "skip"),
-        (4, "undecided", None, None, "", "skip"),
+        (4, "undecided", None, None, "", "pending"),
         (5, "durable", "decision", "database", "explicit kind", "reject"),
     ]
     first, second, _, undecided, repeat = data["entries"]
@@ -124,12 +124,12 @@ def test_dry_run_json_lists_every_entry_with_what_was_decided_and_why(
         "memory/2026-01-05.md",
     )
     assert second["replaced"] == first["fact"]
-    assert undecided["reason"] == "undecided: no rule placed it; left in its note"
+    assert undecided["reason"] == "undecided: waits for the judge (gardener review)"
     assert repeat["reason"]  # the decision table's own reason
     assert set(first) >= {"ends", "reason", "fact", "replaced"}
     # a pass for real says how many it left undecided
     done = run_cli("-w", str(ws.root), "promote")
-    assert "1 undecided" in done.output.splitlines()[-1]
+    assert "1 waiting for the judge" in done.output.splitlines()[-1]
     again = run_cli("-w", str(ws.root), "promote", "--dry-run", "--json")
     # the undecided entry is not marked read: a later rule or a judge may place it
     assert [e["line"] for e in json.loads(again.output)["entries"]] == [4]
@@ -157,7 +157,7 @@ def test_passes_that_change_no_belief_make_no_commits(ws: Workspace):
     # unmarked, for a later rule or a judge to place
     left = ws.promote(dry_run=True).plan.entries
     assert [(e.line, e.placed, e.action) for e in left] == [
-        (4, "undecided", "skip")
+        (4, "undecided", "pending")
     ] * 4
     assert "promote" not in git(ws.root, "log", "--format=%s")
     # the next commit that changes a belief takes the marks along
