@@ -125,7 +125,7 @@ def _ask(
     thread.start()
     thread.join(wait)
     if thread.is_alive():
-        return None, f"no answer within {wait:g} s"
+        return None, f"no answer within {wait:.3g} s"
     if "text" in box:
         return box["text"], ""
     return None, box.get("error", "no answer")

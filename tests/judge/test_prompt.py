@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gardener.judge import prompt
 from gardener.judge.prompt import (
     ANSWER_SCHEMA,
     KINDS,
@@ -207,7 +210,7 @@ _answers = (
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(_answers)
 def test_any_text_gives_judgments_of_asked_ids_or_a_value_error(text: str):
     try:
@@ -268,3 +271,14 @@ def test_the_prompt_holds_the_items_as_one_line_of_json():
 
 def test_one_item_is_said_in_the_singular():
     assert build_prompt("", ITEMS)[1].startswith("Judge this pending item;")
+
+
+def test_the_prompt_module_imports_only_the_standard_library():
+    tree = ast.parse(Path(prompt.__file__).read_text(encoding="utf-8"))
+    imported = {
+        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert imported == {"__future__", "json", "re", "collections.abc"}
