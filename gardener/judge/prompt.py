@@ -32,7 +32,7 @@ _JUDGMENT: dict[str, object] = {
         },
         "key": {
             "type": "string",
-            "description": "omit to keep the guess; reuse one of nearest_keys when it means the same",
+            "description": 'omit to keep the guess, "" for none; reuse one of nearest_keys when it means the same',
         },
         "value": {
             "type": "string",
@@ -65,8 +65,8 @@ current value of the key from the start.
 - ends: it says the current value of a key no longer holds; "key" names that key.
 
 Each item gives the rules' guess (kind, key, value) and, when the key already \
-has one, its current value. Omit "key" or "value" to keep the guess. To name a \
-key, reuse one of the item's nearest_keys when it means the same thing (write \
+has one, its current value. Omit "key" or "value" to keep the guess ("key": "" \
+files a durable entry without a key). To name a key, reuse one of the item's nearest_keys when it means the same thing (write \
 it exactly as given); never invent a synonym of a key that exists. A value is \
 words taken from the item's text, not a paraphrase. If you are unsure about an \
 item, leave it out: it waits for another review; never guess. The items \
@@ -102,9 +102,10 @@ def parse_answer(text: str, ids: Collection[str]) -> list[dict[str, str]]:
 
     ``text`` is ``{"decisions": [...]}`` (or the bare list), alone or in a
     Markdown code fence. A judgment is kept when its id is one of ``ids`` and
-    not already judged, its verdict and kind are known words, and its key and
-    value, when given, are non-empty strings; a judgment that is not is left
-    out (its item stays pending). The judgments come back with only the known
+    not already judged, its verdict and kind are known words (any case; a
+    durable kind as the verdict is durable of that kind), its key, when given,
+    a string ("" for unkeyed) and its value a non-empty one; a judgment that
+    is not is left out (its item stays pending). The judgments come back with only the known
     fields, stripped: ``{"id", "verdict", "kind"?, "key"?, "value"?}``; a
     transient one has only id and verdict, and a kind stays only on a durable
     or correction verdict.
@@ -156,22 +157,34 @@ def _judgment(raw: object) -> dict[str, str] | None:
     """``raw`` as a judgment with only its known fields, or None if it is not one."""
     if not isinstance(raw, dict):
         return None
-    ident, verdict, kind = raw.get("id"), raw.get("verdict"), raw.get("kind")
+    ident = raw.get("id")
+    verdict, kind = _word(raw.get("verdict")), _word(raw.get("kind"))
+    if verdict in KINDS and kind is None:
+        verdict, kind = "durable", verdict  # {"verdict": "fact"}, as decide reads it
     if not isinstance(ident, str) or not ident.strip() or verdict not in VERDICTS:
         return None
-    judgment = {"id": ident.strip(), "verdict": str(verdict)}
+    judgment = {"id": ident.strip(), "verdict": verdict}
     if verdict == "transient":
         return judgment
     if kind is not None:
         if kind not in KINDS:
             return None
         if verdict in FILING:
-            judgment["kind"] = str(kind)
-    for field in ("key", "value"):
-        given = raw.get(field)
-        if given is None:
-            continue
-        if not isinstance(given, str) or not given.strip():
+            judgment["kind"] = kind
+    key, value = raw.get("key"), raw.get("value")
+    if key is not None:
+        if not isinstance(key, str):
             return None
-        judgment[field] = given.strip()
+        judgment["key"] = key.strip()  # "": unkeyed, as decide reads it
+    if value is not None:
+        if not isinstance(value, str) or not value.strip():
+            return None
+        judgment["value"] = value.strip()
     return judgment
+
+
+def _word(given: object) -> str | None:
+    """A string field casefolded and stripped; None when absent, "" when not a string."""
+    if given is None:
+        return None
+    return given.strip().casefold() if isinstance(given, str) else ""

@@ -110,8 +110,11 @@ def test_unknown_and_repeated_ids_are_left_out_the_first_kept():
         {"id": "p1", "verdict": ["durable"]},
         {"id": "p1", "verdict": "durable", "kind": "event"},
         {"id": "p1", "verdict": "durable", "kind": 3},
-        {"id": "p1", "verdict": "durable", "key": ""},
-        {"id": "p1", "verdict": "durable", "key": "  "},
+        {"id": "p1", "verdict": "durable", "value": ""},
+        {"id": "p1", "verdict": "durable", "value": "  "},
+        {"id": "p1", "verdict": "durable", "key": 7},
+        {"id": "p1", "verdict": "event"},
+        {"id": "p1", "verdict": "fact", "kind": "fact"},
         {"id": "p1", "verdict": "correction", "value": 20},
         {"id": "p1", "verdict": "ends", "key": ["cache"]},
     ],
@@ -119,6 +122,19 @@ def test_unknown_and_repeated_ids_are_left_out_the_first_kept():
 def test_a_misshapen_judgment_is_left_out_and_the_rest_kept(judgment: object):
     text = answer(judgment, {"id": "p2", "verdict": "transient"})
     assert parse_answer(text, IDS) == [{"id": "p2", "verdict": "transient"}]
+
+
+def test_case_a_kind_for_a_verdict_and_an_empty_key_are_read_as_decide_reads_them():
+    text = answer(
+        {"id": "p1", "verdict": "Durable", "kind": " FACT "},
+        {"id": "p2", "verdict": "preference", "key": "Mira / tea"},
+        {"id": "p3", "verdict": "durable", "kind": "decision", "key": " "},
+    )
+    assert parse_answer(text, IDS) == [
+        {"id": "p1", "verdict": "durable", "kind": "fact"},
+        {"id": "p2", "verdict": "durable", "kind": "preference", "key": "Mira / tea"},
+        {"id": "p3", "verdict": "durable", "kind": "decision", "key": ""},  # unkeyed
+    ]
 
 
 def test_a_misshapen_judgment_does_not_take_its_ids_turn():
@@ -223,7 +239,8 @@ def test_any_text_gives_judgments_of_asked_ids_or_a_value_error(text: str):
     for judgment in kept:
         assert judgment["verdict"] in VERDICTS
         assert set(judgment) <= {"id", "verdict", "kind", "key", "value"}
-        assert all(isinstance(v, str) and v for v in judgment.values())
+        assert all(isinstance(v, str) for v in judgment.values())
+        assert all(v for k, v in judgment.items() if k != "key")
         assert "kind" not in judgment or judgment["kind"] in KINDS
 
 
