@@ -31,6 +31,7 @@ class JudgeRun:
     decisions: tuple[dict[str, str], ...]  # well-shaped judgments (prompt.parse_answer)
     asked: int  # items sent to the model, in batches that were tried
     errors: tuple[str, ...]  # one line per failure: "judge: MODEL: batch N of M: why"
+    model: str = ""  # the id of the model asked (the default's, for None); "" if none
 
 
 def judge_with_llm(
@@ -96,7 +97,7 @@ def judge_with_llm(
             )
         except ValueError as error:
             errors.append(f"{where}: {error}")
-    return JudgeRun(tuple(decisions), asked, tuple(errors))
+    return JudgeRun(tuple(decisions), asked, tuple(errors), name)
 
 
 def _ask(

@@ -37,6 +37,7 @@ def test_the_judge_answers_each_asked_item_by_its_policy(llm_judges: Plugin):
         ),
         asked=3,
         errors=(),
+        model="gardener-test-judge",
     )
     (call,) = llm_judges.models["gardener-test-judge"].calls
     assert call.system is not None and call.system.endswith("Keep what lasts.")
@@ -105,7 +106,10 @@ def test_a_slow_model_times_out_and_its_items_stay_undecided(llm_judges: Plugin)
     run = judge_with_llm("gardener-test-slow", "", items(3), timeout_s=0.5)
     assert time.monotonic() - started < 2.0
     assert run == JudgeRun(
-        (), 3, ("judge: gardener-test-slow: batch 1 of 1: no answer within 0.5 s",)
+        (),
+        3,
+        ("judge: gardener-test-slow: batch 1 of 1: no answer within 0.5 s",),
+        "gardener-test-slow",
     )
 
 
@@ -121,13 +125,16 @@ def test_after_a_timeout_the_later_batches_are_still_asked(llm_judges: Plugin):
 def test_a_garbage_answer_is_an_error_and_no_decision(llm_judges: Plugin):
     run = judge_with_llm("gardener-test-garbage", "", items(3))
     assert run == JudgeRun(
-        (), 3, ("judge: gardener-test-garbage: batch 1 of 1: the answer is not JSON",)
+        (),
+        3,
+        ("judge: gardener-test-garbage: batch 1 of 1: the answer is not JSON",),
+        "gardener-test-garbage",
     )
 
 
 def test_judgments_of_ids_never_asked_are_dropped(llm_judges: Plugin):
     run = judge_with_llm("gardener-test-wrongids", "", items(3))
-    assert run == JudgeRun((), 3, ())
+    assert run == JudgeRun((), 3, (), "gardener-test-wrongids")
 
 
 def test_a_batch_judges_only_its_own_ids(llm_judges: Plugin):
@@ -159,7 +166,9 @@ def test_a_model_with_its_key_answers(
     llm_judges: Plugin, monkeypatch: pytest.MonkeyPatch
 ):
     monkeypatch.setenv("GARDENER_TEST_KEY", "sk-test")
-    assert judge_with_llm("gardener-test-needskey", "", items(1)) == JudgeRun((), 1, ())
+    assert judge_with_llm("gardener-test-needskey", "", items(1)) == JudgeRun(
+        (), 1, (), "gardener-test-needskey"
+    )
 
 
 def test_an_unknown_model_asks_nothing(llm_judges: Plugin):
@@ -174,6 +183,7 @@ def test_no_model_named_is_llms_default_model(llm_judges: Plugin, tmp_path: Path
     (tmp_path / "llm" / "default_model.txt").write_text("gardener-test-judge")
     run = judge_with_llm(None, "", items(2))
     assert run.asked == 2 and len(run.decisions) == 2
+    assert run.model == "gardener-test-judge"  # the name a commit gives the judge
     assert len(llm_judges.models["gardener-test-judge"].calls) == 1
 
 
