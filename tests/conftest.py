@@ -1,15 +1,19 @@
-"""Shared fixtures: a machine with no git identity, a workspace, the CLI."""
+"""Shared fixtures: a machine with no git identity, a workspace, the CLI, test models."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner, Result
 
 from gardener import Workspace
 from gardener.cli.commands import main
+
+if TYPE_CHECKING:
+    from tests.judge.models import Plugin
 
 
 @pytest.fixture(autouse=True)
@@ -56,3 +60,16 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
         return result
 
     return run
+
+
+@pytest.fixture
+def llm_judges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Plugin]:
+    """The deterministic test models of tests/judge/models.py, registered with the
+    ``llm`` library (skipped without it), its user folder in ``tmp_path``."""
+    pytest.importorskip("llm")
+    from tests.judge.models import registered
+
+    monkeypatch.setenv("LLM_USER_PATH", str(tmp_path / "llm"))
+    monkeypatch.delenv("GARDENER_TEST_KEY", raising=False)
+    with registered() as plugin:
+        yield plugin

@@ -94,6 +94,8 @@ NEVER |= {
     "gardener.workspace",
     "gardener.model.config",
     "gardener.formats.rules",
+    "gardener.judge",
+    "llm",
 }
 # never imported by the gardener's own modules on a note's path; subprocess
 # (which runs git) imports both itself, so they are loaded all the same
