@@ -153,7 +153,12 @@ class Workspace:
         from gardener.verbs.promote import promote
 
         with self._session() as session:
-            return promote(session, dry_run, force)
+            result = promote(session, dry_run, force)
+            if session.config.judge == "llm" and result.plan.pending and not dry_run:
+                from gardener.verbs.judge import ask_model
+
+                result = ask_model(session, result, force)
+            return result
 
     def prune(self, dry_run: bool = False, force: bool = False) -> PruneResult:
         """Delete old superseded entries, expire entries, delete aged-out notes (see docs/design.md)."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from gardener.model.config import Config
 from gardener.model.facts import Entry, Fact, normalize_key
 from gardener.planning.classify import Classified
+from gardener.planning.keying import topic_of
 from gardener.planning.sameness import same_value
 
 VERDICTS = ("durable", "transient", "correction", "ends")
@@ -223,17 +224,42 @@ def _plain(text: str) -> str:
     return _SPACE.sub(" ", _MARKUP.sub("", text))
 
 
-def nearest_keys(probe: str, keys: Sequence[str], limit: int = 3) -> list[str]:
-    """Up to ``limit`` of ``keys`` whose names are nearest ``probe`` (a key or
-    the entry's text), best first; the judge reuses one instead of inventing
-    a synonym. Keys scoring under 60 of 100 are left out."""
-    if not keys or not probe.strip():
+def nearest_keys(
+    key: str | None,
+    text: str,
+    keys: Sequence[str],
+    topics: Mapping[str, tuple[str, ...]] | None = None,
+    limit: int = 3,
+) -> list[str]:
+    """Up to ``limit`` of the current ``keys`` the judge may mean, best first,
+    so that it reuses one instead of inventing a synonym: the key of a topic
+    word the text names (rules.md ``topics``: "sqlite" -> database), keys
+    whose name is near the rules' guess ``key`` (60 of 100 or more), and keys
+    near the ``text`` itself (80 or more: rapidfuzz's WRatio, which scores a
+    short key inside a long text)."""
+    if not keys:
         return []
     # not at import: rapidfuzz costs ~20 ms, and only review needs it
     from rapidfuzz import fuzz, process, utils
 
-    found = process.extract(
-        probe, list(dict.fromkeys(keys)), scorer=fuzz.WRatio,
-        processor=utils.default_process, limit=limit, score_cutoff=60,
-    )  # fmt: skip
-    return [k for k, _, _ in found]
+    unique = list(dict.fromkeys(keys))
+    by_norm = {normalize_key(k): k for k in unique}
+    found: list[str] = []
+    topic = topic_of(text, topics) if topics else None
+    if topic and normalize_key(topic[0]) in by_norm:
+        found.append(by_norm[normalize_key(topic[0])])
+    if key and key.strip():
+        found += [
+            k for k, _, _ in process.extract(
+                key, unique, scorer=fuzz.WRatio, processor=utils.default_process,
+                limit=limit, score_cutoff=60,
+            )
+        ]  # fmt: skip
+    if text.strip():
+        found += [
+            k for k, _, _ in process.extract(
+                text, unique, scorer=fuzz.WRatio,
+                processor=utils.default_process, limit=limit, score_cutoff=80,
+            )
+        ]  # fmt: skip
+    return list(dict.fromkeys(found))[:limit]

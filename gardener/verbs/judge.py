@@ -11,7 +11,7 @@ to every other entry.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gardener.errors import GardenerError
 from gardener.formats.memoryfile import NEW_FILE, parse_memory
@@ -140,7 +140,7 @@ def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
             "action": w.action,
         },
         "current": current,
-        "nearest_keys": nearest_keys(g.key or w.entry.value[:80], keys),
+        "nearest_keys": nearest_keys(g.key, w.entry.value, keys, config.topics),
     }
 
 
@@ -208,3 +208,59 @@ def _not_pending(ident: str, plan: PromotionPlan, judged: Mapping[str, object]) 
     if any(pending_id(m) == ident for m in plan.ledger):
         return "already decided (its note's entry is in the ledger)"
     return "no pending entry has this id (gardener review lists them)"
+
+
+def ask_model(s: Session, done: PromoteResult, force: bool = False) -> PromoteResult:
+    """``judge: llm``: after a promote pass (``done``), send its pending entries
+    to the model rules.md names and apply the answers as ``decide`` does.
+
+    Bounded by ``judge_limit``, ``judge_batch`` and ``judge_timeout_s``. Any
+    failure (no ``llm``, no model or key, a timeout, a malformed answer, an
+    answer ``decide`` refuses) is a warning and leaves its entries pending;
+    nothing is guessed. Returns the pass's result, with the judged pass's
+    decisions and commit when the model filed anything.
+    """
+    from gardener.judge.llm import judge_with_llm
+    from gardener.planning.judging import read_judgments
+
+    config = s.config
+    keys = _current_keys(done.plan.facts, format_instant(s.now()))
+    items = [_item(w, keys, s) for w in done.plan.pending[: config.judge_limit]]
+    run = judge_with_llm(
+        config.judge_model or None, _instructions(s), items,
+        batch=config.judge_batch, limit=config.judge_limit,
+        timeout_s=float(config.judge_timeout_s),
+    )  # fmt: skip
+    for error in run.errors:
+        s.warn(error)
+    if not run.decisions:
+        return replace(done, warnings=tuple(s.warnings))
+    judged = decide(
+        s,
+        read_judgments(list(run.decisions)),
+        f"llm:{run.model or config.judge_model}",
+        force,
+    )
+    for r in judged.refused:
+        s.warn(f"judge: {r['id']} stays pending: {r['reason']}")
+    if judged.result is None:
+        return replace(done, warnings=tuple(s.warnings))
+    plan = replace(
+        judged.result.plan, decisions=done.plan.decisions + judged.result.plan.decisions
+    )
+    return replace(
+        judged.result, plan=plan, commit=judged.result.commit or done.commit,
+        warnings=tuple(s.warnings),
+    )  # fmt: skip
+
+
+def _instructions(s: Session) -> str:
+    """rules.md's body (what agents read), "" without one."""
+    from gardener.formats.blocks import split_front_matter
+
+    try:
+        text = (s.root / "rules.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    skip = split_front_matter(text)[1]
+    return "\n".join(text.lstrip("\ufeff").split("\n")[skip:]).strip()

@@ -7,7 +7,7 @@ records every prompt it was sent in ``calls``. ``registered()`` puts them in
 ``llm_judges`` fixture in tests/conftest.py wraps it); a test reaches a model
 as ``plugin.models["gardener-test-judge"]``.
 
-gardener-test-judge     durable for a text saying "always" or "prefers" (a preference
+gardener-test-judge     durable for a text saying "always", "prefers" or "is" (a preference
                         for "prefers", else a fact), keyed by nearest_keys[0] when
                         there is one; transient otherwise. Supports schemas.
 gardener-test-plain     the same policy, no schema support, its JSON in a fenced block
@@ -66,7 +66,7 @@ def pending_of(prompt: llm.Prompt) -> list[dict[str, Any]]:
 def judge(entry: dict[str, Any]) -> dict[str, str]:
     """gardener-test-judge's policy for one item."""
     words = set(re.findall(r"\w+", entry["text"].casefold()))
-    if not words & {"always", "prefers"}:
+    if not words & {"always", "prefers", "is"}:
         return {"id": entry["id"], "verdict": "transient"}
     kind = "preference" if "prefers" in words else "fact"
     judgment = {"id": entry["id"], "verdict": "durable", "kind": kind}

@@ -70,5 +70,10 @@ def test_a_value_is_words_of_the_entry(value: str, text: str, ok: bool) -> None:
 
 def test_nearest_keys_offer_the_existing_spelling() -> None:
     keys = ["billing contact", "deploy target", "Sam / diet"]
-    assert nearest_keys("Billing Contact person", keys)[0] == "billing contact"
-    assert nearest_keys("", keys) == [] and nearest_keys("x", []) == []
+    assert nearest_keys("Billing Contact person", "", keys)[0] == "billing contact"
+    assert nearest_keys(None, "ask the billing contact first", keys) == [
+        "billing contact"
+    ]
+    topics = {"database": ("postgres", "sqlite")}
+    assert nearest_keys(None, "sqlite from here", ["Database"], topics) == ["Database"]
+    assert nearest_keys(None, "", keys) == [] and nearest_keys("x", "x", []) == []
