@@ -37,7 +37,7 @@ def corpus_path(given: str | None) -> Path:
 
 
 def measure(
-    corpus: Path, folder: Path, scratch: Path, only: list[str]
+    corpus: Path, folder: Path, scratch: Path, only: list[str], judge: str = "none"
 ) -> list[tuple[Run, Score | None]]:
     """Each workspace of ``corpus`` run and scored (``only``: those named)."""
     results: list[tuple[Run, Score | None]] = []
@@ -50,7 +50,7 @@ def measure(
             continue
         print(f"[beliefs] {source.name}", file=sys.stderr, flush=True)
         lab = labelfiles.load(str(folder), source.name)
-        done = run(source, scratch, setup, lab)
+        done = run(source, scratch, setup, lab, judge)
         answers = {day: [a.answered for a in got] for day, got in done.answers.items()}
         s = score(done.items, done.decisions, done.facts, answers, lab, done.placed)
         results.append((done, s))
@@ -76,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep", action="store_true", help="keep the scratch workspaces"
     )
+    parser.add_argument(
+        "--judge", choices=("none", "oracle"), default="none",
+        help="none: the rules alone; oracle: day 1's review queue answered from the labels",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     corpus = corpus_path(args.corpus)
     if not corpus.is_dir():
@@ -85,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     scratch = Path(tempfile.mkdtemp(prefix="gardener-beliefs-"))
     try:
-        results = measure(corpus, Path(args.labels), scratch, args.only)
+        results = measure(corpus, Path(args.labels), scratch, args.only, args.judge)
     finally:
         if args.keep:
             print(f"[beliefs] workspaces kept in {scratch}", file=sys.stderr)

@@ -50,6 +50,20 @@ def text(
             out.append(f"- {run.workspace}: {setup.why}")
         for error in run.errors:
             out.append(f"- {run.workspace}: error: {error.strip().splitlines()[0]}")
+    queues = [(run, run.queue) for run, s in results if s is not None]
+    if queues:
+        out += [
+            "",
+            "Judge queue after day 1's promote (pending entries, by label):",
+            "",
+        ]
+        for run, queue in queues:
+            by = (
+                ", ".join(f"{n} {label}" for label, n in sorted(queue.items()))
+                or "empty"
+            )
+            answered = f"; the oracle judge answered {run.judged}" if run.judged else ""
+            out.append(f"- {run.workspace}: {sum(queue.values())} ({by}){answered}")
     if verbose:
         for run, s in results:
             if s is None or not s.misses and not run.answers:

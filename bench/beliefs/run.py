@@ -61,6 +61,10 @@ class Run:
     answers: dict[str, list[Answer]] = field(default_factory=dict)
     pruned: tuple[str, ...] = ()
     kept: tuple[tuple[str, str], ...] = ()  # notes prune kept on day 36, and why
+    # the judge's queue after day 1's promote: label ("durable", "transient",
+    # "ambiguous", "unlabelled") -> how many pending entries have it
+    queue: dict[str, int] = field(default_factory=dict)
+    judged: int = 0  # pending entries the oracle judge answered (--judge oracle)
     errors: list[str] = field(default_factory=list)
 
 
@@ -104,18 +108,22 @@ def prepare(source: Path, scratch: Path, setup: Setup) -> Path:
     return root
 
 
-def run(source: Path, scratch: Path, setup: Setup, labels: Labels) -> Run:
-    """Run the workspace at ``source`` (a corpus folder) in ``scratch``."""
+def run(
+    source: Path, scratch: Path, setup: Setup, labels: Labels, judge: str = "none"
+) -> Run:
+    """Run the workspace at ``source`` (a corpus folder) in ``scratch``;
+    ``judge``: "none" (the rules alone) or "oracle" (day 1's queue answered
+    from the labels, as a perfect agent would: the ceiling of the loop)."""
     out = Run(source.name, setup)
     try:
-        _run(prepare(source, scratch, setup), labels, out)
+        _run(prepare(source, scratch, setup), labels, out, judge)
     except Exception as exc:  # a benchmark reports, it does not stop
         out.errors.append(f"{type(exc).__name__}: {exc}")
         out.errors.append(traceback.format_exc(limit=3))
     return out
 
 
-def _run(root: Path, labels: Labels, out: Run) -> None:
+def _run(root: Path, labels: Labels, out: Run, judge: str = "none") -> None:
     from gardener.files.layout import dated_notes
 
     notes = dated_notes(root, out.setup.notes_dir)
@@ -129,6 +137,7 @@ def _run(root: Path, labels: Labels, out: Run) -> None:
         ws, _ = Workspace.init(root, first)
         _read_items(ws, out)
         out.decisions += _promote(ws, out)
+        out.decisions += _judge(ws, labels, out, judge == "oracle")
         out.answers["1"] = ask(ws, labels)
     with clock(second):
         ws = Workspace(root, second)
@@ -153,6 +162,44 @@ def _promote(ws: Workspace, out: Run) -> list[dict[str, object]]:
         out.errors.append(f"promote: {exc}; ran with --force")
         result = ws.promote(force=True)
     return [d.as_dict() for d in result.plan.decisions]
+
+
+def _judge(
+    ws: Workspace, labels: Labels, out: Run, answer: bool
+) -> list[dict[str, object]]:
+    """Count the judge's queue by label; with ``answer``, answer it from the
+    labels (durable: the rules' guess, kind fact if none; transient: transient;
+    ambiguous or unlabelled: left pending) and return decide's decisions."""
+    queue = ws.review(100000).items
+    answers = []
+    for item in queue:
+        label = labels.items.get(
+            (str(item["path"]), int(str(item["line"]))), "unlabelled"
+        )
+        out.queue[label] = out.queue.get(label, 0) + 1
+        guess = item["guess"]
+        assert isinstance(guess, dict)
+        if label == "durable":
+            kind = (
+                guess["kind"]
+                if guess["kind"] in ("identity", "preference", "decision", "fact")
+                else "fact"
+            )
+            answers.append({"id": item["id"], "verdict": "durable", "kind": kind})
+        elif label == "transient":
+            answers.append({"id": item["id"], "verdict": "transient"})
+    if not answer or not answers:
+        return []
+    try:
+        done = ws.decide(answers, by="oracle")
+    except LossBudgetError:
+        done = ws.decide(answers, by="oracle", force=True)
+    out.judged = len(done.applied)
+    if done.refused:
+        out.errors.append(
+            f"oracle judge: {len(done.refused)} answers refused: {done.refused[0]}"
+        )
+    return [d.as_dict() for d in done.result.plan.decisions] if done.result else []
 
 
 def _read_items(ws: Workspace, out: Run) -> None:
