@@ -80,6 +80,10 @@ def waits(
     if c.undecided:
         return "undecided", now
     if not c.durable:
+        if c.kind == "state" and c.rule == "heading":
+            # a status section ("## System Health") holds settings as often as
+            # passing states: only a heading word made it transient
+            return "low confidence: transient only by its status heading", now
         return None
     if config.judge_scope == "all":
         return "confirm: judge_scope is all", now
