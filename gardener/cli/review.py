@@ -46,8 +46,9 @@ def lines(queue: Review) -> Iterator[str]:
     for item in queue.items:
         where = " > ".join(item["headings"])  # type: ignore[arg-type]
         yield ""
-        yield f"{item['id']}  {item['path']}:{item['line']}  [{item['why']}]" + (
-            f"  under {where}" if where else ""
+        yield (
+            f"{item['id']}  {item['path']}:{item['line']}  [{item['why']}; its note is kept until {item['until']}]"
+            + (f"  under {where}" if where else "")
         )
         yield f"  {item['text']}"
         guess = item["guess"]

@@ -95,6 +95,8 @@ WORDS = Words(
         "this evening",
         "this week",
         "yesterday",
+        "last night",
+        "last week",
         "tomorrow",
         "now",
         "since monday",

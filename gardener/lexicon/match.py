@@ -127,7 +127,8 @@ def frame_regex(template: str) -> re.Pattern[str]:
     end = r"(?!\w)" if spaced and not template.endswith("}") else ""
     # a trailing placeholder runs to the end of the clause
     if template.endswith("}"):
-        end = r"(?=\s*(?:$|[.;:!?。；：！？]|,\s|，|、|\s[-–—]\s|\s\())"
+        # (a stop inside a word is not one: "Fly.io", "v2.1")
+        end = r"(?=\s*(?:$|[.;:!?](?!\w)|[。；：！？]|,\s|，|、|\s[-–—]\s|\s\())"
     return re.compile(start + regex + end, re.IGNORECASE)
 
 

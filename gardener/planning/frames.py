@@ -53,6 +53,18 @@ def bare(phrase: str | None) -> str | None:
     return text
 
 
+def _untimed(phrase: str | None, time_words: tuple[str, ...]) -> str | None:
+    """``phrase`` without a trailing word of time: "Woodpecker last night" is
+    Woodpecker (when it changed is the note's valid time, not the value)."""
+    if not phrase:
+        return phrase
+    low = phrase.casefold().rstrip(" .!")
+    for word in sorted(time_words, key=len, reverse=True):
+        if low.endswith(" " + word.casefold()):
+            return phrase[: len(low) - len(word)].rstrip(" ,")
+    return phrase
+
+
 def _named(value: str | None) -> bool:
     """Whether a value is written as a name or a number ("Postgres", "Omar",
     "20"), not a state ("green", "working"): "the database is now Postgres"
@@ -102,7 +114,7 @@ def read_frame(text: str, words: Words) -> Frame | None:
             kind,
             bare(groups.get("subject")),
             bare(groups.get("old")),
-            bare(groups.get("new")),
+            bare(_untimed(groups.get("new"), words.time_words)),
             strong,
         )
         if frame.new if kind == "change" else frame.old:

@@ -59,7 +59,8 @@ class Waiting:
 @dataclass(frozen=True, slots=True)
 class Judgment:
     """One answer: ``verdict`` is one of ``VERDICTS``; ``kind``, ``key`` and
-    ``value`` are optional (None: the rules' guess; ``key=""``: unkeyed)."""
+    ``value`` are optional (None: the rules' guess; ``key=""``, or ``null``
+    in JSON: unkeyed)."""
 
     id: str
     verdict: str
@@ -87,6 +88,11 @@ def waits(
         return None
     if config.judge_scope == "all":
         return "confirm: judge_scope is all", now
+    if c.ends and c.key is None:
+        return (
+            f"low confidence: it ends {c.value!r}, but no current value is named so",
+            None,
+        )
     if (
         c.keyed_by in INFERRED_KEYS
         and c.rule in WEAK_RULES
@@ -132,6 +138,8 @@ def read_judgments(data: object) -> list[Judgment]:
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"decision {n}: {name} must be a string")
             fields[name] = value.strip() if name != "value" and value else value
+        if "key" in item and item["key"] is None:
+            fields["key"] = ""  # "key": null says it has no key, not "the guess"
         ident, verdict = fields["id"], (fields["verdict"] or "").casefold()
         if not ident:
             raise ValueError(f"decision {n}: no id")
@@ -170,14 +178,28 @@ def apply_judgment(
         return replace(
             guess, kind=kind, durable=False, rule="judge", judge=judge, ends=False
         )
-    durable = j.kind or (guess.kind if guess.kind in config.durable_kinds else None)
-    if j.verdict == "ends" and not durable:
-        durable = "fact"  # a removal files nothing: its kind is only a label
-    if durable is None or durable not in config.durable_kinds:
+    key = _key(j.key if j.key is not None else guess.key)
+    held = current(key) if key else None
+    if held is not None and held.key:
+        key = held.key  # the key as MEMORY.md spells it
+    durable = j.kind or next(
+        (
+            k
+            for k in (guess.kind, held.kind if held else None)
+            if k in config.durable_kinds
+        ),
+        None,
+    )
+    if j.verdict in ("ends", "correction") and not durable:
+        durable = "fact"  # a removal files nothing; a correction is a fact's
+    if durable is None:
         raise ValueError(
             f"a durable entry needs a kind: one of {', '.join(config.durable_kinds)}"
         )
-    key = _key(j.key if j.key is not None else guess.key)
+    if durable not in config.durable_kinds:
+        raise ValueError(
+            f"{durable!r} is not a durable kind here: one of {', '.join(config.durable_kinds)}"
+        )
     text = "\n".join([entry.text, *entry.nested])
     if j.verdict == "ends":
         if key is None or current(key) is None:
@@ -188,7 +210,9 @@ def apply_judgment(
         return Classified(
             durable, True, False, key, value, "judge", "judge", ends=True, judge=judge
         )
-    value = (j.value if j.value is not None else guess.value or entry.value).strip()
+    # unkeyed, the whole entry is the value; keyed, what the rules read after the key
+    fallback = guess.value if key is not None and guess.key else entry.value
+    value = (j.value if j.value is not None else fallback or entry.value).strip()
     if not value:
         raise ValueError("no value: give the words of the entry that are the value")
     if not words_of(value, text):

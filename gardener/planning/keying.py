@@ -90,7 +90,9 @@ _COPULA = re.compile(
     re.IGNORECASE,
 )
 _PERSON = re.compile(
-    r"^(?:the\s+)?(user|[A-Z][\w'’-]+)\s+(?:prefers|likes|loves|hates|dislikes|wants|"
+    # "Mira (the designer) prefers", "Mira, our designer, prefers": the aside is not the verb
+    r"^(?:the\s+)?(user|[A-Z][\w'’-]+)(?:\s*\([^()]{1,40}\)|,\s[^,]{1,40},)?\s+"
+    r"(?:prefers|likes|loves|hates|dislikes|wants|"
     r"would rather|can't stand|always|never)\b"
 )
 PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns

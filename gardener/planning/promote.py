@@ -288,6 +288,10 @@ def plan_promotion(
             if explain:
                 outcomes.append(_outcome(entry, kinds[i], work.decisions[-1], False))
             continue
+        if kinds[i].ends and kinds[i].key is None and config.judge != "none":
+            # "we stopped using restic": which key it ends, only the judge can say
+            # when no current value is named (an anchored one files as usual)
+            kinds[i] = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
         wait = None if gone else waits(kinds[i], config, work.current)
         if wait is not None:
             # left unmarked: its note is read again until the judge answers

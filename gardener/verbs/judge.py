@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from gardener.errors import GardenerError
 from gardener.formats.memoryfile import NEW_FILE, parse_memory
@@ -106,6 +107,10 @@ def review(s: Session, limit: int = 20) -> Review:
 
 def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
     config = s.config
+    # the first day prune may delete the entry's note unjudged
+    until = w.entry.day + timedelta(
+        days=config.note_ttl_days + config.review_grace_days + 1
+    )
 
     def clean(text: str | None) -> str | None:
         if not text:
@@ -130,6 +135,7 @@ def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
         "path": w.entry.path,
         "line": w.entry.line,
         "since": w.since,
+        "until": until.isoformat(),
         "text": clean(text),
         "headings": list(w.entry.headings),
         "why": w.why,
@@ -174,10 +180,12 @@ def decide(
         raise GardenerError("decide needs the judge's name (--by NAME), on one line")
     refused: list[dict[str, str]] = []
     applied: list[str] = []
+    where: dict[tuple[str, int], str] = {}  # note:line of each answer applied -> id
 
     def judging(plan: PromotionPlan) -> tuple[dict[str, Classified], str]:
         refused.clear()
         applied.clear()
+        where.clear()
         waiting = {w.id: w for w in plan.pending}
         latest = _lookup(plan.facts, format_instant(s.now()))
 
@@ -196,10 +204,21 @@ def decide(
                 refused.append({"id": j.id, "reason": str(exc)})
                 continue
             applied.append(j.id)
+            where[(w.entry.path, w.entry.line)] = j.id
         return judged, judge.strip()
 
     result = promote(s, force=force, judging=judging)
-    return DecideResult(result if applied else None, tuple(refused), tuple(applied))
+    # an answer the pass did not file after all: never-store refused it, or it
+    # reads like an instruction and waits for a person
+    for d in result.plan.decisions:
+        ident = where.get((d.path, d.line))
+        if ident in applied and d.action in ("refused", "held"):
+            why = (
+                d.reason if d.action == "refused" else f"held for a person: {d.reason}"
+            )
+            refused.append({"id": ident, "reason": why})
+            applied.remove(ident)
+    return DecideResult(result if where else None, tuple(refused), tuple(applied))
 
 
 def _not_pending(ident: str, plan: PromotionPlan, judged: Mapping[str, object]) -> str:

@@ -204,3 +204,42 @@ def test_classify_never_raises_under_any_headings(headings, text):
         assert c.kind is None or c.kind in (
             "identity", "preference", "decision", "fact", "event", "state", "todo"
         )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # a trailing word of time is when it changed, not the value
+        (
+            "- CI moved from GitHub Actions to Woodpecker last night.",
+            "ci",
+            "Woodpecker",
+        ),
+        (
+            "- switched the deploy target to Railway yesterday",
+            "deploy target",
+            "Railway",
+        ),
+        # a stop inside a name does not end the value
+        (
+            "- We moved the deploy target from Hetzner to Fly.io",
+            "deploy target",
+            "Fly.io",
+        ),
+        (
+            "- We moved the deploy target from Hetzner to Fly.io. Cheaper.",
+            "deploy target",
+            "Fly.io",
+        ),
+        # an aside between the person and the verb
+        (
+            "- Mira (the designer) prefers light mode in all mockups.",
+            "Mira / theme",
+            "light mode",
+        ),
+        ("- Mira, our designer, prefers light mode.", "Mira / theme", "light mode"),
+    ],
+)
+def test_phrasings_a_new_user_wrote(text: str, key: str, value: str) -> None:
+    c = one(text)
+    assert (c.key, c.value) == (key, value)

@@ -165,3 +165,81 @@ def test_check_reports_a_backlog_once_it_is_old(tmp_path) -> None:  # type: igno
     assert (
         problem.path == "memory/2026-02-20.md" and "2 entries wait" in problem.message
     )
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_null_key_files_the_whole_entry_unkeyed(ws: Workspace) -> None:
+    """A judge's ``"key": null`` was read as "the rules' guess": the entry was
+    filed under a label key, rejected as already known, and lost."""
+    (ws.root / "rules.md").write_text("---\njudge_scope: all\n---\n", encoding="utf-8")
+    ws = Workspace(ws.root, now_override=ws.now_override)
+    write(
+        ws,
+        "2026-02-20.md",
+        "## Misc\n- Django admin: set list_select_related or it goes N+1\n",
+    )
+    (item,) = ws.review().items
+    assert item["guess"]["key"]  # type: ignore[index]
+    ws.decide(
+        [{"id": item["id"], "verdict": "fact", "key": None, "value": None}], by="atlas"
+    )
+    assert (
+        "- Django admin: set list_select_related or it goes N+1"
+        in ws.memory_path.read_text(encoding="utf-8")
+    )
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_refused_or_held_answer_is_reported_as_refused(ws: Workspace) -> None:
+    write(ws, "2026-02-20.md", UNDECIDED)
+    router = pending(ws)["the router sits behind the fridge"]
+    result = ws.decide(
+        [{"id": router, "verdict": "fact", "key": "admin@example.com / router"}],
+        by="atlas",
+    )
+    assert result.applied == () and "never-store" in result.refused[0]["reason"]
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_correction_takes_the_kind_and_spelling_of_the_value_it_corrects(
+    ws: Workspace,
+) -> None:
+    write(ws, "2026-02-01.md", "- decision: **Router Spot**: the hallway\n")
+    ws.promote()
+    write(ws, "2026-02-20.md", UNDECIDED)
+    router = pending(ws)["the router sits behind the fridge"]
+    result = ws.decide(
+        [{"id": router, "verdict": "correction", "key": "router spot", "value": "behind the fridge"}],
+        by="atlas",
+    )  # fmt: skip
+    assert result.refused == ()
+    memory = ws.memory_path.read_text(encoding="utf-8")
+    assert "## Decisions\n- **Router Spot**: behind the fridge" in memory
+    wrong = ws.decide([{"id": router, "verdict": "preferences"}], by="atlas").refused
+    assert wrong  # decided already; an unknown kind is named as such below
+    write(ws, "2026-02-21.md", "## Misc\n- the attic fan hums\n")
+    fan = pending(ws)["the attic fan hums"]
+    (why,) = ws.decide(
+        [{"id": fan, "verdict": "durable", "kind": "preferences"}], by="atlas"
+    ).refused
+    assert "'preferences' is not a durable kind" in why["reason"]
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_removal_that_names_no_current_value_waits_for_the_judge(
+    ws: Workspace,
+) -> None:
+    """It was rejected ("a removal that names no key") and marked read: lost."""
+    write(ws, "2026-02-01.md", "- decision: **backup tool**: restic\n")
+    ws.promote()
+    write(
+        ws,
+        "2026-02-20.md",
+        "- We stopped using Restic; backups now go through borg\n- we dropped the Mailgun relay\n",
+    )
+    result = ws.promote()
+    assert [(d.action, d.key) for d in result.plan.decisions] == [
+        ("end", "backup tool")
+    ]
+    (item,) = ws.review().items
+    assert "Mailgun" in str(item["text"]) and "no current value" in str(item["why"])
