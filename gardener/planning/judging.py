@@ -70,7 +70,9 @@ class Judgment:
 
 
 def waits(
-    c: Classified, config: Config, current: Callable[[str], Fact | None]
+    c: Classified,
+    config: Config,
+    current: Callable[[str], Fact | None],
 ) -> tuple[str, Fact | None] | None:
     """Why the rules' reading ``c`` waits for the judge, and the current fact
     of its key; None when the rules' verdict stands (or no judge is set).
@@ -82,8 +84,10 @@ def waits(
         return "undecided", now
     if not c.durable:
         if c.kind == "state" and c.rule == "heading":
-            # a status section ("## System Health") holds settings as often as
-            # passing states: only a heading word made it transient
+            # a status section ("## System Health" / "**Model**: Kimi K2.5",
+            # "running on local Ollama") holds settings as often as passing
+            # states: only a heading word made it transient (measured in
+            # bench/README.md, Beliefs: 13 more questions, 5 more durable)
             return "low confidence: transient only by its status heading", now
         return None
     if config.judge_scope == "all":
