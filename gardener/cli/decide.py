@@ -100,6 +100,8 @@ def _read_stdin(where: str) -> list[dict[str, object]]:
         raise UsageError("--json takes - (read the answers from stdin)")
     try:
         data = json.loads(sys.stdin.read())
+    except RecursionError as exc:
+        raise GardenerError("stdin: JSON nested too deeply") from exc
     except ValueError as exc:
         raise GardenerError(f"stdin: not JSON ({exc})") from exc
     items = data.get("decisions") if isinstance(data, dict) else data

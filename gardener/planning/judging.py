@@ -31,7 +31,6 @@ INFERRED_KEYS = frozenset({"topic", "copula"})
 WEAK_RULES = frozenset({"statement", "result", "rule voice", "attitude"})
 MAX_KEY_CHARS = 120
 _BAD_KEY = re.compile(r"[\n\r\t{}\[\]]|\*\*|`")
-_MARKUP = re.compile(r"[*_`~]+")
 _SPACE = re.compile(r"\s+")
 
 
@@ -208,7 +207,7 @@ def apply_judgment(
     if j.verdict == "ends":
         if key is None or current(key) is None:
             raise ValueError(f"nothing to end: {key!r} has no current value")
-        value = j.value.strip() if j.value else ""
+        value = one_line(j.value) if j.value else ""
         if value and not words_of(value, text):
             raise ValueError(f"the value {value!r} is not in the entry's text")
         return Classified(
@@ -216,13 +215,17 @@ def apply_judgment(
         )
     # unkeyed, the whole entry is the value; keyed, what the rules read after the key
     fallback = guess.value if key is not None and guess.key else entry.value
-    value = (j.value if j.value is not None else fallback or entry.value).strip()
+    value = one_line(j.value if j.value is not None else fallback or entry.value)
     if not value:
         raise ValueError("no value: give the words of the entry that are the value")
     if not words_of(value, text):
         raise ValueError(
             f"the value {value!r} is not in the entry's text: a judge files the"
             " entry's own words, never new text"
+        )
+    if value.startswith(("**", "~~", "- ")):
+        raise ValueError(
+            "a value may not start with ** ~~ or - (MEMORY.md would read its own key or strike)"
         )
     correction = j.verdict == "correction"
     if correction and (key is None or current(key) is None):
@@ -236,7 +239,7 @@ def _key(key: str | None) -> str | None:
     """``key`` checked (None or "" for unkeyed). Raises ValueError."""
     if key is None or not key.strip():
         return None
-    key = key.strip()
+    key = one_line(key)
     if len(key) > MAX_KEY_CHARS or _BAD_KEY.search(key) or not normalize_key(key):
         raise ValueError(
             f"malformed key {key[:40]!r}: one line of at most {MAX_KEY_CHARS}"
@@ -246,14 +249,43 @@ def _key(key: str | None) -> str | None:
 
 
 def words_of(value: str, text: str) -> bool:
-    """Whether ``value`` is written in ``text``, ignoring case, width,
-    Markdown emphasis and runs of space."""
-    return _plain(value).strip(" .,;:!?") in _plain(text)
+    """Whether ``value`` is written in ``text`` as whole words, ignoring case
+    and runs of space. Nothing else is folded: a value assembled from a text
+    split by markup or written in other characters ("sam@*example*.com",
+    full-width letters) is not the text's, and never-store read the text."""
+    probe, plain = _plain(value).strip(" .,;:!?"), _plain(text)
+    if not probe:
+        return False
+    at = plain.find(probe)
+    while at >= 0:
+        before = plain[at - 1] if at else " "
+        after = plain[at + len(probe) : at + len(probe) + 1] or " "
+        # whole words in Latin, Greek and Cyrillic script ("ian 1" is not in
+        # "Debian 12"); Chinese, Japanese and Korean attach particles to words
+        if not (_letter(before) and _letter(probe[0])) and not (
+            _letter(after) and _letter(probe[-1])
+        ):
+            return True
+        at = plain.find(probe, at + 1)
+    return False
+
+
+def _letter(char: str) -> bool:
+    return char.isalnum() and ord(char) < 0x0530
+
+
+def one_line(text: str) -> str:
+    """``text`` with its runs of space (newlines too) as one space. Raises
+    ValueError for a control or invisible format character (a zero-width
+    space would make a look-alike key)."""
+    for char in text:
+        if char not in "\n\r\t" and unicodedata.category(char) in ("Cc", "Cf"):
+            raise ValueError(f"invisible or control character U+{ord(char):04X}")
+    return _SPACE.sub(" ", text).strip()
 
 
 def _plain(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return _SPACE.sub(" ", _MARKUP.sub("", text))
+    return _SPACE.sub(" ", text.casefold())
 
 
 def nearest_keys(

@@ -223,7 +223,6 @@ def plan_promotion(
     retired: Mapping[str, str] | None = None,
     explain: bool = False,
     judged: Mapping[str, Classified] | None = None,
-    only: frozenset[str] | None = None,
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -243,8 +242,6 @@ def plan_promotion(
             entry of the pass and why (costs a little: for ``--dry-run --json``).
         judged: the judge's readings (``gardener.planning.judging``) of
             pending entries, by ledger mark: they replace the rules' reading.
-        only: if given, the ledger marks of the only entries the pass takes
-            (``gardener decide`` files its judgments and nothing else).
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``marks.settle``). A durable entry a never-store rule
     matches, or whose value is over ``entryline.MAX_ENTRY_CHARS``, is
@@ -262,14 +259,12 @@ def plan_promotion(
     seen = set(ledger)
     per_note = [entry_marks(n) for n in notes]
     queue = _queue(notes, per_note, seen, config.zone, horizon)
-    if only is not None:
-        queue = [row for row in queue if row[4] in only]
     judged = judged or {}
     kinds = [judged.get(row[4]) or classify(row[3], config) for row in queue]
     texts = {
-        # a judge's key is checked with the text: it is the one thing it writes
+        # a judge's key and value are checked with the text: they are what it writes
         i: "\n".join(
-            [row[3].text, *row[3].nested, *([c.key] if c.judge and c.key else [])]
+            [row[3].text, *row[3].nested, *([c.key or "", c.value] if c.judge else [])]
         )
         for i, (row, c) in enumerate(zip(queue, kinds, strict=True))
         if c.durable
@@ -307,7 +302,7 @@ def plan_promotion(
             # a retired one was forgotten before it was filed; an undecided
             # one stays unmarked, so a later rule or a judge can still place
             # it (its note is read again each pass until it is pruned)
-            if gone or not kinds[i].undecided or config.judge == "none":
+            if gone or not kinds[i].undecided:
                 seen.add(mark)
             if explain:
                 outcomes.append(_outcome(entry, kinds[i], None, gone))

@@ -282,9 +282,10 @@ def _why_kept(
         placed = classify(e, config)
         if placed.durable and marks[e] not in ledger:
             pending.append(e.line)
-        elif placed.undecided and marks[e] not in ledger:
+        elif placed.undecided and marks[e] not in ledger and config.judge != "none":
             # until a judge decides them (the ledger will say), the rules
             # alone do not know whether they matter: never lost unseen
+            # (with judge: none the rules are final: they are transient)
             undecided.append(e.line)
     if pending:
         return KeptNote(

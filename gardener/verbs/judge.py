@@ -31,7 +31,7 @@ from gardener.planning.promote import PromotionPlan, plan_promotion
 from gardener.store import linememo
 from gardener.store import retired as retired_notes
 from gardener.store.notescan import scan
-from gardener.verbs.promote import promote
+from gardener.verbs.promote import promote, scrubbed
 from gardener.verbs.results import PromoteResult
 from gardener.verbs.session import Session
 
@@ -112,18 +112,19 @@ def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
         days=config.note_ttl_days + config.review_grace_days + 1
     )
 
-    def clean(text: str | None) -> str | None:
+    def clean(text: str | None, size: int = TEXT_CHARS) -> str | None:
+        """``text`` redacted and cut to ``size`` characters."""
         if not text:
             return text
+        if len(text) > size:
+            text = text[: size - 1] + "…"
         return redact.redact(text, config.never_store, config.allow)[0]
 
     text = "\n".join([w.entry.text, *w.entry.nested])
-    if len(text) > TEXT_CHARS:
-        text = text[: TEXT_CHARS - 1] + "…"
     g = w.guess
     current = (
         {
-            "key": w.current.key,
+            "key": clean(w.current.key, 120),
             "value": clean(w.current.value),
             "since": w.current.since,
         }
@@ -137,16 +138,21 @@ def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
         "since": w.since,
         "until": until.isoformat(),
         "text": clean(text),
-        "headings": list(w.entry.headings),
+        "headings": [clean(h, 80) for h in w.entry.headings[-4:]],
         "why": w.why,
         "guess": {
             "kind": g.kind,
-            "key": clean(g.key),
+            "key": clean(g.key, 120),
             "value": clean(g.value),
             "action": w.action,
         },
         "current": current,
-        "nearest_keys": nearest_keys(g.key, w.entry.value, keys, config.topics),
+        "nearest_keys": [
+            clean(k, 120)
+            for k in nearest_keys(
+                g.key, w.entry.value[:TEXT_CHARS], keys, config.topics
+            )
+        ],
     }
 
 
@@ -208,6 +214,11 @@ def decide(
         return judged, judge.strip()
 
     result = promote(s, force=force, judging=judging)
+    config = s.config
+
+    def clean(text: str) -> str:  # what decide prints never shows a secret
+        return redact.redact(text, config.never_store, config.allow)[0]
+
     # an answer the pass did not file after all: never-store refused it, or it
     # reads like an instruction and waits for a person
     for d in result.plan.decisions:
@@ -218,7 +229,9 @@ def decide(
             )
             refused.append({"id": ident, "reason": why})
             applied.remove(ident)
-    return DecideResult(result if where else None, tuple(refused), tuple(applied))
+    shown = tuple({"id": clean(r["id"]), "reason": clean(r["reason"])} for r in refused)
+    result = replace(result, plan=scrubbed(result.plan, config))
+    return DecideResult(result if where else None, shown, tuple(applied))
 
 
 def _not_pending(ident: str, plan: PromotionPlan, judged: Mapping[str, object]) -> str:

@@ -64,7 +64,7 @@ def promote(
         return session.replan(attempt)
 
 
-def _scrubbed(plan: PromotionPlan, config: Config) -> PromotionPlan:
+def scrubbed(plan: PromotionPlan, config: Config) -> PromotionPlan:
     """``plan`` with every secret the never-store rules find in its decisions'
     and entries' texts, keys and values replaced by ``[REDACTED:<rule>]``."""
 
@@ -124,7 +124,7 @@ def _pass(
         _learned(s, found, {}, memo)
         # a dry run redacts nothing on disk, so what it prints is redacted here:
         # an agent's transcript must not carry a secret the real pass removes
-        return replace(done, plan=_scrubbed(plan, s.config))
+        return replace(done, plan=scrubbed(plan, s.config))
     if not plan.changed and LEGACY not in ledger and not judge:
         # no belief changed (chatter, known values, a hold): no commit of its
         # own; the marks wait for the next commit (docs/internals.md,

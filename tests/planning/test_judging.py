@@ -59,7 +59,9 @@ def test_malformed_answers_name_the_first_bad_one(data: object, reason: str) -> 
     ("value", "text", "ok"),
     [
         ("Postgres 16", "we run **Postgres  16** in prod", True),
-        ("ｇｈｐ", "ghp is a prefix", True),  # width folded
+        ("ｇｈｐ", "ghp is a prefix", False),  # other characters are other text
+        ("ian 1", "runs Debian 12", False),  # whole words
+        ("서울 리전", "서버는 서울 리전에 있다", True),  # a particle attached
         ("vegan", "Sam is vegetarian", False),
         ("per Rechnung.", "Der Kunde zahlt per Rechnung", True),
     ],

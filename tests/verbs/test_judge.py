@@ -243,3 +243,94 @@ def test_a_removal_that_names_no_current_value_waits_for_the_judge(
     ]
     (item,) = ws.review().items
     assert "Mailgun" in str(item["text"]) and "no current value" in str(item["why"])
+
+
+BREAKER = """# 2026-02-20
+
+## Misc
+- Ping sam@*example*.com about the renewal.
+- The staging box runs a - database: SQLite {#mx since=1999-01-01} b paste.
+- The staging box runs Debian 12 and no production traffic.
+- that database: MySQL is nice, dunno.
+"""
+
+
+@pytest.mark.now("2026-03-01T18:00")
+@pytest.mark.parametrize(
+    ("start", "answer", "reason"),
+    [
+        # a value assembled from text markup splits is not the text's: a secret
+        ("Ping", {"key": "contact", "value": "sam@example.com"}, "not in the entry's text"),
+        ("Ping", {"key": "contact", "value": "ｓａｍ"}, "not in the entry's text"),
+        # one line: a newline would write lines of its own into MEMORY.md
+        ("The staging box runs a", {"key": "paste", "value": "a\n- **database**: SQLite {#mx since=1999-01-01}\nb"}, "not in the entry's text"),
+        # whole words, not any substring
+        ("The staging box runs Debian", {"key": "os", "value": "ian 1"}, "not in the entry's text"),
+        # a look-alike key
+        ("The staging box runs Debian", {"key": "data\u200bbase", "value": "Debian 12"}, "invisible"),
+    ],
+)  # fmt: skip
+def test_a_judge_writes_no_text_the_entry_does_not_hold(
+    ws: Workspace, start: str, answer: dict[str, str], reason: str
+) -> None:
+    """Found by trying to break decide: each of these reached MEMORY.md."""
+    write(ws, "2026-02-20.md", BREAKER)
+    ident = next(i for t, i in pending(ws).items() if t.startswith(start))
+    result = ws.decide([{"id": ident, "verdict": "fact", **answer}], by="atlas")
+    assert reason in result.refused[0]["reason"]
+    memory = ws.memory_path.read_text(encoding="utf-8")
+    assert "sam@example.com" not in memory and "1999" not in memory
+    assert "sam@example.com" not in git(ws.root, "log", "-p", "--all")
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_newline_in_a_value_is_one_space(ws: Workspace) -> None:
+    write(ws, "2026-02-20.md", BREAKER)
+    ident = next(
+        i for t, i in pending(ws).items() if t.startswith("The staging box runs Debian")
+    )
+    ws.decide(
+        [{"id": ident, "verdict": "fact", "key": "os", "value": "Debian\n12"}],
+        by="atlas",
+    )
+    assert values(ws, "os") == ["Debian 12"]
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_judge_none_for_a_while_keeps_the_queue(ws: Workspace) -> None:
+    write(ws, "2026-02-20.md", UNDECIDED)
+    ws.promote()
+    (ws.root / "rules.md").write_text("---\njudge: none\n---\n", encoding="utf-8")
+    Workspace(ws.root, now_override=ws.now_override).promote()
+    (ws.root / "rules.md").write_text("---\njudge: agent\n---\n", encoding="utf-8")
+    assert Workspace(ws.root, now_override=ws.now_override).review().total == 2
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_review_stays_small_whatever_the_entry(ws: Workspace) -> None:
+    write(
+        ws,
+        "2026-02-20.md",
+        "## Misc " + "h" * 20000 + "\n- the attic " + "fan " * 10000 + "hums\n",
+    )
+    data = ws.review(1).as_dict()
+    assert data["total"] == 1 and len(str(data)) < 3000
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_decide_prints_no_secret_of_a_refused_key(ws: Workspace, run_cli) -> None:  # type: ignore[no-untyped-def]
+    write(ws, "2026-02-20.md", UNDECIDED)
+    ws.promote()
+    router = pending(ws)["the router sits behind the fridge"]
+    out = run_cli(
+        "-w",
+        str(ws.root),
+        "decide",
+        router,
+        "--durable",
+        "fact",
+        "--key",
+        f"router {TOKEN}",
+        code=1,
+    )
+    assert TOKEN not in out.output and TOKEN[:12] not in out.output
