@@ -78,38 +78,37 @@ def waits(
     ``current(key)`` is the key's current fact at this point of the pass."""
     if config.judge == "none" or c.judge is not None:
         return None
-    now = current(c.key) if c.key else None
+    # the current fact is looked up only when it matters: a pass asks this of
+    # every entry (docs/design.md, The judge)
     if c.undecided:
-        return "undecided", now
+        return "undecided", current(c.key) if c.key else None
     if not c.durable:
         if c.kind == "state" and c.rule == "heading":
             # a status section ("## System Health" / "**Model**: Kimi K2.5",
             # "running on local Ollama") holds settings as often as passing
             # states: only a heading word made it transient (measured in
             # bench/README.md, Beliefs: 13 more questions, 5 more durable)
-            return "low confidence: transient only by its status heading", now
+            return "low confidence: transient only by its status heading", None
         return None
     if config.judge_scope == "all":
-        return "confirm: judge_scope is all", now
-    if c.ends and c.key is None:
-        return (
-            f"low confidence: it ends {c.value!r}, but no current value is named so",
-            None,
-        )
-    if (
-        c.keyed_by in INFERRED_KEYS
-        and c.rule in WEAK_RULES
-        and now is not None
-        and not c.ends
-        and now.kind != "event"
-        and not same_value(now.value, c.value)
-    ):
-        return (
-            f"low confidence: the key {c.key!r} is inferred from the wording and"
-            f" would replace {now.value!r}",
-            now,
-        )
-    return None
+        return "confirm: judge_scope is all", current(c.key) if c.key else None
+    if c.ends:
+        if c.key is None:
+            return (
+                f"low confidence: it ends {c.value!r}, but no current value is named so",
+                None,
+            )
+        return None
+    if c.keyed_by not in INFERRED_KEYS or c.rule not in WEAK_RULES or not c.key:
+        return None
+    now = current(c.key)
+    if now is None or now.kind == "event" or same_value(now.value, c.value):
+        return None
+    return (
+        f"low confidence: the key {c.key!r} is inferred from the wording and"
+        f" would replace {now.value!r}",
+        now,
+    )
 
 
 def guessed_action(c: Classified, current: Fact | None) -> str:
