@@ -88,7 +88,7 @@ AGENT_ANSWERS = {
     },
     "nightly SQLite `.backup` to the NAS": {
         "verdict": "durable", "kind": "decision", "key": "backups",
-        "value": "nightly SQLite .backup to the NAS in Mira's office, 7 copies kept",
+        "value": "nightly SQLite `.backup` to the NAS in Mira's office, 7 copies kept",
     },
 }  # fmt: skip
 
@@ -184,8 +184,9 @@ def replay(
             + len(pruned.expired)
             + len(pruned.notes_removed),
             len(promoted.keys("end")),
-            len(judged),
-            changes(promoted) + tuple(f"judged: {j}" for j in judged),
+            sum(1 for j in judged if not j.startswith("not judged")),
+            changes(promoted)
+            + tuple(j if j.startswith("not") else f"judged: {j}" for j in judged),
         )
         reports.append(report)
         if on_day:
@@ -209,7 +210,10 @@ def _judge(ws: Workspace) -> list[str]:
         return []
     done = ws.decide(answers, by="atlas")
     filed = done.result.plan.decisions if done.result else ()
-    return [f"{d.key}: {d.value}" for d in filed if d.action in ("add", "supersede")]
+    refused = [f"not judged: {r['id']}: {r['reason']}" for r in done.refused]
+    return refused + [
+        f"{d.key}: {d.value}" for d in filed if d.action in ("add", "supersede")
+    ]
 
 
 def _by_day(schedule: list[tuple[date, Path]]) -> Iterator[tuple[date, list[Path]]]:
