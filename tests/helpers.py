@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gardener import Workspace
 from gardener.formats.dailynote import parse_note
@@ -16,6 +17,9 @@ from gardener.model.config import Config
 from gardener.model.facts import Memory, Note
 from gardener.planning.promote import PromotionPlan, plan_promotion
 from gardener.store.settings import default_config
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
 
 
 def note(day: str, body: str, name: str | None = None) -> Note:
@@ -98,3 +102,21 @@ def at(ws: Workspace, when: str) -> Workspace:
     """``ws`` with its clock set to ``when`` (YYYY-MM-DDTHH:MM)."""
     ws.now_override = when
     return ws
+
+
+def json_like(floats: bool = False) -> SearchStrategy[object]:
+    """Hypothesis values shaped like parsed JSON, with the keys a judge's
+    answer uses among others (for the parsers of ``decide`` and the llm judge)."""
+    from hypothesis import strategies as st
+
+    leaves = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+    if floats:
+        leaves = leaves | st.floats()
+    keys = st.sampled_from(["id", "verdict", "kind", "key", "value", "x"])
+    return st.recursive(
+        leaves,
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=5)
+        ),
+        max_leaves=20 if floats else 12,
+    )

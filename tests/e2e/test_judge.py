@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.helpers import cli, git
 
@@ -59,16 +60,21 @@ def gardener(root: Path, *args: str, stdin: str = "", code: int = 0) -> str:
     return done.stdout
 
 
+def decide(root: Path, answers: list[dict[str, str]], code: int = 0) -> dict[str, Any]:
+    """``gardener decide --json - --by atlas`` with ``answers`` on stdin: its JSON."""
+    out = gardener(
+        root, "decide", "--json", "-", "--by", "atlas",
+        stdin=json.dumps({"decisions": answers}), code=code,
+    )  # fmt: skip
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
 def judge(root: Path) -> dict[str, object]:
     """One round of the agent's loop: read the queue, think, answer."""
     queue = json.loads(gardener(root, "review", "--json"))
     answers = [{"id": item["id"], **ANSWERS[item["text"]]} for item in queue["pending"]]
-    out = gardener(
-        root, "decide", "--json", "-", "--by", "atlas",
-        stdin=json.dumps({"decisions": answers}),
-    )  # fmt: skip
-    result: dict[str, object] = json.loads(out)
-    return result
+    return decide(root, answers)
 
 
 def workspace(tmp_path: Path) -> Path:
@@ -150,18 +156,7 @@ def test_a_judge_cannot_decide_twice_or_invent_an_entry_or_its_text(
         {"id": "p00000000", "verdict": "fact", "key": "ceo", "value": "Mallory"},
         {"id": sam["id"], "verdict": "fact", "key": "Sam / diet", "value": "vegan"},
     ]
-    out = json.loads(
-        gardener(
-            root,
-            "decide",
-            "--json",
-            "-",
-            "--by",
-            "atlas",
-            stdin=json.dumps(bad),
-            code=1,
-        )  # fmt: skip
-    )
+    out = decide(root, bad, code=1)
     reasons = [r["reason"] for r in out["refused"]]
     assert "no pending entry" in reasons[0] and "not in the entry's text" in reasons[1]
     assert out["commit"] is None
@@ -169,19 +164,8 @@ def test_a_judge_cannot_decide_twice_or_invent_an_entry_or_its_text(
     good = [
         {"id": sam["id"], "verdict": "fact", "key": "Sam / diet", "value": "vegetarian"}
     ]
-    gardener(root, "decide", "--json", "-", "--by", "atlas", stdin=json.dumps(good))
-    again = json.loads(
-        gardener(
-            root,
-            "decide",
-            "--json",
-            "-",
-            "--by",
-            "atlas",
-            stdin=json.dumps(good),
-            code=1,
-        )  # fmt: skip
-    )
+    decide(root, good)
+    again = decide(root, good, code=1)
     assert "already decided" in again["refused"][0]["reason"]
 
 

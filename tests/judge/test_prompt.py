@@ -19,6 +19,7 @@ from gardener.judge.prompt import (
     parse_answer,
 )
 from gardener.model.kinds import DURABLE_KINDS
+from tests.helpers import json_like
 
 IDS = {"p1", "p2", "p3"}
 
@@ -41,28 +42,12 @@ def test_the_schema_names_the_verdicts_and_kinds():
 
 
 def test_a_well_shaped_answer_comes_back_as_it_was():
-    text = answer(
-        {
-            "id": "p1",
-            "verdict": "durable",
-            "kind": "fact",
-            "key": "db",
-            "value": "Postgres",
-        },
+    judgments = [
+        {"id": "p1", "verdict": "durable", "kind": "fact", "key": "db", "value": "Postgres"},
         {"id": "p2", "verdict": "transient"},
         {"id": "p3", "verdict": "ends", "key": "cache"},
-    )
-    assert parse_answer(text, IDS) == [
-        {
-            "id": "p1",
-            "verdict": "durable",
-            "kind": "fact",
-            "key": "db",
-            "value": "Postgres",
-        },
-        {"id": "p2", "verdict": "transient"},
-        {"id": "p3", "verdict": "ends", "key": "cache"},
-    ]
+    ]  # fmt: skip
+    assert parse_answer(answer(*judgments), IDS) == judgments
 
 
 def test_an_answer_in_a_fence_after_prose_is_read():
@@ -191,18 +176,7 @@ def test_an_answer_that_is_not_that_json_says_why(text: str, reason: str):
         parse_answer(text, IDS)
 
 
-_json = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(["id", "verdict", "kind", "key", "value", "x"]),
-            inner,
-            max_size=5,
-        )
-    ),
-    max_leaves=20,
-)
+_json = json_like(floats=True)
 _judgments = st.fixed_dictionaries(
     {
         "id": st.sampled_from(["p1", "p2", "p3", "p4", ""]) | _json,

@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from gardener.planning.judging import nearest_keys, read_judgments, words_of
+from tests.helpers import json_like
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(["id", "verdict", "kind", "key", "value", "x"]),
-            inner,
-            max_size=5,
-        )
-    ),
-    max_leaves=12,
-)
+json_values = json_like()
 
 
 @given(json_values)
