@@ -7,6 +7,7 @@ and exit with the same codes (named in gardener.errors; see docs/design.md).
 
 from __future__ import annotations
 
+import os
 import sys
 
 from gardener.errors import EXIT_ERROR, GardenerError
@@ -55,8 +56,14 @@ def fail(exc: BaseException, as_json: bool = False) -> NoReturn:
             )
         say(f"gardener: {exc.location_message()}", err=True)
         sys.exit(exc.exit_code)
+    if isinstance(exc, BrokenPipeError):
+        # the reader went away (`gardener review | head`): nothing to tell it;
+        # stdout is pointed at devnull so the interpreter's flush stays quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_ERROR)
     if isinstance(exc, OSError):
-        say(f"gardener: {exc.filename or ''}: {exc.strerror or exc}", err=True)
+        where = f"{exc.filename}: " if exc.filename else ""
+        say(f"gardener: {where}{exc.strerror or exc}", err=True)
         sys.exit(EXIT_ERROR)
     raise exc
 

@@ -297,3 +297,35 @@ def test_cli_subprocess_json(tmp_path: Path):
         text=True,
     )
     assert missing.returncode == 1 and "gardener init" in missing.stderr
+
+
+def test_a_reader_that_goes_away_gets_no_broken_pipe_message(tmp_path: Path) -> None:
+    """`gardener review | head` printed "gardener: : Broken pipe"."""
+    from gardener import Workspace
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
+    lines = "".join(
+        f"- the lamp number {n} flickers a little {'x' * 200}\n" for n in range(600)
+    )
+    (ws.root / "memory" / "2026-02-28.md").write_text(lines, encoding="utf-8")
+    env = dict(os.environ, GARDENER_NOW="2026-03-01T18:00")
+    run = [
+        sys.executable,
+        "-m",
+        "gardener",
+        "-w",
+        str(ws.root),
+        "recall",
+        "--limit",
+        "600",
+        "lamp",
+    ]
+    child = subprocess.Popen(
+        run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.read(10)
+    child.stdout.close()  # as `head -1` does
+    err = child.stderr.read().decode()
+    child.wait(timeout=60)
+    assert "Broken pipe" not in err and "Traceback" not in err
