@@ -16,9 +16,11 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from gardener.lexicon.words import lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry, Fact, normalize_key
 from gardener.planning.classify import Classified
+from gardener.planning.frames import negated
 from gardener.planning.keying import topic_of
 from gardener.planning.sameness import same_value
 
@@ -222,6 +224,10 @@ def apply_judgment(
             f"the value {value!r} is not in the entry's text: a judge files the"
             " entry's own words, never new text"
         )
+    if _negated(value, text, config):
+        raise ValueError(
+            f"the entry says not {value!r}: a negated value is never filed"
+        )
     if value.startswith(("**", "~~", "- ")):
         raise ValueError(
             "a value may not start with ** ~~ or - (MEMORY.md would read its own key or strike)"
@@ -267,6 +273,17 @@ def words_of(value: str, text: str) -> bool:
             return True
         at = plain.find(probe, at + 1)
     return False
+
+
+def _negated(value: str, text: str, config: Config) -> bool:
+    """Whether every place ``text`` holds ``value`` is inside a negation
+    ("runs no production traffic", "decided against Vercel")."""
+    spans = negated(text, lexicon(config.languages))
+    low, probe = text.casefold(), value.casefold()
+    places = [m.start() for m in re.finditer(re.escape(probe), low)]
+    return bool(places) and all(
+        any(a <= at and at + len(probe) <= b for a, b in spans) for at in places
+    )
 
 
 def _letter(char: str) -> bool:

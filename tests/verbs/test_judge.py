@@ -266,6 +266,8 @@ BREAKER = """# 2026-02-20
         ("The staging box runs a", {"key": "paste", "value": "a\n- **database**: SQLite {#mx since=1999-01-01}\nb"}, "not in the entry's text"),
         # whole words, not any substring
         ("The staging box runs Debian", {"key": "os", "value": "ian 1"}, "not in the entry's text"),
+        # the entry says the opposite
+        ("The staging box runs Debian", {"key": "traffic", "value": "production traffic"}, "says not"),
         # a look-alike key
         ("The staging box runs Debian", {"key": "data\u200bbase", "value": "Debian 12"}, "invisible"),
     ],
