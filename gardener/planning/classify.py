@@ -373,6 +373,11 @@ def classify(entry: Entry, config: Config) -> Classified:
                     kind, correction, rule, key, arrow.new, "label", leaves=arrow.old
                 )
             return _decided(kind, correction, rule, key, label[1].strip(), "label")
+        if shape == "kind" and kind == "identity" and folded(label[0]) != "identity":
+            # "Name: Sam Rivera" under "## User Info": the label names the
+            # attribute, as a key label does ("Decision:" names only a kind)
+            key = _scope(subject, label[0], entry, kind, config)
+            return _decided(kind, correction, rule, key, label[1].strip(), "label")
         if shape == "kind":
             value = label[1]  # "Decision: use SQLite" is about what follows
         elif shape == "generic" and subject and label[2]:

@@ -243,3 +243,10 @@ def test_classify_never_raises_under_any_headings(headings, text):
 def test_phrasings_a_new_user_wrote(text: str, key: str, value: str) -> None:
     c = one(text)
     assert (c.key, c.value) == (key, value)
+
+
+def test_a_name_label_under_a_subject_heading_keys_that_subjects_name() -> None:
+    """ "Name: Sam Rivera" under "## User Info" was filed unkeyed, so "What
+    is the user's name?" found nothing on the key."""
+    c = one("## User Info\n- Name: Sam Rivera\n")
+    assert (c.kind, c.key, c.value) == ("identity", "user / Name", "Sam Rivera")
