@@ -22,6 +22,7 @@ from gardener.model.facts import Entry, Fact, normalize_key
 from gardener.planning.classify import Classified
 from gardener.planning.frames import negated
 from gardener.planning.keying import topic_of
+from gardener.planning.labels import split_label
 from gardener.planning.sameness import same_value
 
 VERDICTS = ("durable", "transient", "correction", "ends")
@@ -34,6 +35,10 @@ WEAK_RULES = frozenset({"statement", "result", "rule voice", "attitude"})
 MAX_KEY_CHARS = 120
 _BAD_KEY = re.compile(r"[\n\r\t{}\[\]]|\*\*|`")
 _SPACE = re.compile(r"\s+")
+# what MEMORY.md's entry line reads at its start: a key, a strike, a list mark
+_LINE_SYNTAX = re.compile(
+    r"(?:\*\*[^*\n]+\*\*\s*[:：]|\*\*[^*\n]+[:：]\*\*|~~|[-*+]\s)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +187,7 @@ def apply_judgment(
         return replace(
             guess, kind=kind, durable=False, rule="judge", judge=judge, ends=False
         )
-    key = _key(j.key if j.key is not None else guess.key)
+    key = _key(j.key if j.key is not None else guess.key or entry.key)
     held = current(key) if key else None
     if held is not None and held.key:
         key = held.key  # the key as MEMORY.md spells it
@@ -215,8 +220,17 @@ def apply_judgment(
             durable, True, False, key, value, "judge", "judge", ends=True, judge=judge
         )
     # unkeyed, the whole entry is the value; keyed, what the rules read after the key
-    fallback = guess.value if key is not None and guess.key else entry.value
+    fallback = (
+        guess.value if key is not None and (guess.key or entry.key) else entry.text
+    )
     value = one_line(j.value if j.value is not None else fallback or entry.value)
+    bold = split_label(value) if j.value is None and value.startswith("**") else None
+    if bold is not None and key is None:
+        # "**Model**: Kimi K2.5" confirmed as it stands: it is keyed by its label
+        # (filed unkeyed, MEMORY.md would read the label back as a key unchecked)
+        key, value = _key(bold[0]), one_line(bold[1])
+        known = current(key) if key else None
+        key = known.key if known is not None and known.key else key
     if not value:
         raise ValueError("no value: give the words of the entry that are the value")
     if not words_of(value, text):
@@ -228,9 +242,10 @@ def apply_judgment(
         raise ValueError(
             f"the entry says not {value!r}: a negated value is never filed"
         )
-    if value.startswith(("**", "~~", "- ")):
+    if _LINE_SYNTAX.match(value):
         raise ValueError(
-            "a value may not start with ** ~~ or - (MEMORY.md would read its own key or strike)"
+            "a value may not start with **key**:, ~~ or a list mark (MEMORY.md"
+            " would read its own key or strike)"
         )
     correction = j.verdict == "correction"
     if correction and (key is None or current(key) is None):

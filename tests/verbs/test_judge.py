@@ -336,3 +336,17 @@ def test_decide_prints_no_secret_of_a_refused_key(ws: Workspace, run_cli) -> Non
         code=1,
     )
     assert TOKEN not in out.output and TOKEN[:12] not in out.output
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_bold_label_confirmed_as_it_stands_is_keyed_by_its_label(
+    ws: Workspace,
+) -> None:
+    """Refused ("a value may not start with **") when the judge took the
+    rules' guess of a status line: the entry's own words."""
+    write(ws, "2026-02-20.md", "## System Health\n- **Model:** Kimi K2.5 (paid tier)\n- **Voice**: fully operational\n")
+    items = ws.review().items
+    result = ws.decide([{"id": i["id"], "verdict": "fact"} for i in items], by="atlas")
+    assert result.refused == ()
+    assert values(ws, "Model") == ["Kimi K2.5 (paid tier)"]
+    assert values(ws, "Voice") == ["fully operational"]
