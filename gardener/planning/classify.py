@@ -359,6 +359,14 @@ def classify(entry: Entry, config: Config) -> Classified:
         return _decided(kind, correction, rule, key, keyed_value, "pattern")
     if label:
         _, subject, _ = _headings(entry, config)
+        said = f"{label[0]} {label[1]}"
+        if shape == "key" and (
+            voice.attitude_at(said, ws.lexicon) == 0 or person(said) == label[0]
+        ):
+            # "Jonas: prefers tea": the label is the person, not a key (keyed
+            # `Jonas`, a later "Jonas: wants ..." would replace it)
+            taste = "preference" if "preference" in config.durable_kinds else kind
+            return _keyed_prose(entry, taste, correction, rule, said, config)
         if shape == "key":
             named = topic_of(label[0], config.topics)  # "Main database: SQLite"
             key = (

@@ -132,6 +132,12 @@ def _attitude_regexes(
     return spaced, dense
 
 
+def attitude_at(text: str, words: Words) -> int:
+    """Where a person's attitude ("Mira prefers", "Sam likes") starts in
+    ``text``, or -1."""
+    return _attitude_at(text, words)
+
+
 def _attitude_at(text: str, words: Words) -> int:
     """Where a person's attitude starts in ``text``, or -1."""
     spaced, dense = _attitude_regexes(words.persons, words.attitudes, words.adverbs)

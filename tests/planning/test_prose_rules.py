@@ -250,3 +250,20 @@ def test_a_name_label_under_a_subject_heading_keys_that_subjects_name() -> None:
     is the user's name?" found nothing on the key."""
     c = one("## User Info\n- Name: Sam Rivera\n")
     assert (c.kind, c.key, c.value) == ("identity", "user / Name", "Sam Rivera")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("- Jonas: prefers tea over coffee", None),
+        ("- Mira: likes short standups", None),
+        ("- Mira: prefers dark mode", "Mira / theme"),
+    ],
+)
+def test_a_persons_name_as_a_label_is_the_person_not_a_key(
+    text: str, key: str | None
+) -> None:
+    """ "Jonas: <standup time>" was keyed `Jonas`, and "Jonas: prefers tea"
+    then superseded it: the label is who holds the attitude."""
+    c = one(text)
+    assert (c.kind, c.key) == ("preference", key)

@@ -344,7 +344,11 @@ def test_a_bold_label_confirmed_as_it_stands_is_keyed_by_its_label(
 ) -> None:
     """Refused ("a value may not start with **") when the judge took the
     rules' guess of a status line: the entry's own words."""
-    write(ws, "2026-02-20.md", "## System Health\n- **Model:** Kimi K2.5 (paid tier)\n- **Voice**: fully operational\n")
+    write(
+        ws,
+        "2026-02-20.md",
+        "## System Health\n- **Model:** Kimi K2.5 (paid tier)\n- **Voice**: fully operational\n",
+    )
     items = ws.review().items
     result = ws.decide([{"id": i["id"], "verdict": "fact"} for i in items], by="atlas")
     assert result.refused == ()
