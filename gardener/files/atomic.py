@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import time
 
 from gardener.errors import GardenerError
 from gardener.files.layout import STATE_DIR, absolute, inside, is_symlink, path_text
@@ -20,6 +21,8 @@ TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from pathlib import Path
 
+# seconds replace_if_unchanged looks again for an in-place append to the old file
+_SETTLE_S = 0.02
 _TEMP = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)  # see _create_temp
 _IGNORE = (
     "# never committed: secrets taken out of memory files\nquarantine.jsonl\n*.lock\n"
@@ -119,6 +122,12 @@ def replace_if_unchanged(
         else:
             atomic_write(path, text, root=top)
         late = _pread_all(fd)
+        if late == current:
+            # an append that opened the old file just before the rename (an
+            # editor or agent writing in place, without the lock) lands a
+            # moment later: look once more
+            time.sleep(_SETTLE_S)
+            late = _pread_all(fd)
         if late != current:  # written in place while we replaced it: keep that
             atomic_write(path, late.decode("utf-8", "surrogateescape"), root=top)
             return False
