@@ -27,11 +27,9 @@ from gardener.planning.judging import (
     apply_judgment,
     nearest_keys,
 )
-from gardener.planning.promote import PromotionPlan, plan_promotion
+from gardener.planning.promote import PromotionPlan
 from gardener.store import linememo
-from gardener.store import retired as retired_notes
-from gardener.store.notescan import scan
-from gardener.verbs.promote import promote, scrubbed
+from gardener.verbs.promote import plan_now, promote, scan_notes, scrubbed
 from gardener.verbs.results import PromoteResult
 from gardener.verbs.session import Session
 
@@ -79,12 +77,7 @@ def pending_plan(s: Session) -> PromotionPlan:
     memory = parse_memory(
         NEW_FILE if before is None else before, s.config.memory_file, memo
     )
-    s.check_inside()
-    found = scan(s.root, s.config.notes_dir, s.repo.git_dir)
-    return plan_promotion(
-        found.notes, memory, s.config, s.now(), found.ledger.marks(), memo,
-        retired_notes.read(s.root),
-    )  # fmt: skip
+    return plan_now(s, memory, scan_notes(s), memo)
 
 
 def review(s: Session, limit: int = 20) -> Review:

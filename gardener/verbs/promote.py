@@ -15,6 +15,7 @@ from dataclasses import replace
 from gardener.formats.memoryfile import NEW_FILE, parse_memory
 from gardener.git.repo import Identity, identity_for
 from gardener.model.config import Config
+from gardener.model.facts import Memory
 from gardener.neverstore import redact
 from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
@@ -100,23 +101,15 @@ def _pass(
     memory = parse_memory(
         NEW_FILE if before is None else before, s.config.memory_file, memo
     )
-    found = _scan(s)  # settled notes stay unread
+    found = scan_notes(s)  # settled notes stay unread
     _warn_unread(s, found)
-    plan = plan_promotion(
-        found.notes, memory, s.config, s.now(),
-        found.ledger.marks(), memo, retired_notes.read(s.root), explain=dry_run,
-    )  # fmt: skip
+    plan = plan_now(s, memory, found, memo, dry_run)
     judge = ""
     if judging is not None:
         judged, judge = judging(plan)
-        if judged:
-            plan = plan_promotion(
-                found.notes, memory, s.config, s.now(),
-                found.ledger.marks(), memo, retired_notes.read(s.root),
-                explain=dry_run, judged=judged,
-            )  # fmt: skip
-        else:  # nothing valid to apply: decide writes nothing at all
+        if not judged:  # nothing valid to apply: decide writes nothing at all
             return PromoteResult(plan, None, True, tuple(redacted), tuple(s.warnings))
+        plan = plan_now(s, memory, found, memo, dry_run, judged)
     check_loss(s, memory, plan.facts, force, dry_run)
     done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))
     ledger = found.ledger.files(plan.ledger)
@@ -151,6 +144,22 @@ def _pass(
     return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
 
 
+def plan_now(
+    s: Session,
+    memory: Memory,
+    found: Scan,
+    memo: LineMemo | None,
+    explain: bool = False,
+    judged: Mapping[str, Classified] | None = None,
+) -> PromotionPlan:
+    """The pass ``plan_promotion`` makes now over the notes ``found`` (a
+    ``Scan``) and ``memory``; nothing is written."""
+    return plan_promotion(
+        found.notes, memory, s.config, s.now(), found.ledger.marks(), memo,
+        retired_notes.read(s.root), explain=explain, judged=judged,
+    )  # fmt: skip
+
+
 def promote_author(plan: PromotionPlan) -> Identity | None:
     """The promoted content's writer when there is one, else None (the gardener)."""
     writers = {
@@ -176,7 +185,7 @@ def _warn_unread(s: Session, found: Scan) -> None:
         s.warn(f"{where}: {p.message}; its entries are not promoted until it is fixed")
 
 
-def _scan(s: Session) -> Scan:
+def scan_notes(s: Session) -> Scan:
     """The notes a promote pass must read (see ``gardener.store.notescan``)."""
     s.check_inside()
     return scan(s.root, s.config.notes_dir, s.repo.git_dir)

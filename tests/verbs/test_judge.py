@@ -216,7 +216,7 @@ def test_a_correction_takes_the_kind_and_spelling_of_the_value_it_corrects(
     memory = ws.memory_path.read_text(encoding="utf-8")
     assert "## Decisions\n- **Router Spot**: behind the fridge" in memory
     wrong = ws.decide([{"id": router, "verdict": "preferences"}], by="atlas").refused
-    assert wrong  # decided already; an unknown kind is named as such below
+    assert "already decided" in wrong[0]["reason"]  # an unknown kind is named below
     write(ws, "2026-02-21.md", "## Misc\n- the attic fan hums\n")
     fan = pending(ws)["the attic fan hums"]
     (why,) = ws.decide(
