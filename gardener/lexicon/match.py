@@ -159,9 +159,9 @@ def _by_specificity(templates: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def first_frame(
     text: str, templates: Iterable[str]
-) -> tuple[str, dict[str, str]] | None:
-    """(template, its groups stripped) of the first template that matches,
-    most literal text first (the most specific frame wins)."""
+) -> tuple[str, dict[str, str], tuple[int, int]] | None:
+    """(template, its groups stripped, the match's span) of the first template
+    that matches, most literal text first (the most specific frame wins)."""
     lowered = text.lower()
     for template, word in _by_specificity(tuple(templates)):
         if word not in lowered:
@@ -170,5 +170,5 @@ def first_frame(
         if m:
             groups = {k: v.strip() for k, v in m.groupdict().items() if v}
             if all(groups.values()):
-                return template, groups
+                return template, groups, m.span()
     return None

@@ -375,8 +375,16 @@ def classify(entry: Entry, config: Config) -> Classified:
                 else _scope(subject, label[0], entry, kind, config)
             )
             arrow = read_frame(label[1], ws.lexicon) if len(label[1]) < 300 else None
-            if arrow and arrow.kind == "change" and arrow.new and not arrow.subject:
-                # "Deploy target: Fly.io → Hetzner": the label's new value
+            if (
+                arrow
+                and arrow.kind == "change"
+                and arrow.new
+                and not arrow.subject
+                and arrow.whole
+            ):
+                # "Deploy target: Fly.io → Hetzner": the label's new value; a
+                # frame inside a longer value ("Logic: removes the last word
+                # from the code to make an id") leaves the value as written
                 return _decided(
                     kind, correction, rule, key, arrow.new, "label", leaves=arrow.old
                 )

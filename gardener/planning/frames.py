@@ -25,7 +25,8 @@ class Frame:
     kind: "change", "removal" or "negation"; strong: a frame that states a
     decision on its own ("no longer use X", "switched X to Y"), not one that
     may be an event or a number's change ("removed X", "X → Y", "from 5 to
-    7"); subject/old/new: the frame's groups, articles dropped.
+    7"); subject/old/new: the frame's groups, articles dropped; whole: the
+    frame begins the text and only a stop or a parenthesis follows it.
     """
 
     kind: str
@@ -33,6 +34,7 @@ class Frame:
     old: str | None = None
     new: str | None = None
     strong: bool = True
+    whole: bool = False
 
 
 def bare(phrase: str | None) -> str | None:
@@ -48,9 +50,19 @@ def bare(phrase: str | None) -> str | None:
     text = text.rstrip(".。!！").strip()
     if unspaced(text[:1]) and text[:1] in "了过過着著":
         text = text[1:]  # an aspect particle of the verb before: 迁移到了X is X
-    if not text or len(text.split()) > _MAX_WORDS:
+    if not text or len(text.split()) > _MAX_WORDS or not _closed(text):
         return None
     return text
+
+
+def _closed(text: str) -> bool:
+    """No code span or bracket left open: a frame that ends inside one
+    ("with `list(dict.fromkeys(...))`" cut at its first stop) read no value."""
+    return (
+        text.count("`") % 2 == 0
+        and text.count("(") == text.count(")")
+        and text.count("[") == text.count("]")
+    )
 
 
 def _untimed(phrase: str | None, time_words: tuple[str, ...]) -> str | None:
@@ -96,7 +108,7 @@ def read_frame(text: str, words: Words) -> Frame | None:
         found = first_frame(text, templates)
         if not found:
             continue
-        template, groups = found
+        template, groups, span = found
         if kind == "change":
             # an arrow, "from X to Y" or "now uses Y" may be any change of a
             # number or a plan; only a verb of change states a decision
@@ -116,10 +128,18 @@ def read_frame(text: str, words: Words) -> Frame | None:
             bare(groups.get("old")),
             bare(_untimed(groups.get("new"), words.time_words)),
             strong,
+            _whole(text, span),
         )
         if frame.new if kind == "change" else frame.old:
             return frame
     return None
+
+
+def _whole(text: str, span: tuple[int, int]) -> bool:
+    rest = text[span[1] :].strip().rstrip(".!。！").strip()
+    return not text[: span[0]].strip(" *_-") and (
+        not rest or (rest[:1] in "(（" and rest[-1:] in ")）")
+    )
 
 
 def negated(text: str, words: Words) -> list[tuple[int, int]]:

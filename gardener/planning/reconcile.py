@@ -201,7 +201,8 @@ class Reconciliation:
             ("supersedes", supersedes),
             ("judged-by", c.judge),
         )
-        return Fact(c.value, c.key, ident, section, {k: v for k, v in attrs if v})
+        given = {k: v for k, v in attrs if v}
+        return Fact(c.value, c.key, ident, section, given, tail=_tail(entry.nested))
 
     def _retire(self, old: Fact, **attrs: str | None) -> Fact:
         """``old`` moved to Superseded, keeping its kind as an attribute."""
@@ -427,3 +428,14 @@ class Reconciliation:
         )
         self._append(fact)
         self._decide("history", entry, c, fact.id, ended.id, reason="back-filled")
+
+
+def _tail(nested: tuple[str, ...]) -> tuple[str, ...]:
+    """An entry's nested lines as the lines under its fact: indented two
+    spaces past the fact's marker, their own indents kept relative to the
+    least indented (blank lines dropped: a blank line would end the fact)."""
+    lines = [line.rstrip() for line in nested if line.strip()]
+    if not lines:
+        return ()
+    least = min(len(line) - len(line.lstrip()) for line in lines)
+    return tuple("  " + line[least:] for line in lines)

@@ -47,6 +47,8 @@ def fact_hit(
 ) -> Hit:
     """A MEMORY.md fact as a Hit."""
     label = f"{fact.key}: {fact.value}" if fact.key else fact.value
+    if fact.tail:  # the lines under it are its text too (its nested items)
+        label = " ".join([label, *(line.strip() for line in fact.tail)])
     if status is None:
         reason = fact.get("reason")
         status = (

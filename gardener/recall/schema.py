@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA = 5  # bump when the tables change: old indexes are then rebuilt
+SCHEMA = 6  # bump when the tables change: old indexes are then rebuilt
 DDL = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
     "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
@@ -19,7 +19,7 @@ DDL = (
     # text: what the hit shows; context: a curated unit's headings (weighed
     # less, see Index.search); both as ``terms.index_text`` writes them
     "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text, context,"
-    " tokenize='unicode61 remove_diacritics 2')",
+    " tokenize='porter unicode61 remove_diacritics 2')",
 )
 
 

@@ -44,6 +44,32 @@ _RANGES = (
 # compile, more than a warm recall's search, and only indexing needs it
 _cjk_run: re.Pattern[str] | None = None
 _WORD = re.compile(r"\w+", re.UNICODE)
+# the words a question is made of that say nothing about what it asks for
+# ("What is the fallback model?"): left out of a query's OR, so BM25 ranks by
+# the words that name the thing. A query of nothing else keeps them. Lower
+# case; one set, as a query may be in any of the languages notes are.
+_QUERY_STOP = frozenset(
+    word
+    for language in (
+        # English
+        "a an and are as at be by can could did do does for from had has have"
+        " how i in is it its me my of on or our should so that the their them"
+        " then there these they this to use used uses using was we were what"
+        " when where which who whom whose why will with would you your s",
+        # German
+        "der die das den dem des ein eine einen ist sind war wie wo was wer"
+        " wann warum welche welcher welches und oder mit für von zu im in",
+        # French
+        "le la les un une des du de est sont que qui quoi quel quelle quels"
+        " quelles comment où quand pourquoi et ou avec pour",
+        # Spanish
+        "el los las uno una es son qué que quién cuál cuáles cómo dónde"
+        " cuándo por para con y del",
+        # Russian
+        "что кто где когда как какой какая какое какие почему это и в на с по для ли",
+    )
+    for word in language.split()
+)
 
 
 def _cjk(char: str) -> bool:
@@ -81,12 +107,17 @@ def _grams(found: re.Match[str]) -> str:
 def match_expression(query: str) -> str | None:
     """An FTS5 query matching any word of ``query``; None if it has no word.
 
+    Question and function words (``_QUERY_STOP``) are left out unless the
+    query has no other word.
+
     A CJK run in a word is a term of its own: the phrase of its bigrams (the
     run as a substring), or for one character a prefix query. So
     ``PostgreSQL数据库`` asks for ``PostgreSQL`` or ``数据库``.
     """
     terms: list[str] = []
-    for word in _WORD.findall(query):
+    words = _WORD.findall(query)
+    named = [w for w in words if w.casefold() not in _QUERY_STOP]
+    for word in named or words:
         if word.isascii():
             terms.append(_quoted(word))
             continue

@@ -61,3 +61,41 @@ def test_a_secret_on_a_wrapped_line_is_found_on_its_line_and_never_filed(
     at(ws, "2026-01-05T18:00").promote()
     assert "Quartz-Heron" not in _memory(ws)
     assert "Quartz-Heron" not in git(ws.root, "log", "-p", "--all")
+
+
+def test_nested_items_go_under_their_fact_and_answer_recall(ws: Workspace):
+    write(
+        ws,
+        DAY,
+        "# 2026-01-05\n\n## Technical Details\n- **Image scraper**:\n"
+        "    - kept image order stable with an ordered dict\n"
+        "    - retries twice on a 503\n- 10:30 ran the tests\n",
+    )
+    at(ws, "2026-01-05T18:00").promote()
+    memory = _memory(ws)
+    fact = memory.split("Image scraper", 1)[1].split("\n", 3)
+    # the nested lines stay under the fact, two spaces in, in their order
+    assert fact[1:3] == [
+        "  - kept image order stable with an ordered dict",
+        "  - retries twice on a 503",
+    ]
+    at(ws, "2026-03-01T09:00").prune()  # the note is gone: MEMORY.md answers
+    hits = ws.recall("How is the image order kept stable?")
+    assert hits and "ordered dict" in hits[0].text
+
+
+def test_a_label_whose_value_holds_a_frame_keeps_the_value_as_written(
+    ws: Workspace,
+):
+    write(
+        ws,
+        DAY,
+        "# 2026-01-05\n\n## Technical Details\n"
+        "- **Grouping**: removes the last word from the `code` to create a group id\n"
+        "- **Ordering**: replaced `list(set(...))` with `list(dict.fromkeys(...))`"
+        " to keep the order\n",
+    )
+    at(ws, "2026-01-05T18:00").promote()
+    memory = _memory(ws)
+    assert "removes the last word from the `code` to create a group id {" in memory
+    assert "with `list(dict.fromkeys(...))` to keep the order {" in memory

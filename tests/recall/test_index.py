@@ -102,10 +102,10 @@ def test_a_secret_written_past_note_is_never_recalled_nor_indexed(ws: Workspace)
     index = ws.root / INDEX
     assert secret.encode() not in index.read_bytes()
     assert index.stat().st_mode & 0o777 == 0o600
-    (ws.root / "memory" / f"2026-01-05-{secret}.md").write_text("- a tokened name\n")
-    assert texts(ws, "tokened") == []  # named with a token: not until renamed
+    (ws.root / "memory" / f"2026-01-05-{secret}.md").write_text("- a quokka name\n")
+    assert texts(ws, "quokka") == []  # named with a token: not until renamed
     ws.record()
-    assert texts(ws, "tokened") == ["a tokened name"]
+    assert texts(ws, "quokka") == ["a quokka name"]
     assert secret.encode() not in index.read_bytes()
 
 

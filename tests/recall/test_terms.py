@@ -41,7 +41,14 @@ def test_english_is_indexed_as_written():
     text = "We moved the database to SQLite (v3.45), finally."
     assert index_text(text) == text
     assert index_text("café au lait") == "café au lait"
-    assert match_expression("database to") == '"database" OR "to"'
+    assert match_expression("database to") == '"database"'  # "to" asks nothing
+
+
+def test_a_question_asks_for_the_words_that_name_the_thing():
+    assert match_expression("What is the fallback model?") == '"fallback" OR "model"'
+    assert match_expression("Wie heißt der Hund?") == '"heißt" OR "Hund"'
+    # a query of nothing but such words keeps them: it has nothing else
+    assert match_expression("what is it") == '"what" OR "is" OR "it"'
 
 
 def test_a_cjk_run_becomes_its_bigrams_and_its_last_character():
