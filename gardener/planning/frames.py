@@ -26,7 +26,7 @@ class Frame:
     decision on its own ("no longer use X", "switched X to Y"), not one that
     may be an event or a number's change ("removed X", "X → Y", "from 5 to
     7"); subject/old/new: the frame's groups, articles dropped; whole: the
-    frame begins the text and only a stop or a parenthesis follows it.
+    frame begins the text and what follows it, if anything, is another clause.
     """
 
     kind: str
@@ -42,7 +42,8 @@ def bare(phrase: str | None) -> str | None:
     markup; None if empty or longer than a name."""
     if phrase is None:
         return None
-    text = phrase.strip().strip("*`\"'“”「」『』").strip()
+    # bold inside a name is markup, not part of it: "**Pro** plan" is Pro plan
+    text = phrase.replace("**", "").strip().strip("*`\"'“”「」『』").strip()
     low = text.casefold()
     for article in _ARTICLES:
         if low.startswith(article):
@@ -136,9 +137,9 @@ def read_frame(text: str, words: Words) -> Frame | None:
 
 
 def _whole(text: str, span: tuple[int, int]) -> bool:
-    rest = text[span[1] :].strip().rstrip(".!。！").strip()
+    rest = text[span[1] :].strip()
     return not text[: span[0]].strip(" *_-") and (
-        not rest or (rest[:1] in "(（" and rest[-1:] in ")）")
+        not rest or rest[:1] in ",;:.!(—–-，；：。！（"
     )
 
 

@@ -20,6 +20,8 @@ ABBREVIATIONS = frozenset((
 # fmt: on
 # an initialism written with dots: D.C., U.S.A., e.g., a.m., z.B., т.д.
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.){2,}")
+# a value that opens with a quoted name and goes on with an aside after it
+_QUOTED = re.compile(r"^([\"“«「])([^\"“”«»「」]{1,80})([\"”»」])\s*(?:[,;(]|[-–—]\s)")
 _LAST_WORD = re.compile(r"([^\s,;:()\[\]\"'«»]+)\.+$")
 
 
@@ -47,6 +49,9 @@ def matched_value(match: re.Match[str]) -> str:
     off the lazy group; when the value ends the sentence, it is given back
     first, so that an abbreviation keeps it."""
     value = match.group("value").strip()
+    quoted = _QUOTED.match(value)
+    if quoted:  # 'named me "Anna", the new support desk': the name is quoted
+        return quoted.group(2)
     if match.string[match.end("value") : match.end()].strip() == ".":
         value += "."
     return strip_stop(value)

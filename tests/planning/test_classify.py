@@ -459,3 +459,33 @@ def test_templates_are_listed_with_the_specificity_their_regex_has():
     assert listed and all(
         compile_template(t)[1] == literal for _, t, literal, _ in listed
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "heading", "value"),
+    [
+        ('- Sam initialized me as "Anna", the new support desk', "Events", "Anna"),
+        ("- The team named me Atlas.", None, "Atlas"),
+    ],
+)
+def test_the_agent_named_by_whoever_set_it_up_is_its_identity(line, heading, value):
+    c = classified(line, heading)
+    assert (c.kind, c.key, c.value) == ("identity", "name", value)
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value"),
+    [
+        ("- Upgraded to **Pro** plan as of today", None, "Pro plan"),
+        (
+            "- upgraded the render account to the Studio plan",
+            "render account",
+            "Studio plan",
+        ),
+        ("- downgraded the VPS to 2 GB", "VPS", "2 GB"),
+        ("- switched the database to SQLite from now on", "database", "SQLite"),
+    ],
+)
+def test_an_upgrade_is_a_change_and_its_time_phrase_is_not_its_value(line, key, value):
+    c = classified(line)
+    assert (c.kind, c.durable, c.key, c.value) == ("decision", True, key, value)

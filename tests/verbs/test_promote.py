@@ -212,3 +212,24 @@ def test_a_held_entry_waits_in_the_pending_marks_until_reviewed(ws: Workspace):
     ws.approve_held(held.fact, approve=False)
     assert _pending(ws) == []
     assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_a_redacted_line_that_says_more_than_its_secret_is_filed_as_it_reads(
+    ws: Workspace,
+):
+    """Issue 14: "API key: <key> lives in the gateway unit" was refused once
+    redacted, and what it says about where the key lives was lost at prune."""
+    note = ws.root / "memory" / "2026-01-05.md"
+    key = "sk-" + "FAKEfake" * 5
+    note.write_text(
+        f"- fact: API key: `{key}` lives in the gateway's systemd unit\n"
+        "- fact: Email: **jonas.berg@example.net**\n"
+    )
+    result = ws.promote()
+    text = (ws.root / "MEMORY.md").read_text()
+    assert "[REDACTED:" in text and "lives in the gateway's systemd unit" in text
+    assert [d.reason for d in result.plan.decisions if d.action == "refused"] == [
+        "holds a redacted secret"  # the e-mail line says nothing else
+    ]
+    history = git(ws.root, "log", "-p", "--all")
+    assert key not in history and "jonas.berg" not in history
