@@ -44,6 +44,8 @@ class Gardening:
         return jobs
 
     def wait(self, now: float) -> float:
-        """Seconds to sleep before looking again."""
+        """Seconds to sleep before looking again: until the quiet spell ends,
+        else at most ``idle`` (a write while asleep moves nothing forward, so
+        its promote comes at most one ``idle`` late)."""
         quiet_at = self.last_write + self.idle
-        return max(0.05, quiet_at - now) if quiet_at > now else CHECK_EVERY
+        return max(0.05, quiet_at - now) if quiet_at > now else min(CHECK_EVERY, self.idle)

@@ -14,6 +14,7 @@ def test_nothing_runs_before_the_first_quiet_spell():
     assert g.due(299, DAY) == [] and g.wait(100) == 200
     assert g.due(300, DAY) == ["promote", "prune"]
     assert g.due(400, DAY) == [] and g.wait(400) == CHECK_EVERY
+    assert Gardening(idle=5, now=0).wait(9) == 5
 
 
 def test_a_write_makes_promote_due_again_and_a_new_day_prunes():
