@@ -48,4 +48,6 @@ class Gardening:
         else at most ``idle`` (a write while asleep moves nothing forward, so
         its promote comes at most one ``idle`` late)."""
         quiet_at = self.last_write + self.idle
-        return max(0.05, quiet_at - now) if quiet_at > now else min(CHECK_EVERY, self.idle)
+        return (
+            max(0.05, quiet_at - now) if quiet_at > now else min(CHECK_EVERY, self.idle)
+        )

@@ -55,7 +55,17 @@ def test_tools_are_listed_with_schemas_and_annotations(ws: Workspace, mode: str)
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert sorted(tools) == sorted(
             f"memory_{n}"
-            for n in ["search", "get", "why", "status", "review", "note", "forget", "promote", "decide"]
+            for n in [
+                "search",
+                "get",
+                "why",
+                "status",
+                "review",
+                "note",
+                "forget",
+                "promote",
+                "decide",
+            ]
         )
         search = tools["memory_search"].input_schema["properties"]
         assert {
