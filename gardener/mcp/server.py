@@ -216,7 +216,7 @@ def _tools(tools: Tools, prefix: str) -> list[Tool]:
 
     async def memory_note(
         ctx: Context,
-        text: Annotated[str, Field(min_length=1, max_length=4000)],
+        text: str,
         kind: Annotated[str | None, Field(description=texts.KIND)] = None,
         key: Annotated[str | None, Field(description=texts.KEY)] = None,
         source: Text = None,
