@@ -8,6 +8,7 @@ the model reads; its annotations tell the host whether it writes.
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -85,6 +86,7 @@ def build(
 
     server: MCPServer[Any] = MCPServer(
         "memory-gardener",
+        version=importlib.metadata.version("memory-gardener"),
         instructions=texts.INSTRUCTIONS.format(prefix=prefix),
         tools=chosen,
         subscriptions=bus,

@@ -64,9 +64,9 @@ class Tools:
         hits for ``query``; one ``key``'s values; what held at ``as_of``; with
         ``include_history``, superseded and retired values too. ``min_score``
         is on the results' 0-1 scale."""
-        if not (query or "").strip() and not key:
+        if not (query or "").strip() and not key and not as_of:
             raise UsageError(
-                "memory_search needs a query (or a key): say what to look for"
+                "memory_search needs a query (or a key, or asOf): say what to look for"
             )
         limit = max(1, min(max_results or DEFAULT_RESULTS, MAX_RESULTS))
         if key and include_history and not as_of:

@@ -263,3 +263,54 @@ def test_read_only_and_a_prefix(ws: Workspace):
         assert "gardener_memory_search" in (client.instructions or "")
 
     run(ws, "auto", body, read_only=True, prefix="gardener_")
+
+
+def test_a_listening_client_is_told_when_memory_changes(ws: Workspace):
+    async def body(client: Client) -> None:
+        async with client.listen(
+            resource_subscriptions=["memory://MEMORY.md"]
+        ) as events:
+            data(
+                await client.call_tool(
+                    "memory_note",
+                    {
+                        "text": "the editor is Helix",
+                        "kind": "preference",
+                        "key": "editor",
+                    },
+                )
+            )
+            data(await client.call_tool("memory_promote", {}))
+            with anyio.fail_after(5):
+                event = await events.__anext__()
+        assert "memory://MEMORY.md" in repr(event)
+
+    run(ws, "auto", body)
+
+
+def test_as_of_answers_what_held_then(ws: Workspace):
+    ws.note("Postgres", kind="decision", key="db", time="08:00")
+    ws.promote()
+    later = Workspace(ws.root, now_override="2026-01-09T09:00")
+    later.note("SQLite", kind="decision", key="db", day="2026-01-08", time="10:00")
+    later.promote()
+
+    async def body(client: Client) -> None:
+        then = data(
+            await client.call_tool("memory_search", {"key": "db", "asOf": "2026-01-06"})
+        )["results"]
+        assert [r["snippet"] for r in then if "Postgres" in r["snippet"]]
+        assert not [r for r in then if "SQLite" in r["snippet"]]
+        every = data(
+            await client.call_tool(
+                "memory_search", {"key": "db", "includeHistory": True}
+            )
+        )["results"]
+        assert "SQLite" in every[0]["snippet"] and any(
+            "Postgres" in r["snippet"] for r in every
+        )
+        assert data(await client.call_tool("memory_search", {"asOf": "2026-01-06"}))[
+            "results"
+        ]
+
+    run(later, "auto", body)
