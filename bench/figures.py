@@ -343,4 +343,11 @@ def peak_rss(setup: Setup) -> list[Row]:
     return rows
 
 
-FIGURES = (note, recall, promote_facts, promote_new_day, peak_rss)
+def mcp_start(setup: Setup) -> list[Row]:
+    """``gardener mcp``'s start-up on 1 year (see ``bench.serving``)."""
+    from .serving import start_up
+
+    return start_up(setup.year, setup.repeats, span(setup.year))
+
+
+FIGURES = (note, recall, promote_facts, promote_new_day, peak_rss, mcp_start)

@@ -8,7 +8,7 @@ time is most of their cost; see docs/internals.md, Hot path).
 One subpackage per noun, each ``__init__.py`` naming its modules. Imports point
 down this list (pyproject.toml's import-linter contract; docs/design.md, Layout):
 
-cli, watch   the adapters: the ``gardener`` command line, ``gardener watch``
+cli, mcp, watch  the adapters: the ``gardener`` command line, ``gardener mcp``, ``gardener watch``
 workspace    Workspace, the facade: each verb a method
 verbs        each verb applied: read the files, plan, write, commit; commit messages
 recall       the recall index, its ranking, the search that keeps it fresh

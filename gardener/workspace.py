@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         WhyRecord,
     )
     from gardener.verbs.session import Session
+    from gardener.verbs.show import ShowResult
 
 
 @dataclass
@@ -295,6 +296,14 @@ class Workspace:
             self.root, self.config, self._clock, query, key=key,
             as_of_time=as_of_time, limit=limit, everything=everything,
         )  # fmt: skip
+
+    def show(self, path: str, start: int = 1, lines: int | None = None) -> ShowResult:
+        """Lines ``start`` (1-based) on of MEMORY.md, rules.md or a file under
+        the notes folder, secrets redacted; empty text for a missing file.
+        Raises GardenerError for any other path (see ``gardener.verbs.show``)."""
+        from gardener.verbs.show import show
+
+        return show(self.root, self.config, path, start, lines)
 
     def why(self, key: str) -> list[WhyRecord]:
         """Every value ``key`` has had, with validity, source note and commit

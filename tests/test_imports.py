@@ -96,6 +96,10 @@ NEVER |= {
     "gardener.formats.rules",
     "gardener.judge",
     "llm",
+    "gardener.mcp",
+    "mcp",
+    "pydantic",
+    "anyio",
 }
 # never imported by the gardener's own modules on a note's path; subprocess
 # (which runs git) imports both itself, so they are loaded all the same

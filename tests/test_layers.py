@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import grimp
@@ -21,6 +22,14 @@ def test_the_layers_contract_holds():
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Contracts: 1 kept, 0 broken." in done.stdout
+
+
+def test_the_adapters_never_import_each_other():
+    """cli, mcp and watch share the top layer as independent packages."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = config["tool"]["importlinter"]["contracts"]
+    top = {name.strip() for name in contract["layers"][0].split("|")}
+    assert top == {"gardener.cli", "gardener.mcp", "gardener.watch"}
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:

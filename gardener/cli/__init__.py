@@ -9,6 +9,7 @@ init      ``gardener init``: create or adopt a workspace
 note      ``gardener note``: append one entry to today's note
 recall    ``gardener recall``: rank memory and live notes for a query
 why       ``gardener why``: a belief's whole history
+show      ``gardener show``: lines of a memory file, secrets redacted
 promote   ``gardener promote``: file durable entries into MEMORY.md
 prune     ``gardener prune``: drop old and expired entries and notes
 forget    ``gardener forget``: retire matching entries
@@ -22,5 +23,6 @@ demo      ``gardener demo``: replay the example agent's notes in a scratch works
 A command's options are declared in its module; those of ``note`` and
 ``recall`` in ``options`` (click and the fast entry read the one table), the
 global ``--workspace`` in ``commands``, the shared ``--json``, ``--dry-run`` and
-``--force`` in ``common``; ``gardener watch``'s in ``gardener.watch.command``.
+``--force`` in ``common``; ``gardener watch``'s in ``gardener.watch.command``, ``gardener mcp``'s in
+``gardener.mcp.command``.
 """

@@ -3,7 +3,7 @@
 Each command lives in its own module; ``COMMANDS`` names them as
 ``module:attribute`` strings, loaded only when run or listed (click's LazyGroup
 recipe), so starting the CLI imports no command it does not run, and the
-adapters (``gardener.watch``) are named here without being imported.
+adapters (``gardener.watch``, ``gardener.mcp``) are named here without being imported.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ COMMANDS = {
     "demo": "gardener.cli.demo:demo",
     "forget": "gardener.cli.forget:forget",
     "init": "gardener.cli.init:init",
+    "mcp": "gardener.mcp.command:mcp",
     "note": "gardener.cli.note:note",
     "promote": "gardener.cli.promote:promote",
     "prune": "gardener.cli.prune:prune",
@@ -33,6 +34,7 @@ COMMANDS = {
     "recall": "gardener.cli.recall:recall",
     "reject": "gardener.cli.held:reject",
     "review": "gardener.cli.review:review",
+    "show": "gardener.cli.show:show",
     "watch": "gardener.watch.command:watch",
     "why": "gardener.cli.why:why",
 }

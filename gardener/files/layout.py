@@ -37,7 +37,9 @@ def note_date(name: str) -> date | None:
 # a name an agent meant as a note's: a date, however written, at its start
 _DATED = re.compile(r"^\d{4}[-_.]?\d{1,2}[-_.]?\d{1,2}(?!\d)", re.ASCII)
 _NOTE_SUFFIXES = (".md", ".markdown")
-_KEPT_FOLDERS = frozenset({"archive"})  # sub-folders put away on purpose
+# sub-folders put away on purpose: an archive, and OpenClaw's own (its dreaming
+# reports and pinned notes; its hidden .dreams/ is passed over as hidden)
+_KEPT_FOLDERS = frozenset({"archive", "dreaming", "important"})
 
 
 def misnamed_notes(
@@ -55,7 +57,8 @@ def misnamed_notes(
     a note name (``NOTE_NAME`` with a real day, ``note_date``) or it lies in a
     sub-folder (``2026-03/2026-03-10.md``), and a note name on a folder or on a
     link out of ``root``. Hidden files and folders, editor
-    backups (``~``) and the ``archive/`` sub-folder are passed over. Returns
+    backups (``~``) and the ``archive/``, ``dreaming/`` and ``important/``
+    sub-folders are passed over. Returns
     [] if the folder does not exist or leads out of ``root``.
     """
     folder = os.path.join(root, notes_dir)

@@ -16,6 +16,7 @@ judge        review / decide: the entries waiting for the judge, its answers app
 purge        purge: erase a text from the files and every commit
 recall       recall: ranked facts and note entries, one key, or what held at a time
 why          why: every value a key has had, with the commits
+show         show: lines of MEMORY.md, rules.md or a note, secrets redacted
 check        check: what is wrong in the workspace's files, or staged, or in history
 init         init: create or adopt a workspace, install the pre-commit hook
 guard        redaction of the files a verb commits, quarantine, purged texts

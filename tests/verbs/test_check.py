@@ -58,3 +58,22 @@ def test_a_note_closes_the_fence_and_check_is_quiet_again(ws: Workspace):
     assert [p.line for p in ws.check()] == [3]
     ws.note("we use SQLite", time="08:30")
     assert ws.check() == []
+
+
+def test_openclaws_own_folders_are_neither_problems_nor_promoted(ws: Workspace):
+    """An OpenClaw workspace: dreaming reports, pinned notes, its hidden state."""
+    notes = ws.root / "memory"
+    for folder, name in [
+        ("dreaming", "2026-01-04.md"),
+        ("dreaming/deep", "2026-01-04.md"),
+        ("important", "2026-01-03-launch.md"),
+        (".dreams", "2026-01-04.json"),
+    ]:
+        (notes / folder).mkdir(parents=True, exist_ok=True)
+        (notes / folder / name).write_text(
+            "- decision: **ci**: we moved CI to Buildkite\n"
+        )
+    (ws.root / "DREAMS.md").write_text("# Dreams\n\n- the team dreamt of Buildkite\n")
+    assert ws.check() == []
+    ws.promote()
+    assert "Buildkite" not in (ws.root / "MEMORY.md").read_text()
