@@ -18,6 +18,8 @@ WORDS = Words(
         ),
         "decision": (
             "entschieden",
+            "bleiben bei",
+            "bleibt bei",
             "entscheiden uns",
             "wir nutzen",
             "wir verwenden",

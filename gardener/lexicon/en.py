@@ -37,6 +37,13 @@ WORDS = Words(
             "opted for",
             "we're using",
             "we are using",
+            # a choice kept: "staying on Ollama", "sticking with Postgres"
+            "staying on",
+            "staying with",
+            "stay with",
+            "stick with",
+            "sticking with",
+            "keep using",
         ),
         "identity": (
             "my name is",

@@ -16,6 +16,9 @@ WORDS = Words(
         ),
         "decision": (
             "decidimos",
+            "nos quedamos con",
+            "seguimos con",
+            "mantenemos",
             "decidido",
             "hemos decidido",
             "usamos",

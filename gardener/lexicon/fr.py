@@ -16,6 +16,10 @@ WORDS = Words(
         ),
         "decision": (
             "décidé",
+            "on reste sur",
+            "on garde",
+            "nous gardons",
+            "rester sur",
             "décidons",
             "nous utilisons",
             "on utilise",

@@ -35,6 +35,29 @@ def plain(heading: str) -> str:
     return " ".join(_MARKUP.sub(" ", heading).split())
 
 
+# a date written out in a heading: "Feb 12, 2026", "12 March 2026", ISO; with
+# what wraps it ("(2026-03-22 afternoon)", " - Feb 12, 2026")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_WRITTEN = (
+    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}\.?\s+{_MONTH}\s+\d{{4}}"
+    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日)"
+)
+_DATED = re.compile(
+    rf"\s*(?:[(\[（]\s*{_WRITTEN}[^)\]）]*[)\]）]|(?:[-–—:|,/]\s*)?\b{_WRITTEN})\s*",
+    re.IGNORECASE,
+)
+
+
+def undated(text: str) -> str:
+    """A subject heading without the date it was written on: "Token launch -
+    Feb 12, 2026" is the token launch (the date is when, the note's own)."""
+    if not re.search(r"\d", text):
+        return text
+    rest = _DATED.sub(" ", text).strip(" -–—:|,/")
+    return " ".join(rest.split()) or text
+
+
 def only_date(text: str) -> bool:
     """Whether ``text`` is a date (with a weekday at most): a note's title."""
     rest = _WEEKDAYS.sub(" ", _DATE.sub(" ", text))
@@ -150,5 +173,5 @@ def read_headings(
             and not only_date(text)
             and not _generic(text, words)
         ):
-            subject = text
+            subject = undated(text)
     return None, subject, False

@@ -16,6 +16,8 @@ from gardener.lexicon.words import Words
 
 # "Label: value" with an ASCII or full-width colon; no sentence stop or code in
 # the label, and the colon is followed by a space (ASCII) or anything (full-width)
+# "`name`: value": a label that is one code span (a file, a function, a flag)
+_CODE_LABEL = re.compile(r"^\*{0,2}`([^`\s][^`]{0,78})`\*{0,2}\s*(?::\s+|：\s*)(\S.*)$")
 _PLAIN = re.compile(r"^([^:：.!?`\[\]()（）]{1,60}?)\s*(?::\s+|：\s*)(\S.*)$")
 # status tags, as a label ("DONE:") or opening a label's value ("✅ PASSED - ...")
 _TAGS = (
@@ -75,6 +77,9 @@ def split_label(text: str) -> tuple[str, str] | None:
     """(label, rest) of a ``Label: value`` text, or None when it is no label
     (a label is at most six words, or twelve characters of Chinese or
     Japanese, and is no URL)."""
+    code = _CODE_LABEL.match(text)
+    if code:  # "`merger.py::dedupe`: keeps the newest row": the code it names
+        return code.group(1), code.group(2).strip()
     m = _PLAIN.match(text)
     if not m:
         return None
@@ -195,9 +200,19 @@ def names_a_slot(label: str) -> bool:
     words = folded(label).split()
     if not words or len(words) > 4 or words[0] in _CLAUSE:
         return False
-    first = words[0]
-    # "Fixed", "Deployed": a past tense opens a clause ("Staging", "Billing" name things)
-    return not (first.isascii() and len(first) > 4 and first.endswith("ed"))
+    # "Fixed", "Deployed": a past tense opens a clause ("Staging", "Billing"
+    # name things); "User confirmed", "Sam said": one closes an attribution
+    return (
+        not any(
+            word.isascii() and len(word) > 4 and word.endswith("ed")
+            for word in (words[0], words[-1])
+        )
+        and words[-1] not in _SAID
+    )
+
+
+# the verb of who said it, closing a label: "Sam said: ...", "User asked: ..."
+_SAID = frozenset(("said", "says", "wrote", "writes", "told", "asked", "asks"))
 
 
 def status_mark(text: str) -> bool:

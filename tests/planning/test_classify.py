@@ -489,3 +489,68 @@ def test_the_agent_named_by_whoever_set_it_up_is_its_identity(line, heading, val
 def test_an_upgrade_is_a_change_and_its_time_phrase_is_not_its_value(line, key, value):
     c = classified(line)
     assert (c.kind, c.durable, c.key, c.value) == ("decision", True, key, value)
+
+
+@pytest.mark.parametrize(
+    ("line", "heading", "key"),
+    [
+        # a label that is one code span names the code it describes
+        (
+            "- `merger.py::dedupe`: keeps the newest row of each id",
+            "Design",
+            "Design / merger.py::dedupe",
+        ),
+        # a subject heading's date is when it was written, not what it is about
+        (
+            "- **Region**: eu-west-1",
+            "Billing export - Feb 12, 2026",
+            "Billing export / Region",
+        ),
+    ],
+)
+def test_label_keys_name_the_thing(line, heading, key):
+    assert classified(line, heading).key == key
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Files committed: 2 new files, 52 lines",  # a verb closes the label
+        '- User confirmed: "looks good" - staying on local Ollama',
+        "- Sam said: the demo went fine",
+    ],
+)
+def test_a_label_closed_by_a_verb_is_a_clause_not_a_key(line):
+    assert classified(line, "Rollout").key is None
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value"),
+    [
+        ("- we are staying with Postgres", "database", "Postgres"),
+        ("- Wir bleiben bei Postgres", "database", "Postgres"),
+        ("- 继续使用 PostgreSQL", "database", "PostgreSQL"),
+    ],
+)
+def test_a_choice_kept_is_a_decision(line, key, value):
+    c = classified(line)
+    assert (c.kind, c.key, c.value) == ("decision", key, value)
+
+
+@pytest.mark.parametrize(
+    ("heading", "subject"),
+    [
+        ("Token launch - Feb 12, 2026", "Token launch"),
+        (
+            "Video 2 — Animation progress (2026-03-22 afternoon)",
+            "Video 2 — Animation progress",
+        ),
+        ("12 March 2026: Kickoff", "Kickoff"),
+        ("Release v2.1", "Release v2.1"),
+        ("Q3 2026 plan", "Q3 2026 plan"),
+    ],
+)
+def test_a_subject_heading_loses_its_date(heading, subject):
+    from gardener.planning.headings import undated
+
+    assert undated(heading) == subject
