@@ -168,9 +168,16 @@ def _judge(
     ws: Workspace, labels: Labels, out: Run, answer: bool
 ) -> list[dict[str, object]]:
     """Count the judge's queue by label; with ``answer``, answer it from the
-    labels (durable: the rules' guess, kind fact if none; transient: transient;
-    ambiguous or unlabelled: left pending) and return decide's decisions."""
+    labels (durable: the rules' guess, kind fact if none, and the key of the
+    labelled change it is part of, if any; transient: transient; ambiguous or
+    unlabelled: left pending) and return decide's decisions."""
     queue = ws.review(100000).items
+    hinted = {
+        item: pair.hint.split(":", 1)[0].strip()
+        for pair in labels.pairs
+        if pair.hint
+        for item in (pair.old, *pair.new)
+    }
     answers = []
     for item in queue:
         label = labels.items.get(
@@ -185,7 +192,11 @@ def _judge(
                 if guess["kind"] in ("identity", "preference", "decision", "fact")
                 else "fact"
             )
-            answers.append({"id": item["id"], "verdict": "durable", "kind": kind})
+            where = (str(item["path"]), int(str(item["line"])))
+            answer = {"id": item["id"], "verdict": "durable", "kind": kind}
+            if where in hinted:  # the change it is part of names the key
+                answer["key"] = hinted[where]
+            answers.append(answer)
         elif label == "transient":
             answers.append({"id": item["id"], "verdict": "transient"})
     if not answer or not answers:
