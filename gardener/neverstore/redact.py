@@ -170,6 +170,49 @@ def find(
     custom = compile_patterns(extra)
     allowed = [p for _, p in compile_patterns([("allow", a) for a in allow])]
     ctx = Context(custom, allowed, 0)
+    spans = _spans(text, ctx)
+    if not text.isascii() or "\r" in text:  # maybe a disguised token
+        spans = _merged(spans + _normal_spans(text, ctx))
+    found, line, pos = [], 1, 0
+    for s, e, r in spans:
+        line += text.count("\n", pos, s)
+        pos = s
+        found.append(Finding(r, s, e, line))
+    return found
+
+
+def _normal_spans(text: str, ctx: Context) -> list[Found]:
+    """What the rules find in the lines of ``text`` that read otherwise in
+    normal form (``normal``: NFKC, no zero-width characters, soft hyphens or
+    bare CRs), as spans of the original characters."""
+    from gardener.neverstore import normal
+
+    out: list[Found] = []
+    pos = 0
+    for line in text.split("\n"):
+        if normal.suspect(line):
+            folded, origin = normal.view(line)
+            for s, e, r in _spans(folded, ctx):
+                a, b = normal.back(origin, s, e)
+                out.append((a + pos, b + pos, r))
+        pos += len(line) + 1
+    return out
+
+
+def _merged(spans: list[Found]) -> list[Found]:
+    """``spans`` sorted, overlapping ones made one (under the first one's rule)."""
+    out: list[Found] = []
+    for s, e, r in sorted(spans):
+        if out and s < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e), out[-1][2])
+        else:
+            out.append((s, e, r))
+    return out
+
+
+def _spans(text: str, ctx: Context) -> list[Found]:
+    """``find``'s spans of ``text`` as it is (start, end, rule), sorted."""
+    custom, allowed = ctx.custom, ctx.allowed
     spans = spans_in(text, ctx)
     # A marker can complete a neighbour's shape (it ends a run that went on before);
     # rescan the redacted text near the markers until nothing new appears, mapping
@@ -194,12 +237,7 @@ def find(
                 shift, k = shifts[k][1], k + 1
             spans.append((s - shift, e - shift, r))
         spans.sort()
-    found, line, pos = [], 1, 0
-    for s, e, r in spans:
-        line += text.count("\n", pos, s)
-        pos = s
-        found.append(Finding(r, s, e, line))
-    return found
+    return spans
 
 
 def find_each(

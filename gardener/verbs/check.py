@@ -5,17 +5,20 @@ Nothing is written."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.layout import PURGE_PENDING, misnamed_notes
+from gardener.files.layout import PURGE_PENDING, SALT, STATE_DIR, misnamed_notes
 from gardener.files.read import read_text
 from gardener.formats.entryline import FUTURE_SLACK_S
 from gardener.formats.memoryfile import parse_memory
 from gardener.formats.rules import unknown_settings
 from gardener.git.log import blob_paths, objects
+from gardener.git.repo import Repo
 from gardener.git.run import lock_holders
 from gardener.model.config import Config
 from gardener.model.facts import Note, Problem
@@ -29,7 +32,7 @@ from gardener.planning.check import (
 )
 from gardener.store import retired as retired_notes
 from gardener.verbs import reading
-from gardener.verbs.guard import QUARANTINE, purged_scrubber, quarantined
+from gardener.verbs.guard import QUARANTINE, REFUSED, purged_scrubber, quarantined
 from gardener.verbs.session import open_repo
 
 
@@ -142,10 +145,26 @@ def _staged_problems(
     root: Path, config: Config, purged: Callable[[str], list[int]]
 ) -> list[Problem]:
     """Secrets and purged texts in the files staged for the next commit, and
-    in their names."""
+    in their names: in the index git names in GIT_INDEX_FILE (the one a
+    ``commit -a``, ``commit <path>`` or ``commit --only`` is about to commit),
+    else the repository's own. In a repository that holds more than the
+    workspace (``guarded``), only the memory files are read."""
+    index = os.environ.get("GIT_INDEX_FILE")
+    if index:  # git gives it relative to the work tree's top, the hook's folder
+        index = os.path.abspath(index)
     found = []
     with open_repo(root) as repo:
-        for path, data in repo.staged():
+        for path, data in repo.staged(index, guarded(repo, config)):
+            if path in NEVER_COMMITTED:
+                found.append(
+                    Problem(
+                        "secret", path, None,
+                        "the gardener's own file, kept on this machine only (it holds"
+                        " originals of secrets, or the key of their hashes): unstage"
+                        f" it with `git rm --cached {path}`",
+                    )
+                )  # fmt: skip
+                continue
             text = data.decode("utf-8", "surrogateescape")
             found += secret_problems(path, text, config)
             found += _purged_problems(path, purged(text))
@@ -153,18 +172,57 @@ def _staged_problems(
     return found
 
 
+# never committed: the originals of redacted secrets, the salt of the hashes
+NEVER_COMMITTED = frozenset({QUARANTINE, SALT, PURGE_PENDING, REFUSED})
+
+
+def workspace_names(config: Config) -> frozenset[str]:
+    """The names at a workspace's top that are the workspace's own."""
+    tops = {config.memory_file.split("/")[0], config.notes_dir.split("/")[0]}
+    return frozenset(tops | {"rules.md", STATE_DIR, ".gitattributes", ".gitignore"})
+
+
+def guarded(repo: Repo, config: Config) -> list[str] | None:
+    """The pathspecs the hook reads: None (every file) in a repository that
+    is the workspace alone; the memory files, rules.md and the gardener's
+    state when HEAD's top holds other names too (a project's repository with
+    a workspace in it, whose code, fixtures and package files are not the
+    gardener's to judge)."""
+    own = workspace_names(config)
+    if all(name in own for name in repo.top_names()):
+        return None
+    return [config.memory_file, config.notes_dir, "rules.md", STATE_DIR]
+
+
 def _history_problems(root: Path, config: Config) -> list[Problem]:
-    """Secrets in every blob git holds, each named by a path that held it."""
+    """Secrets in every blob git holds, each named by a path that held it and
+    the commits that hold it, with what to do: rotate, then purge."""
     problems = []
     with open_repo(root) as repo:
         paths = blob_paths(repo)
         for sha, kind, data in objects(repo):
-            if kind == "blob":
-                where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
-                problems += secret_problems(
-                    where, data.decode("utf-8", "surrogateescape"), config
-                )
+            if kind != "blob":
+                continue
+            where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
+            found = secret_problems(
+                where, data.decode("utf-8", "surrogateescape"), config
+            )
+            if found:
+                advice = _leak_advice(repo.commits_holding(sha))
+                problems += [replace(p, message=p.message + advice) for p in found]
     return problems
+
+
+def _leak_advice(commits: list[str]) -> str:
+    """What a problem found in history adds: the commits, rotate, purge."""
+    named = ", ".join(c[:10] for c in commits[:5])
+    more = f" and {len(commits) - 5} more" if len(commits) > 5 else ""
+    held = f"; committed in {named}{more}" if commits else "; in an unreachable object"
+    return (
+        f"{held}. Treat it as leaked: rotate the credential first (a push or a"
+        " clone has copied it already), then erase it from every commit with"
+        " `gardener purge TEXT` (lists where it is) and `gardener purge TEXT --yes`"
+    )
 
 
 def _state_problems(root: Path) -> list[Problem]:
