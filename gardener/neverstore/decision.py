@@ -16,8 +16,8 @@ nothing is (fail closed: a line that keeps being flagged goes whole).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from gardener.neverstore.redact import Finding, find, find_each
 
@@ -45,11 +45,13 @@ class Decision:
 def widen(text: str, start: int, end: int) -> tuple[int, int]:
     """``[start, end)`` widened to the whole token it sits in: on each side,
     while both the character inside and the one outside are token characters
-    (letters, digits, ``_+-``; also ``/`` and ``=`` when the span holds them)."""
+    (letters, digits, ``_+-``; also ``/`` and ``=`` when the span holds them,
+    and ``=`` after it, base64's padding)."""
     inner = _TOKEN | (frozenset("/=") & frozenset(text[start:end]))
     while start > 0 and text[start] in inner and text[start - 1] in inner - {"="}:
         start -= 1
-    while end < len(text) and text[end - 1] in inner and text[end] in inner:
+    right = inner | {"="}  # base64's padding ends a token
+    while end < len(text) and text[end - 1] in right and text[end] in right:
         end += 1
     return start, end
 

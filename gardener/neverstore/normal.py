@@ -18,7 +18,7 @@ import unicodedata
 # invisible characters a reader never sees: zero-width space, non-joiner,
 # joiner, word joiner, BOM, soft hyphen, Mongolian vowel separator, marks
 DROPPED = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f\u2061")
-_TOKEN = re.compile(r"[\w+/=:@.-]", re.ASCII)  # what a folded character may add
+_TOKEN = re.compile(r"[\w+/=@.-]", re.ASCII)  # what a folded character may add
 
 
 @functools.cache
