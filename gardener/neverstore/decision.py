@@ -115,8 +115,10 @@ def found_spans(
 def values(
     text: str, extra: Sequence[tuple[str, str]] = (), allow: Sequence[str] = ()
 ) -> frozenset[str]:
-    """The secret values of ``text``: each finding's text, widened."""
-    return frozenset(text[s:e] for s, e, _ in found_spans(text, extra, allow))
+    """The secret values of ``text``: each finding's text, widened, and what
+    follows its last ``=``, ``:`` or quote (``_core``)."""
+    found = {text[s:e] for s, e, _ in found_spans(text, extra, allow)}
+    return frozenset(found | {_core(v) for v in found if _copyable(_core(v))})
 
 
 def flagged(
@@ -143,6 +145,46 @@ def _copies(text: str, value: str) -> list[tuple[int, int]]:
         if not before.isalnum() and not after.isalnum():
             out.append((at, end))
         at = text.find(value, at + 1)
+    return out
+
+
+_CUT = re.compile(r"""[=:"'`]""")
+
+
+def _core(value: str) -> str:
+    """What follows a value's last ``=``, ``:`` or quote (``user:PASS``,
+    ``value="PASS``), the secret itself when a finding took more."""
+    return _CUT.split(value)[-1]
+
+
+def _copyable(value: str) -> bool:
+    return len(value) >= MIN_COPY and "\n" not in value and not value.isspace()
+
+
+def _wrapped_copies(text: str, values: list[str]) -> list[tuple[int, int, str]]:
+    """Spans of the copies of ``values`` wrapped across a line break (the end
+    of a line's last token and the start of the next line's first), one span
+    per side of the break."""
+    if "\n" not in text or not values:
+        return []
+    out: list[tuple[int, int, str]] = []
+    starts = _line_starts(text)
+    lines = text.split("\n")
+    for i in range(len(lines) - 1):
+        tail = re.search(r"\S+$", lines[i].rstrip("\r"))
+        head = re.match(r"\s*(\S+)", lines[i + 1])
+        if not tail or not head:
+            continue
+        joined, cut = tail.group() + head.group(1), len(tail.group())
+        for value in values:
+            at = joined.find(value)
+            while at >= 0:
+                if at < cut < at + len(value):
+                    a = starts[i] + tail.start() + at
+                    out.append((a, starts[i] + tail.end(), "secret"))
+                    b = starts[i + 1] + head.start(1)
+                    out.append((b, b + at + len(value) - cut, "secret"))
+                at = joined.find(value, at + 1)
     return out
 
 
@@ -183,10 +225,11 @@ def decide(
         found += [(*widen(text, s, e), "secret") for s, e in remembered(text)]
     vals = {text[s:e] for s, e, _ in found}
     rule_of = {text[s:e]: r for s, e, r in found}
-    for value in [*vals, *also]:
-        if len(value) >= MIN_COPY and "\n" not in value:
-            rule = rule_of.get(value, "secret")
-            found += [(s, e, rule) for s, e in _copies(text, value)]
+    copied = [v for v in {*vals, *map(_core, vals), *also} if _copyable(v)]
+    for value in copied:
+        rule = rule_of.get(value, "secret")
+        found += [(s, e, rule) for s, e in _copies(text, value)]
+    found += _wrapped_copies(text, copied)
     if not found:
         return Decision(text, [], frozenset())
     findings = _findings(text, found)

@@ -139,14 +139,14 @@ _SECRET = (
     r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
     r"|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
 )
-_PIN = r"pin[ _-]?(?:code|number)?|пин(?:-код)?"
+_PIN = r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?|пин(?:-код)?"
 # The lowercase words each label family can start with (prefixes will do);
 # ``passes.hits`` finds them. CJK words need no word boundary before them.
 _PW_CJK = "密码|密碼|口令|パスワード|비밀번호|암호"
 _PIN_CJK = "暗証番号"
 _SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
 PASSWORD_WORDS = f"pass pw senha has contrase mot kennwort wachtwoord парол | {_PW_CJK}"
-PIN_WORDS = f"pin пин | {_PIN_CJK}"
+PIN_WORDS = f"pin puk пин | {_PIN_CJK}"
 SECRET_WORDS = f"""client secret api access private signing encryption master auth
     refresh token credential creds токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
 

@@ -126,7 +126,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", weak.MYSQL_P, weak.flag_value, "mysql mariadb"),
     Rule("password", weak.SSHPASS_P, weak.flag_value, "sshpass"),
     Rule("pin", labels.PIN, labels.labelled("pin"), labels.PIN_WORDS),
-    Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass"),
+    Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass puk"),
     Rule("pin", weak.CODE_PIN, weak.code_pin, "code combo combination"),
     Rule("secret", labels.SECRET, labels.labelled("secret"), labels.SECRET_WORDS),
     Rule(

@@ -232,7 +232,7 @@ def set_password(text: str, m: re.Match[str]) -> Span | None:
 # needs a word for what the PIN opens or whose it is before it ("door pin 4829",
 # "my pin 0917"); "GPIO pin 17", "pin 4096 pages" stay prose.
 PIN_SPACED = (
-    r"(?<![\w.])(?P<label>(?i:pin(?:[ _-]?(?:code|number))?|pass[ _-]?code))"
+    r"(?<![\w.])(?P<label>(?i:pin(?:[ _-]?(?:code|number))?|pass[ _-]?code|puk))"
     r"(?![\w-])[ \t]+(?P<value>\d{4,8})(?![\w%]|[.,:/-]\d)"
 )
 # what a PIN opens or whose it is; what has pins that are no PIN
