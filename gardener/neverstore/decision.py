@@ -117,7 +117,12 @@ def values(
 ) -> frozenset[str]:
     """The secret values of ``text``: each finding's text, widened, and what
     follows its last ``=``, ``:`` or quote (``_core``)."""
-    found = {text[s:e] for s, e, _ in found_spans(text, extra, allow)}
+    return values_of(text, found_spans(text, extra, allow))
+
+
+def values_of(text: str, spans: Iterable[tuple[int, int, str]]) -> frozenset[str]:
+    """``values`` of ``text`` given its ``found_spans``."""
+    found = {text[s:e] for s, e, _ in spans}
     return frozenset(found | {_core(v) for v in found if _copyable(_core(v))})
 
 
@@ -216,11 +221,13 @@ def decide(
     allow: Sequence[str] = (),
     also: Iterable[str] = (),
     remembered: Spans | None = None,
+    known: Sequence[tuple[int, int, str]] | None = None,
 ) -> Decision:
     """``text`` with every secret value redacted (see the module): its own
     values, the values ``also`` names, and the spans ``remembered`` gives
-    (the memory of refused values) in each round."""
-    found = found_spans(text, extra, allow)
+    (the memory of refused values) in each round. ``known``: ``found_spans``
+    of ``text``, when the caller has them already."""
+    found = list(known) if known is not None else found_spans(text, extra, allow)
     if remembered is not None:
         found += [(*widen(text, s, e), "secret") for s, e in remembered(text)]
     vals = {text[s:e] for s, e, _ in found}

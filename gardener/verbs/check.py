@@ -6,6 +6,7 @@ Nothing is written."""
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -23,16 +24,24 @@ from gardener.git.run import lock_holders
 from gardener.model.config import Config
 from gardener.model.facts import Note, Problem
 from gardener.model.marks import HELD, fingerprints, review_id
-from gardener.neverstore import redact
+from gardener.neverstore import decision, redact
+from gardener.neverstore.decision import Spans
 from gardener.planning.check import (
     fence_problems,
     memory_problems,
     secret_problems,
     sort_problems,
 )
+from gardener.store import refused
 from gardener.store import retired as retired_notes
 from gardener.verbs import reading
-from gardener.verbs.guard import QUARANTINE, REFUSED, purged_scrubber, quarantined
+from gardener.verbs.guard import (
+    QUARANTINE,
+    REFUSED,
+    never_store_for,
+    purged_scrubber,
+    quarantined,
+)
 from gardener.verbs.session import open_repo
 
 
@@ -76,6 +85,43 @@ def _name_problems(
         )
         for rule in rules
     ]
+
+
+def file_secrets(
+    path: str, text: str, config: Config, remembered: Spans | None = None
+) -> list[Problem]:
+    """One problem per line and rule where the direct path would redact
+    (``neverstore.decision``: what ``note`` refuses a line for, a label's
+    value on the next line, a wrapped token), and per line holding a value
+    refused before (``remembered``); never the secret itself."""
+    spans = decision.found_spans(text, never_store_for(path, config), config.allow)
+    starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+    seen: dict[tuple[int, str], None] = {}
+    for s, _, rule in sorted(spans):
+        seen[(bisect_right(starts, s), rule)] = None
+    problems = [
+        Problem(
+            "secret",
+            path,
+            line,
+            f"never-store rule '{rule}' matches here; remove it, then run `gardener check`",
+        )  # fmt: skip
+        for line, rule in seen
+    ]
+    lines = {
+        bisect_right(starts, s) for s, _ in (remembered(text) if remembered else [])
+    }
+    problems += [
+        Problem(
+            "secret",
+            path,
+            line,
+            "holds a value refused or redacted before as a secret; remove it,"
+            " then run `gardener check`",
+        )  # fmt: skip
+        for line in sorted(lines)
+    ]
+    return problems
 
 
 def _purged_problems(path: str, lines: Iterable[int]) -> list[Problem]:
@@ -122,17 +168,18 @@ def check(
         return sort_problems(_staged_problems(root, config, purged))
     if history:
         problems += _history_problems(root, config)
+    remembered = refused.finder(str(root))
     problems += setting_problems(root)
     problems += _state_problems(root)
     notes, note_problems = reading.read_notes(root, config)
     problems += note_problems
     for note in notes:
         text = read_text(root / note.path)
-        problems += secret_problems(note.path, text, config)
+        problems += file_secrets(note.path, text, config, remembered)
         problems += fence_problems(note.path, text)
         problems += _purged_problems(note.path, purged(text))
         problems += _name_problems(note.path, config, purged)
-    problems += _memory_problems(root, config, now, purged)
+    problems += _memory_problems(root, config, now, purged, remembered)
     problems += _future_notes(notes, now())
     problems += _misnamed(root, config)
     problems += _held(notes, reading.read_ledger(root))
@@ -153,6 +200,7 @@ def _staged_problems(
     if index:  # git gives it relative to the work tree's top, the hook's folder
         index = os.path.abspath(index)
     found = []
+    remembered = refused.finder(str(root))
     with open_repo(root) as repo:
         for path, data in repo.staged(index, guarded(repo, config)):
             if path in NEVER_COMMITTED:
@@ -166,7 +214,7 @@ def _staged_problems(
                 )  # fmt: skip
                 continue
             text = data.decode("utf-8", "surrogateescape")
-            found += secret_problems(path, text, config)
+            found += file_secrets(path, text, config, remembered)
             found += _purged_problems(path, purged(text))
             found += _name_problems(path, config, purged)
     return found
@@ -263,13 +311,14 @@ def _memory_problems(
     config: Config,
     now: Callable[[], datetime],
     purged: Callable[[str], list[int]],
+    remembered: Spans | None,
 ) -> list[Problem]:
     """MEMORY.md's secrets, purged texts, and what ``planning.check`` finds in it."""
     path = root / config.memory_file
     if not path.exists():
         return []
     text = read_text(path)
-    problems = secret_problems(config.memory_file, text, config)
+    problems = file_secrets(config.memory_file, text, config, remembered)
     problems += _purged_problems(config.memory_file, purged(text))
     try:
         memory = parse_memory(text, config.memory_file)

@@ -193,18 +193,25 @@ def redact_files(
     paths = [p for p in paths if (root / p).is_file() and not (root / p).is_symlink()]
     remembered = refused.finder(str(root))
     shared: set[str] = set()
+    read: dict[str, tuple[str, list[tuple[int, int, str]]]] = {}
     for path in paths:  # the values of the whole change, before any file changes
         text = (root / path).read_bytes().decode("utf-8", "surrogateescape")
-        shared |= decision.values(text, never_store_for(path, config), config.allow)
+        spans = decision.found_spans(text, never_store_for(path, config), config.allow)
+        read[path] = (text, spans)
+        shared |= decision.values_of(text, spans)
     done: list[Redaction] = []
     found_values: set[str] = set(shared)
     for path in paths:
         extra = never_store_for(path, config)
 
         def clean(
-            text: str, extra: Sequence[tuple[str, str]] = extra
+            text: str, extra: Sequence[tuple[str, str]] = extra, path: str = path
         ) -> tuple[str, list[redact.Finding]]:
-            got = decision.decide(text, extra, config.allow, shared, remembered)
+            before, spans = read[path]
+            got = decision.decide(
+                text, extra, config.allow, shared, remembered,
+                known=spans if text == before else None,
+            )  # fmt: skip
             found_values.update(got.values)
             return got.text, got.findings
 

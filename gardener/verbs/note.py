@@ -215,31 +215,32 @@ def _entry(
 
 def _refuse_secret(root: str, line: str, settings: NoteSettings) -> None:
     """RefusedError if the entry ``line`` holds a text purged from the
-    workspace, or a never-store match."""
+    workspace, a never-store match (whose values are then remembered, see
+    ``gardener.store.refused``), or a value refused or redacted before."""
     from gardener.neverstore import redact
 
     found = redact.find(line, settings.never_store, settings.allow)
-    if is_file(os.path.join(root, SALT)):  # a purge ran, or a secret was refused
+    salted = is_file(os.path.join(root, SALT))  # a purge ran, or a secret was refused
+    if salted:
         purges = (os.path.join(root, STATE_DIR, n) for n in ("purged", "purge-pending"))
         if any(is_file(p) for p in purges) and _purged(root, line):
             raise RefusedError(
                 "refused: it holds a text purged from this workspace; nothing was written"
             )
-        if is_file(os.path.join(root, REFUSED)) and _remembered(root, line):
-            raise RefusedError(
-                "refused: it holds a value refused or redacted before as a secret;"
-                " nothing was written (write the fact without it)"
-            )
     if found:
-        from gardener.neverstore.decision import widen
+        from gardener.neverstore.decision import values_of, widen
         from gardener.store import refused
 
-        refused.remember(
-            root, [line[slice(*widen(line, f.start, f.end))] for f in found]
-        )
+        spans = [(*widen(line, f.start, f.end), f.rule) for f in found]
+        refused.remember(root, values_of(line, spans))
         rules = ", ".join(sorted({f.rule for f in found}))
         raise RefusedError(
             f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
+        )
+    if salted and is_file(os.path.join(root, REFUSED)) and _remembered(root, line):
+        raise RefusedError(
+            "refused: it holds a value refused or redacted before as a secret;"
+            " nothing was written (write the fact without it)"
         )
 
 

@@ -148,3 +148,23 @@ def test_a_leak_in_history_names_its_commits_and_says_rotate_then_purge(
     assert sha[:10] in message
     assert "rotate" in message and "gardener purge" in message
     assert "Quartz-Heron-77" not in message
+
+
+def test_the_hook_refuses_what_the_direct_path_would_redact(ws: Workspace):
+    """A YAML password whose value is on the next line is a secret to both."""
+    note = ws.root / "memory" / "2026-03-01.md"
+    note.write_text("- db settings\n\n```yaml\npassword:\n  Seagull2024x\n```\n")
+    git(ws.root, "add", "memory")
+    refused = git(ws.root, "commit", "-m", "note")
+    assert refused.returncode != 0
+    assert "memory/2026-03-01.md:5" in refused.stdout + refused.stderr
+
+
+def test_the_hook_refuses_a_value_refused_before(ws: Workspace):
+    with pytest.raises(RefusedError):
+        ws.note("the NAS admin password: Zq4vT9wLmX")
+    memory = ws.root / "MEMORY.md"
+    memory.write_text(memory.read_text() + "- Zq4vT9wLmX opens the NAS\n")
+    refused = git(ws.root, "commit", "-am", "memory")
+    assert refused.returncode != 0
+    assert "refused or redacted before" in refused.stdout + refused.stderr
