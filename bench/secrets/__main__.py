@@ -68,6 +68,20 @@ def scores(cases: list[Case]) -> dict[str, Score]:
     return out
 
 
+def real_refusals(folder: Path) -> tuple[int, int, int]:
+    """(lines refused, of which for an e-mail address alone, non-blank lines)
+    of the ``*.md`` files under ``folder``."""
+    refused_lines = emails = total = 0
+    for path in sorted(folder.rglob("*.md")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.strip():
+                total += 1
+                rules = {f.rule for f in find(line)}
+                refused_lines += bool(rules)
+                emails += rules == {"email"}
+    return refused_lines, emails, total
+
+
 def _git_everything(root: Path) -> str:
     """Every object git holds, and the reflogs, as text."""
     objects = subprocess.run(
@@ -141,6 +155,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-direct", action="store_true")
     parser.add_argument("--misses", type=int, default=0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--real",
+        type=Path,
+        help="a folder of real notes (*.md, read in place): the share of their"
+        " lines note refuses",
+    )
     args = parser.parse_args(argv)
     cases = load()
     table = scores(cases)
@@ -148,9 +168,12 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_direct:
         entries = direct_lines(cases, args.size)
         direct = [direct_write(entries, 1), direct_write(entries, 20)]
+    real = real_refusals(args.real) if args.real else None
     if args.json:
         figures = {k: asdict(v) for k, v in table.items()}
-        json.dump({"scores": figures, "direct": direct}, sys.stdout, indent=1)
+        json.dump(
+            {"scores": figures, "direct": direct, "real": real}, sys.stdout, indent=1
+        )
         return
     print(f"{'source':<16} {'recall':>18} {'false refusals':>18}")
     for name, s in table.items():
@@ -161,6 +184,12 @@ def main(argv: list[str] | None = None) -> None:
             print(f"    missed: {text[:100]!r}")
         for text in s.falsely_refused[: args.misses]:
             print(f"    refused: {text[:100]!r}")
+    if real is not None:
+        lines, emails, total = real
+        print(
+            f"real notes: {_share(lines - emails, total)} of their non-blank lines"
+            f" refused for other than an e-mail address ({emails} lines for one)"
+        )
     for d in direct:
         print(
             f"direct writes, {d['entries']} entries in {d['files']} note(s): values"

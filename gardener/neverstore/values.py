@@ -84,6 +84,16 @@ def value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
     return (pos, end, False) if end > pos else None
 
 
+# a word of prose with an apostrophe (that's, don't, we're), no value
+_CONTRACTION = lazy(r"[A-Za-z]+['\u2019](?:s|t|re|ve|ll|d|m)")
+# an environment variable's name: capitals and digits in parts joined by "_",
+# one of them naming what it holds (the value is elsewhere)
+_VARIABLE_NAME = lazy(
+    r"(?a)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|PAT)"
+    r"(?:_[A-Z0-9]+)*"
+)
+
+
 def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     """Whether ``value`` is a real secret rather than a placeholder or a word."""
     if value[0] in "([{<" or not value.strip(_MASK):
@@ -92,6 +102,8 @@ def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
         return False
     if _REF.fullmatch(value) or _TYPE.fullmatch(value) or _PATH.fullmatch(value):
         return False  # ${DB_PASSWORD}, %TOKEN%, $(pass show db), Optional[str], ~/x/y
+    if _CONTRACTION.fullmatch(value) or _VARIABLE_NAME.fullmatch(value.strip("`")):
+        return False  # "tokens" — that's ...; API key: `OPENAI_API_KEY`
     if family == "pin":
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
