@@ -156,6 +156,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--misses", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--trufflehog",
+        metavar="GIT_DIR",
+        help="a local copy of trufflehog (AGPL: read in place, never stored):"
+        " its detector tests are scored too",
+    )
+    parser.add_argument(
         "--real",
         type=Path,
         help="a folder of real notes (*.md, read in place): the share of their"
@@ -163,6 +169,16 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     cases = load()
+    if args.trufflehog:
+        from bench.secrets.build import trufflehog
+
+        cases += [
+            Case(
+                str(r["source"]), str(r["where"]), str(r["text"]), bool(r["secret"]),
+                None, None,
+            )
+            for r in trufflehog(args.trufflehog)
+        ]  # fmt: skip
     table = scores(cases)
     direct: list[dict[str, object]] = []
     if not args.skip_direct:

@@ -144,8 +144,11 @@ class _Unsupported(Exception):
 class _GoReader:
     """Evaluates the few Go expressions gitleaks' test cases are built from."""
 
-    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+    def __init__(
+        self, tokens: list[tuple[str, str]], names: dict[str, str] | None = None
+    ) -> None:
         self.t = tokens
+        self.names = names or {}  # string variables of the file
         self.i = 0
         self.secrets: list[str] = []  # generated in the expression being read
 
@@ -198,6 +201,8 @@ class _GoReader:
         kind, v = self.take()
         if kind in ("raw", "str"):
             return [_go_string(kind, v)]
+        if kind == "name" and v in self.names and self.peek() != "(":
+            return [self.names[v]]
         if v in _HELPERS:
             (n,) = self.args()
             return [_HELPERS[v] % n[0]]
@@ -298,6 +303,88 @@ def gitleaks(repo: str) -> list[dict[str, object]]:
                     "text": text,
                     "secret": tp,
                     "value": secret if secret and secret in text else None,
+                    "guess": guess_value(text),
+                }
+            )
+    return rows
+
+
+# -- trufflehog: measured on a local copy, never stored (AGPL) ----------------
+
+
+def _truffle_cases(src: str) -> list[tuple[bool, str, list[str]]]:
+    """(secret?, input, wanted values) of one detector's pattern test file."""
+    tokens = _go_tokens(src)
+    names: dict[str, str] = {}
+    for i in range(len(tokens) - 2):  # string variables: name = "..." / `...`
+        if tokens[i][0] == "name" and tokens[i + 1][1] in ("=", ":="):
+            reader = _GoReader(tokens, names)
+            reader.i = i + 2
+            try:
+                got = reader.expr()
+            except (_Unsupported, IndexError, ValueError, SyntaxError):
+                continue
+            if (
+                len(got) == 1
+                and reader.peek() in (")", "\n", "")
+                or tokens[reader.i][0] == "name"
+            ):
+                names[tokens[i][1]] = got[0]
+    out: list[tuple[bool, str, list[str]]] = []
+    for i in range(len(tokens) - 2):
+        if tokens[i][1] != "input" or tokens[i + 1][1] != ":":
+            continue
+        reader = _GoReader(tokens, names)
+        reader.i = i + 2
+        try:
+            (text,) = reader.expr()
+        except (_Unsupported, IndexError, ValueError, SyntaxError):
+            continue
+        j = reader.i
+        while j < len(tokens) - 2 and tokens[j][1] not in ("want", "input"):
+            j += 1
+        if tokens[j][1] != "want" or tokens[j + 1][1] != ":":
+            continue
+        reader.i = j + 2
+        if reader.peek() == "nil":
+            out.append((False, text, []))
+            continue
+        while reader.i < len(tokens) and reader.peek() != "{":
+            reader.i += 1
+        reader.take()
+        wanted: list[str] = []
+        while reader.i < len(tokens) and reader.peek() != "}":
+            start = reader.i
+            try:
+                wanted += reader.expr()
+            except (_Unsupported, IndexError, ValueError, SyntaxError):
+                reader.i = start
+                reader.skip_expr()
+            if reader.peek() == ",":
+                reader.take()
+        out.append((bool(wanted), text, wanted))
+    return out
+
+
+def trufflehog(repo: str) -> list[dict[str, object]]:
+    """trufflehog's detector pattern tests (``pkg/detectors/**/*_test.go``,
+    not the integration tests), read from a local copy at run time."""
+    commit = _git(repo, "rev-parse", "HEAD").strip()
+    rows: list[dict[str, object]] = []
+    for path in _git(
+        repo, "ls-tree", "-r", "--name-only", "HEAD", "pkg/detectors/"
+    ).split():
+        if not path.endswith("_test.go") or "integration" in path:
+            continue
+        for secret, text, wanted in _truffle_cases(_git(repo, "show", f"HEAD:{path}")):
+            value = next((w for w in wanted if w in text), None)
+            rows.append(
+                {
+                    "source": "trufflehog",
+                    "where": f"{path}@{commit[:12]}",
+                    "text": text,
+                    "secret": secret,
+                    "value": value,
                     "guess": guess_value(text),
                 }
             )
