@@ -285,11 +285,21 @@ def find_each(
     for n, text in enumerate(texts):
         clean = (
             n not in suspect
+            and not _disguised(text)
             and not detectors.suspicious(text)
             and not any(p.search(text) for _, p in custom)
         )
         out.append([] if clean else find(text, extra, allow))
     return out
+
+
+def _disguised(text: str) -> bool:
+    """Whether ``text`` reads otherwise in normal form (``find`` reads it twice)."""
+    if text.isascii() and "\r" not in text:
+        return False
+    from gardener.neverstore import normal
+
+    return any(normal.suspect(line) for line in text.split("\n"))
 
 
 def _marked(text: str, spans: list[Found]) -> tuple[str, list[Span], list[Span]]:
