@@ -2,11 +2,13 @@
 folds it (``ｇｈｐ＿...`` is ``ghp_...``), zero-width characters and soft
 hyphens are dropped, and a bare carriage return no longer splits it.
 
-``suspect_lines`` picks the lines worth a second reading (most are not: CJK
-text and its full-width punctuation fold to nothing a rule looks for);
-``view`` gives a line's normal form and, for each of its characters, the
-offset of the original character it came from, so that what a rule finds in
-the normal form is redacted in the original characters.
+``suspect`` picks the lines worth a second reading (most are not: CJK text
+and its full-width punctuation fold to nothing a rule looks for); ``view``
+gives a line's normal form and, for each of its characters, the offset of
+the original character it came from, so that what a rule finds in the normal
+form is redacted in the original characters. ``encoded`` gives the
+percent-encoded and hex-encoded runs of a text with the text they decode to:
+a finding there takes the whole run.
 """
 
 from __future__ import annotations
@@ -61,3 +63,32 @@ def view(line: str) -> tuple[str, list[int]]:
 def back(origin: list[int], start: int, end: int) -> tuple[int, int]:
     """The span of the original line that ``[start, end)`` of its view covers."""
     return origin[start], origin[end - 1] + 1 if end > start else origin[start]
+
+
+_PERCENT = re.compile(r"(?:[\w.~+/=-]*%[0-9A-Fa-f]{2}){2,}[\w.~+/=-]*", re.ASCII)
+_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){16,}(?![0-9A-Za-z])", re.ASCII)
+
+
+def _unpercent(run: str) -> str:
+    return re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), run)
+
+
+def encoded(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, decoded text) of each run of ``text`` that is percent-encoded
+    (two ``%XX`` or more) or hex-encoded (32+ hex digits) and decodes to
+    printable text holding a letter (a SHA or a UUID decodes to bytes that are
+    not text)."""
+    out: list[tuple[int, int, str]] = []
+    if "%" in text:
+        for m in _PERCENT.finditer(text):
+            plain = _unpercent(m.group())
+            if plain.isprintable():
+                out.append((m.start(), m.end(), plain))
+    for m in _HEX.finditer(text):
+        try:
+            plain = bytes.fromhex(m.group()).decode("ascii")
+        except ValueError:  # UnicodeDecodeError is one
+            continue
+        if plain.isprintable() and any(c.isalpha() for c in plain):
+            out.append((m.start(), m.end(), plain))
+    return out

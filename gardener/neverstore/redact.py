@@ -29,7 +29,7 @@ from gardener.neverstore.engine import (
     spans_in,
 )
 from gardener.neverstore.passes import engine, hits, runs
-from gardener.neverstore.regex import Span
+from gardener.neverstore.regex import Span, lazy
 from gardener.neverstore.rules import TABLE
 
 __all__ = [
@@ -173,12 +173,22 @@ def find(
     spans = _spans(text, ctx)
     if not text.isascii() or "\r" in text:  # maybe a disguised token
         spans = _merged(spans + _normal_spans(text, ctx))
+    if _ENCODED.search(text):  # maybe an encoded one
+        from gardener.neverstore import normal
+
+        more = [(s, e, r) for s, e, plain in normal.encoded(text)
+                for r in {r for _, _, r in _spans(plain, ctx)}]  # fmt: skip
+        spans = _merged(spans + more)
     found, line, pos = [], 1, 0
     for s, e, r in spans:
         line += text.count("\n", pos, s)
         pos = s
         found.append(Finding(r, s, e, line))
     return found
+
+
+# a "%XX", or 32 hex digits in a row: what ``normal.encoded`` may decode
+_ENCODED = lazy(r"%[0-9A-Fa-f]{2}|[0-9A-Fa-f]{32}")
 
 
 def _normal_spans(text: str, ctx: Context) -> list[Found]:
@@ -294,7 +304,10 @@ def find_each(
 
 
 def _disguised(text: str) -> bool:
-    """Whether ``text`` reads otherwise in normal form (``find`` reads it twice)."""
+    """Whether ``text`` reads otherwise in normal form or decoded (``find``
+    reads it twice)."""
+    if _ENCODED.search(text):
+        return True
     if text.isascii() and "\r" not in text:
         return False
     from gardener.neverstore import normal

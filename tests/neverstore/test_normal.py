@@ -53,3 +53,25 @@ def test_a_view_maps_every_character_back(line: str):
 def test_find_never_fails_and_spans_stay_in_the_text(text: str):
     for f in find(text):
         assert 0 <= f.start < f.end <= len(text)
+
+
+def test_percent_and_hex_encoded_tokens_are_decoded_and_taken_whole():
+    pct = "".join(f"%{ord(c):02X}" for c in TOKEN)
+    for text in (
+        f"token {pct} end",
+        "url?t=password%3A%20Zq4vT9wLmX&x=1",
+        f"blob {TOKEN.encode().hex()} end",
+    ):
+        clean, found = redact(text)
+        assert found, text
+        assert clean.endswith((" end", "&x=1")) and "REDACTED" in clean
+
+
+def test_shas_uuids_and_urls_with_spaces_stay():
+    for text in (
+        "commit 3f9a1c2b7e4d5f6a8b9c0d1e2f3a4b5c6d7e8f90",
+        "uuid 123e4567e89b12d3a456426614174000",
+        "see https://x.org/a%20b%20c%20d",
+        "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    ):
+        assert find(text) == [], text
