@@ -157,6 +157,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", weak.LOGIN, weak.login, "login creds credential"),
     Rule("password", weak.MYSQL_P, weak.flag_value, "mysql mariadb"),
     Rule("password", weak.SSHPASS_P, weak.flag_value, "sshpass"),
+    Rule("password", weak.CURL_USER, weak.curl_user, "curl", lines=False),
     Rule("pin", labels.PIN, labels.labelled("pin"), labels.PIN_WORDS),
     Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass puk"),
     Rule("pin", weak.CODE_PIN, weak.code_pin, "code combo combination"),

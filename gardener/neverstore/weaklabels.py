@@ -326,3 +326,31 @@ def flag_value(text: str, m: re.Match[str]) -> Span | None:
     start, end, quoted = got
     ok = plausible(text[start:end], "password", False, quoted)
     return (start, end) if ok else None
+
+
+# "curl -u user:pass", "curl --user 'api:pass'", also on a continuation line
+# ("curl ... \\\n  -u dev:pass"): the password, or the user when it is alone
+CURL_USER = (
+    r"(?<![\w.-])curl(?![\w-])(?:[^\n|;&]|\\\r?\n){0,512}?[ \t\n](?:-u|--user)"
+    r"(?:=|[ \t]{0,5})(?=\S)"
+)
+
+
+def curl_user(text: str, m: re.Match[str]) -> Span | None:
+    """The password of ``user:password`` after curl's ``-u``/``--user`` (the
+    user when the password is empty), if it is no placeholder (``$PASS``,
+    ``<password>``, ``test:test``)."""
+    got = value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    user, colon, password = text[start:end].partition(":")
+    if not colon:
+        return None
+    part, at = (password, start + len(user) + 1) if password else (user, start)
+    bare = part.strip("'\"")
+    at += part.find(bare) if bare else 0
+    short_word = bare.isalpha() and bare.islower() and len(bare) < 8
+    if not bare or bare[0] in "$%{" or short_word:
+        return None
+    return (at, at + len(bare)) if plausible(bare, "password", False, quoted) else None
