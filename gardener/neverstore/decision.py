@@ -27,6 +27,7 @@ _ROUNDS = 3  # rescans after redaction before a flagged line goes whole
 _TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-")
 # a line that ends in a label with nothing after it: its value is on the next one
 _DANGLING = re.compile(r"[:=：]\s*[|>]?\s*$")
+_SHAPES = frozenset({"high-entropy", "base64-secret", "email", "card-number"})
 _TAIL = re.compile(r"[\w+/=-]{8,}$", re.ASCII)  # a token that may go on
 _HEAD = re.compile(r"^[\w+/=-]{4,}", re.ASCII)  # ...on the next line
 
@@ -86,7 +87,10 @@ def _joined(
             joined = tail.group() + nxt.lstrip()
             cut = len(tail.group())
             for f in find(joined, extra, allow):
-                if f.start < cut < f.end:  # only what the break hid
+                # only what the break hid, and of a named format: two runs of
+                # characters (a digest, then a path on the next line) make a
+                # long random-looking run of no format at all
+                if f.start < cut < f.end and f.rule not in _SHAPES:
                     out.append(
                         (
                             starts[i] + tail.start() + f.start,

@@ -110,3 +110,12 @@ def test_clean_text_is_returned_as_it_is():
 def test_deciding_twice_changes_nothing_more(text: str):
     once = decide(text).text
     assert decide(once).text == once
+
+
+def test_two_lines_of_runs_are_not_one_wrapped_token():
+    """A ledger: a digest ends a line, a path starts the next one."""
+    text = (
+        "memory/2026-01-20.md\t3f9a1c2b7e4d5f6a8b9c0d1e2f3a4b5c\n"
+        "memory/2026-02-10.md\t9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d\n"
+    )
+    assert decide(text).text == text
