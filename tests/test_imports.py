@@ -76,6 +76,7 @@ HOT_PATH = {
     "gardener.recall.terms",
     "gardener.store",
     "gardener.store.journal",
+    "gardener.store.refused",  # once a secret was refused: its hashes are looked up
     "gardener.store.retired",
     "gardener.store.settings",
     "gardener.verbs",
@@ -191,6 +192,24 @@ def test_a_note_imports_only_what_it_needs(tmp_path: Path, notes: list[list[str]
         assert not roots & NOT_BY_GARDENER, [
             (by, name) for by, name in statements if name in NOT_BY_GARDENER
         ]
+
+
+def test_a_note_after_a_refusal_looks_up_its_hashes_without_heavy_imports(
+    tmp_path: Path,
+):
+    ws, _ = Workspace.init(tmp_path / "ws")
+    env = {**os.environ, "GARDENER_WORKSPACE": str(ws.root)}
+    refused = subprocess.run(
+        [sys.executable, "-m", "gardener", "note", "the vpn password: Zq4vT9wLmX"],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 3
+    assert (ws.root / ".gardener" / "refused").is_file()
+    got = _note(ws.root, tmp_path / "report.json", "the cat is Miso")
+    loaded = set(got["loaded"])
+    assert "gardener.store.refused" in loaded
+    assert not loaded & NEVER, sorted(loaded & NEVER)
+    assert not {str(m) for m in loaded if str(m).startswith("gardener")} - HOT_PATH
 
 
 def test_a_note_and_a_warm_recall_load_only_the_hot_path(tmp_path: Path):

@@ -217,6 +217,7 @@ def is_symlink(path: str | os.PathLike[str]) -> bool:
 STATE_DIR = ".gardener"  # the gardener's own files in a workspace
 SALT = f"{STATE_DIR}/salt"  # git-ignored: the key of purge's hashes (exists once a purge ran)
 PURGE_PENDING = f"{STATE_DIR}/purge-pending"  # git-ignored: a purge not finished yet
+REFUSED = f"{STATE_DIR}/refused"  # git-ignored: keyed hashes of refused secret values
 
 
 def note_files(root: Path, notes_dir: str = "memory") -> list[Path]:

@@ -313,14 +313,38 @@ class Repo(Runner):
                 texts[rel] = self.committed_text(rel)
         return texts
 
-    def staged(self) -> list[tuple[str, bytes]]:
-        """(path, staged content) of each file added, copied or modified in the index."""
-        _, out = self.run("diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR")
+    def staged(
+        self, index: str | None = None, only: Sequence[str] | None = None
+    ) -> list[tuple[str, bytes]]:
+        """(path, staged content) of each file added, copied or modified in the
+        index: ``index`` (a path; default the repository's own), the one git
+        names in GIT_INDEX_FILE while it runs a hook for ``commit -a``,
+        ``commit <path>`` or ``commit --only``. ``only``: pathspecs (literal,
+        a folder holds what is under it) limiting which paths count."""
+        if only is not None and not only:
+            return []
+        env = {"GIT_INDEX_FILE": index} if index else None
+        _, out = self.run(
+            "--no-optional-locks", "diff", "--cached", "--name-only", "-z",
+            "--diff-filter=ACMR", "--", *(only or ()), env=env,
+        )  # fmt: skip
         files = []
         for path in split_z(out):
-            _, data = self.run("cat-file", "blob", f":{path}")
+            _, data = self.run("cat-file", "blob", f":{path}", env=env)
             files.append((path, data))
         return files
+
+    def top_names(self) -> list[str]:
+        """The names at the top of HEAD's tree ([] before the first commit)."""
+        if not self.has_commits():
+            return []
+        return self.ls("ls-tree", "-z", "--name-only", "HEAD")
+
+    def commits_holding(self, blob: str) -> list[str]:
+        """The commits (full shas, newest first) that add or change a file to
+        the blob ``blob``, on any ref."""
+        _, out = self.run("log", "--all", "--format=%H", f"--find-object={blob}")
+        return decode(out).split()
 
     def install_hook(self, name: str, script: str) -> bool:
         """Write ``.git/hooks/NAME`` (executable) unless one exists; True if written."""

@@ -25,11 +25,17 @@ _PEM_HEADER = lazy(
 )
 
 
+_BODY_MAX = (
+    16384  # characters from a BEGIN line within which its END line is looked for
+)
+
+
 def key_blocks(text: str, begin: re.Pattern[str]) -> Iterator[Span]:
     """Each BEGIN line through its key: the lines after it that hold a key's
     body (base64, maybe in groups or behind a quote or list marker; known PEM
     headers first, and the blank lines between), up to and including an END
-    line. A line that is not key material ends the block without an END: a
+    line; and whatever lies between it and an END line within ``_BODY_MAX``
+    characters. A line that is not key material ends the block without an END: a
     BEGIN line quoted in a note takes no entry after it."""
     reach = 0
     for m in begin.finditer(text):
@@ -63,6 +69,12 @@ def _key_block_end(text: str, pos: int) -> int:
     same = _KEY_END.search(text, pos, eol)  # a key pasted on one line
     if same:
         return same.end()
+    # an END line close below: the block runs to it, whatever its body holds
+    # (a key re-wrapped, escaped or not base64 at all is a key all the same)
+    window = min(len(text), pos + _BODY_MAX)
+    close = _KEY_END.search(text, pos, window)
+    if close and "-----BEGIN" not in text[pos : close.start()]:
+        return close.end()
     rest = text[pos:eol].strip()
     inside = bool(rest) and _body_line(rest, False)
     reach = eol if inside else pos

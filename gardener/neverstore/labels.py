@@ -108,11 +108,16 @@ def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span 
 # Matching starts at the word (see ``passes.hits``).
 # where a label word may start: after a non-alphanumeric, or at a camelCase hump
 BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
-_PREP = r"for|of|to|on|at|für|von|vom|zum|zur|voor|van|pour|de|du|para|del|от|для|к"
+_PREP = (
+    r"for|of|to|on|at|für|von|vom|zum|zur|der|voor|van|pour|de|du|para|del|do|da"
+    r"|di|della|per|dla|от|для|к"
+)
 VERB = (
     r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
     r"|(?:is|was)(?:[ \t]+(?:now|still))?|will[ \t]+be|became"
-    r"|ist|lautet|war|est|était|es|era|это"
+    r"|(?:geändert|geaendert)[ \t]+(?:auf|zu|in)|changé[ \t]+(?:en|pour)"
+    r"|cambiad[ao][ \t]+a|alterad[ao][ \t]+para|cambiat[ao][ \t]+in"
+    r"|ist|lautet|war|est|était|es|era|é|è|jest|это"
 )
 _LABEL = (
     rf"(?:{BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
@@ -129,7 +134,8 @@ _LABEL = (
 )
 _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
     r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"
-    r"|senha|has[łl]o"
+    r"|senha|has[łl]o|parola[ \t]+d['\u2019]ordine|[şs]ifre(?:si)?|lösenord"
+    r"|code[ \t]+d['\u2019]acc[eè]s"
     r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
     r"|парол(?:ь|я|ю|ем|и|ей|е)"
 )
@@ -139,14 +145,17 @@ _SECRET = (
     r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
     r"|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
 )
-_PIN = r"pin[ _-]?(?:code|number)?|пин(?:-код)?"
+_PIN = r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?|пин(?:-код)?"
 # The lowercase words each label family can start with (prefixes will do);
 # ``passes.hits`` finds them. CJK words need no word boundary before them.
 _PW_CJK = "密码|密碼|口令|パスワード|비밀번호|암호"
 _PIN_CJK = "暗証番号"
 _SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
-PASSWORD_WORDS = f"pass pw senha has contrase mot kennwort wachtwoord парол | {_PW_CJK}"
-PIN_WORDS = f"pin пин | {_PIN_CJK}"
+PASSWORD_WORDS = (
+    "pass pw senha has contrase mot kennwort wachtwoord parola şifre sifre lösenord"
+    f" code парол | {_PW_CJK}"
+)
+PIN_WORDS = f"pin puk пин | {_PIN_CJK}"
 SECRET_WORDS = f"""client secret api access private signing encryption master auth
     refresh token credential creds токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
 

@@ -29,7 +29,7 @@ from gardener.neverstore.engine import (
     spans_in,
 )
 from gardener.neverstore.passes import engine, hits, runs
-from gardener.neverstore.regex import Span
+from gardener.neverstore.regex import Span, lazy
 from gardener.neverstore.rules import TABLE
 
 __all__ = [
@@ -170,6 +170,59 @@ def find(
     custom = compile_patterns(extra)
     allowed = [p for _, p in compile_patterns([("allow", a) for a in allow])]
     ctx = Context(custom, allowed, 0)
+    spans = _spans(text, ctx)
+    if not text.isascii() or "\r" in text:  # maybe a disguised token
+        spans = _merged(spans + _normal_spans(text, ctx))
+    if _ENCODED.search(text):  # maybe an encoded one
+        from gardener.neverstore import normal
+
+        more = [(s, e, r) for s, e, plain in normal.encoded(text)
+                for r in {r for _, _, r in _spans(plain, ctx)}]  # fmt: skip
+        spans = _merged(spans + more)
+    found, line, pos = [], 1, 0
+    for s, e, r in spans:
+        line += text.count("\n", pos, s)
+        pos = s
+        found.append(Finding(r, s, e, line))
+    return found
+
+
+# a "%XX", or 32 hex digits in a row: what ``normal.encoded`` may decode
+_ENCODED = lazy(r"%[0-9A-Fa-f]{2}|[0-9A-Fa-f]{32}")
+
+
+def _normal_spans(text: str, ctx: Context) -> list[Found]:
+    """What the rules find in the lines of ``text`` that read otherwise in
+    normal form (``normal``: NFKC, no zero-width characters, soft hyphens or
+    bare CRs), as spans of the original characters."""
+    from gardener.neverstore import normal
+
+    out: list[Found] = []
+    pos = 0
+    for line in text.split("\n"):
+        if normal.suspect(line):
+            folded, origin = normal.view(line)
+            for s, e, r in _spans(folded, ctx):
+                a, b = normal.back(origin, s, e)
+                out.append((a + pos, b + pos, r))
+        pos += len(line) + 1
+    return out
+
+
+def _merged(spans: list[Found]) -> list[Found]:
+    """``spans`` sorted, overlapping ones made one (under the first one's rule)."""
+    out: list[Found] = []
+    for s, e, r in sorted(spans):
+        if out and s < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e), out[-1][2])
+        else:
+            out.append((s, e, r))
+    return out
+
+
+def _spans(text: str, ctx: Context) -> list[Found]:
+    """``find``'s spans of ``text`` as it is (start, end, rule), sorted."""
+    custom, allowed = ctx.custom, ctx.allowed
     spans = spans_in(text, ctx)
     # A marker can complete a neighbour's shape (it ends a run that went on before);
     # rescan the redacted text near the markers until nothing new appears, mapping
@@ -194,12 +247,7 @@ def find(
                 shift, k = shifts[k][1], k + 1
             spans.append((s - shift, e - shift, r))
         spans.sort()
-    found, line, pos = [], 1, 0
-    for s, e, r in spans:
-        line += text.count("\n", pos, s)
-        pos = s
-        found.append(Finding(r, s, e, line))
-    return found
+    return spans
 
 
 def find_each(
@@ -247,11 +295,24 @@ def find_each(
     for n, text in enumerate(texts):
         clean = (
             n not in suspect
+            and not _disguised(text)
             and not detectors.suspicious(text)
             and not any(p.search(text) for _, p in custom)
         )
         out.append([] if clean else find(text, extra, allow))
     return out
+
+
+def _disguised(text: str) -> bool:
+    """Whether ``text`` reads otherwise in normal form or decoded (``find``
+    reads it twice)."""
+    if _ENCODED.search(text):
+        return True
+    if text.isascii() and "\r" not in text:
+        return False
+    from gardener.neverstore import normal
+
+    return any(normal.suspect(line) for line in text.split("\n"))
 
 
 def _marked(text: str, spans: list[Found]) -> tuple[str, list[Span], list[Span]]:

@@ -9,7 +9,9 @@ phrasing of a label goes to ``labels`` or ``weaklabels``.
 Rule ids: private-key, jwt, aws-access-key, github-token, gitlab-token, slack-webhook,
 discord-webhook, slack-token, stripe-key, google-api-key, anthropic-key, openai-key,
 npm-token, huggingface-token, pypi-token, twilio-key, sendgrid-key, shopify-token,
-digitalocean-token, connection-string, bearer-token, auth-header, password, pin,
+digitalocean-token, sourcegraph-token, notion-token, intra42-secret,
+onepassword-key, aws-bedrock-key, cloudflare-origin-ca, airtable-token,
+alibaba-key, adobe-secret, azure-client-secret, connection-string, bearer-token, auth-header, password, pin,
 secret, recovery-codes, email, card-number, base64-secret, high-entropy, and
 ``custom:<name>`` (rules.md). The engine that runs them is ``engine``; the public
 calls are in ``redact``.
@@ -60,6 +62,11 @@ TABLE: tuple[Rule, ...] = (
     _token("github-token", "gh", r"[pousr]_[A-Za-z0-9]{36,}"),
     _token("github-token", "github_pat_", r"\w{22,}"),
     _token("gitlab-token", "glpat-", r"[\w-]{20,}"),
+    _token(
+        "gitlab-token",
+        "gl",
+        r"(?:dt|rt|ptt|ft|soat|imt|agent|cbt|oas|wt|ffct|ft)-[\w-]{20,}(?![\w-])",
+    ),  # fmt: skip
     Rule(
         "slack-webhook",
         r"(?a)hooks\.slack\.com/\w+/[\w/-]{12,}",
@@ -91,6 +98,31 @@ TABLE: tuple[Rule, ...] = (
     _token("sendgrid-key", "SG.", r"[\w-]{22}\.[\w-]{43}(?![\w-])"),
     _token("shopify-token", "shp", r"(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![\w-])"),
     _token("digitalocean-token", "do", r"[opr]_v1_[a-f0-9]{64}(?![\w-])"),
+    _token("slack-token", "xapp-", r"\d-[A-Z0-9]{9,}-\d{10,}-[a-f0-9]{32,}(?![\w-])"),
+    _token("huggingface-token", "api_org_", r"[A-Za-z0-9]{34}(?![\w-])"),
+    _token(
+        "sourcegraph-token",
+        "sgp_",
+        r"(?:local_|[A-Fa-f0-9]{16}_)?[A-Fa-f0-9]{40}(?![\w-])",
+    ),  # fmt: skip
+    _token("notion-token", "ntn_", r"\d{11}[A-Za-z0-9]{35}(?![\w-])"),
+    _token("intra42-secret", "s-s4t2", r"(?:ud|af)-[a-f0-9]{64}(?![\w-])"),
+    _token(
+        "onepassword-key",
+        "A3-",
+        r"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}"
+        r"(?![\w-])",
+    ),  # fmt: skip
+    _token("aws-bedrock-key", "ABSK", r"[A-Za-z0-9+/]{109,269}={0,2}(?![\w+/=-])"),
+    _token("cloudflare-origin-ca", "v1.0-", r"[a-f0-9]{24}-[a-f0-9]{146}(?![\w-])"),
+    _token("airtable-token", "pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])"),
+    _token("alibaba-key", "LTAI", r"[A-Za-z0-9]{20}(?![\w-])"),
+    _token("adobe-secret", "p8e-", r"[A-Za-z0-9-]{32}(?![\w-])"),
+    Rule(
+        "azure-client-secret",
+        r"(?a)(?<![\w~.-])[\w~.]{3}\dQ~[\w~.-]{31,34}(?![\w~.-])",
+        need="Q~",
+    ),
     Rule(
         "connection-string",
         r"(?a)://[^\s:/@]{0,256}:(?P<value>[^\s@/]{1,256})@\w",
@@ -125,8 +157,9 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", weak.LOGIN, weak.login, "login creds credential"),
     Rule("password", weak.MYSQL_P, weak.flag_value, "mysql mariadb"),
     Rule("password", weak.SSHPASS_P, weak.flag_value, "sshpass"),
+    Rule("password", weak.CURL_USER, weak.curl_user, "curl", lines=False),
     Rule("pin", labels.PIN, labels.labelled("pin"), labels.PIN_WORDS),
-    Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass"),
+    Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass puk"),
     Rule("pin", weak.CODE_PIN, weak.code_pin, "code combo combination"),
     Rule("secret", labels.SECRET, labels.labelled("secret"), labels.SECRET_WORDS),
     Rule(

@@ -84,6 +84,16 @@ def value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
     return (pos, end, False) if end > pos else None
 
 
+# a word of prose with an apostrophe (that's, don't, we're), no value
+_CONTRACTION = lazy(r"[A-Za-z]+['\u2019](?:s|t|re|ve|ll|d|m)")
+# an environment variable's name: capitals and digits in parts joined by "_",
+# one of them naming what it holds (the value is elsewhere)
+_VARIABLE_NAME = lazy(
+    r"(?a)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|PAT)"
+    r"(?:_[A-Z0-9]+)*"
+)
+
+
 def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     """Whether ``value`` is a real secret rather than a placeholder or a word."""
     if value[0] in "([{<" or not value.strip(_MASK):
@@ -92,6 +102,8 @@ def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
         return False
     if _REF.fullmatch(value) or _TYPE.fullmatch(value) or _PATH.fullmatch(value):
         return False  # ${DB_PASSWORD}, %TOKEN%, $(pass show db), Optional[str], ~/x/y
+    if _CONTRACTION.fullmatch(value) or _VARIABLE_NAME.fullmatch(value.strip("`")):
+        return False  # "tokens" — that's ...; API key: `OPENAI_API_KEY`
     if family == "pin":
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
@@ -136,11 +148,15 @@ _FOLLOWERS = """reset resets manager managers policy policies rule rules rotatio
     argon2id bcrypt scrypt yescrypt pbkdf2 oauth oauth2 saml2 fido2 totp ntlm ntlmv2
     krb5 wpa wpa2 wpa3 wep psk sae tkip aes eap sso ldap saml kerberos radius
     fallback settings expire"""
-_FUNCS = frozenset(_FUNCTION.split())
+# the same in the other languages of the labels (de fr es it pt nl): a
+# passphrase does not run through them ("le mot de passe est dans le coffre")
+_FUNCTION_ELSEWHERE = """der die das den dem des ein eine einen im am auf mit bei
+    unter neben ist sind nicht kein keine le la les un une du dans sur sous avec
+    chez est sont pas el los las una en con del al está están lo gli il nel nella
+    nei sul della è sono os uma na nos em com do da dos está het een op bij niet"""
+_FUNCS = frozenset(_FUNCTION.split()) | frozenset(_FUNCTION_ELSEWHERE.split())
 _QUALITIES = {"correct", "incorrect", "wrong", "valid", "invalid", "weak", "strong"}
-_PHRASE_STOP = (
-    (_NOT_VALUES - _QUALITIES) | set(_FUNCTION.split()) | set(_FOLLOWERS.split())
-)
+_PHRASE_STOP = (_NOT_VALUES - _QUALITIES) | _FUNCS | set(_FOLLOWERS.split())
 _TIME_WORDS = """monday tuesday wednesday thursday friday saturday sunday january
     february april june july august september october november december tonight
     tomorrow today yesterday weekend eod asap noon midnight"""

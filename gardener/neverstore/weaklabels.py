@@ -232,7 +232,7 @@ def set_password(text: str, m: re.Match[str]) -> Span | None:
 # needs a word for what the PIN opens or whose it is before it ("door pin 4829",
 # "my pin 0917"); "GPIO pin 17", "pin 4096 pages" stay prose.
 PIN_SPACED = (
-    r"(?<![\w.])(?P<label>(?i:pin(?:[ _-]?(?:code|number))?|pass[ _-]?code))"
+    r"(?<![\w.])(?P<label>(?i:pin(?:[ _-]?(?:code|number))?|pass[ _-]?code|puk))"
     r"(?![\w-])[ \t]+(?P<value>\d{4,8})(?![\w%]|[.,:/-]\d)"
 )
 # what a PIN opens or whose it is; what has pins that are no PIN
@@ -326,3 +326,31 @@ def flag_value(text: str, m: re.Match[str]) -> Span | None:
     start, end, quoted = got
     ok = plausible(text[start:end], "password", False, quoted)
     return (start, end) if ok else None
+
+
+# "curl -u user:pass", "curl --user 'api:pass'", also on a continuation line
+# ("curl ... \\\n  -u dev:pass"): the password, or the user when it is alone
+CURL_USER = (
+    r"(?<![\w.-])curl(?![\w-])(?:[^\n|;&]|\\\r?\n){0,512}?[ \t\n](?:-u|--user)"
+    r"(?:=|[ \t]{0,5})(?=\S)"
+)
+
+
+def curl_user(text: str, m: re.Match[str]) -> Span | None:
+    """The password of ``user:password`` after curl's ``-u``/``--user`` (the
+    user when the password is empty), if it is no placeholder (``$PASS``,
+    ``<password>``, ``test:test``)."""
+    got = value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    user, colon, password = text[start:end].partition(":")
+    if not colon:
+        return None
+    part, at = (password, start + len(user) + 1) if password else (user, start)
+    bare = part.strip("'\"")
+    at += part.find(bare) if bare else 0
+    short_word = bare.isalpha() and bare.islower() and len(bare) < 8
+    if not bare or bare[0] in "$%{" or short_word:
+        return None
+    return (at, at + len(bare)) if plausible(bare, "password", False, quoted) else None

@@ -85,13 +85,13 @@ def begin(root: Path, line: str) -> None:
     ensure_state_dir(root)
     # .gardener/.gitignore is reset by the rewrite: until the tombstone commits
     # it, git's local exclude file keeps the salt and this file out of `add -A`
-    _exclude(root, [SALT, PENDING])
+    exclude_locally(root, [SALT, PENDING])
     target = root / PENDING
     old = read_text(target) if target.exists() else ""
     atomic_write(target, old + line)
 
 
-def _exclude(root: Path, paths: Sequence[str]) -> None:
+def exclude_locally(root: Path, paths: Sequence[str]) -> None:
     """Add ``paths`` (workspace-relative) to ``.git/info/exclude`` unless
     there; nothing if the git folder is not ``root/.git``."""
     info = root / ".git" / "info"

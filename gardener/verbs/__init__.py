@@ -20,6 +20,7 @@ show         show: lines of MEMORY.md, rules.md or a note, secrets redacted
 check        check: what is wrong in the workspace's files, or staged, or in history
 init         init: create or adopt a workspace, install the pre-commit hook
 guard        redaction of the files a verb commits, quarantine, purged texts
+secrets      what check reports about secrets: files, names, the hook's index, history
 appendonly   a committed note rewritten by hand gets its committed text back
 maintenance  when a commit runs git's housekeeping
 """

@@ -5,7 +5,7 @@ Nothing is written."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -15,22 +15,27 @@ from gardener.files.read import read_text
 from gardener.formats.entryline import FUTURE_SLACK_S
 from gardener.formats.memoryfile import parse_memory
 from gardener.formats.rules import unknown_settings
-from gardener.git.log import blob_paths, objects
 from gardener.git.run import lock_holders
 from gardener.model.config import Config
 from gardener.model.facts import Note, Problem
 from gardener.model.marks import HELD, fingerprints, review_id
-from gardener.neverstore import redact
+from gardener.neverstore.decision import Spans
 from gardener.planning.check import (
     fence_problems,
     memory_problems,
-    secret_problems,
     sort_problems,
 )
+from gardener.store import refused
 from gardener.store import retired as retired_notes
 from gardener.verbs import reading
 from gardener.verbs.guard import QUARANTINE, purged_scrubber, quarantined
-from gardener.verbs.session import open_repo
+from gardener.verbs.secrets import (
+    file_secrets,
+    history_problems,
+    name_problems,
+    purged_problems,
+    staged_problems,
+)
 
 
 def setting_problems(root: Path) -> list[Problem]:
@@ -51,40 +56,6 @@ def setting_problems(root: Path) -> list[Problem]:
             + "; it is ignored and the default stays in force",
         )
         for name, line, close in unknown_settings(text)
-    ]
-
-
-def _name_problems(
-    path: str, config: Config, purged: Callable[[str], list[int]]
-) -> list[Problem]:
-    """A problem if the file name of ``path`` holds a never-store match or a
-    text purged before: a path is part of every commit that holds the file."""
-    name = path.rpartition("/")[2]
-    rules = [f.rule for f in redact.find(name, config.never_store, config.allow)]
-    if purged(name):
-        rules.append("a text purged before")
-    return [
-        Problem(
-            "secret",
-            path,
-            None,
-            f"the file name holds {rule if ' ' in rule else repr(rule)}: rename the"
-            " file (the gardener renames a new note's own before committing it)",
-        )
-        for rule in rules
-    ]
-
-
-def _purged_problems(path: str, lines: Iterable[int]) -> list[Problem]:
-    return [
-        Problem(
-            "secret",
-            path,
-            line,
-            "holds a text purged from this workspace (gardener purge): it must not"
-            " be committed; the gardener's next record replaces it by [PURGED]",
-        )
-        for line in lines
     ]
 
 
@@ -116,55 +87,27 @@ def check(
         return scrub(text)[1] if scrub else []
 
     if staged:
-        return sort_problems(_staged_problems(root, config, purged))
+        return sort_problems(staged_problems(root, config, purged))
     if history:
-        problems += _history_problems(root, config)
+        problems += history_problems(root, config)
+    remembered = refused.finder(str(root))
     problems += setting_problems(root)
     problems += _state_problems(root)
     notes, note_problems = reading.read_notes(root, config)
     problems += note_problems
     for note in notes:
         text = read_text(root / note.path)
-        problems += secret_problems(note.path, text, config)
+        problems += file_secrets(note.path, text, config, remembered)
         problems += fence_problems(note.path, text)
-        problems += _purged_problems(note.path, purged(text))
-        problems += _name_problems(note.path, config, purged)
-    problems += _memory_problems(root, config, now, purged)
+        problems += purged_problems(note.path, purged(text))
+        problems += name_problems(note.path, config, purged)
+    problems += _memory_problems(root, config, now, purged, remembered)
     problems += _future_notes(notes, now())
     problems += _misnamed(root, config)
     problems += _held(notes, reading.read_ledger(root))
     problems += _backlog(root, config, notes, now())
     problems += _quarantined(root)
     return sort_problems(problems)
-
-
-def _staged_problems(
-    root: Path, config: Config, purged: Callable[[str], list[int]]
-) -> list[Problem]:
-    """Secrets and purged texts in the files staged for the next commit, and
-    in their names."""
-    found = []
-    with open_repo(root) as repo:
-        for path, data in repo.staged():
-            text = data.decode("utf-8", "surrogateescape")
-            found += secret_problems(path, text, config)
-            found += _purged_problems(path, purged(text))
-            found += _name_problems(path, config, purged)
-    return found
-
-
-def _history_problems(root: Path, config: Config) -> list[Problem]:
-    """Secrets in every blob git holds, each named by a path that held it."""
-    problems = []
-    with open_repo(root) as repo:
-        paths = blob_paths(repo)
-        for sha, kind, data in objects(repo):
-            if kind == "blob":
-                where = f"{paths.get(sha, '?')} (history, blob {sha[:10]})"
-                problems += secret_problems(
-                    where, data.decode("utf-8", "surrogateescape"), config
-                )
-    return problems
 
 
 def _state_problems(root: Path) -> list[Problem]:
@@ -205,14 +148,15 @@ def _memory_problems(
     config: Config,
     now: Callable[[], datetime],
     purged: Callable[[str], list[int]],
+    remembered: Spans | None,
 ) -> list[Problem]:
     """MEMORY.md's secrets, purged texts, and what ``planning.check`` finds in it."""
     path = root / config.memory_file
     if not path.exists():
         return []
     text = read_text(path)
-    problems = secret_problems(config.memory_file, text, config)
-    problems += _purged_problems(config.memory_file, purged(text))
+    problems = file_secrets(config.memory_file, text, config, remembered)
+    problems += purged_problems(config.memory_file, purged(text))
     try:
         memory = parse_memory(text, config.memory_file)
         problems += memory_problems(memory, config, now(), config.memory_file)

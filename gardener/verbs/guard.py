@@ -21,11 +21,13 @@ from pathlib import Path
 from gardener.files.atomic import atomic_write, ensure_state_dir
 from gardener.files.layout import PURGE_PENDING, SALT, STATE_DIR
 from gardener.model.config import Config
-from gardener.neverstore import redact
+from gardener.neverstore import decision, redact
 from gardener.planning.purge import scrub
+from gardener.store import refused
 from gardener.store.purged import read_purged
 
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
+REFUSED = refused.REFUSED
 PURGED_RULE = "purged"  # a Redaction's rule for a purged text found again
 
 
@@ -175,28 +177,50 @@ def redact_files(
         now: local time, recorded in the quarantine.
     Returns one Redaction per secret removed.
 
-    Bytes that are not UTF-8 are kept as they are and the rest is still
-    scanned. rules.md is scanned with the built-in rules only: its own
-    never_store patterns would otherwise redact themselves. The file's flock
-    is held (``gardener note`` waits), and lines another process appended
-    while the file was being replaced are carried over to the new file.
-    While a process holds the file open for writing (an agent that appends
-    later through the same descriptor), the file is rewritten in place
-    instead, so those later lines land in it, not in a replaced copy.
+    One decision for the whole change (``neverstore.decision``): each value
+    found in one of the files is redacted wherever it stands in any of them,
+    and so is each value refused or redacted before (``store.refused``); the
+    values found are remembered there. Bytes that are not UTF-8 are kept as
+    they are and the rest is still scanned. rules.md is scanned with the
+    built-in rules only: its own never_store patterns would otherwise redact
+    themselves. The file's flock is held (``gardener note`` waits), and lines
+    another process appended while the file was being replaced are carried
+    over to the new file. While a process holds the file open for writing
+    (an agent that appends later through the same descriptor), the file is
+    rewritten in place instead, so those later lines land in it, not in a
+    replaced copy.
     """
+    paths = [p for p in paths if (root / p).is_file() and not (root / p).is_symlink()]
+    remembered = refused.finder(str(root))
+    shared: set[str] = set()
+    read: dict[str, tuple[str, list[tuple[int, int, str]]]] = {}
+    for path in paths:  # the values of the whole change, before any file changes
+        text = (root / path).read_bytes().decode("utf-8", "surrogateescape")
+        spans = decision.found_spans(text, never_store_for(path, config), config.allow)
+        read[path] = (text, spans)
+        shared |= decision.values_of(text, spans)
     done: list[Redaction] = []
+    found_values: set[str] = set(shared)
     for path in paths:
         extra = never_store_for(path, config)
 
         def clean(
-            text: str, extra: Sequence[tuple[str, str]] = extra
+            text: str, extra: Sequence[tuple[str, str]] = extra, path: str = path
         ) -> tuple[str, list[redact.Finding]]:
-            return redact.redact(text, extra, config.allow)
+            before, spans = read[path]
+            got = decision.decide(
+                text, extra, config.allow, shared, remembered,
+                known=spans if text == before else None,
+            )  # fmt: skip
+            found_values.update(got.values)
+            return got.text, got.findings
 
         def keep(text: str, found: list[redact.Finding], path: str = path) -> None:
             _quarantine(root, path, text, found, now)
 
         done += _rewrite(root, path, clean, keep)
+    if done:
+        refused.remember(str(root), found_values)
     return done
 
 

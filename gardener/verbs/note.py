@@ -21,7 +21,15 @@ from datetime import date, datetime
 
 from gardener.errors import GardenerError, RefusedError, UsageError
 from gardener.files.append import append_entry, appended_text
-from gardener.files.layout import SALT, exists, is_file, is_symlink, refuse_outside
+from gardener.files.layout import (
+    REFUSED,
+    SALT,
+    STATE_DIR,
+    exists,
+    is_file,
+    is_symlink,
+    refuse_outside,
+)
 from gardener.files.lock import workspace_lock
 from gardener.formats.entryline import (
     FUTURE_SLACK_S,
@@ -207,19 +215,42 @@ def _entry(
 
 def _refuse_secret(root: str, line: str, settings: NoteSettings) -> None:
     """RefusedError if the entry ``line`` holds a text purged from the
-    workspace, or a never-store match."""
+    workspace, a never-store match (whose values are then remembered, see
+    ``gardener.store.refused``), or a value refused or redacted before."""
     from gardener.neverstore import redact
 
     found = redact.find(line, settings.never_store, settings.allow)
-    if is_file(os.path.join(root, SALT)) and _purged(root, line):
-        raise RefusedError(
-            "refused: it holds a text purged from this workspace; nothing was written"
-        )
+    salted = is_file(os.path.join(root, SALT))  # a purge ran, or a secret was refused
+    if salted:
+        purges = (os.path.join(root, STATE_DIR, n) for n in ("purged", "purge-pending"))
+        if any(is_file(p) for p in purges) and _purged(root, line):
+            raise RefusedError(
+                "refused: it holds a text purged from this workspace; nothing was written"
+            )
     if found:
+        from gardener.neverstore.decision import values_of, widen
+        from gardener.store import refused
+
+        spans = [(*widen(line, f.start, f.end), f.rule) for f in found]
+        refused.remember(root, values_of(line, spans))
         rules = ", ".join(sorted({f.rule for f in found}))
         raise RefusedError(
             f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
         )
+    if salted and is_file(os.path.join(root, REFUSED)) and _remembered(root, line):
+        raise RefusedError(
+            "refused: it holds a value refused or redacted before as a secret;"
+            " nothing was written (write the fact without it)"
+        )
+
+
+def _remembered(root: str, line: str) -> bool:
+    """True if ``line`` holds a value refused or redacted before (its keyed
+    hash is in ``.gardener/refused``: ``gardener.store.refused``)."""
+    from gardener.store import refused
+
+    lookup = refused.finder(root)
+    return lookup is not None and bool(lookup(line))
 
 
 def _append(
@@ -363,9 +394,17 @@ def _unscanned_secret(
     from gardener.neverstore import redact
 
     fresh = redact.unscanned(text, committed, scanned)
-    return bool(fresh) and bool(
-        redact.find(fresh, settings.never_store, settings.allow)
-    )
+    if not fresh:
+        return False
+    if redact.find(fresh, settings.never_store, settings.allow):
+        return True
+    if all(line in scanned for line in fresh.split("\n")):
+        return False  # a new note: its title, and the entry note just checked
+    # what only the direct path's reading finds (a value's other copies, a
+    # label's value on the next line) is its to redact
+    from gardener.neverstore import decision
+
+    return decision.flagged(fresh, settings.never_store, settings.allow)
 
 
 def _text(path: str) -> str:

@@ -16,8 +16,8 @@ from gardener.files.layout import inside, note_date
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git.repo import identity_for
-from gardener.neverstore import redact
-from gardener.store import journal, retired
+from gardener.neverstore import decision, redact
+from gardener.store import journal, refused, retired
 from gardener.verbs.appendonly import restore_notes
 from gardener.verbs.guard import (
     Redaction,
@@ -156,10 +156,13 @@ def _scanned_texts(
             if (new := redact.unscanned(text, committed.get(rel)))
         }
         purged = remove_purged(s.root, list(grown), lambda _: committed)
+        remembered = refused.finder(str(s.root))
         fresh = [
             rel
             for rel, new in grown.items()
-            if redact.find(new, never_store_for(rel, s.config), s.config.allow)
+            if decision.flagged(
+                new, never_store_for(rel, s.config), s.config.allow, remembered
+            )
         ]
         if not fresh and not purged:
             return texts, redacted

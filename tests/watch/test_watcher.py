@@ -251,6 +251,23 @@ def test_secret_never_reaches_history(
     assert run.logged(f"redacted password in {NOTE}:7")
 
 
+def test_a_value_redacted_once_never_reaches_history_again(
+    ws: Workspace, start: Callable[..., Running]
+) -> None:
+    """The copies of a found value, and the value when it comes back bare in
+    a later write, are redacted too (one decision for note and direct writes)."""
+    run = start()
+    with (ws.root / NOTE).open("w") as f:
+        f.write(FIRST + "- the NAS password: Zq4vT9wLmX\n- Zq4vT9wLmX opens the NAS\n")
+    wait_for(lambda: run.logged(f"record {NOTE}"), "the note recorded")
+    run.lines.clear()
+    with (ws.root / NOTE).open("a") as f:
+        f.write("- later: Zq4vT9wLmX still works\n")
+    wait_for(lambda: run.logged(f"record {NOTE}"), "the addition recorded")
+    assert "Zq4vT9wLmX" not in (ws.root / NOTE).read_text()
+    assert "Zq4vT9wLmX" not in git(ws, "log", "-p", "--all")
+
+
 def test_idle_promotes_once(ws: Workspace, start: Callable[..., Running]) -> None:
     run = start(Options(debounce=0.1, idle=0.3, rescan=600))
     (ws.root / NOTE).write_text(FIRST + "- 09:20 decision: **database**: SQLite\n")

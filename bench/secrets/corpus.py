@@ -1,0 +1,108 @@
+"""The benchmark's corpus: the outside cases (``data/*.jsonl``, built once by
+``bench.secrets.build``) and our own (``data/own.tsv``), as ``Case`` rows; and
+the direct-write corpus made from them (``direct_lines``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from gardener.neverstore.redact import find
+
+DATA = Path(__file__).parent / "data"
+OUTSIDE = ("gitleaks", "detect-secrets")
+# dummy values the outside suites count as secrets that no one would store
+# (listed so the figure says what it leaves out): none at the moment
+EXCLUDED: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Case:
+    source: str  # gitleaks, detect-secrets, own
+    where: str  # upstream path@commit, or own:<language>
+    text: str
+    secret: bool
+    value: str | None  # the secret itself, when known (for the leak count)
+    guess: str | None = None  # a token that may be it (see bench.secrets.build)
+
+
+def load() -> list[Case]:
+    """Every case, outside ones first, in file order."""
+    cases: list[Case] = []
+    for name in OUTSIDE:
+        path = DATA / f"{name}.jsonl"
+        if not path.exists():
+            continue
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(raw)
+            if row["text"] in EXCLUDED:
+                continue
+            cases.append(
+                Case(
+                    row["source"],
+                    row["where"],
+                    row["text"],
+                    row["secret"],
+                    row["value"],
+                    row.get("guess"),
+                )  # fmt: skip
+            )
+    for line in (DATA / "own.tsv").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        secret, lang, value, text = line.split("\t", 3)
+        cases.append(Case("own", f"own:{lang}", text, secret == "1", value or None))
+    return cases
+
+
+_AROUND = re.compile(r"[A-Za-z0-9_+/=@:.~!$%&*?^|#-]+")
+
+
+def secret_value(case: Case) -> str | None:
+    """The value a secret case holds, as a whole token of its text: the known
+    value, else the guess where a never-store finding covers it; None else."""
+    value = case.value
+    if value is None and case.guess:
+        at = case.text.find(case.guess)
+        spans = [(f.start, f.end) for f in find(case.text)]
+        if any(s < at + len(case.guess) and at < e for s, e in spans):
+            value = case.guess
+    if not value or value not in case.text:
+        return None
+    at = case.text.find(value)
+    for m in _AROUND.finditer(case.text):
+        if m.start() <= at and at + len(value) <= m.end():
+            return m.group() if " " not in value else value
+    return value
+
+
+def direct_lines(cases: list[Case], size: int) -> list[tuple[str, str]]:
+    """At least ``size`` entries an agent might write straight into its notes,
+    each with the value it holds: every secret case with a value
+    (``secret_value``), as an entry (a multi-line text with its later lines
+    indented under it); after it, in turn, nothing, its value again bare on a
+    later line, its value under a dangling label (``password:``, the value on
+    the next line), or wrapped across two lines; the cases again until
+    ``size`` entries."""
+    base = [(c, v) for c in cases if c.secret and (v := secret_value(c))]
+    out: list[tuple[str, str]] = []
+    turn = 0
+    while len(out) < size and base:
+        for i, (case, value) in enumerate(base):
+            out.append(("- " + case.text.replace("\n", "\n  "), value))
+            kind = (i + turn) % 4
+            if " " in value or "\n" in value:
+                continue
+            if kind == 1:
+                out.append((f"- {value} is the one to use", value))
+            elif kind == 2:
+                out.append((f"- config:\n  password:\n    {value}", value))
+            elif kind == 3 and len(value) >= 16:
+                half = len(value) // 2
+                out.append(
+                    (f"- the token {value[:half]}\n  {value[half:]} (wrapped)", value)
+                )
+        turn += 1
+    return out
