@@ -6,6 +6,8 @@ what it returns, and what it will not do.
 
 from __future__ import annotations
 
+import re
+
 INSTRUCTIONS = """\
 This server is your long-term memory: plain Markdown files in a git repository \
 (daily notes memory/YYYY-MM-DD.md, curated into MEMORY.md; every change is a commit).
@@ -19,6 +21,15 @@ later value replaces it. Saying "saved" or "I'll remember" without calling \
 and nothing is written. Write the fact without the secret.
 - Notes are promoted into MEMORY.md on their own; you rarely need \
 {prefix}memory_promote. Read a file with {prefix}memory_get.
+"""
+
+READ_ONLY = """\
+This server is your long-term memory, read only: plain Markdown files in a git \
+repository (daily notes memory/YYYY-MM-DD.md, curated into MEMORY.md).
+- Before answering about past work, decisions, people, preferences, dates or \
+todos, call {prefix}memory_search; cite the result's citation. Read a file \
+with {prefix}memory_get.
+- This server cannot write: do not say a fact was saved or remembered.
 """
 
 AS_OF = "YYYY-MM-DD or YYYY-MM-DDTHH:MM: what MEMORY.md held then, not now."
@@ -80,3 +91,18 @@ Apply your judgments to entries from memory_review, in one pass: each \
 {id, verdict, kind?, key?, value?}. Returns the ids applied and those refused, \
 with the reason.""",
 }
+
+
+def instructions(prefix: str, read_only: bool) -> str:
+    """The server's instructions, naming the tools as ``prefix`` makes them."""
+    return (READ_ONLY if read_only else INSTRUCTIONS).format(prefix=prefix)
+
+
+def named(text: str, prefix: str) -> str:
+    """``text`` with each tool it names (``memory_note``) as ``prefix`` names it:
+    next to a host's own memory_search, the model must call ours."""
+    return (
+        re.sub(r"\bmemory_[a-z]+\b", lambda m: prefix + m.group(), text)
+        if prefix
+        else text
+    )
