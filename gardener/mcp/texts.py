@@ -34,7 +34,11 @@ with {prefix}memory_get.
 
 AS_OF = "YYYY-MM-DD or YYYY-MM-DDTHH:MM: what MEMORY.md held then, not now."
 KIND = "identity, preference, decision, fact (kept in MEMORY.md), or event, state, todo (stay in the note)."
-KEY = 'A short stable name for what the fact is about ("db", "editor", "alice.role"): a later note with the same key supersedes this one.'
+KEY = (
+    'A short stable name for what the fact is about ("db", "editor", "alice.role"):'
+    " a later note with the same key supersedes this one. With a key, text is its"
+    ' value: key "db", text "Postgres 16", not a sentence about it.'
+)
 BY = "Who writes it; defaults to this MCP client's name (the commit names it)."
 JUDGMENTS = (
     'One object per entry of memory_review: {"id", "verdict", "kind"?, "key"?,'
