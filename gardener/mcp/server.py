@@ -24,12 +24,13 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.subscriptions import ResourceUpdated
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from gardener.errors import GardenerError
 from gardener.mcp import texts
 from gardener.mcp.schedule import Gardening
 from gardener.mcp.tools import MAX_RESULTS, Tools
+from gardener.model.config import Config
 from gardener.workspace import Workspace
 
 log = logging.getLogger("gardener.mcp")
@@ -70,7 +71,7 @@ def build(
     before the server promotes (and prunes once a day) on its own, None for
     never (and always None when ``read_only``)."""
     gardening = None if read_only or idle is None else Gardening(idle, time.monotonic())
-    tools = Tools(ws, gardening)
+    tools = Tools(ws, gardening, prefix)
     bus = InMemorySubscriptionBus()
     chosen = [
         t for t in _tools(tools, prefix) if not read_only or t.annotations == READ
@@ -87,7 +88,7 @@ def build(
     server: MCPServer[Any] = MCPServer(
         "memory-gardener",
         version=importlib.metadata.version("memory-gardener"),
-        instructions=texts.INSTRUCTIONS.format(prefix=prefix),
+        instructions=texts.instructions(prefix, read_only),
         tools=chosen,
         subscriptions=bus,
         lifespan=lifespan,
@@ -113,7 +114,12 @@ async def _tend(
     """The idle promote and the daily prune, for as long as the server runs."""
     while True:
         await anyio.sleep(gardening.wait(time.monotonic()))
-        for job in gardening.due(time.monotonic(), tools.ws.now().date()):
+        try:
+            today = tools.ws.now().date()  # the rules' timezone: rules.md may be broken
+        except GardenerError as exc:
+            log.warning("gardener mcp: not gardening: %s", exc.location_message())
+            continue
+        for job in gardening.due(time.monotonic(), today):
             try:
                 changed = await anyio.to_thread.run_sync(tools.tend, job)
             except (GardenerError, OSError) as exc:  # say it, keep serving
@@ -145,6 +151,27 @@ def _client(ctx: Context) -> str | None:
     return name.strip() or None if isinstance(name, str) else None
 
 
+class _Checked(Tool):
+    """A Tool whose invalid arguments are answered without their values: the
+    SDK's message quotes them, and a text refused for its type or length may
+    hold a secret (never-store: a refusal never echoes the text)."""
+
+    async def run(
+        self, arguments: dict[str, Any], context: Any, convert_result: bool = False
+    ) -> Any:
+        try:
+            self.fn_metadata.validate_arguments(arguments)
+        except ValidationError as exc:
+            said = "; ".join(
+                f"{'.'.join(str(part) for part in e['loc']) or 'arguments'}: {e['msg']}"
+                for e in exc.errors(include_url=False, include_input=False)
+            )
+            raise ToolError(
+                f"Error executing tool {self.name}: invalid arguments: {said}"
+            ) from None
+        return await super().run(arguments, context, convert_result)
+
+
 def _tool(
     fn: Callable[..., Awaitable[dict[str, Any]]],
     annotations: ToolAnnotations,
@@ -154,10 +181,14 @@ def _tool(
     """A Tool of ``fn`` named ``prefix`` + its name, its description the
     model's text in ``texts.TOOLS``; ``renamed`` maps wire names that are
     Python keywords (``from``) to ``fn``'s parameters."""
-    made = Tool.from_function(
-        fn, name=prefix + fn.__name__, description=texts.TOOLS[fn.__name__],
+    made = _Checked.from_function(
+        fn, name=prefix + fn.__name__,
+        description=texts.named(texts.TOOLS[fn.__name__], prefix),
         annotations=annotations,
     )  # fmt: skip
+    for spec in made.parameters.get("properties", {}).values():
+        if "description" in spec:  # an argument's words may name a tool too
+            spec["description"] = texts.named(spec["description"], prefix)
     if renamed:
 
         async def call(**kwargs: Any) -> dict[str, Any]:
@@ -274,8 +305,8 @@ def _tools(tools: Tools, prefix: str) -> list[Tool]:
 
 
 def _resources(server: MCPServer[Any], tools: Tools) -> None:
-    """MEMORY.md, one day's note and rules.md, as the model may read them."""
-    config = tools.ws.config
+    """MEMORY.md, one day's note and rules.md, as the model may read them
+    (the settings are read at each read: rules.md may change or break)."""
 
     def read(path: str) -> str:
         try:
@@ -288,14 +319,14 @@ def _resources(server: MCPServer[Any], tools: Tools) -> None:
         description="The curated long-term memory (secrets redacted).",
     )  # fmt: skip
     def memory_file() -> str:
-        return read(config.memory_file)
+        return read(_config(tools).memory_file)
 
     @server.resource(
         NOTES_URI, name="daily note", mime_type="text/markdown",
         description="One day's note, memory/YYYY-MM-DD.md (empty if none).",
     )  # fmt: skip
     def daily_note(date: str) -> str:
-        return read(f"{config.notes_dir}/{_day(date)}.md")
+        return read(f"{_config(tools).notes_dir}/{_day(date)}.md")
 
     @server.resource(
         RULES_URI, name="rules.md", mime_type="text/markdown",
@@ -303,6 +334,13 @@ def _resources(server: MCPServer[Any], tools: Tools) -> None:
     )  # fmt: skip
     def rules_file() -> str:
         return read("rules.md")
+
+
+def _config(tools: Tools) -> Config:
+    try:
+        return tools.ws.config
+    except GardenerError as exc:
+        raise ResourceError(exc.location_message()) from exc
 
 
 def _day(text: str) -> str:

@@ -6,6 +6,8 @@ what it returns, and what it will not do.
 
 from __future__ import annotations
 
+import re
+
 INSTRUCTIONS = """\
 This server is your long-term memory: plain Markdown files in a git repository \
 (daily notes memory/YYYY-MM-DD.md, curated into MEMORY.md; every change is a commit).
@@ -21,9 +23,22 @@ and nothing is written. Write the fact without the secret.
 {prefix}memory_promote. Read a file with {prefix}memory_get.
 """
 
+READ_ONLY = """\
+This server is your long-term memory, read only: plain Markdown files in a git \
+repository (daily notes memory/YYYY-MM-DD.md, curated into MEMORY.md).
+- Before answering about past work, decisions, people, preferences, dates or \
+todos, call {prefix}memory_search; cite the result's citation. Read a file \
+with {prefix}memory_get.
+- This server cannot write: do not say a fact was saved or remembered.
+"""
+
 AS_OF = "YYYY-MM-DD or YYYY-MM-DDTHH:MM: what MEMORY.md held then, not now."
 KIND = "identity, preference, decision, fact (kept in MEMORY.md), or event, state, todo (stay in the note)."
-KEY = 'A short stable name for what the fact is about ("db", "editor", "alice.role"): a later note with the same key supersedes this one.'
+KEY = (
+    'A short stable name for what the fact is about ("db", "editor", "alice.role"):'
+    " a later note with the same key supersedes this one. With a key, text is its"
+    ' value: key "db", text "Postgres 16", not a sentence about it.'
+)
 BY = "Who writes it; defaults to this MCP client's name (the commit names it)."
 JUDGMENTS = (
     'One object per entry of memory_review: {"id", "verdict", "kind"?, "key"?,'
@@ -80,3 +95,18 @@ Apply your judgments to entries from memory_review, in one pass: each \
 {id, verdict, kind?, key?, value?}. Returns the ids applied and those refused, \
 with the reason.""",
 }
+
+
+def instructions(prefix: str, read_only: bool) -> str:
+    """The server's instructions, naming the tools as ``prefix`` makes them."""
+    return (READ_ONLY if read_only else INSTRUCTIONS).format(prefix=prefix)
+
+
+def named(text: str, prefix: str) -> str:
+    """``text`` with each tool it names (``memory_note``) as ``prefix`` names it:
+    next to a host's own memory_search, the model must call ours."""
+    return (
+        re.sub(r"\bmemory_[a-z]+\b", lambda m: prefix + m.group(), text)
+        if prefix
+        else text
+    )

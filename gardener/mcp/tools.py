@@ -4,11 +4,14 @@ No SDK here (``gardener.mcp.server`` registers these as tools), so each can
 be called and tested as a function. Every write goes through ``Tools.writes``,
 one at a time, whichever thread or task called it. Errors are GardenerError
 (``RefusedError``, ``LossBudgetError``...), which the server answers as a
-tool error with the message; no message echoes a refused text.
+tool error with the message; no message echoes a refused text. A server runs
+for days: when rules.md changes, the next call reads it again (its never-store
+rules above all), as the CLI's next command would.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import Counter
@@ -16,11 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gardener.errors import GardenerError, LossBudgetError, UsageError
+from gardener.workspace import Workspace
 
 if TYPE_CHECKING:
     from gardener.mcp.schedule import Gardening
     from gardener.model.hit import Hit
-    from gardener.workspace import Workspace
 
 T = TypeVar("T")
 
@@ -34,12 +37,27 @@ FORCE_HINT = "a person can allow it from a shell with --force; the tools never f
 
 class Tools:
     """The tools over one workspace. ``gardening``: the idle scheduler told of
-    each write (None: the server does not garden on its own)."""
+    each write (None: the server does not garden on its own); ``prefix``: what
+    the server puts before the tool names, for the names a message gives."""
 
-    def __init__(self, ws: Workspace, gardening: Gardening | None = None) -> None:
-        self.ws = ws
+    def __init__(
+        self, ws: Workspace, gardening: Gardening | None = None, prefix: str = ""
+    ) -> None:
+        self._ws = ws
+        self._rules: object = _UNREAD  # ws may hold settings read before
         self.gardening = gardening
+        self.prefix = prefix
         self.writes = threading.Lock()  # concurrent tool calls write one at a time
+
+    @property
+    def ws(self) -> Workspace:
+        """The workspace, opened again if rules.md changed since the last call
+        (its settings are read at first use: a broken rules.md is then each
+        call's GardenerError, never the server's end)."""
+        now = _stamp(self._ws)
+        if now != self._rules:
+            self._ws, self._rules = Workspace(self._ws.root, self._ws.now_override), now
+        return self._ws
 
     def _write(self, run: Callable[[], T]) -> T:
         with self.writes:
@@ -79,11 +97,24 @@ class Tools:
                 query or None, key=key, as_of_time=as_of, limit=limit,
                 everything=include_history,
             )  # fmt: skip
+        if key and not hits and not as_of:
+            hits = self._noted(key, query, limit)
         top = max((h.score for h in hits), default=0.0)
         results = [result(h, top) for h in hits]
         if min_score is not None:
             results = [r for r in results if r["score"] >= min_score]
         return {"results": results[:limit]}
+
+    def _noted(self, key: str, query: str | None, limit: int) -> list[Hit]:
+        """The live note entries of ``key`` (any case), best first: a key noted
+        but not promoted yet is remembered, and an empty answer would tell the
+        model it is not."""
+        wanted = key.strip().casefold()
+        hits = self.ws.recall(key, limit=MAX_RESULTS)
+        hits = [h for h in hits if h.key and h.key.strip().casefold() == wanted]
+        if query:
+            hits = [h for h in hits if query.casefold() in h.text.casefold()]
+        return hits[:limit]
 
     def get(
         self, path: str, start: int = 1, lines: int | None = None
@@ -104,7 +135,7 @@ class Tools:
         records = self.ws.why(key)
         if not records:
             raise GardenerError(
-                f"no entry has the key {key!r}; look for it with memory_search"
+                f"no entry has the key {key!r}; look for it with {self.prefix}memory_search"
             )
         return {"key": key, "history": [r.as_dict() for r in records]}
 
@@ -113,27 +144,38 @@ class Tools:
         ``gardener check`` finds (at most ``MAX_PROBLEMS``, held entries
         apart), MEMORY.md's size against its budget (characters), and how many
         entries wait for the judge."""
-        problems = self.ws.check()
+        ws = self.ws
+        problems = ws.check()
+        try:
+            pending: int | None = ws.review(1).total
+        except GardenerError:  # an unreadable MEMORY.md: check lists it
+            pending = None
         held = [p.as_dict() for p in problems if p.kind == "held"]
         other = [p.as_dict() for p in problems if p.kind != "held"]
-        path = self.ws.memory_path
-        size = len(path.read_text(encoding="utf-8")) if path.is_file() else 0
+        path = ws.memory_path
+        size = (
+            len(path.read_text(encoding="utf-8", errors="replace"))
+            if path.is_file()
+            else 0
+        )
         return {
             "ok": not problems,
             "counts": dict(Counter(p.kind for p in problems)),
             "problems": other[:MAX_PROBLEMS],
             "held": held[:MAX_PROBLEMS],
             "memory": {
-                "path": self.ws.config.memory_file,
+                "path": ws.config.memory_file,
                 "chars": size,
-                "budget": self.ws.config.memory_budget_chars,
+                "budget": ws.config.memory_budget_chars,
             },
-            "pending": self.ws.review(1).total,
+            "pending": pending,
         }
 
     def review(self, limit: int = 20) -> dict[str, object]:
-        """The entries waiting for the judge (``gardener review --json``)."""
-        return self.ws.review(max(1, min(limit, MAX_RESULTS))).as_dict()
+        """The entries waiting for the judge (``gardener review --json``), the
+        tool that answers them in ``answer``."""
+        queue = self.ws.review(max(1, min(limit, MAX_RESULTS))).as_dict()
+        return {**queue, "answer": f"{self.prefix}memory_decide"}
 
     # -- writing ---------------------------------------------------------------
     def note(
@@ -193,6 +235,18 @@ class Tools:
         run = self.ws.promote if job == "promote" else self.ws.prune
         with self.writes:
             return run().commit is not None
+
+
+_UNREAD = object()
+
+
+def _stamp(ws: Workspace) -> tuple[int, int, int] | None:
+    """rules.md's (mtime, size, inode); None if it has none."""
+    try:
+        st = os.stat(ws.root / "rules.md")
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
 
 
 def _unforced(run: Callable[[], T]) -> T:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -314,3 +315,67 @@ def test_as_of_answers_what_held_then(ws: Workspace):
         ]
 
     run(later, "auto", body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_argument_of_the_wrong_type_or_length_is_refused_without_its_value(
+    ws: Workspace, mode: str
+):
+    secret = "the router password: Tr0ub4dor&3x"
+
+    async def body(client: Client) -> None:
+        for args in [
+            {"text": [secret]},
+            {"text": {"note": secret}},
+            {"text": "fine", "source": secret + " x" * 1200},
+        ]:
+            said = error(await client.call_tool("memory_note", args))
+            assert "invalid arguments" in said and "Tr0ub4dor" not in said
+        said = error(await client.call_tool("memory_decide", {"judgments": secret}))
+        assert "judgments" in said and "Tr0ub4dor" not in said
+
+    run(ws, mode, body)
+    assert not (ws.root / "memory" / "2026-01-05.md").exists()
+
+
+def test_a_broken_rules_md_is_a_tool_error_not_a_dead_server(ws: Workspace):
+    (ws.root / "rules.md").write_text("---\nnote_ttl_days: [unclosed\n---\n")
+    server = build(ws, idle=0.1)  # the idle loop meets the broken rules.md too
+
+    async def body() -> None:
+        async with Client(server, client_info=HOST) as client:
+            assert len((await client.list_tools()).tools) == 9
+            await anyio.sleep(0.5)
+            said = error(await client.call_tool("memory_search", {"query": "x"}))
+            assert "rules.md" in said
+            assert "rules.md" in error(
+                await client.call_tool("memory_note", {"text": "the cat is Miso"})
+            )
+
+    anyio.run(body)
+
+
+def test_a_prefix_names_the_prefixed_tools_in_every_description(ws: Workspace):
+    async def body(client: Client) -> None:
+        listed = (await client.list_tools()).tools
+        words = " ".join(
+            [t.description or "" for t in listed]
+            + [
+                spec.get("description", "")
+                for t in listed
+                for spec in t.input_schema["properties"].values()
+            ]
+        )
+        assert "gardener_memory_decide" in words
+        assert not re.search(r"(?<!gardener_)memory_[a-z]+", words)
+
+    run(ws, "auto", body, prefix="gardener_")
+
+
+def test_read_only_instructions_never_ask_for_a_write(ws: Workspace):
+    async def body(client: Client) -> None:
+        said = client.instructions or ""
+        assert "memory_search" in said
+        assert "memory_note" not in said and "memory_promote" not in said
+
+    run(ws, "auto", body, read_only=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gardener import Workspace
-from gardener.errors import UsageError
+from gardener.errors import GardenerError, RefusedError, UsageError
 from gardener.mcp import tools as module
 from gardener.mcp.tools import Tools
 
@@ -47,3 +47,54 @@ def test_status_and_forget_by_default_writes_nothing(ws: Workspace):
     before = (ws.root / "MEMORY.md").read_text()
     assert tools.forget(key="editor")["dry_run"] is True
     assert (ws.root / "MEMORY.md").read_text() == before
+
+
+def test_a_never_store_rule_added_while_serving_refuses_the_next_note(ws: Workspace):
+    tools = Tools(ws)
+    tools.note("badge EMP-123456 opens the lab")
+    rules = ws.root / "rules.md"
+    rules.write_text(
+        rules.read_text().replace(
+            "never_store: {}", "never_store:\n  employee id: '\\bEMP-\\d{6}\\b'"
+        )
+    )
+    with pytest.raises(RefusedError, match="employee id"):
+        tools.note("badge EMP-654321 opens the store")
+    assert "EMP-654321" not in (ws.root / "memory" / "2026-01-05.md").read_text()
+
+
+def test_a_broken_rules_md_is_each_calls_error_and_its_repair_is_read(ws: Workspace):
+    rules = ws.root / "rules.md"
+    good = rules.read_text()
+    tools = Tools(ws)
+    rules.write_text("---\nnote_ttl_days: [unclosed\n---\n")
+    with pytest.raises(GardenerError, match="rules.md"):
+        tools.search("anything")
+    rules.write_text(good)
+    assert tools.search("anything") == {"results": []}
+
+
+def test_status_reports_a_broken_memory_md_rather_than_failing(ws: Workspace):
+    (ws.root / "MEMORY.md").write_text(
+        "# Memory\n\n<!-- gardener:begin -->\n<!-- gardener:begin -->\n"
+    )
+    status = Tools(ws).status()
+    assert status["ok"] is False and status["pending"] is None
+    assert "gardener:begin" in str(status["problems"])
+
+
+def test_a_key_noted_but_not_yet_promoted_is_found_by_key(ws: Workspace):
+    tools = Tools(ws)
+    tools.note("we use Postgres 16", kind="decision", key="database")
+    (hit,) = tools.search(key="Database")["results"]  # type: ignore[misc]
+    assert hit["status"] == "note" and "Postgres" in hit["snippet"]
+    tools.promote()
+    (hit,) = tools.search(key="database")["results"]  # type: ignore[misc]
+    assert hit["status"] == "current" and hit["path"] == "MEMORY.md"
+
+
+def test_messages_name_the_tools_with_the_servers_prefix(ws: Workspace):
+    tools = Tools(ws, prefix="gardener_")
+    assert tools.review()["answer"] == "gardener_memory_decide"
+    with pytest.raises(GardenerError, match="gardener_memory_search"):
+        tools.why("nothing")
