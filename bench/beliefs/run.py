@@ -193,10 +193,10 @@ def _judge(
                 else "fact"
             )
             where = (str(item["path"]), int(str(item["line"])))
-            answer = {"id": item["id"], "verdict": "durable", "kind": kind}
+            said = {"id": item["id"], "verdict": "durable", "kind": kind}
             if where in hinted:  # the change it is part of names the key
-                answer["key"] = hinted[where]
-            answers.append(answer)
+                said["key"] = hinted[where]
+            answers.append(said)
         elif label == "transient":
             answers.append({"id": item["id"], "verdict": "transient"})
     if not answer or not answers:
