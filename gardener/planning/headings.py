@@ -41,7 +41,7 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WRITTEN = (
     rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
     rf"|\d{{1,2}}\.?\s+{_MONTH}\s+\d{{4}}"
-    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2})?|\d{4}年\d{1,2}月\d{1,2}日)"
+    rf"|(?:{_DATE.pattern})(?:[ T]\d{{1,2}}:\d{{2}})?)"
 )
 _DATED = re.compile(
     rf"\s*(?:[(\[（]\s*{_WRITTEN}[^)\]）]*[)\]）]|(?:[-–—:|,/]\s*)?\b{_WRITTEN})\s*",

@@ -202,17 +202,26 @@ def names_a_slot(label: str) -> bool:
         return False
     # "Fixed", "Deployed": a past tense opens a clause ("Staging", "Billing"
     # name things); "User confirmed", "Sam said": one closes an attribution
+    return not any(_past(word) for word in (words[0], words[-1])) and (
+        words[-1] not in _SAID
+    )
+
+
+def _past(word: str) -> bool:
+    """A regular past tense ("fixed", "confirmed"), not a noun that ends like
+    one ("speed", "breed", "embed")."""
     return (
-        not any(
-            word.isascii() and len(word) > 4 and word.endswith("ed")
-            for word in (words[0], words[-1])
-        )
-        and words[-1] not in _SAID
+        word.isascii()
+        and len(word) > 4
+        and word.endswith("ed")
+        and not word.endswith(("eed", "bed"))
     )
 
 
 # the verb of who said it, closing a label: "Sam said: ...", "User asked: ..."
-_SAID = frozenset(("said", "says", "wrote", "writes", "told", "asked", "asks"))
+_SAID = frozenset(
+    ("said", "says", "wrote", "writes", "told", "asked", "asks", "agreed", "agrees")
+)
 
 
 def status_mark(text: str) -> bool:

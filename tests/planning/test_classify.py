@@ -525,6 +525,17 @@ def test_a_label_closed_by_a_verb_is_a_clause_not_a_key(line):
 
 
 @pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ("- Upload speed: 20 MB/s", "Network / Upload speed"),
+        ("- Video embed: iframe", "Network / Video embed"),
+    ],
+)
+def test_a_noun_that_ends_like_a_past_tense_still_names_a_key(line, key):
+    assert classified(line, "Network").key == key
+
+
+@pytest.mark.parametrize(
     ("line", "key", "value"),
     [
         ("- we are staying with Postgres", "database", "Postgres"),
