@@ -27,6 +27,9 @@ _ROUNDS = 3  # rescans after redaction before a flagged line goes whole
 _TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-")
 # a line that ends in a label with nothing after it: its value is on the next one
 _DANGLING = re.compile(r"[:=：]\s*[|>]?\s*$")
+# a line that goes on the line before (a hard-wrapped list item or paragraph, as
+# the note's reader joins them): not a new item, heading, fence, quote or table
+_NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|```|~~~|>|\|)")
 _SHAPES = frozenset({"high-entropy", "base64-secret", "email", "card-number"})
 _TAIL = re.compile(r"[\w+/=-]{8,}$", re.ASCII)  # a token that may go on
 _HEAD = re.compile(r"^[\w+/=-]{4,}", re.ASCII)  # ...on the next line
@@ -75,13 +78,16 @@ def _joined(
             continue
         lead = len(nxt) - len(nxt.lstrip())
         at = starts[i + 1] + lead
-        if _DANGLING.search(line):
+        dangling = bool(_DANGLING.search(line))
+        if dangling or not _NEW_BLOCK.match(nxt):
+            # read as the reader reads it: "the wifi password is" / "  Tr0ub…"
             joined = line.rstrip() + " " + nxt.strip()
             cut = len(line.rstrip()) + 1
             for f in find(joined, extra, allow):
                 if f.end > cut:
                     out.append((at + max(f.start - cut, 0), at + f.end - cut, f.rule))
-            continue
+            if dangling:
+                continue
         tail, head = _TAIL.search(line), _HEAD.match(nxt.lstrip())
         if tail and head:
             joined = tail.group() + nxt.lstrip()

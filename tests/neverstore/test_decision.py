@@ -29,6 +29,20 @@ def test_values_of_the_other_files_of_a_change_go_too():
     assert "Zq4vT9wLmX" not in clean
 
 
+def test_a_value_on_the_continuation_line_of_a_wrapped_entry_goes():
+    """Breaker (MCP trial): the label's line ends in prose, its value is on the
+    entry's next line; the reader joins them, so the filter must too."""
+    for text in (
+        "- password:\n  hunter2Quokka\n",
+        "- the wifi password is\n  Tr0ub4dor&3x\n",
+        "- the wifi password is\nTr0ub4dor&3x and it rotates monthly\n",
+    ):
+        clean = decide(text).text
+        assert "hunter2Quokka" not in clean and "Tr0ub4dor" not in clean, text
+    # a new item is not a continuation: nothing is joined across it
+    assert decide("- the wifi password is\n- Tr0ub4dor&3x\n").text.count("Tr0ub4dor")
+
+
 def test_a_finding_is_widened_to_the_token_it_sits_in():
     text = "key glpat-abcdefghij1234567890XYZ end"
     assert widen(text, 4, 10) == (4, 33)
