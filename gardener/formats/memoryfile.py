@@ -24,8 +24,10 @@ from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 
 BEGIN = "<!-- gardener:begin (managed: edit entries freely, the gardener keeps your changes) -->"
 END = "<!-- gardener:end -->"
-_BEGIN = re.compile(r"^\s*<!--\s*gardener:begin\b.*-->\s*$")
-_END = re.compile(r"^\s*<!--\s*gardener:end\b.*-->\s*$")
+# a marker starts its line: an indented one is a line under a fact (a note's
+# nested item filed with it), never the block's edge
+_BEGIN = re.compile(r"^ ?<!--\s*gardener:begin\b.*-->\s*$")
+_END = re.compile(r"^ ?<!--\s*gardener:end\b.*-->\s*$")
 _SECTION = re.compile(r"^##\s+(.+?)\s*#*\s*$")
 _ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
 _ITEM_MARK = re.compile(

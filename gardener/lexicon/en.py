@@ -37,10 +37,7 @@ WORDS = Words(
             "opted for",
             "we're using",
             "we are using",
-            # a choice kept: "staying on Ollama", "sticking with Postgres"
-            "staying on",
-            "staying with",
-            "stay with",
+            # a choice kept: "sticking with Postgres", "keep using ruff"
             "stick with",
             "sticking with",
             "keep using",

@@ -34,6 +34,15 @@ def marker() -> re.Pattern[str]:
     return re.compile(rf"\[REDACTED(?::(?:{body}))?\]")
 
 
+def genuine(found: str, ctx: Context) -> bool:
+    """Whether a marker's text names a rule of this reading: a hand-written
+    ``[REDACTED:custom:Zq4vT9wLmX]`` names none, and what it holds is read."""
+    rule = found[len("[REDACTED") : -1].lstrip(":")
+    if not rule.startswith("custom:"):
+        return True  # the table's ids, a plain [REDACTED] or a word: no value fits
+    return any(name == rule for name, _ in ctx.custom)
+
+
 _WORTH = lazy(  # a separator, digits, or a 15+ run with a capital or digit
     r"(?a)[:=@|：—–是为為は는은]|\d{4}|--"
     r"|(?<![\w+/=.-])(?=[\w+/=.-]{15})[a-z_+/=.-]*[A-Z0-9]"
@@ -180,7 +189,7 @@ def rule_spans(text: str, ctx: Context) -> list[Found]:
     # One sweep in start order: drop candidates an allow match covers, and cut out
     # earlier markers (a redaction is never flagged again), keeping pieces that hold
     # a letter or digit.
-    markers = [m.span() for m in marker().finditer(text)]
+    markers = [m.span() for m in marker().finditer(text) if genuine(m.group(), ctx)]
     allow = sorted(m.span() for p in ctx.allowed for m in p.finditer(text) if m.group())
     kept: list[Candidate] = []
     i = j = 0

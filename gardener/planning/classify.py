@@ -172,6 +172,7 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
 # a label's whole value one short change: "Fly.io → Hetzner", not a log line
 # that mentions one ("state machine SILENT→PROBE→CONFIRMED ...")
 _ARROW = re.compile(r"^[^→>]{1,40}?\s*(?:→|->|=>)\s*[^→>]{1,60}$")
+_VERSIONED = re.compile(r"v?\d+(?:\.\d+)*[a-z]?\d*")  # "3.12", "v16", "2.1rc1"
 _STATEMENT = 240  # characters: a change stated on its own is one short sentence
 _BOLD_DASH = re.compile(r"^\*\*([^*]{1,60}?)\*\*\s+[-–—]\s+(\S.*)$")
 
@@ -430,7 +431,9 @@ def _keyed_prose(
     if frame and frame.kind == "change" and frame.new:
         by_subject = topic_of(frame.subject, config.topics) if frame.subject else None
         by_new = keying.match_topic(frame.new, config.topics, qualify=False)
-        new = by_new[1] if by_new else frame.new
+        # "upgraded to Python 3.12": the version is part of the value
+        versioned = by_new and _VERSIONED.fullmatch(frame.new.split(None, 1)[-1])
+        new = by_new[1] if by_new and not versioned else frame.new
         if by_subject:
             return _decided(
                 kind, correction, rule, by_subject[0], new, "frame", leaves=frame.old

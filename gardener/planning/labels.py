@@ -202,7 +202,10 @@ def names_a_slot(label: str) -> bool:
         return False
     # "Fixed", "Deployed": a past tense opens a clause ("Staging", "Billing"
     # name things); "User confirmed", "Sam said": one closes an attribution
-    return not any(_past(word) for word in (words[0], words[-1])) and (
+    # a capitalised last word is a name ("Partner Ahmed", "Contact for Jared")
+    named = len(words) > 1 and label.split()[-1][:1].isupper()
+    last = () if named else (words[-1],)
+    return not any(_past(word) for word in (words[0], *last)) and (
         words[-1] not in _SAID
     )
 

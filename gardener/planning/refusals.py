@@ -17,10 +17,9 @@ from collections.abc import Sequence
 
 from gardener.model.config import Config
 from gardener.neverstore import redact
+from gardener.neverstore.engine import Context, genuine, marker
 
 REDACTED = "holds a redacted secret"
-
-_PLACEHOLDER = re.compile(r"\[REDACTED:[^\]\s]*\]")
 # what a text ends with before a value it assigns: a label mark or a copula
 _ASSIGNS = re.compile(
     r"(?:[:=：—–-]|\b(?:is|are|was|were|ist|sind|est|es|son|это))\W*$", re.IGNORECASE
@@ -31,33 +30,80 @@ _WORD = re.compile(r"\w{2,}")
 def refusals(texts: Sequence[str], config: Config) -> list[str | None]:
     """Why each entry text may not be promoted for never-store reasons, or None."""
     # a redacted text is scanned without its placeholders: what is left must
-    # hold no other secret (a redaction that missed one fails closed here)
-    scanned = [_PLACEHOLDER.sub(" ", t) for t in texts]
+    # hold no other secret (a redaction that missed one fails closed here); a
+    # hand-written "[REDACTED:custom:<value>]" names no rule and is read as text
+    ctx = Context(redact.compile_patterns(config.never_store), [], 0)
+    placed = [_placeholders(t, ctx) for t in texts]
+    scanned = [_read(t, ctx) for t in texts]
     found = redact.find_each(scanned, config.never_store, config.allow)
     out: list[str | None] = []
-    for text, findings in zip(texts, found, strict=True):
+    for text, spans, findings in zip(texts, placed, found, strict=True):
         rules = sorted({f.rule for f in findings})
         if rules:
             out.append("never-store: " + ", ".join(rules))
-        elif "[REDACTED:" in text and only_the_secret(text):
+        elif spans and only_the_secret(text, spans):
             out.append(REDACTED)
         else:
             out.append(None)
     return out
 
 
-def only_the_secret(text: str) -> bool:
-    """Whether a redacted ``text`` says nothing but that a secret was there:
-    every placeholder follows a label mark or copula (or begins the text) and
-    fewer than two words follow the last one."""
-    places = list(_PLACEHOLDER.finditer(text))
+_BRACKETED = re.compile(r"\[REDACTED(?::([^\]\n]{0,80}))?\]")
+
+
+def _placeholders(text: str, ctx: Context) -> list[tuple[int, int]]:
+    if "[REDACTED" not in text:
+        return []
+    return [
+        m.span()
+        for m in _BRACKETED.finditer(text)
+        if marker().fullmatch(m.group()) and genuine(m.group(), ctx)
+    ]
+
+
+def _read(text: str, ctx: Context) -> str:
+    """``text`` as the scan reads it: a genuine placeholder as a space, a
+    made-up one as what it holds ("[REDACTED:custom:hunter2]" is hunter2)."""
+    if "[REDACTED" not in text:
+        return text
+
+    def read(m: re.Match[str]) -> str:
+        if marker().fullmatch(m.group()) and genuine(m.group(), ctx):
+            return " "
+        return (m.group(1) or "").removeprefix("custom:")
+
+    return _BRACKETED.sub(read, text)
+
+
+def only_the_secret(text: str, places: list[tuple[int, int]]) -> bool:
+    """Whether a redacted ``text`` (its placeholders at ``places``) says
+    nothing but that a secret was there, line by line: a line with
+    placeholders only assigns them (each follows a label mark or copula, or
+    begins the line, and fewer than two words follow the last), and the lines
+    without one hold no more than a label's few words ("- credentials")."""
     if not places:
         return False
-    after = _WORD.findall(text[places[-1].end() :])
-    if len(after) >= 2:
+    start = 0
+    spare = 0  # words on the lines that hold no placeholder
+    for line in text.split("\n"):
+        end = start + len(line)
+        mine = [(s - start, e - start) for s, e in places if start <= s < end]
+        if not mine:
+            spare += len(_WORD.findall(line))
+        elif not _assigns_only(line, mine):
+            return False
+        start = end + 1
+    return spare < _SPARE
+
+
+_SPARE = 3  # words: "- credentials", "- login:" name the secret, a sentence says more
+
+
+def _assigns_only(line: str, places: list[tuple[int, int]]) -> bool:
+    if len(_WORD.findall(line[places[-1][1] :])) >= 2:
         return False
     return all(
-        _ASSIGNS.search(text[: p.start()].rstrip(" *`\"'“”(「"))
-        or not _WORD.search(text[: p.start()])
-        for p in places
+        _ASSIGNS.search(line[:start].rstrip(" *`\"'“”(「"))
+        or not _WORD.search(line[:start].lstrip(" -*+"))
+        for start, _ in places
     )

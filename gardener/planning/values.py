@@ -22,6 +22,7 @@ ABBREVIATIONS = frozenset((
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.){2,}")
 # a value that opens with a quoted name and goes on with an aside after it
 _QUOTED = re.compile(r"^([\"“«「])([^\"“”«»「」]{1,80})([\"”»」])\s*(?:[,;(]|[-–—]\s)")
+_APPOSITION = re.compile(r",\s+(?:the|a|an|our|my|your|their)\s+", re.IGNORECASE)
 _LAST_WORD = re.compile(r"([^\s,;:()\[\]\"'«»]+)\.+$")
 
 
@@ -52,6 +53,8 @@ def matched_value(match: re.Match[str]) -> str:
     quoted = _QUOTED.match(value)
     if quoted:  # 'named me "Anna", the new support desk': the name is quoted
         return quoted.group(2)
+    # "Atlas, the release helper": an apposition says what the value is
+    value = _APPOSITION.split(value, maxsplit=1)[0]
     if match.string[match.end("value") : match.end()].strip() == ".":
         value += "."
     return strip_stop(value)

@@ -47,7 +47,8 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 # the words a question is made of that say nothing about what it asks for
 # ("What is the fallback model?"): left out of a query's OR, so BM25 ranks by
 # the words that name the thing. A query of nothing else keeps them. Lower
-# case; one set, as a query may be in any of the languages notes are.
+# case; one set, as a query may be in any of the languages notes are, so no
+# word that is also a content word elsewhere ("son", "die", "mit", "est", "la").
 _QUERY_STOP = frozenset(
     word
     for language in (
@@ -57,14 +58,13 @@ _QUERY_STOP = frozenset(
         " then there these they this to use used uses using was we were what"
         " when where which who whom whose why will with would you your s",
         # German
-        "der die das den dem des ein eine einen ist sind war wie wo was wer"
-        " wann warum welche welcher welches und oder mit für von zu im in",
+        "der das dem des ein eine einen ist sind wie wo wer wann warum welche"
+        " welcher welches und oder für von zu im",
         # French
-        "le la les un une des du de est sont que qui quoi quel quelle quels"
-        " quelles comment où quand pourquoi et ou avec pour",
+        "les un une du de sont que qui quoi quel quelle quels quelles comment"
+        " où quand pourquoi et ou avec pour",
         # Spanish
-        "el los las uno una es son qué que quién cuál cuáles cómo dónde"
-        " cuándo por para con y del",
+        "el los las una qué quién cuál cuáles cómo dónde cuándo por y del",
         # Russian
         "что кто где когда как какой какая какое какие почему это и в на с по для ли",
     )

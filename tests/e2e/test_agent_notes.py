@@ -99,3 +99,25 @@ def test_a_label_whose_value_holds_a_frame_keeps_the_value_as_written(
     memory = _memory(ws)
     assert "removes the last word from the `code` to create a group id {" in memory
     assert "with `list(dict.fromkeys(...))` to keep the order {" in memory
+
+
+def test_a_nested_line_that_reads_like_a_marker_stays_under_its_fact(ws: Workspace):
+    """Breaker: a nested `<!-- gardener:begin -->` made every later command
+    fail ("a second gardener:begin marker"); a nested end marker cut the block."""
+    write(
+        ws,
+        DAY,
+        "# 2026-01-05\n\n## Decisions\n- we use Postgres for the main database\n"
+        "  - pooled via pgbouncer\n  <!-- gardener:begin -->\n"
+        "  <!-- gardener:end -->\n  after end\n",
+    )
+    at(ws, "2026-01-05T18:00").promote()
+    (ws.root / "memory" / "2026-01-06.md").write_text(
+        "## Decisions\n- we deploy to Hetzner from now on\n"
+    )
+    at(ws, "2026-01-06T18:00").promote()
+    assert ws.check() == []
+    memory = ws.read_memory()
+    (fact,) = [f for f in memory.facts if "Postgres" in f.value]
+    assert fact.tail[-1].strip() == "after end"
+    assert any("Hetzner" in f.value for f in memory.facts)

@@ -538,7 +538,7 @@ def test_a_noun_that_ends_like_a_past_tense_still_names_a_key(line, key):
 @pytest.mark.parametrize(
     ("line", "key", "value"),
     [
-        ("- we are staying with Postgres", "database", "Postgres"),
+        ("- we are sticking with Postgres", "database", "Postgres"),
         ("- Wir bleiben bei Postgres", "database", "Postgres"),
         ("- 继续使用 PostgreSQL", "database", "PostgreSQL"),
     ],
@@ -565,3 +565,28 @@ def test_a_subject_heading_loses_its_date(heading, subject):
     from gardener.planning.headings import undated
 
     assert undated(heading) == subject
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value"),
+    [
+        ("- Upgraded to Python 3.12", "language", "Python 3.12"),
+        ("- You initialized me as Atlas, the release helper", "name", "Atlas"),
+    ],
+)
+def test_a_value_keeps_its_version_and_loses_its_apposition(line, key, value):
+    """Breaker: 3.12 then 3.13 was rejected as a repeat of Python; the
+    apposition after a name superseded the name."""
+    c = classified(line)
+    assert (c.key, c.value) == (key, value)
+
+
+@pytest.mark.parametrize(
+    "line", ["- Partner Ahmed: owns billing", "- Dog breed: beagle"]
+)
+def test_a_name_or_noun_ending_in_ed_closes_a_key_label(line):
+    assert classified(line, "People").key == line[2:].split(":")[0]
+
+
+def test_a_stay_for_a_while_is_no_decision():
+    assert classified("- Staying with Sam for the weekend").kind != "decision"

@@ -123,3 +123,10 @@ def test_any_two_character_substring_of_a_run_finds_its_entry(
 def test_any_query_is_a_valid_fts5_expression(query: str):
     texts = ["我们的数据库是 PostgreSQL", "the deploy target is server B"]
     assert set(found(texts, query)) <= {0, 1}
+
+
+def test_a_content_word_of_one_language_is_not_a_stop_word_of_another():
+    """Breaker: "son" (Spanish), "mit" (German), "est" (French) were dropped
+    from English queries."""
+    assert match_expression("who is Sam's son") == '"Sam" OR "son"'
+    assert match_expression("MIT license") == '"MIT" OR "license"'

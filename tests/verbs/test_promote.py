@@ -233,3 +233,20 @@ def test_a_redacted_line_that_says_more_than_its_secret_is_filed_as_it_reads(
     ]
     history = git(ws.root, "log", "-p", "--all")
     assert key not in history and "jonas.berg" not in history
+
+
+def test_a_made_up_placeholder_is_read_as_what_it_holds(ws: Workspace):
+    """Breaker: "[REDACTED:custom:<password>]" written by hand hid the
+    password from the scan, and the line was filed as one that says more."""
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text(
+        "- decision: the NAS admin password: [REDACTED:custom:Zq4vT9wLmXs8pQ] is"
+        " taped under the box\n"
+        "- decision: the wifi password: [REDACTED:Tr0ub4dor&3xQ] is on the sticker\n"
+        "- decision: we use Postgres for the main database\n"
+        "  - password:\n    [REDACTED:password]\n"
+    )
+    ws.promote()
+    text = (ws.root / "MEMORY.md").read_text()
+    assert "Zq4vT9wLmXs8pQ" not in text and "Tr0ub4dor" not in text
+    assert "Postgres" in text  # a redacted sub-item does not drop what it is under
