@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 
 from gardener.errors import GardenerError, ParseError
@@ -26,12 +27,44 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The file's bytes. Raises FileNotFoundError if it is missing, GardenerError
     if it cannot be read."""
     try:
-        with open(path, "rb") as file:
-            return file.read()
+        fd = os.open(path, _OPEN)
+        try:
+            return _read_plain(fd, path)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise
     except OSError as e:
         raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
+
+
+# non-blocking: opening a FIFO for reading would wait for a writer forever
+_OPEN = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+
+
+def _read_plain(fd: int, path: str | os.PathLike[str]) -> bytes:
+    """All of ``fd``'s bytes; GardenerError if it is not a plain file (a FIFO,
+    socket or device at a note's path would hang or never end)."""
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        raise GardenerError(
+            f"not a plain file ({_kind(mode)}); the gardener reads only plain files:"
+            " move it away",
+            path=path_text(path),
+        )
+    chunks = []
+    while chunk := os.read(fd, _READ_CHUNK):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device")):  # fmt: skip
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 def read_files(
@@ -51,15 +84,10 @@ def read_files(
     try:
         for name in names:
             try:
-                fd = os.open(
-                    name if relative else os.path.join(folder, name),
-                    os.O_RDONLY | os.O_CLOEXEC,
-                    dir_fd=folder_fd,
-                )
+                path = os.path.join(folder, name)
+                fd = os.open(name if relative else path, _OPEN, dir_fd=folder_fd)
                 try:
-                    chunks = []
-                    while chunk := os.read(fd, _READ_CHUNK):
-                        chunks.append(chunk)
+                    data = _read_plain(fd, path)
                 finally:
                     os.close(fd)
             except FileNotFoundError:
@@ -69,7 +97,7 @@ def read_files(
                     f"cannot read: {e.strerror or e}",
                     path=path_text(os.path.join(folder, name)),
                 ) from e
-            yield name, b"".join(chunks)
+            yield name, data
     finally:
         if folder_fd is not None:
             os.close(folder_fd)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from difflib import get_close_matches
 
 from gardener.errors import ConfigError
+from gardener.formats.backtrack import risky
 from gardener.formats.dailynote import load_front_matter, split_front_matter
 from gardener.model.config import (
     CHOICE_SETTINGS,
@@ -25,6 +26,10 @@ from gardener.model.config import (
 )
 
 _UNSET = object()  # a setting written empty that keeps its default
+_AT_LEAST_A_DAY = ("note_ttl_days", "superseded_retention_days")
+# git's folder and the gardener's state folder (gardener.files.layout.STATE_DIR):
+# a memory_file or notes_dir there would be written into them
+_RESERVED = (".git", ".gardener")
 
 
 def unknown_settings(text: str) -> list[tuple[str, int | None, str | None]]:
@@ -86,6 +91,41 @@ def _check_templates(patterns: Mapping[str, tuple[str, ...]]) -> None:
                 )
 
 
+def _check_path(name: str, path: str) -> None:
+    """Raise ValueError for a memory_file or notes_dir outside the workspace,
+    inside git's folder or the gardener's state folder, or one that is rules.md
+    or the workspace itself: the gardener would write into them."""
+    parts = [
+        part for part in path.replace("\\", "/").split("/") if part not in ("", ".")
+    ]
+    if (
+        path.startswith(("/", "\\"))
+        or ".." in parts
+        or (len(path) > 1 and path[1] == ":")
+    ):
+        raise ValueError("expected a path inside the workspace")
+    if any(part.casefold() in _RESERVED for part in parts):
+        raise ValueError("expected a path outside .git and .gardener")
+    if not parts:
+        raise ValueError(
+            "expected a folder or file inside the workspace, not the workspace"
+        )
+    if name == "memory_file" and parts == ["rules.md"]:
+        raise ValueError("expected a file other than rules.md")
+
+
+def _check_pattern(name: str, pattern: str) -> None:
+    """Raise re.error for a pattern that does not compile, ValueError for one
+    that can backtrack exponentially (it runs on every line agents write)."""
+    re.compile(pattern)
+    if risky(pattern):
+        raise ValueError(
+            f"{name + ' ' if name else ''}can take exponential time on some text"
+            " (a repeat inside a repeat that can match the same characters, such"
+            " as (a+)+); make the inner part match one way, e.g. (?:[a-z]+ )+"
+        )
+
+
 def _setting(name: str, raw: object) -> object:
     """The value of setting ``name`` written as ``raw``; ``_UNSET`` for an
     unknown name or one written empty that keeps its default. Raises
@@ -96,6 +136,10 @@ def _setting(name: str, raw: object) -> object:
             raise ValueError("expected at most 36500 days (100 years)")
         if number < 0:
             raise ValueError
+        if number < 1 and name in _AT_LEAST_A_DAY:
+            # 0 would delete every note (or every superseded entry) in the
+            # next pass, which watch runs at start: see docs/design.md, Pruning
+            raise ValueError("expected at least 1 day")
         return number
     if name == "max_loss":
         share = float(str(raw))
@@ -112,10 +156,8 @@ def _setting(name: str, raw: object) -> object:
     if name in STR_SETTINGS:
         if not isinstance(raw, str) or not raw.strip():
             raise TypeError("expected a string")
-        if name != "timezone" and (
-            raw.strip().startswith("/") or ".." in raw.strip().split("/")
-        ):
-            raise ValueError("expected a path inside the workspace")
+        if name != "timezone":
+            _check_path(name, raw.strip())
         return raw.strip()
     if name in LIST_SETTINGS:
         return tuple(s.strip() for s in _strings(raw))
@@ -137,8 +179,8 @@ def _setting(name: str, raw: object) -> object:
         if not isinstance(raw, dict):
             raise TypeError("expected a mapping of name: regex")
         pairs = tuple((str(k), str(v)) for k, v in raw.items())
-        for _, pattern in pairs:
-            re.compile(pattern)
+        for rule, pattern in pairs:
+            _check_pattern(f"{rule}: {pattern!r}", pattern)
         return pairs
     return _UNSET
 
@@ -169,8 +211,8 @@ def parse_rules(
             values[name] = value
     for pattern in values.get("allow", ()):  # type: ignore[attr-defined]
         try:
-            re.compile(pattern)
-        except re.error as exc:
+            _check_pattern("", pattern)
+        except (re.error, ValueError) as exc:
             raise ConfigError(
                 f"allow pattern {pattern!r}: {exc}", path, _line_of(text, "allow")
             ) from exc

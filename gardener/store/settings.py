@@ -53,6 +53,7 @@ def rules_bytes(root: str | os.PathLike[str]) -> bytes | None:
 _PARSERS = (
     ("model", "config.py"),
     ("formats", "rules.py"),
+    ("formats", "backtrack.py"),
     # the heading words ``note`` reads from the cache (``note_headings``)
     ("planning", "headings.py"),
     *(("lexicon", f"{code}.py") for code in ("en", "zh", "ja", "de", "fr", "es", "ru")),

@@ -17,6 +17,7 @@ of them (docs/internals.md, Hot path).
 from __future__ import annotations
 
 import os
+import stat
 from datetime import date, datetime
 
 from gardener.errors import GardenerError, RefusedError, UsageError
@@ -253,6 +254,26 @@ def _remembered(root: str, line: str) -> bool:
     return lookup is not None and bool(lookup(line))
 
 
+def _refuse_odd(rel: str, target: str) -> None:
+    """Raise GardenerError if the note at ``target`` is there but is not a plain
+    file of its own: a FIFO would hang the append, and a hard link would
+    write through to a file elsewhere (like a symlink)."""
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise GardenerError(
+            f"{rel} is not a plain file; the gardener appends only to a plain note"
+            " file: move it away"
+        )
+    if info.st_nlink > 1:
+        raise GardenerError(
+            f"{rel} is a hard link ({info.st_nlink} names for one file); the"
+            " gardener appends only to a note of its own: replace it with a copy"
+        )
+
+
 def _append(
     root: str,
     settings: NoteSettings,
@@ -283,6 +304,7 @@ def _append(
                 f"{rel} is a symlink; the gardener appends only to a plain note file:"
                 " replace the link with the file"
             )
+        _refuse_odd(rel, target)
         committed = repo.committed_text(rel)
         current = _text(target) if exists(target) else None
         if current != committed:  # deleted counts: that is its writer's change too

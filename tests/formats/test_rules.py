@@ -34,7 +34,8 @@ def error(text: str, path: str = "rules.md") -> ConfigError:
         ("note_ttl_days: 7", "note_ttl_days", 7),
         ("note_ttl_days: '7'", "note_ttl_days", 7),
         ('note_ttl_days: " 7 "', "note_ttl_days", 7),
-        ("note_ttl_days: 0", "note_ttl_days", 0),
+        ("note_ttl_days: 1", "note_ttl_days", 1),
+        ("review_grace_days: 0", "review_grace_days", 0),
         ("superseded_retention_days: 120", "superseded_retention_days", 120),
         ("memory_budget_chars: 8000", "memory_budget_chars", 8000),
         ("max_loss: 0.5", "max_loss", 0.5),
@@ -54,6 +55,16 @@ def test_numbers_are_converted(line, name, value):
         (["note_ttl_days: seven"], "note_ttl_days", 2),
         (["note_ttl_days: 7.5"], "note_ttl_days", 2),
         (["note_ttl_days: -1"], "note_ttl_days", 2),
+        (["note_ttl_days: 0"], "note_ttl_days", 2),
+        (["superseded_retention_days: 0"], "superseded_retention_days", 2),
+        (["memory_file: .git/config"], "memory_file", 2),
+        (["notes_dir: .git"], "notes_dir", 2),
+        (["notes_dir: .git/refs/heads"], "notes_dir", 2),
+        (["notes_dir: ./.GIT/x"], "notes_dir", 2),
+        (["notes_dir: .gardener/notes"], "notes_dir", 2),
+        (["memory_file: rules.md"], "memory_file", 2),
+        (["notes_dir: ."], "notes_dir", 2),
+        (["memory_file: C:/memory.md"], "memory_file", 2),
         (["note_ttl_days:"], "note_ttl_days", 2),
         (["note_ttl_days: [1, 2]"], "note_ttl_days", 2),
         (["note_ttl_days: 99999999"], "note_ttl_days", 2),
@@ -133,6 +144,8 @@ def test_never_store_regexes_are_compiled():
         (["timezone: UTC", "never_store:", "  ok: 'x'", "  bad: '(unclosed'"], 3),
         (["allow: ['(']"], 2),
         (["never_store: [a, b]"], 2),
+        (["never_store:", "  bad: '(a+)+$'"], 2),  # exponential backtracking
+        (["allow: ['(\\w+\\s?)+$']"], 2),
     ],
 )
 def test_a_bad_never_store_or_allow_rule_is_a_config_error(lines, line):
@@ -320,3 +333,8 @@ def test_check_reports_a_misspelled_setting_with_its_line(ws, run_cli):
         f"rules.md:{line + 1}: setting: unknown setting 'note_tll_days'"
         " (did you mean 'note_ttl_days'?)" in out
     )
+
+
+def test_a_backtracking_never_store_rule_is_named_with_what_to_change():
+    err = error(rules("never_store:", "  runaway: '(a+)+$'"))
+    assert "runaway" in str(err) and "exponential" in str(err) and err.line == 2
