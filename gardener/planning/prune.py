@@ -22,7 +22,12 @@ from gardener.model.config import Config
 from gardener.model.facts import Fact, Memory, Note
 from gardener.model.kinds import SUPERSEDED
 from gardener.model.marks import fingerprints
-from gardener.model.validtime import format_instant, is_current, parse_instant
+from gardener.model.validtime import (
+    current_at,
+    format_instant,
+    is_current,
+    parse_instant,
+)
 from gardener.planning.classify import classify
 
 # a note first committed (or last modified) more than this many days after the
@@ -51,8 +56,9 @@ class KeptNote:
     """A note past its TTL that a pass keeps, and why.
 
     ``why``: "never committed", "date" (its name's date is implausible),
-    "durable" (durable entries not promoted yet) or "undecided" (entries no
-    rule placed, within ``review_grace_days``). ``until``: for "undecided",
+    "durable" (durable entries not promoted yet), "undecided" (entries no
+    rule placed, within ``review_grace_days``) or "budget" (more notes are
+    due than one pass may delete). ``until``: for "undecided",
     the first local day a prune may delete it. ``lines``: the entries meant.
     """
 
@@ -133,22 +139,34 @@ def _label(fact: Fact) -> str:
 def lost_current(
     before: Iterable[Fact], after: Iterable[Fact], today: str
 ) -> list[Fact]:
-    """Facts current before a pass that are not current after it nor replaced.
+    """Facts standing before a pass that are not standing after it nor replaced.
 
-    A fact superseded or corrected by a new current fact is not lost.
+    A fact superseded or corrected by a new current fact is not lost. Expiry
+    counts as a loss: a fact whose ``expires`` has passed stands until a pass
+    moves it to Superseded (a clock set years ahead must not expire all memory
+    in one pass; see docs/design.md, Prune).
     """
     after = list(after)
+    still = {f.id for f in after if standing(f, today)}
     now_current = {f.id for f in after if is_current(f, today)}
     by_id = {f.id: f for f in after}
     lost = []
     for fact in before:
-        if not is_current(fact, today) or fact.id in now_current:
+        if not standing(fact, today) or fact.id in still:
             continue
+        # replaced counts only by a value current now (one already expired
+        # replaces nothing)
         successor = by_id.get(fact.id)
         if successor is not None and successor.get("superseded-by") in now_current:
             continue
         lost.append(fact)
     return lost
+
+
+def standing(fact: Fact, today: str) -> bool:
+    """Outside Superseded and not ended by ``until`` (``expires`` not looked at):
+    what a pass's loss budget counts."""
+    return current_at(fact.superseded, fact.get("until"), None, today)
 
 
 def loss_allowed(lost: int, current: int, max_loss: float) -> bool:
@@ -184,6 +202,7 @@ def plan_prune(
     now: datetime,
     ledger: frozenset[str],
     dating: Mapping[str, Dating],
+    force: bool = False,
 ) -> PrunePlan:
     """Plan one prune pass.
 
@@ -195,6 +214,10 @@ def plan_prune(
         ledger: fingerprints of entries a promotion pass has processed.
         dating: note path -> what tells when it was written (missing: never
             committed); needed for the notes past the TTL only.
+        force: delete every note due; else at most ``max_loss`` of the notes
+            or ``NOTES_ALWAYS`` (a week of them, what a week away leaves due),
+            the oldest first, and the rest wait (why "budget"): a clock set
+            years ahead must not empty the folder in one pass.
     """
     kept, removed, expired = _compost(memory, config, now)
     notes_removed: list[str] = []
@@ -211,6 +234,14 @@ def plan_prune(
         notes_removed.append(note.path)
         if why:
             undecided_removed[note.path] = why
+    limit = int(max(NOTES_ALWAYS, config.max_loss * len(notes)))
+    if not force and len(notes_removed) > limit:
+        waiting = notes_removed[limit:]
+        notes_removed = notes_removed[:limit]
+        notes_kept += [_over_budget(path, limit, len(notes)) for path in waiting]
+        undecided_removed = {
+            p: n for p, n in undecided_removed.items() if p in notes_removed
+        }
     gone_paths = set(notes_removed)
     kept = _unlinked(kept, {f.id for f in removed if f.id})
     new_ledger = frozenset(m for m in ledger if m.split("\t", 1)[0] not in gone_paths)
@@ -227,6 +258,17 @@ def plan_prune(
         new_ledger,
         undecided_removed,
     )
+
+
+NOTES_ALWAYS = 7  # notes one prune may always delete: a week of daily notes
+
+
+def _over_budget(path: str, limit: int, notes: int) -> KeptNote:
+    reason = (
+        f"past its TTL, waits for a later pass: one pass deletes at most {limit}"
+        f" of {notes} notes (max_loss); --force deletes every note due"
+    )
+    return KeptNote(path, "budget", reason)
 
 
 def _compost(

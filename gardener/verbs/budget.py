@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from gardener.errors import LossBudgetError
 from gardener.model.facts import Memory
-from gardener.model.validtime import format_instant, is_current
+from gardener.model.validtime import format_instant
 from gardener.planning.forget import NOTE_LOSS_LIMIT
-from gardener.planning.prune import loss_allowed, lost_current
+from gardener.planning.prune import loss_allowed, lost_current, standing
 from gardener.verbs.session import Session
 
 
@@ -17,10 +17,11 @@ def check_loss(
     s: Session, memory: Memory, after: Sequence[object], force: bool, dry_run: bool
 ) -> None:
     """Raise LossBudgetError if the pass would take more than ``max_loss``
-    of the current entries out of current memory, unless ``force``. A dry
-    run raises nothing; it warns that the real run would need ``--force``."""
+    of the current entries out of current memory (expiries included), unless
+    ``force``. A dry run raises nothing; it warns that the real run would need
+    ``--force``."""
     today = format_instant(s.now())
-    current = [f for f in memory.facts if is_current(f, today)]
+    current = [f for f in memory.facts if standing(f, today)]
     if not current or force:  # nothing to lose, or allowed to
         return
     lost = lost_current(current, after, today)  # type: ignore[arg-type]

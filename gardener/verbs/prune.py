@@ -44,8 +44,15 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     notes, _ = s.read_notes()
     dating = _dating(s, notes, now.date() - timedelta(days=s.config.note_ttl_days))
     book = read_all(s.root, s.repo.git_dir)
-    plan = plan_prune(memory, notes, s.config, now, book.marks(), dating)
+    plan = plan_prune(memory, notes, s.config, now, book.marks(), dating, force)
     check_loss(s, memory, plan.facts, force, dry_run)
+    waiting = sum(1 for k in plan.notes_kept if k.why == "budget")
+    if waiting:  # said where people look, not only in the kept list
+        s.warnings.append(
+            f"{waiting} more notes past their TTL wait for a later pass: one pass"
+            f" deletes at most max_loss={s.config.max_loss} of the notes"
+            " (a clock set ahead?); --force deletes them now"
+        )
     done = PruneResult(plan, None, dry_run, tuple(s.warnings))
     if dry_run:
         return done

@@ -82,13 +82,16 @@ def test_promote_beyond_the_budget_refuses(eight: Workspace, run_cli):
     assert current(ws) == ["box6", "box7"]
 
 
-def test_prune_of_expired_entries_is_not_a_loss(eight: Workspace):
+def test_prune_of_many_expired_entries_needs_force(eight: Workspace):
     ws = eight
     (ws.root / "memory" / "2026-02-02.md").write_text(
         "".join(f"- fact: **port {i}**: {i} (expires: 2026-02-20)\n" for i in range(8))
     )
-    ws.promote()  # already expired: not current before the prune either
-    assert ws.prune().plan.expired != ()
+    ws.promote()  # already expired, and filed: promote itself loses nothing
+    # expiry counts against max_loss (a clock set ahead would expire everything)
+    with pytest.raises(LossBudgetError, match="remove 8 of 16 current entries"):
+        ws.prune()
+    assert ws.prune(force=True).plan.expired != ()
     assert current(ws) == sorted(f"box{i}" for i in range(8))
 
 

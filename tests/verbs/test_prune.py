@@ -6,9 +6,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import Result
 
 from gardener import Workspace
+from gardener.errors import LossBudgetError
 from gardener.formats.memoryfile import parse_memory
 from tests.helpers import at, git, write
 
@@ -44,7 +46,9 @@ def test_expired_entries_leave_current_memory(ws: Workspace):
     assert (
         at(ws, "2026-01-10T00:00").recall(key="k1") == []
     )  # expires is exclusive, like until
-    result = ws.prune().as_dict()
+    with pytest.raises(LossBudgetError, match="remove 4 of 5 current entries"):
+        ws.prune()  # expiry counts against max_loss like every other removal
+    result = ws.prune(force=True).as_dict()
     assert result["expired_removed"] == 4
     facts = parse_memory((ws.root / "MEMORY.md").read_text()).facts
     assert (
@@ -101,3 +105,20 @@ def test_undecided_entries_keep_their_note_and_prune_says_until_when(
         "- delete memory/2026-01-05.md (past its TTL and review grace;"
         " 1 undecided entry never decided)"
     ) in out.output
+
+
+def test_a_clock_set_years_ahead_deletes_a_week_of_notes_not_all(tmp_path: Path):
+    """Far more notes due than one pass may delete (the clock jumped): the
+    oldest go, the rest wait, with a warning; --force deletes them all."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    days = [f"2026-01-{d:02d}" for d in range(1, 21)]
+    for day in days:
+        (root / "memory" / f"{day}.md").write_text("- 09:00 event: deployed\n")
+    ws, _ = Workspace.init(root, now_override="2026-01-21T09:00")
+    result = at(ws, "2030-01-01T09:00").prune()
+    assert list(result.plan.notes_removed) == [f"memory/{d}.md" for d in days[:7]]
+    waits = [k for k in result.plan.notes_kept if k.why == "budget"]
+    assert len(waits) == 13 and "--force" in waits[0].reason
+    assert any("13 more notes" in w for w in result.warnings)
+    assert len(at(ws, "2030-01-01T09:00").prune(force=True).plan.notes_removed) == 13
