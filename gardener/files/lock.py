@@ -6,7 +6,7 @@ import fcntl
 import os
 from _thread import _local  # threading.local itself: threading costs ~1.5 ms
 
-from gardener.errors import LockError, NotAWorkspaceError
+from gardener.errors import GardenerError, LockError, NotAWorkspaceError
 from gardener.files.layout import is_dir, is_file, path_text
 
 # ``gardener note`` locks through here: no pathlib, contextlib or threading at
@@ -57,6 +57,11 @@ class WorkspaceLock:
             stale = _dead_owner(fd)
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as e:  # a full disk: say which file, not just the errno
+            os.close(fd)
+            raise GardenerError(
+                f"could not write the workspace lock: {e.strerror or e}", path=lock_path
+            ) from e
         except BaseException:
             os.close(fd)
             raise

@@ -118,3 +118,24 @@ def test_a_hard_linked_note_is_never_appended_through(root, tmp_path):
     done = gardener(root, "note", "we use Postgres for billing")
     assert done.returncode != 0 and "hard link" in done.stderr, done.stderr
     assert outside.read_text() == "# not a note\n"
+
+
+def test_a_write_the_system_refuses_names_the_file(root):
+    """A full disk (here: a file-size limit of 0 bytes, which fails writes the
+    same way) gives an error naming the file, not ``gardener: : <errno>``."""
+    import resource
+    import signal
+
+    def no_writes() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    env = {**os.environ, "GARDENER_NOW": NOW}
+    done = subprocess.run(
+        [sys.executable, "-m", "gardener", "-w", str(root), "promote"],
+        capture_output=True, text=True, timeout=60, env=env, preexec_fn=no_writes,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "gardener.lock" in done.stderr and "File too large" in done.stderr, (
+        done.stderr
+    )
