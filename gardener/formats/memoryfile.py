@@ -45,6 +45,7 @@ _ATTR = re.compile(
 )
 _KEYED = re.compile(r"^\*\*(?P<key>.+?)\*\*\s*:\s*(?P<value>.*)$")
 _SECTION_ORDER = [*SECTION_OF_KIND.values()]
+_MANAGED_SECTIONS = frozenset([*_SECTION_ORDER, SUPERSEDED])
 NEW_FILE = "# Memory\n\n" + BEGIN + "\n" + END + "\n"
 
 
@@ -180,8 +181,21 @@ def parse_memory(
             begin_at = number
         elif _END.match(content) and begin_at is not None and end_at is None:
             end_at = number
+    begin = None
     if begin_at is None:
-        return Memory(head=text, newline=newline, text=text)
+        begin_at = _lost_begin(lines, memo)
+        if begin_at is None:
+            return Memory(head=text, newline=newline, text=text)
+        begin = ""  # the marker was deleted: rendering puts it back (see Memory)
+        end_at = (
+            begin_at
+            + 1
+            + next(
+                i
+                for i, raw in enumerate(lines[begin_at + 1 :])
+                if _END.match(raw.rstrip("\r\n"))
+            )
+        )
     if end_at is None:
         raise ParseError(
             f"gardener:begin has no matching '{END}' line; add it after the managed entries",
@@ -209,15 +223,49 @@ def parse_memory(
         else:
             facts.append(fact)
     return Memory(
-        head="".join(lines[:begin_at]),
+        head="".join(lines[: begin_at + (begin == "")]),
         facts=tuple(facts),
         stray=tuple(stray),
         tail="".join(lines[end_at + 1 :]),
-        begin=lines[begin_at].rstrip("\r\n"),
+        begin=lines[begin_at].rstrip("\r\n") if begin is None else begin,
         end=lines[end_at].rstrip("\r\n"),
         newline=newline,
         text=text,
     )
+
+
+def _lost_begin(lines: list[str], memo: Memo | None) -> int | None:
+    """For a file whose begin marker was deleted but whose end marker is
+    there: the line just before the block's entries (the first of the section
+    headings, entries with an id and their indented lines that run up to the
+    end marker), where the marker belonged; None without an end marker or
+    without such entries. Their lines are kept, not left as dead text beside a
+    second block."""
+    end_at = next(
+        (n for n, raw in enumerate(lines) if _END.match(raw.rstrip("\r\n"))), None
+    )
+    if end_at is None:
+        return None
+    start = end_at
+    for number in range(end_at - 1, -1, -1):
+        content = lines[number].rstrip("\r\n")
+        section = _SECTION.match(content)
+        if (
+            not content.strip()
+            or content[:1] in (" ", "\t")
+            or (section and section.group(1) in _MANAGED_SECTIONS)
+        ):
+            start = number
+            continue
+        fact = (memo.parse if memo else parse_fact)(content, "Facts", number + 1)
+        if fact is None or not fact.id:
+            break
+        start = number
+    while start < end_at and not lines[start].strip():
+        start += 1  # blank lines before the first entry stay in the head
+    if start == end_at:
+        return None
+    return start - 1  # the (missing) marker's line: the head ends with it
 
 
 _PLAIN = frozenset(ATTRIBUTE_ORDER)

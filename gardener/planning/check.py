@@ -35,6 +35,16 @@ def memory_problems(
     today = format_instant(now)
     current: dict[str, list[int]] = defaultdict(list)
     ids: dict[str, int] = {}
+    if memory.begin == "":  # see formats.memoryfile._lost_begin
+        problems.append(
+            Problem(
+                "parse",
+                path,
+                memory.facts[0].line if memory.facts else 1,
+                "the gardener:begin marker above the managed entries was deleted;"
+                " the next promote puts it back (the entries are kept)",
+            )
+        )
     for fact in memory.facts:
         if fact.id:
             if fact.id in ids:

@@ -314,7 +314,8 @@ def plan_promotion(
             outcomes.append(_outcome(entry, kinds[i], decided, False))
     settle(seen, notes, per_note)
     facts = tuple(work.facts)
-    changed_facts = facts != memory.facts
+    # a deleted begin marker (memory.begin == "") is put back by any pass
+    changed_facts = facts != memory.facts or memory.begin == ""
     text = render_memory(memory, facts, memo) if changed_facts else memory.text
     over = max(0, len(text) - config.memory_budget_chars)
     undecided = sum(1 for c in kinds if c.undecided)

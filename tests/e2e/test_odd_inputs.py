@@ -139,3 +139,19 @@ def test_a_write_the_system_refuses_names_the_file(root):
     assert "gardener.lock" in done.stderr and "File too large" in done.stderr, (
         done.stderr
     )
+
+
+def test_a_deleted_begin_marker_is_reported_and_put_back_with_the_entries(root):
+    for text in ("decision: **database**: Postgres", "fact: **host**: box1"):
+        assert gardener(root, "note", text).returncode == 0
+    assert gardener(root, "promote").returncode == 0
+    memory = root / "MEMORY.md"
+    whole = memory.read_text()
+    memory.write_text(
+        "".join(x for x in whole.splitlines(True) if "gardener:begin" not in x)
+    )
+    done = gardener(root, "check")
+    assert done.returncode != 0 and "begin marker" in done.stdout + done.stderr
+    assert gardener(root, "promote").returncode == 0
+    assert memory.read_text() == whole  # put back; no second block
+    assert gardener(root, "check").returncode == 0
