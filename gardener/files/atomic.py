@@ -7,6 +7,7 @@ workspace's top folder holds ``.git``.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import re
@@ -19,6 +20,7 @@ from gardener.files.layout import STATE_DIR, absolute, inside, is_symlink, path_
 # contextlib or threading at import; paths are os.path strings inside
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 # seconds replace_if_unchanged looks again for an in-place append to the old file
@@ -47,6 +49,19 @@ def atomic_write(
     Raises GardenerError if ``path`` resolves outside the workspace or the
     write fails; the old file is then untouched and no temp file is left.
     """
+    _write(path, text, root, None)
+
+
+def _write(
+    path: str | os.PathLike[str],
+    text: str,
+    root: str | os.PathLike[str] | None,
+    expect: int | None,
+) -> bool:
+    """``atomic_write``; with ``expect`` (a descriptor of the file a plan read),
+    only if the file at ``path`` is still that one when the new one takes its
+    place: False, writing nothing, when another writer renamed a file of its own
+    there meanwhile (an editor's save), which is then left as it is."""
     path = absolute(path)
     top = workspace_of(path) if root is None else path_text(root)
     if not inside(top, path):
@@ -57,6 +72,7 @@ def atomic_write(
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         fd, temp = _create_temp(target)
+        placed = False
         try:
             try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
                 os.fchmod(fd, os.stat(target).st_mode & 0o7777)
@@ -66,18 +82,84 @@ def atomic_write(
             os.fsync(fd)
             os.close(fd)
             fd = -1
-            os.replace(temp, target)
-        except BaseException:
+            placed = _place(temp, target, expect)
+        finally:
             if fd >= 0:
                 os.close(fd)
-            try:  # noqa: SIM105
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
-        fsync_dir(os.path.dirname(target))
+            if not placed:
+                try:  # noqa: SIM105
+                    os.unlink(temp)
+                except OSError:
+                    pass
+        if placed:
+            fsync_dir(os.path.dirname(target))
+        return placed
     except OSError as e:
         raise GardenerError(f"could not write {path}: {e.strerror or e}") from e
+
+
+def _place(temp: str, target: str, expect: int | None) -> bool:
+    """Rename ``temp`` over ``target``; with ``expect``, only while ``target``
+    is still the file ``expect`` holds open. Where the system can swap two
+    names in one step (Linux ``renameat2(RENAME_EXCHANGE)``), the check is
+    exact: swap, look at what came out, swap back if it was someone else's
+    save. Elsewhere the check is made just before the rename."""
+    if expect is None:
+        os.replace(temp, target)
+        return True
+    swapped = _exchange(temp, target)
+    if swapped is None:  # no swap here: check, then rename (a tiny window)
+        if not is_current(expect, target):
+            return False
+        os.replace(temp, target)
+        return True
+    if os.path.samestat(os.fstat(expect), os.lstat(temp)):
+        os.unlink(temp)  # the old file, now under the temp name
+        return True
+    _exchange(temp, target)  # a save landed: give it its name back
+    return False
+
+
+def _exchange(first: str, second: str) -> bool | None:
+    """Swap two paths' names atomically: True, or None where the system or
+    the file system cannot (then nothing changed). Raises OSError otherwise."""
+    global _RENAMEAT2
+    if _RENAMEAT2 is None:
+        _RENAMEAT2 = _load_renameat2()
+    if not callable(_RENAMEAT2):
+        return None
+    import ctypes
+
+    if _RENAMEAT2(-100, os.fsencode(first), -100, os.fsencode(second), 2) == 0:
+        return True  # -100: AT_FDCWD; 2: RENAME_EXCHANGE
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return None
+    raise OSError(code, os.strerror(code), second)
+
+
+_RENAMEAT2: Callable[..., int] | bool | None = None  # None: not looked up; False: none
+
+
+def _load_renameat2() -> Callable[..., int] | bool:
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a libc older than glibc 2.28, or none
+        return False
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    function.restype = ctypes.c_int
+    return function
 
 
 def replace_if_unchanged(
@@ -119,8 +201,8 @@ def replace_if_unchanged(
             return False
         if text is None:
             os.unlink(path)
-        else:
-            atomic_write(path, text, root=top)
+        elif not _write(path, text, top, fd):
+            return False  # saved by rename since the check: re-plan on it
         late = _pread_all(fd)
         if late == current:
             # an append that opened the old file just before the rename (an
