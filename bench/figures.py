@@ -350,4 +350,13 @@ def mcp_start(setup: Setup) -> list[Row]:
     return start_up(setup.year, setup.repeats, span(setup.year))
 
 
-FIGURES = (note, recall, promote_facts, promote_new_day, peak_rss, mcp_start)
+def promote_shapes(setup: Setup) -> list[Row]:
+    """Promote on dense notes (committed or not) and on a big MEMORY.md (bench/shapes.py)."""
+    from .shapes import promote_shapes as rows
+
+    return rows(setup)
+
+
+FIGURES = (
+    note, recall, promote_facts, promote_shapes, promote_new_day, peak_rss, mcp_start
+)  # fmt: skip
