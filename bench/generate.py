@@ -191,7 +191,11 @@ class _Writer:
         """The text of one day's note (a back-fill when ``recorded`` is given)."""
         rng = self.rng
         count = max(1, int(rng.gauss(self.spec.per_day, self.spec.per_day / 4)))
-        minutes = sorted(rng.sample(range(8 * 60, 20 * 60), count + self.spec.keyed))
+        span, wanted = range(8 * 60, 20 * 60), count + self.spec.keyed
+        # a dense note (over 720 entries a day) shares minutes between entries
+        minutes = sorted(
+            rng.sample(span, wanted) if wanted <= len(span) else rng.choices(span, k=wanted)
+        )
         sections: dict[str, list[str]] = {}
         for i, minute in enumerate(minutes):
             stamp = (
