@@ -184,12 +184,26 @@ def rule_spans(text: str, ctx: Context) -> list[Found]:
     """(start, end, rule) of every finding: the rules' candidates, minus markers and
     allowed matches, overlapping ones merged under the earliest rule."""
     cands = candidates(text, ctx)
+    markers = (
+        [m.span() for m in marker().finditer(text) if genuine(m.group(), ctx)]
+        if "[REDACTED" in text
+        else []
+    )
+    if markers:
+        # read past a marker as if it were not there: in "password: [REDACTED:password]
+        # Hunter2x" (a value written after a redaction, by hand or by an agent
+        # copying a redacted line) the value is what follows the marker
+        # copying a redacted line) the value is what follows the marker; only a
+        # token with letters and digits counts there, since a redacted line's
+        # own words ("[REDACTED:password] deploy friday") must stay as they are
+        more = [c for c in candidates(_blanked(text, markers), ctx)
+                if _TOKENISH.fullmatch(text, c[0], c[1])]  # fmt: skip
+        cands = sorted({*cands, *more})
     if not cands:
         return []
     # One sweep in start order: drop candidates an allow match covers, and cut out
     # earlier markers (a redaction is never flagged again), keeping pieces that hold
     # a letter or digit.
-    markers = [m.span() for m in marker().finditer(text) if genuine(m.group(), ctx)]
     allow = sorted(m.span() for p in ctx.allowed for m in p.finditer(text) if m.group())
     kept: list[Candidate] = []
     i = j = 0
@@ -218,7 +232,17 @@ def rule_spans(text: str, ctx: Context) -> list[Found]:
     return [(s, e, r) for s, e, _, r in merged]
 
 
+def _blanked(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with each span turned into spaces (same offsets)."""
+    parts, pos = [], 0
+    for start, end in spans:
+        parts += [text[pos:start], " " * (end - start)]
+        pos = end
+    return "".join([*parts, text[pos:]])
+
+
 _ALNUM = lazy(r"[^\W_]")
+_TOKENISH = lazy(r"(?=[^\s]*\d)(?=[^\s]*[^\W\d_])[^\s\[\]]{8,}")
 
 
 def _second_opinion(

@@ -107,3 +107,22 @@ def test_what_note_refuses_is_what_the_direct_path_redacts(ws: Workspace):
         "battery staple",
     ):
         assert secret not in everything, secret
+
+
+def test_a_password_written_after_a_marker_never_reaches_git(tmp_path):
+    """The breaker's case: ``[REDACTED:password] Hunter2Hunter2x`` written into a
+    note directly was committed as written (promote refused it, record did not)."""
+    import subprocess
+
+    from gardener import Workspace
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-06-01T12:00")
+    note = ws.root / "memory" / "2026-06-01.md"
+    note.write_text("- the admin password: [REDACTED:password] Hunter2Hunter2x\n")
+    ws.record()
+    log = subprocess.run(
+        ["git", "-C", str(ws.root), "log", "-p", "--all"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "Hunter2Hunter2x" not in log

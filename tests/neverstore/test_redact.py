@@ -175,3 +175,33 @@ def test_redact_settles_what_a_marker_exposes_to_detect_secrets() -> None:
     text = "password: hunter2ID 550E8400-E29B-41D4-A716-446655440000password: hunter2"
     once = redact(text)[0]
     assert redact(once) == (once, [])
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        (
+            "- the admin password: [REDACTED:password] Hunter2Hunter2x",
+            "Hunter2Hunter2x",
+        ),
+        ("- token [REDACTED:secret]=Tr0ub4dor&3xQ", "Tr0ub4dor&3xQ"),
+    ],
+)
+def test_a_value_written_after_a_marker_is_found(line, value):
+    """An agent that copies a redacted line and adds the value again, or a
+    person typing it after the marker: the value is what follows the marker."""
+    (found,) = find(line)
+    assert line[found.start : found.end] == value
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password: [REDACTED:password] deploy friday",
+        "API key: [REDACTED:secret] lives in the gateway's systemd unit",
+        "password: [REDACTED:password] (rotated on Monday)",
+        "password: [REDACTED:password] [REDACTED:password]",
+    ],
+)
+def test_the_words_after_a_marker_stay(line):
+    assert find(line) == []
