@@ -27,6 +27,8 @@ COMMANDS = {
     "forget": "gardener.cli.forget:forget",
     "init": "gardener.cli.init:init",
     "mcp": "gardener.mcp.command:mcp",
+    "merge-memory": "gardener.cli.merge:merge_memory",
+    "merge-union": "gardener.cli.merge:merge_union",
     "note": "gardener.cli.note:note",
     "promote": "gardener.cli.promote:promote",
     "prune": "gardener.cli.prune:prune",

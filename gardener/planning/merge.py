@@ -1,0 +1,391 @@
+"""A three-way merge of MEMORY.md's managed block, by entry id (pure; see
+docs/design.md, Several machines).
+
+``merge_facts`` merges the facts of a common ancestor and two sides: an entry
+added on either side is kept, one removed on a side and left alone on the other
+goes, an edit on one side wins, and different edits of one entry on both sides
+are a ``Conflict``. The links a supersession writes (``until``,
+``superseded-by``, ``supersedes``, the move to Superseded) are derived from the
+timeline, so two sides that each filed a new value of one key do not conflict
+over the old value: the key's timeline is ordered again by ``since`` instead.
+``merge_memory`` does the same for the file's text, with a callable that merges
+the text outside the block as ``git merge-file`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+from gardener.formats.memoryfile import parse_memory, render_block, render_fact
+from gardener.model.facts import Fact, Memory, normalize_key, normalize_value
+from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
+from gardener.model.validtime import parse_instant
+from gardener.planning.reconcile import new_id
+
+# the links of a supersession: derived from the timeline, merged by ordering it
+_LINKS = ("supersedes", "superseded-by")
+# the line that stands for the managed block while the text around it merges
+PLACEHOLDER = "<!-- gardener:merge the managed block goes here -->"
+OURS, THEIRS = "ours", "theirs"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """One entry both sides changed differently (None: that side deleted it)."""
+
+    ours: Fact | None
+    theirs: Fact | None
+
+
+@dataclass(frozen=True)
+class BlockMerge:
+    """The merged facts (a conflict's entry held by ours' version, or theirs'
+    when ours deleted it), the conflicts, and theirs' ids given a new one
+    (old id -> new) because ours used the same id for another entry."""
+
+    facts: tuple[Fact, ...]
+    stray: tuple[tuple[str, str], ...]
+    conflicts: tuple[Conflict, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
+
+
+def _origin(fact: Fact) -> tuple[str, str, str, str]:
+    """What an id is made of (``new_id``): two facts alike in it are one entry."""
+    key = normalize_key(fact.key) if fact.key else ""
+    return (key, normalize_value(fact.value), fact.since or "", fact.get("from") or "")
+
+
+def _identities(facts: Sequence[Fact]) -> dict[str, Fact]:
+    """Facts by id (``~`` + key and value for a hand-written line without
+    one); a repeated identity gets ``#n`` so that nothing is dropped."""
+    out: dict[str, Fact] = {}
+    for fact in facts:
+        base = fact.id or "~" + "\0".join(_origin(fact)[:2])
+        ident, n = base, 0
+        while ident in out:
+            n += 1
+            ident = f"{base}#{n}"
+        out[ident] = fact
+    return out
+
+
+def _content(fact: Fact | None) -> tuple[str, str, tuple[str, ...]] | None:
+    """A fact as written (its line number aside)."""
+    if fact is None:
+        return None
+    return (fact.section.casefold(), render_fact(fact), fact.tail)
+
+
+def _unlinked(fact: Fact, linked: Collection[str] | None = None) -> Fact:
+    """``fact`` without the links of a supersession (only those to ``linked``
+    ids, if given): back in its own section, unstruck, with no ``until`` that
+    the link set. A fact ended for a reason (``reason``) is left alone."""
+    if fact.get("reason"):
+        return fact
+
+    def ours(name: str) -> bool:
+        target = fact.get(name)
+        return target is not None and (linked is None or target in linked)
+
+    changes: dict[str, str | None] = {}
+    if ours("supersedes"):
+        changes["supersedes"] = None
+    if not ours("superseded-by"):
+        return fact.with_attrs(**changes) if changes else fact
+    changes["superseded-by"] = changes["until"] = None
+    if not fact.superseded:
+        return fact.with_attrs(**changes)
+    kind = fact.kind or "fact"
+    changes["kind"] = None
+    return fact.moved(SECTION_OF_KIND.get(kind, "Facts"), False, **changes)
+
+
+def _same(a: Fact | None, b: Fact | None) -> bool:
+    return _content(a) == _content(b)
+
+
+def _alike(a: Fact | None, b: Fact | None) -> bool:
+    """The same but for the links of a supersession."""
+    if a is None or b is None:
+        return a is b
+    return _content(_unlinked(a)) == _content(_unlinked(b))
+
+
+def _pick(
+    base: Fact | None, ours: Fact | None, theirs: Fact | None
+) -> tuple[Fact | None, bool, bool]:
+    """One entry's three versions -> (merged, conflict, its timeline to redo)."""
+    if _same(ours, theirs):
+        return ours, False, False
+    if _same(base, ours):
+        return theirs, False, False
+    if _same(base, theirs):
+        return ours, False, False
+    if _alike(ours, theirs) or _alike(base, theirs):
+        return ours, False, True
+    if _alike(base, ours):
+        return theirs, False, True
+    return ours if ours is not None else theirs, True, False
+
+
+def _renames(
+    base: dict[str, Fact], ours: dict[str, Fact], theirs: dict[str, Fact]
+) -> dict[str, str]:
+    """Ids theirs added that must change: to ours' id for the same entry
+    (ours filed it under a longer id), or to a new one when ours added
+    another entry under the same id."""
+    added_ours = {_origin(f): i for i, f in ours.items() if i not in base and f.id}
+    taken = {f.id for side in (base, ours, theirs) for f in side.values() if f.id}
+    out: dict[str, str] = {}
+    for ident, fact in theirs.items():
+        if ident in base or not fact.id or "#" in ident:
+            continue
+        same = added_ours.get(_origin(fact))
+        if same is not None and same != ident:
+            out[ident] = same
+        elif same is None and ident in ours:
+            fresh = new_id(fact.key, fact.value, fact.since or "", fact.id, taken)
+            taken.add(fresh)
+            out[ident] = fresh
+    return out
+
+
+def _renamed(fact: Fact, names: dict[str, str]) -> Fact:
+    links = {n: names[v] for n in _LINKS if (v := fact.get(n)) in names}
+    ident = names.get(fact.id or "", fact.id)
+    if ident == fact.id and not links:
+        return fact
+    fact = fact.with_attrs(**links)
+    return Fact(fact.value, fact.key, ident, fact.section, fact.attrs, fact.struck,
+                fact.line, fact.tail)  # fmt: skip
+
+
+def merge_facts(
+    base: Sequence[Fact],
+    ours: Sequence[Fact],
+    theirs: Sequence[Fact],
+    multi: Callable[[str], bool] = lambda key: False,
+    base_stray: Sequence[tuple[str, str]] = (),
+    ours_stray: Sequence[tuple[str, str]] = (),
+    theirs_stray: Sequence[tuple[str, str]] = (),
+) -> BlockMerge:
+    """Merge two sides' facts with their common ancestor's, by entry id.
+
+    ``multi``: whether a key may hold several current values (rules.md
+    ``multi_valued``), whose timeline is never ordered into a chain. The
+    stray lines (not entries) merge as sets.
+    """
+    o, a = _identities(base), _identities(ours)
+    names = _renames(o, a, _identities(theirs))
+    b = _identities([_renamed(f, names) for f in theirs])
+    merged: list[Fact] = []
+    conflicts: list[Conflict] = []
+    redo: set[str] = set()
+    touched: dict[str, set[str]] = {OURS: set(), THEIRS: set()}
+    for ident in dict.fromkeys([*a, *b, *o]):
+        if ident not in a and ident not in b:
+            continue
+        versions = (o.get(ident), a.get(ident), b.get(ident))
+        for side, version in ((OURS, versions[1]), (THEIRS, versions[2])):
+            if not _same(versions[0], version):
+                touched[side].update(_keys(versions))
+        fact, conflict, again = _pick(*versions)
+        if conflict:
+            conflicts.append(Conflict(versions[1], versions[2]))
+        if again and fact is not None and fact.key:
+            redo.add(normalize_key(fact.key))
+        if fact is not None:
+            merged.append(fact)
+    # a key both sides changed: its timeline is ordered again
+    both = touched[OURS] & touched[THEIRS]
+    redo |= {k for k in both if _of(ours, k) != _of(theirs, k)}
+    redo = {k for k in redo if not multi(k)}
+    held = {id(c.ours or c.theirs) for c in conflicts}
+    for key in sorted(redo):
+        merged = _chain(merged, key, held)
+    merged = _without_dangling(merged, {*o, *a, *b})
+    stray = _merge_lines(base_stray, ours_stray, theirs_stray)
+    return BlockMerge(tuple(merged), tuple(stray), tuple(conflicts),
+                      tuple(sorted(names.items())))  # fmt: skip
+
+
+def _without_dangling(facts: list[Fact], known: set[str]) -> list[Fact]:
+    """``facts`` without the links to an entry the merge removed (one side
+    deleted it): a link that named no entry on its own side stays, for
+    ``check`` to report."""
+    kept = {f.id for f in facts if f.id}
+    out = []
+    for fact in facts:
+        gone = {
+            name: None
+            for name in _LINKS
+            if (target := fact.get(name)) and target not in kept and target in known
+        }
+        out.append(fact.with_attrs(**gone) if gone else fact)
+    return out
+
+
+def _keys(versions: Sequence[Fact | None]) -> set[str]:
+    return {normalize_key(f.key) for f in versions if f is not None and f.key}
+
+
+def _of(facts: Sequence[Fact], key: str) -> list[tuple[object, ...] | None]:
+    """The facts of ``key`` as written, in a comparable order."""
+    found = [_content(f) for f in facts if f.key and normalize_key(f.key) == key]
+    return sorted(found, key=repr)
+
+
+def _chain(facts: list[Fact], key: str, held: set[int]) -> list[Fact]:
+    """``facts`` with ``key``'s values ordered again by valid time: each holds
+    until the next one's ``since`` and moves to Superseded; the latest stays
+    current. Only values that ended by a supersession, or not at all, take
+    part (not events, not those ended for a reason, nor a conflict's)."""
+    at = [
+        i
+        for i, f in enumerate(facts)
+        if f.key
+        and normalize_key(f.key) == key
+        and f.since
+        and f.id
+        and not f.get("reason")
+        and f.kind != "event"
+        and id(f) not in held
+    ]
+    ids = {facts[i].id for i in at}
+    # a value superseded by an entry outside the chain (a correction) stays out
+    at = [i for i in at if facts[i].get("superseded-by") in (None, *ids)]
+    ids = {facts[i].id for i in at if facts[i].id}
+    if len(at) < 2:
+        return facts
+    line = sorted(
+        ((facts[i], i) for i in at),
+        key=lambda pair: (parse_instant(pair[0].since or ""), pair[0].id or ""),
+    )
+    out = list(facts)
+    chained = [_unlinked(f, ids) for f, _ in line]
+    for n, fact in enumerate(chained):
+        links: dict[str, str | None] = {}
+        if n:
+            links["supersedes"] = chained[n - 1].id
+        if n + 1 < len(chained):
+            later = chained[n + 1]
+            links.update(until=later.since, superseded_by=later.id, kind=fact.kind)
+            fact = fact.moved(SUPERSEDED, True, **links)
+        elif links:
+            fact = fact.with_attrs(**links)
+        out[line[n][1]] = fact
+    return out
+
+
+def _merge_lines(
+    base: Sequence[tuple[str, str]],
+    ours: Sequence[tuple[str, str]],
+    theirs: Sequence[tuple[str, str]],
+) -> list[tuple[str, str]]:
+    """Lines merged as a set, in ours' order then theirs' new ones: a line one
+    side removed goes."""
+    gone = (set(base) - set(ours)) | (set(base) - set(theirs))
+    kept = [line for line in dict.fromkeys([*ours, *theirs]) if line not in gone]
+    return kept
+
+
+def merge_lines(base: str, ours: str, theirs: str) -> str:
+    """Set-like files (the ledger's months, the retired register) merged as sets
+    of lines: a line either side added is kept, one either side removed goes;
+    ours' order, then theirs' new lines, sorted if ours was."""
+    o, a, b = (text.splitlines() for text in (base, ours, theirs))
+    lines = _merge_lines([("", x) for x in o], [("", x) for x in a],
+                         [("", x) for x in b])  # fmt: skip
+    out = [line for _, line in lines]
+    if a == sorted(a):
+        out.sort()
+    return "".join(line + "\n" for line in out)
+
+
+@dataclass(frozen=True)
+class MemoryMerge:
+    """The merged MEMORY.md text, and its conflicts (in the block, and the
+    number of conflicting hunks outside it)."""
+
+    text: str
+    conflicts: tuple[Conflict, ...]
+    outside_conflicts: int
+    renamed: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def clean(self) -> bool:
+        return not self.conflicts and not self.outside_conflicts
+
+
+def merge_memory(
+    base: str,
+    ours: str,
+    theirs: str,
+    merge_text: Callable[[str, str, str], tuple[str, int]],
+    multi: Callable[[str], bool] = lambda key: False,
+    path: str = "MEMORY.md",
+) -> MemoryMerge:
+    """Three versions of MEMORY.md -> the merged text.
+
+    ``merge_text(base, ours, theirs)``: the text outside the block merged as
+    ``git merge-file`` does, and its number of conflicts. The block is merged
+    by ``merge_facts`` and rendered canonically, a conflicting entry between
+    ``<<<<<<< ours`` and ``>>>>>>> theirs`` lines. Raises ParseError when a
+    side's block cannot be read (a begin marker without an end).
+    """
+    o, a, b = (parse_memory(text, path) for text in (base, ours, theirs))
+    block = merge_facts(o.facts, a.facts, b.facts, multi, o.stray, a.stray, b.stray)
+    outside, hunks = merge_text(*(_outside(m) for m in (o, a, b)))
+    head, found, tail = outside.partition(PLACEHOLDER + "\n")
+    if not found:  # the block's place was lost: it goes at the end
+        head, tail = outside, ""
+        if head and not head.endswith("\n"):
+            head += "\n"
+    nl = a.newline
+    lines = render_block(block.facts, block.stray, nl)
+    lines = _with_markers(lines, block.conflicts)
+    begin = a.begin or b.begin or o.begin
+    end = a.end or b.end or o.end
+    if begin is None or end is None:
+        from gardener.formats.memoryfile import BEGIN, END
+
+        begin, end = BEGIN, END
+    body = nl.join([begin, *lines, end]) + nl
+    return MemoryMerge(head + body + tail, block.conflicts, hunks, block.renamed)
+
+
+def _outside(memory: Memory) -> str:
+    """The text outside the block, with one placeholder line where it is."""
+    if not memory.has_block:
+        text = memory.head
+        if not text.strip():
+            return PLACEHOLDER + "\n"
+        sep = "" if text.endswith("\n") else "\n"
+        return text + sep + PLACEHOLDER + "\n"
+    return memory.head + PLACEHOLDER + "\n" + memory.tail
+
+
+def _with_markers(lines: list[str], conflicts: Sequence[Conflict]) -> list[str]:
+    """The block's lines with each conflicting entry (rendered as ours', or as
+    theirs' when ours deleted it) replaced by both versions between markers."""
+    out = list(lines)
+    for conflict in conflicts:
+        shown = conflict.ours or conflict.theirs
+        assert shown is not None
+        first = render_fact(shown)
+        if first not in out:  # pragma: no cover - every merged fact is rendered
+            continue
+        at = out.index(first)
+        out[at : at + 1 + len(shown.tail)] = [
+            f"<<<<<<< {OURS}",
+            *_lines(conflict.ours),
+            "=======",
+            *_lines(conflict.theirs),
+            f">>>>>>> {THEIRS}",
+        ]
+    return out
+
+
+def _lines(fact: Fact | None) -> list[str]:
+    return [] if fact is None else [render_fact(fact), *fact.tail]
