@@ -42,7 +42,10 @@ def merge_memory(base: str, ours: str, theirs: str, path: str) -> None:
             err=True,
         )
     for old, new in done.renamed:
-        click.echo(f"gardener: {path}: their #{old} is #{new} now (ours used that id)", err=True)
+        click.echo(
+            f"gardener: {path}: their #{old} is #{new} now (ours used that id)",
+            err=True,
+        )
     if not done.clean:
         sys.exit(1)
 

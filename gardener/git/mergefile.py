@@ -12,7 +12,10 @@ _GIT = os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
 
 
 def merge_file(
-    base: str, ours: str, theirs: str, labels: tuple[str, str, str] = ("ours", "base", "theirs")
+    base: str,
+    ours: str,
+    theirs: str,
+    labels: tuple[str, str, str] = ("ours", "base", "theirs"),
 ) -> tuple[str, int]:
     """The three texts merged line by line: (merged text, number of conflicts).
 
@@ -21,12 +24,27 @@ def merge_file(
     """
     with tempfile.TemporaryDirectory(prefix="gardener-merge-") as folder:
         names = []
-        for name, text in zip(("ours", "base", "theirs"), (ours, base, theirs), strict=True):
+        for name, text in zip(
+            ("ours", "base", "theirs"), (ours, base, theirs), strict=True
+        ):
             path = os.path.join(folder, name)
-            with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+            with open(
+                path, "w", encoding="utf-8", errors="surrogateescape", newline=""
+            ) as f:
                 f.write(text)
             names.append(path)
-        argv = [_GIT, "merge-file", "-p", "-L", labels[0], "-L", labels[1], "-L", labels[2], *names]
+        argv = [
+            _GIT,
+            "merge-file",
+            "-p",
+            "-L",
+            labels[0],
+            "-L",
+            labels[1],
+            "-L",
+            labels[2],
+            *names,
+        ]
         done = subprocess.run(argv, capture_output=True, check=False)
     # the exit status is the number of conflicts (capped at 127), negative on error
     if done.returncode < 0 or done.returncode > 127:

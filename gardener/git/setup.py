@@ -18,7 +18,10 @@ MEMORY_DRIVER = "gardener-memory"
 UNION_DRIVER = "gardener-union"
 DRIVERS = {
     MEMORY_DRIVER: ("merge-memory", "memory-gardener: MEMORY.md merged entry by entry"),
-    UNION_DRIVER: ("merge-union", "memory-gardener: set-like state merged as sets of lines"),
+    UNION_DRIVER: (
+        "merge-union",
+        "memory-gardener: set-like state merged as sets of lines",
+    ),
 }
 
 
@@ -41,7 +44,9 @@ def missing(git_dir: str) -> list[str]:
     if not os.path.exists(os.path.join(common, "hooks", "pre-commit")):
         out.append("pre-commit hook")
     try:
-        with open(os.path.join(common, "config"), encoding="utf-8", errors="replace") as f:
+        with open(
+            os.path.join(common, "config"), encoding="utf-8", errors="replace"
+        ) as f:
             config = f.read()
     except OSError:
         config = ""

@@ -50,7 +50,11 @@ def _config(root: Path) -> Config:
 
 
 def merge_memory_files(
-    base: Path, ours: Path, theirs: Path, path: str = "MEMORY.md", root: Path | None = None
+    base: Path,
+    ours: Path,
+    theirs: Path,
+    path: str = "MEMORY.md",
+    root: Path | None = None,
 ) -> MergeResult:
     """Merge MEMORY.md's three versions into ``ours`` (git's ``%A``).
 
