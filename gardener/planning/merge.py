@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from gardener.formats.memoryfile import parse_memory, render_block, render_fact
 from gardener.model.facts import Fact, Memory, normalize_key, normalize_value
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
-from gardener.model.validtime import parse_instant
+from gardener.model.validtime import is_instant, parse_instant
 from gardener.planning.reconcile import new_id
 
 # the links of a supersession: derived from the timeline, merged by ordering it
@@ -36,6 +36,13 @@ class Conflict:
 
     ours: Fact | None
     theirs: Fact | None
+
+    @property
+    def shown(self) -> Fact:
+        """The version the merged facts hold in its place."""
+        shown = self.ours or self.theirs
+        assert shown is not None  # an entry both sides deleted is no conflict
+        return shown
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,7 @@ def merge_facts(
     both = touched[OURS] & touched[THEIRS]
     redo |= {k for k in both if _of(ours, k) != _of(theirs, k)}
     redo = {k for k in redo if not multi(k)}
-    held = {id(c.ours or c.theirs) for c in conflicts}
+    held = {id(c.shown) for c in conflicts}
     for key in sorted(redo):
         merged = _chain(merged, key, held)
     merged = _without_dangling(merged, {*o, *a, *b})
@@ -247,15 +254,16 @@ def _chain(facts: list[Fact], key: str, held: set[int]) -> list[Fact]:
         if f.key
         and normalize_key(f.key) == key
         and f.since
+        and is_instant(f.since)
         and f.id
         and not f.get("reason")
         and f.kind != "event"
         and id(f) not in held
     ]
-    ids = {facts[i].id for i in at}
+    ids: set[str] = {i for i in (facts[n].id for n in at) if i}
     # a value superseded by an entry outside the chain (a correction) stays out
     at = [i for i in at if facts[i].get("superseded-by") in (None, *ids)]
-    ids = {facts[i].id for i in at if facts[i].id}
+    ids = {i for i in (facts[n].id for n in at) if i}
     if len(at) < 2:
         return facts
     line = sorted(
@@ -371,8 +379,7 @@ def _with_markers(lines: list[str], conflicts: Sequence[Conflict]) -> list[str]:
     theirs' when ours deleted it) replaced by both versions between markers."""
     out = list(lines)
     for conflict in conflicts:
-        shown = conflict.ours or conflict.theirs
-        assert shown is not None
+        shown = conflict.shown
         first = render_fact(shown)
         if first not in out:  # pragma: no cover - every merged fact is rendered
             continue

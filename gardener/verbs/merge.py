@@ -68,9 +68,7 @@ def merge_memory_files(
         multi=lambda key: multi_valued(key, config), path=path,
     )  # fmt: skip
     _write(ours, done.text)
-    conflicts = tuple(
-        (c.ours or c.theirs).id or "?" for c in done.conflicts if (c.ours or c.theirs)
-    )
+    conflicts = tuple(c.shown.id or c.shown.value for c in done.conflicts)
     return MergeResult(path, conflicts, done.outside_conflicts, done.renamed)
 
 
