@@ -138,24 +138,30 @@ def _pick(
 
 def _renames(
     base: dict[str, Fact], ours: dict[str, Fact], theirs: dict[str, Fact]
-) -> dict[str, str]:
-    """Ids theirs added that must change: to ours' id for the same entry
-    (ours filed it under a longer id), or to a new one when ours added
-    another entry under the same id."""
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Ids the sides added that must change (old -> new, ours' and theirs'):
+    one entry both added under two ids takes the shorter (a pass lengthens an
+    id only when its short form is taken), the same on either side; and when
+    both added different entries under one id, theirs' gets a new one."""
     added_ours = {_origin(f): i for i, f in ours.items() if i not in base and f.id}
     taken = {f.id for side in (base, ours, theirs) for f in side.values() if f.id}
+    mine: dict[str, str] = {}
     out: dict[str, str] = {}
     for ident, fact in theirs.items():
         if ident in base or not fact.id or "#" in ident:
             continue
         same = added_ours.get(_origin(fact))
         if same is not None and same != ident:
-            out[ident] = same
+            keep = min(same, ident, key=lambda i: (len(i), i))
+            if keep == same:
+                out[ident] = same
+            else:
+                mine[same] = ident
         elif same is None and ident in ours:
             fresh = new_id(fact.key, fact.value, fact.since or "", fact.id, taken)
             taken.add(fresh)
             out[ident] = fresh
-    return out
+    return mine, out
 
 
 def _renamed(fact: Fact, names: dict[str, str]) -> Fact:
@@ -183,13 +189,15 @@ def merge_facts(
     ``multi_valued``), whose timeline is never ordered into a chain. The
     stray lines (not entries) merge as sets.
     """
-    o, a = _identities(base), _identities(ours)
-    names = _renames(o, a, _identities(theirs))
+    o = _identities(base)
+    mine, names = _renames(o, _identities(ours), _identities(theirs))
+    a = _identities([_renamed(f, mine) for f in ours])
     b = _identities([_renamed(f, names) for f in theirs])
     merged: list[Fact] = []
     conflicts: list[Conflict] = []
     redo: set[str] = set()
     touched: dict[str, set[str]] = {OURS: set(), THEIRS: set()}
+    came: list[dict[str, Fact]] = []  # the side each merged fact came from
     for ident in dict.fromkeys([*a, *b, *o]):
         if ident not in a and ident not in b:
             continue
@@ -204,30 +212,31 @@ def merge_facts(
             redo.add(normalize_key(fact.key))
         if fact is not None:
             merged.append(fact)
+            came.append(a if fact is versions[1] else b)
     # a key both sides changed: its timeline is ordered again
     both = touched[OURS] & touched[THEIRS]
     redo |= {k for k in both if _of(ours, k) != _of(theirs, k)}
     redo = {k for k in redo if not multi(k)}
+    merged = _without_dangling(merged, came)
     held = {id(c.shown) for c in conflicts}
     for key in sorted(redo):
         merged = _chain(merged, key, held)
-    merged = _without_dangling(merged, {*o, *a, *b})
     stray = _merge_lines(base_stray, ours_stray, theirs_stray)
     return BlockMerge(tuple(merged), tuple(stray), tuple(conflicts),
                       tuple(sorted(names.items())))  # fmt: skip
 
 
-def _without_dangling(facts: list[Fact], known: set[str]) -> list[Fact]:
-    """``facts`` without the links to an entry the merge removed (one side
-    deleted it): a link that named no entry on its own side stays, for
-    ``check`` to report."""
+def _without_dangling(facts: list[Fact], came: list[dict[str, Fact]]) -> list[Fact]:
+    """``facts`` without the links to an entry the merge removed (the other
+    side deleted it); ``came[i]``: the side ``facts[i]`` came from. A link
+    that named no entry on its own side stays, for ``check`` to report."""
     kept = {f.id for f in facts if f.id}
     out = []
-    for fact in facts:
+    for fact, side in zip(facts, came, strict=True):
         gone = {
             name: None
             for name in _LINKS
-            if (target := fact.get(name)) and target not in kept and target in known
+            if (target := fact.get(name)) and target not in kept and target in side
         }
         out.append(fact.with_attrs(**gone) if gone else fact)
     return out
