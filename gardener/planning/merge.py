@@ -405,3 +405,53 @@ def _with_markers(lines: list[str], conflicts: Sequence[Conflict]) -> list[str]:
 
 def _lines(fact: Fact | None) -> list[str]:
     return [] if fact is None else [render_fact(fact), *fact.tail]
+
+
+def lost_in_merge(
+    base: Sequence[Fact], parents: Sequence[Sequence[Fact]], merged: Sequence[Fact]
+) -> list[Fact]:
+    """The entries a parent of a merge added since their ``base`` that the
+    merge's result holds neither by id nor by what its id is made of: what
+    taking one side (or a bad resolution) dropped. In the first parent's
+    order, then the others'."""
+    known_ids = {f.id for f in base if f.id}
+    known = {_origin(f) for f in base}
+    kept_ids = {f.id for f in merged if f.id}
+    kept = {_origin(f) for f in merged}
+    lost: dict[str, Fact] = {}
+    for side in parents:
+        for fact in side:
+            if not fact.id or fact.id in known_ids or _origin(fact) in known:
+                continue
+            if fact.id in kept_ids or _origin(fact) in kept or fact.id in lost:
+                continue
+            lost[fact.id] = fact
+    return list(lost.values())
+
+
+def restore(
+    facts: Sequence[Fact], lost: Sequence[Fact], multi: Callable[[str], bool]
+) -> list[Fact]:
+    """``facts`` with the ``lost`` entries back (``lost_in_merge``), each
+    key's timeline ordered again by valid time; an entry whose id another
+    entry took meanwhile gets a new one."""
+    out = list(facts)
+    taken = {f.id for f in out if f.id}
+    origins = {_origin(f) for f in out}
+    back: list[Fact] = []
+    for fact in lost:
+        if _origin(fact) in origins:
+            continue
+        if fact.id in taken:
+            fresh = new_id(fact.key, fact.value, fact.since or "", fact.id or "", taken)
+            fact = _renamed(fact, {fact.id or "": fresh})
+        back.append(fact)
+        taken.add(fact.id or "")
+    # a link of an entry brought back to one that is not here goes
+    for fact in back:
+        gone = {n: None for n in _LINKS if fact.get(n) and fact.get(n) not in taken}
+        out.append(fact.with_attrs(**gone) if gone else fact)
+    keys = {normalize_key(f.key) for f in back if f.key}
+    for key in sorted(k for k in keys if not multi(k)):
+        out = _chain(out, key, set())
+    return out

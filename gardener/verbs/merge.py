@@ -5,13 +5,27 @@ file, as a git merge driver must; no commit, no lock (git holds the index)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gardener.errors import GardenerError
+from gardener.errors import GardenerError, ParseError
+from gardener.files.atomic import atomic_write
+from gardener.formats.memoryfile import NEW_FILE, parse_memory, render_memory
 from gardener.git.mergefile import merge_file
+from gardener.git.merges import (
+    commits_since,
+    head,
+    merge_base,
+    merges_touching,
+    texts_at,
+)
+from gardener.git.repo import Repo
 from gardener.model.config import Config, multi_valued
-from gardener.planning.merge import merge_lines, merge_memory
+from gardener.model.facts import Fact, Problem
+from gardener.planning.merge import lost_in_merge, merge_lines, merge_memory, restore
+from gardener.verbs.messages import restore_message
+from gardener.verbs.session import Session
 
 
 @dataclass(frozen=True)
@@ -76,3 +90,116 @@ def merge_union_files(base: Path, ours: Path, theirs: Path, path: str) -> MergeR
     """Merge a set-like file's three versions into ``ours``: never a conflict."""
     _write(ours, merge_lines(_read(base), _read(ours), _read(theirs)))
     return MergeResult(path)
+
+
+# the merges looked at (newest first), and the later versions of MEMORY.md a
+# lost entry is looked for in: a few git reads for a check or a pass
+MERGES = 20
+LATER = 50
+VERIFIED = (
+    "merges-verified"  # in the git folder's gardener/: HEAD, nothing lost by then
+)
+
+
+@dataclass(frozen=True)
+class Lost:
+    """An entry one side of a merge filed that the merge's result dropped
+    (and no later version of MEMORY.md holds)."""
+
+    merge: str  # the merge commit (40 hex)
+    fact: Fact
+
+
+def lost_entries(
+    repo: Repo, memory_file: str, multi: Callable[[str], bool]
+) -> list[Lost]:
+    """The entries recent merges of ``memory_file`` dropped (see
+    ``gardener.planning.merge.lost_in_merge``), oldest merge first.
+
+    The git folder's ``gardener/merges-verified`` remembers the HEAD up to
+    which nothing was lost, so a pass looks only at the merges made since:
+    one ``git rev-parse`` when there are none.
+    """
+    now = head(repo)
+    if now is None:
+        return []
+    verified_path = repo.git_dir / "gardener" / VERIFIED
+    since = _verified(verified_path)
+    if since == now:
+        return []
+    found: list[Lost] = []
+    for merge, parents in reversed(merges_touching(repo, memory_file, MERGES, since)):
+        found += [Lost(merge, f) for f in _lost_at(repo, memory_file, merge, parents)]
+    if not found:
+        verified_path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(verified_path, now + "\n")
+    return found
+
+
+def _verified(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
+def _lost_at(
+    repo: Repo, memory_file: str, merge: str, parents: list[str]
+) -> list[Fact]:
+    base = merge_base(repo, parents)
+    texts = texts_at(repo, [merge, *parents, *([base] if base else [])], memory_file)
+    try:
+        parsed = {c: parse_memory(t or "", memory_file).facts for c, t in texts.items()}
+    except ParseError:
+        return []  # a side whose block cannot be read: check reports that file
+    lost = lost_in_merge(
+        parsed[base] if base else (), [parsed[p] for p in parents], parsed[merge]
+    )
+    if not lost:
+        return []
+    later = texts_at(repo, commits_since(repo, merge, memory_file, LATER), memory_file)
+    return [f for f in lost if not any(_holds(t, f.id or "") for t in later.values())]
+
+
+def _holds(text: str | None, ident: str) -> bool:
+    """Whether a MEMORY.md text has an entry of id ``ident`` (a quick look)."""
+    return text is not None and (f"{{#{ident} " in text or f"{{#{ident}}}" in text)
+
+
+def lost_problems(lost: Sequence[Lost], memory_file: str) -> list[Problem]:
+    """What ``check`` says of each lost entry."""
+    return [
+        Problem(
+            "lost",
+            memory_file,
+            None,
+            f"#{x.fact.id} ({_label(x.fact)}, from {x.fact.get('from') or '?'}) was"
+            f" filed on one side of merge {x.merge[:8]} and is missing since; its"
+            " note is marked as promoted, so run `gardener promote` to file it again",
+        )
+        for x in lost
+    ]
+
+
+def _label(fact: Fact) -> str:
+    return f"{fact.key}: {fact.value}" if fact.key else fact.value
+
+
+def restore_lost(s: Session) -> tuple[Lost, ...]:
+    """File again, in one commit, the entries recent merges dropped (see
+    ``lost_entries``); returns them. MEMORY.md changed meanwhile: nothing."""
+    config = s.config
+    lost = lost_entries(s.repo, config.memory_file, lambda k: multi_valued(k, config))
+    if not lost:
+        return ()
+    before = s.memory_text()
+    memory = parse_memory(before or NEW_FILE, config.memory_file)
+    facts = restore(
+        memory.facts, [x.fact for x in lost], lambda k: multi_valued(k, config)
+    )
+    text = render_memory(memory, facts)
+    if text == before:
+        return ()
+    applied = s.apply({config.memory_file: text}, {config.memory_file: before},
+                      restore_message([(x.merge, _label(x.fact)) for x in lost]))  # fmt: skip
+    return () if applied.stale else tuple(lost)

@@ -196,3 +196,37 @@ def test_a_fresh_clone_says_it_is_not_set_up(tmp_path: Path):
     assert attributes.count("merge=gardener-memory") == 1
     config = sh(clone, "config", "--get-all", "merge.gardener-memory.driver").stdout
     assert config.count("merge-memory") == 1
+
+
+@pytest.mark.parametrize("side", ["HEAD", "MERGE_HEAD"])
+def test_a_merge_that_took_one_side_of_memory_is_reported_and_repaired(
+    tmp_path: Path, side: str
+):
+    _, (a, b) = machines(tmp_path)
+    decide(a, "database", "Postgres", "2026-01-12T10:15")
+    sh(a, "push", "-q")
+    assert pull(b).returncode == 0
+    decide(a, "database", "SQLite", "2026-01-16T16:40")
+    decide(a, "editor", "vim", "2026-01-16T17:00")
+    decide(b, "database", "MySQL", "2026-01-20T09:00")
+    decide(b, "theme", "dark", "2026-01-20T09:30")
+    sh(a, "push", "-q")
+    # what most people do with a conflict: take one side of MEMORY.md whole
+    sh(b, "pull", "-q", "--no-rebase", "--no-commit")
+    sh(b, "checkout", side, "--", "MEMORY.md")
+    sh(b, "commit", "-q", "--no-edit")
+    said = gardener(b, "check", code=4).stdout
+    dropped = ["SQLite", "editor"] if side == "HEAD" else ["MySQL", "theme"]
+    for label in dropped:
+        assert label in said and "gardener promote" in said
+    done = gardener(b, "promote")
+    assert "filed again" in done.stdout + done.stderr
+    assert timeline(b, "database") == EXPECTED
+    assert facts(b, "editor") and facts(b, "theme")
+    assert "no problems" in gardener(b, "check").stdout
+    # a person who then deletes a restored entry by hand is not overruled
+    path = b / "MEMORY.md"
+    path.write_text("".join(x for x in path.read_text().splitlines(True) if "theme" not in x))
+    gardener(b, "promote")
+    assert not facts(b, "theme")
+    assert "no problems" in gardener(b, "check").stdout
