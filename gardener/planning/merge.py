@@ -8,8 +8,8 @@ are a ``Conflict``. The links a supersession writes (``until``,
 ``superseded-by``, ``supersedes``, the move to Superseded) are derived from the
 timeline, so two sides that each filed a new value of one key do not conflict
 over the old value: the key's timeline is ordered again by ``since`` instead.
-``merge_memory`` does the same for the file's text, with a callable that merges
-the text outside the block as ``git merge-file`` does.
+``lost_in_merge`` finds the entries a merge's result dropped, ``restore`` puts
+them back. The file's text: ``gardener.planning.mergetext``.
 """
 
 from __future__ import annotations
@@ -17,17 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from gardener.formats.memoryfile import parse_memory, render_block, render_fact
-from gardener.model.facts import Fact, Memory, normalize_key, normalize_value
+from gardener.formats.memoryfile import render_fact
+from gardener.model.facts import Fact, normalize_key, normalize_value
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_instant, parse_instant
 from gardener.planning.reconcile import new_id
 
 # the links of a supersession: derived from the timeline, merged by ordering it
 _LINKS = ("supersedes", "superseded-by")
-# the line that stands for the managed block while the text around it merges
-PLACEHOLDER = "<!-- gardener:merge the managed block goes here -->"
-OURS, THEIRS = "ours", "theirs"
+OURS, THEIRS = "ours", "theirs"  # the conflict markers' labels
 
 
 @dataclass(frozen=True)
@@ -221,7 +219,7 @@ def merge_facts(
     held = {id(c.shown) for c in conflicts}
     for key in sorted(redo):
         merged = _chain(merged, key, held)
-    stray = _merge_lines(base_stray, ours_stray, theirs_stray)
+    stray = merge_set(base_stray, ours_stray, theirs_stray)
     return BlockMerge(tuple(merged), tuple(stray), tuple(conflicts),
                       tuple(sorted(names.items())))  # fmt: skip
 
@@ -295,7 +293,7 @@ def _chain(facts: list[Fact], key: str, held: set[int]) -> list[Fact]:
     return out
 
 
-def _merge_lines(
+def merge_set(
     base: Sequence[tuple[str, str]],
     ours: Sequence[tuple[str, str]],
     theirs: Sequence[tuple[str, str]],
@@ -305,106 +303,6 @@ def _merge_lines(
     gone = (set(base) - set(ours)) | (set(base) - set(theirs))
     kept = [line for line in dict.fromkeys([*ours, *theirs]) if line not in gone]
     return kept
-
-
-def merge_lines(base: str, ours: str, theirs: str) -> str:
-    """Set-like files (the ledger's months, the retired register) merged as sets
-    of lines: a line either side added is kept, one either side removed goes;
-    ours' order, then theirs' new lines, sorted if ours was."""
-    o, a, b = (text.splitlines() for text in (base, ours, theirs))
-    lines = _merge_lines([("", x) for x in o], [("", x) for x in a],
-                         [("", x) for x in b])  # fmt: skip
-    out = [line for _, line in lines]
-    if a == sorted(a):
-        out.sort()
-    return "".join(line + "\n" for line in out)
-
-
-@dataclass(frozen=True)
-class MemoryMerge:
-    """The merged MEMORY.md text, and its conflicts (in the block, and the
-    number of conflicting hunks outside it)."""
-
-    text: str
-    conflicts: tuple[Conflict, ...]
-    outside_conflicts: int
-    renamed: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def clean(self) -> bool:
-        return not self.conflicts and not self.outside_conflicts
-
-
-def merge_memory(
-    base: str,
-    ours: str,
-    theirs: str,
-    merge_text: Callable[[str, str, str], tuple[str, int]],
-    multi: Callable[[str], bool] = lambda key: False,
-    path: str = "MEMORY.md",
-) -> MemoryMerge:
-    """Three versions of MEMORY.md -> the merged text.
-
-    ``merge_text(base, ours, theirs)``: the text outside the block merged as
-    ``git merge-file`` does, and its number of conflicts. The block is merged
-    by ``merge_facts`` and rendered canonically, a conflicting entry between
-    ``<<<<<<< ours`` and ``>>>>>>> theirs`` lines. Raises ParseError when a
-    side's block cannot be read (a begin marker without an end).
-    """
-    o, a, b = (parse_memory(text, path) for text in (base, ours, theirs))
-    block = merge_facts(o.facts, a.facts, b.facts, multi, o.stray, a.stray, b.stray)
-    outside, hunks = merge_text(*(_outside(m) for m in (o, a, b)))
-    head, found, tail = outside.partition(PLACEHOLDER + "\n")
-    if not found:  # the block's place was lost: it goes at the end
-        head, tail = outside, ""
-        if head and not head.endswith("\n"):
-            head += "\n"
-    nl = a.newline
-    lines = render_block(block.facts, block.stray, nl)
-    lines = _with_markers(lines, block.conflicts)
-    begin = a.begin or b.begin or o.begin
-    end = a.end or b.end or o.end
-    if begin is None or end is None:
-        from gardener.formats.memoryfile import BEGIN, END
-
-        begin, end = BEGIN, END
-    body = nl.join([begin, *lines, end]) + nl
-    return MemoryMerge(head + body + tail, block.conflicts, hunks, block.renamed)
-
-
-def _outside(memory: Memory) -> str:
-    """The text outside the block, with one placeholder line where it is."""
-    if not memory.has_block:
-        text = memory.head
-        if not text.strip():
-            return PLACEHOLDER + "\n"
-        sep = "" if text.endswith("\n") else "\n"
-        return text + sep + PLACEHOLDER + "\n"
-    return memory.head + PLACEHOLDER + "\n" + memory.tail
-
-
-def _with_markers(lines: list[str], conflicts: Sequence[Conflict]) -> list[str]:
-    """The block's lines with each conflicting entry (rendered as ours', or as
-    theirs' when ours deleted it) replaced by both versions between markers."""
-    out = list(lines)
-    for conflict in conflicts:
-        shown = conflict.shown
-        first = render_fact(shown)
-        if first not in out:  # pragma: no cover - every merged fact is rendered
-            continue
-        at = out.index(first)
-        out[at : at + 1 + len(shown.tail)] = [
-            f"<<<<<<< {OURS}",
-            *_lines(conflict.ours),
-            "=======",
-            *_lines(conflict.theirs),
-            f">>>>>>> {THEIRS}",
-        ]
-    return out
-
-
-def _lines(fact: Fact | None) -> list[str]:
-    return [] if fact is None else [render_fact(fact), *fact.tail]
 
 
 def lost_in_merge(

@@ -23,7 +23,8 @@ from gardener.git.merges import (
 from gardener.git.repo import Repo
 from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Fact, Problem
-from gardener.planning.merge import lost_in_merge, merge_lines, merge_memory, restore
+from gardener.planning.merge import lost_in_merge, restore
+from gardener.planning.mergetext import merge_lines, merge_memory
 from gardener.verbs.messages import restore_message
 from gardener.verbs.session import Session
 

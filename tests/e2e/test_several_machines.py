@@ -226,7 +226,9 @@ def test_a_merge_that_took_one_side_of_memory_is_reported_and_repaired(
     assert "no problems" in gardener(b, "check").stdout
     # a person who then deletes a restored entry by hand is not overruled
     path = b / "MEMORY.md"
-    path.write_text("".join(x for x in path.read_text().splitlines(True) if "theme" not in x))
+    path.write_text(
+        "".join(x for x in path.read_text().splitlines(True) if "theme" not in x)
+    )
     gardener(b, "promote")
     assert not facts(b, "theme")
     assert "no problems" in gardener(b, "check").stdout

@@ -6,15 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener.formats.memoryfile import BEGIN, END, parse_memory, render_block
-from gardener.git.mergefile import merge_file
+from gardener.formats.memoryfile import BEGIN, END, render_block
 from gardener.model.facts import Fact
-from gardener.planning.merge import (
-    BlockMerge,
-    merge_facts,
-    merge_lines,
-    merge_memory,
-)
+from gardener.planning.merge import BlockMerge, merge_facts
 
 POSTGRES = Fact("Postgres", "database", "ma1", "Decisions",
                 {"since": "2026-01-12T10:15", "from": "memory/2026-01-12.md"})  # fmt: skip
@@ -85,29 +79,6 @@ def test_an_edit_on_one_side_wins_and_a_removal_goes():
     assert [f.value for f in merged.facts] == ["neovim"]
 
 
-def test_different_edits_of_one_entry_are_a_conflict_with_markers_around_it():
-    o = file("## Facts", "- **editor**: vim {#md4}", "- **shell**: zsh {#me5}")
-    a = o.replace("vim", "neovim")
-    b = o.replace("vim", "helix")
-    done = merge_memory(o, a, b, merge_file)
-    assert [c.shown.id for c in done.conflicts] == ["md4"]
-    assert done.text == file(
-        "## Facts",
-        "<<<<<<< ours",
-        "- **editor**: neovim {#md4}",
-        "=======",
-        "- **editor**: helix {#md4}",
-        ">>>>>>> theirs",
-        "- **shell**: zsh {#me5}",
-    )
-
-
-def test_an_entry_edited_on_one_side_and_removed_on_the_other_is_a_conflict():
-    o = file("## Facts", "- **editor**: vim {#md4}")
-    done = merge_memory(o, o.replace("vim", "neovim"), file("## Facts"), merge_file)
-    assert len(done.conflicts) == 1 and "=======\n>>>>>>> theirs" in done.text
-
-
 def test_one_id_for_two_different_entries_gives_theirs_a_new_one():
     a = [value("vim", "mabcde", "2026-01-10", "editor")]
     b = [value("zsh", "mabcde", "2026-01-11", "shell"),
@@ -127,21 +98,6 @@ def test_one_entry_filed_under_two_ids_is_kept_once():
     b = [Fact("vim", "editor", "md4a", "Facts", {"since": "2026-01-10", "from": "n"})]
     merged = merge_facts([], a, b)
     assert [f.id for f in merged.facts] == ["md4"]
-
-
-def test_text_outside_the_block_merges_line_by_line():
-    o = file("## Facts", "- a {#m1}", head="# Memory\n\nintro\n", tail="\nbye\n")
-    a = o.replace("intro", "intro, edited")
-    b = o.replace("bye", "goodbye").replace("- a {#m1}", "- a {#m1}\n- b {#m2}")
-    done = merge_memory(o, a, b, merge_file)
-    assert done.clean
-    assert done.text == file("## Facts", "- a {#m1}", "- b {#m2}",
-                             head="# Memory\n\nintro, edited\n", tail="\ngoodbye\n")  # fmt: skip
-
-
-def test_set_like_files_merge_as_sets():
-    o = "a\tx\nb\tx\n"
-    assert merge_lines(o, "a\tx\nb\tx\nc\tx\n", "b\tx\nd\tx\n") == "b\tx\nc\tx\nd\tx\n"
 
 
 # -- properties ------------------------------------------------------------------
@@ -211,15 +167,3 @@ def test_the_merge_is_symmetric_up_to_conflicts(three):
         assert render_block(ab.facts) == render_block(ba.facts)
         ids = [f.id for f in ab.facts]
         assert len(ids) == len(set(ids))
-
-
-@settings(max_examples=100, deadline=None)
-@given(sides())
-def test_the_merged_file_parses_back_to_the_merged_facts(three):
-    o, a, b = (file(*render_block(side)) for side in three)
-    done = merge_memory(o, a, b, merge_file)
-    if done.clean:
-        again = parse_memory(done.text)
-        assert render_block(again.facts) == render_block(
-            merge_facts(*(parse_memory(t).facts for t in (o, a, b))).facts
-        )
