@@ -21,7 +21,6 @@ from gardener.formats.memoryfile import render_fact
 from gardener.model.facts import Fact, normalize_key, normalize_value
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_instant, parse_instant
-from gardener.planning.reconcile import new_id
 
 # the links of a supersession: derived from the timeline, merged by ordering it
 _LINKS = ("supersedes", "superseded-by")
@@ -82,6 +81,19 @@ def _content(fact: Fact | None) -> tuple[str, str, tuple[str, ...]] | None:
     return (fact.section.casefold(), render_fact(fact), fact.tail)
 
 
+def _same_version(a: Fact | None, b: Fact | None) -> bool:
+    """``_same``, quick for the one object or two parsed from one line."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    if a.section == b.section and a.value == b.value and a.key == b.key and \
+            a.id == b.id and a.attrs == b.attrs and a.struck == b.struck and \
+            a.tail == b.tail:  # fmt: skip
+        return True
+    return _content(a) == _content(b)
+
+
 def _unlinked(fact: Fact, linked: Collection[str] | None = None) -> Fact:
     """``fact`` without the links of a supersession (only those to ``linked``
     ids, if given): back in its own section, unstruck, with no ``until`` that
@@ -107,7 +119,7 @@ def _unlinked(fact: Fact, linked: Collection[str] | None = None) -> Fact:
 
 
 def _same(a: Fact | None, b: Fact | None) -> bool:
-    return _content(a) == _content(b)
+    return _same_version(a, b)
 
 
 def _alike(a: Fact | None, b: Fact | None) -> bool:
@@ -156,6 +168,8 @@ def _renames(
             else:
                 mine[same] = ident
         elif same is None and ident in ours:
+            from gardener.planning.reconcile import new_id  # rare: not at import
+
             fresh = new_id(fact.key, fact.value, fact.since or "", fact.id, taken)
             taken.add(fresh)
             out[ident] = fresh
@@ -341,6 +355,8 @@ def restore(
         if _origin(fact) in origins:
             continue
         if fact.id in taken:
+            from gardener.planning.reconcile import new_id  # rare: not at import
+
             fresh = new_id(fact.key, fact.value, fact.since or "", fact.id or "", taken)
             fact = _renamed(fact, {fact.id or "": fresh})
         back.append(fact)

@@ -232,3 +232,23 @@ def test_a_merge_that_took_one_side_of_memory_is_reported_and_repaired(
     gardener(b, "promote")
     assert not facts(b, "theme")
     assert "no problems" in gardener(b, "check").stdout
+
+
+def test_both_machines_writing_one_days_note_merge_without_a_conflict(tmp_path: Path):
+    _, (a, b) = machines(tmp_path)
+    decide(a, "database", "Postgres", "2026-01-12T09:00")
+    decide(b, "database", "SQLite", "2026-01-12T11:00")
+    decide(a, "editor", "vim", "2026-01-12T12:00")
+    sh(a, "push", "-q")
+    merged = pull(b)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    note = (b / "memory" / "2026-01-12.md").read_text()
+    assert "Postgres" in note and "SQLite" in note and "vim" in note
+    assert timeline(b, "database") == [
+        ("Postgres", "2026-01-12T09:00", "2026-01-12T11:00", False),
+        ("SQLite", "2026-01-12T11:00", None, True),
+    ]
+    before = (b / "MEMORY.md").read_text()
+    gardener(b, "promote")
+    assert (b / "MEMORY.md").read_text() == before
+    assert "no problems" in gardener(b, "check").stdout
