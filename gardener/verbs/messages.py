@@ -217,5 +217,5 @@ def restore_message(lost: Sequence[tuple[str, str]]) -> str:
     merges = sorted({m[:8] for m, _ in lost})
     lines = [f"- {short(label, 90)} (dropped by merge {m[:8]})" for m, label in lost]
     head = f"promote: file again {len(lost)} entr{'y' if len(lost) == 1 else 'ies'}"
-    head += f" merge {', '.join(merges)} dropped"
+    head += f" that merge {', '.join(merges)} dropped"
     return head + "\n\n" + "\n".join(lines) + f"\n\n{trailers.action('promote')}\n"
