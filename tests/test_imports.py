@@ -44,6 +44,7 @@ HOT_PATH = {
     "gardener.git.identity",
     "gardener.git.repo",
     "gardener.git.run",
+    "gardener.git.setup",
     "gardener.git.trailers",
     "gardener.git.trees",
     "gardener.model",

@@ -19,6 +19,7 @@ review    ``gardener review``: the entries waiting for the judge
 decide    ``gardener decide``: apply the judge's answers
 check     ``gardener check``: report problems (exit 4 when there are any)
 demo      ``gardener demo``: replay the example agent's notes in a scratch workspace
+merge     ``gardener merge-memory`` and ``merge-union``: the merge drivers git runs (hidden)
 
 A command's options are declared in its module; those of ``note`` and
 ``recall`` in ``options`` (click and the fast entry read the one table), the

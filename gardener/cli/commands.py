@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from gardener.cli.common import JSON_META
-from gardener.cli.output import fail, open_workspace
+from gardener.cli.output import fail, open_workspace, warn_if_not_set_up
 from gardener.errors import GardenerError
 
 COMMANDS = {
@@ -27,6 +27,8 @@ COMMANDS = {
     "forget": "gardener.cli.forget:forget",
     "init": "gardener.cli.init:init",
     "mcp": "gardener.mcp.command:mcp",
+    "merge-memory": "gardener.cli.merge:merge_memory",
+    "merge-union": "gardener.cli.merge:merge_union",
     "note": "gardener.cli.note:note",
     "promote": "gardener.cli.promote:promote",
     "prune": "gardener.cli.prune:prune",
@@ -38,6 +40,9 @@ COMMANDS = {
     "watch": "gardener.watch.command:watch",
     "why": "gardener.cli.why:why",
 }
+
+# commands that set a clone up, or that git runs: no "not set up" line
+_SETS_UP = {"init", "demo", "merge-memory", "merge-union"}
 
 
 class LazyGroup(click.Group):
@@ -86,3 +91,5 @@ def main(ctx: click.Context, workspace: str) -> None:
     ctx.ensure_object(dict)
     ctx.obj["workspace"] = workspace
     ctx.obj["open"] = functools.partial(open_workspace, Path(workspace))
+    if ctx.invoked_subcommand not in _SETS_UP:
+        warn_if_not_set_up(workspace)

@@ -151,8 +151,9 @@ def run(call: Call) -> None:
     ``gardener.verbs.note.note_fresh`` when the settings are cached. Otherwise
     the ``Workspace`` does the work.
     """
-    from gardener.cli.output import fail, print_hits, print_note
+    from gardener.cli.output import fail, print_hits, print_note, warn_if_not_set_up
 
+    warn_if_not_set_up(call.workspace)
     arguments = dict(call.arguments)
     as_json = bool(arguments.pop("as_json", False))
     try:

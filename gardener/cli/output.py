@@ -68,6 +68,16 @@ def fail(exc: BaseException, as_json: bool = False) -> NoReturn:
     raise exc
 
 
+def warn_if_not_set_up(folder: str) -> None:
+    """One line on stderr when the workspace at ``folder`` lacks its hook or
+    merge drivers (``gardener.git.setup.warning``): a stat and a read."""
+    from gardener.git.setup import warning
+
+    line = warning(folder)
+    if line:
+        say(line, err=True)
+
+
 def open_workspace(root: Path) -> Workspace:
     """The workspace at ``root``; GardenerError (exit 1) if it has no git repository."""
     from gardener.workspace import Workspace

@@ -18,4 +18,6 @@ prune       a prune pass: superseded and expired entries, notes past their TTL
 forget      a forget pass: retire the entries a selector matches
 purge       purge matching: the text to erase, its cut forms, its keyed hash
 check       the problems ``gardener check`` reports
+merge       the three-way merge of MEMORY.md's block by entry id; entries a merge dropped
+mergetext   MEMORY.md's text merged around the block; set-like files merged as sets
 """

@@ -23,4 +23,5 @@ guard        redaction of the files a verb commits, quarantine, purged texts
 secrets      what check reports about secrets: files, names, the hook's index, history
 appendonly   a committed note rewritten by hand gets its committed text back
 maintenance  when a commit runs git's housekeeping
+merge        the merge drivers git runs; entries a merge dropped, reported and filed again
 """

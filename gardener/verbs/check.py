@@ -107,7 +107,24 @@ def check(
     problems += _held(notes, reading.read_ledger(root))
     problems += _backlog(root, config, notes, now())
     problems += _quarantined(root)
+    problems += _lost(root, config)
     return sort_problems(problems)
+
+
+def _lost(root: Path, config: Config) -> list[Problem]:
+    """Entries a merge of MEMORY.md dropped (``gardener.verbs.merge.lost_entries``)."""
+    from gardener.git.repo import Repo
+    from gardener.model.config import multi_valued
+    from gardener.verbs.merge import lost_entries, lost_problems
+
+    try:
+        with Repo.open(root) as repo:
+            lost = lost_entries(
+                repo, config.memory_file, lambda k: multi_valued(k, config)
+            )
+    except GardenerError:
+        return []  # not a git work tree's top: other problems say so
+    return lost_problems(lost, config.memory_file)
 
 
 def _state_problems(root: Path) -> list[Problem]:

@@ -12,8 +12,11 @@ from gardener.files.lock import workspace_lock
 from gardener.files.read import read_text
 from gardener.formats.memoryfile import NEW_FILE
 from gardener.git.repo import Repo
+from gardener.git.setup import MEMORY_DRIVER, UNION_DRIVER, register_drivers
 from gardener.model.config import Config
 from gardener.store import settings as configuration
+from gardener.store.ledger import FOLDER as LEDGER_FOLDER
+from gardener.store.retired import REGISTER as RETIRED
 from gardener.verbs.clock import Clock
 from gardener.verbs.guard import (
     Redaction,
@@ -36,7 +39,39 @@ fi
 exec "$python" -m gardener -w "$(git rev-parse --show-toplevel)" check --staged
 """
 
-ATTRIBUTES = "# daily notes are append-only: merge them by keeping both sides\n"
+NOTES_COMMENT = "# daily notes are append-only: merge them by keeping both sides"
+STATE_COMMENT = (
+    "# MEMORY.md merges entry by entry, the gardener's state as sets of lines"
+    " (drivers: gardener init .)"
+)
+
+
+def attribute_lines(config: Config) -> list[tuple[str, str]]:
+    """The .gitattributes lines a workspace needs, each with the comment that
+    goes above it when it is added."""
+    return [
+        (NOTES_COMMENT, f"{config.notes_dir}/*.md merge=union"),
+        (STATE_COMMENT, f"{config.memory_file} merge={MEMORY_DRIVER}"),
+        (STATE_COMMENT, f"{LEDGER_FOLDER}/* merge={UNION_DRIVER}"),
+        (STATE_COMMENT, f"{RETIRED} merge={UNION_DRIVER}"),
+    ]
+
+
+def attributes_text(text: str, config: Config) -> str:
+    """``text`` (a .gitattributes file, "" if none) with the lines of
+    ``attribute_lines`` it lacks appended, each comment once; the same text
+    when nothing lacks."""
+    have = {line.strip() for line in text.splitlines()}
+    out = text if not text or text.endswith("\n") else text + "\n"
+    for comment, line in attribute_lines(config):
+        if line in have:
+            continue
+        if comment not in have:
+            out += comment + "\n"
+            have.add(comment)
+        out += line + "\n"
+        have.add(line)
+    return out
 
 
 def init(root: Path, now_override: str | None = None) -> tuple[Config, InitResult]:
@@ -66,6 +101,7 @@ def init(root: Path, now_override: str | None = None) -> tuple[Config, InitResul
                 paths, init_message(adopted, [r.summary() for r in redacted])
             )
             repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))
+            register_drivers(repo, sys.executable)
     finally:
         repo.close()
     return config, InitResult(str(root), adopted, tuple(created), tuple(redacted), sha)
@@ -83,10 +119,12 @@ def _create_files(root: Path, config: Config) -> list[str]:
     if not notes_dir.exists():
         notes_dir.mkdir(parents=True)
     attributes = root / ".gitattributes"
-    line = f"{config.notes_dir}/*.md merge=union"
-    if not attributes.exists():
-        atomic_write(attributes, ATTRIBUTES + line + "\n")
-        created.append(".gitattributes")
+    old = read_text(attributes) if attributes.exists() else None
+    new = attributes_text(old or "", config)
+    if new != old:
+        atomic_write(attributes, new)
+        if old is None:
+            created.append(".gitattributes")
     ensure_state_dir(root)
     return created
 

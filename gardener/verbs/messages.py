@@ -209,3 +209,13 @@ def purge_message(
         f"{trailers.trailer(trailers.PURGED_BY, one or 'unknown')}\n"
         f"{trailers.trailer(trailers.PURGED_AT, now.isoformat(timespec='seconds'))}\n"
     )
+
+
+def restore_message(lost: Sequence[tuple[str, str]]) -> str:
+    """The commit that files again the entries a merge dropped: (merge commit,
+    the entry's ``key: value``) each."""
+    merges = sorted({m[:8] for m, _ in lost})
+    lines = [f"- {short(label, 90)} (dropped by merge {m[:8]})" for m, label in lost]
+    head = f"promote: file again {len(lost)} entr{'y' if len(lost) == 1 else 'ies'}"
+    head += f" that merge {', '.join(merges)} dropped"
+    return head + "\n\n" + "\n".join(lines) + f"\n\n{trailers.action('promote')}\n"

@@ -27,6 +27,7 @@ from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
 from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
+from gardener.verbs.merge import restore_lost
 from gardener.verbs.messages import decide_message, ledger_message, promote_message
 from gardener.verbs.record import record
 from gardener.verbs.results import PromoteResult
@@ -60,6 +61,10 @@ def promote(
         def attempt() -> PromoteResult | None:
             if not dry_run:
                 redacted.extend(record(session)[1])
+                for lost in restore_lost(session):  # a merge that took one side
+                    session.warn(
+                        f"filed again #{lost.fact.id}, dropped by merge {lost.merge[:8]}"
+                    )
             return _pass(session, memo, redacted, dry_run, force, judging)
 
         return session.replan(attempt)

@@ -96,3 +96,17 @@ def test_init_adopts_in_place_and_redacts_secrets(tmp_path: Path):
         "memory/state.json" not in tracked
         and "memory/archive/2025-01-01.md" not in tracked
     )
+
+
+def test_init_again_adds_the_merge_lines_an_older_workspace_lacks(ws: Workspace):
+    attributes = ws.root / ".gitattributes"
+    attributes.write_text("# mine\nmemory/*.md merge=union\n")
+    git_as_person(ws.root, "commit", "-qm", "an older workspace", ".gitattributes")
+    Workspace.init(ws.root, now_override="2026-03-01T09:00")
+    text = attributes.read_text()
+    assert text.startswith("# mine\nmemory/*.md merge=union\n")
+    assert "MEMORY.md merge=gardener-memory\n" in text
+    assert text.count("merge=gardener-union") == 2
+    assert git(ws.root, "status", "--porcelain").strip() == ""  # committed
+    Workspace.init(ws.root, now_override="2026-03-01T09:00")
+    assert attributes.read_text() == text
