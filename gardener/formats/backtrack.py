@@ -156,31 +156,26 @@ def _optional(op: Any, av: Any) -> bool:
 
 def _first(items: list[_Item]) -> set[str]:
     """Sample characters a match of ``items`` can begin with."""
-    found: set[str] = set()
-    for op, av in items:
-        if op in _REPEATS or op == _c.POSSESSIVE_REPEAT:
-            found |= _first(list(av[2]))
-        elif op in (_c.SUBPATTERN, _c.ATOMIC_GROUP, _c.BRANCH):
-            for part in _parts(op, av):
-                found |= _first(part)
-        else:
-            found |= _one(op, av)
-        if not _optional(op, av):
-            break
-    return found
+    return _reach(items, first=True)
 
 
 def _chars(items: list[_Item]) -> set[str]:
     """Sample characters any part of ``items`` can match."""
+    return _reach(items, first=False)
+
+
+def _reach(items: list[_Item], first: bool) -> set[str]:
     found: set[str] = set()
     for op, av in items:
         if op in _REPEATS or op == _c.POSSESSIVE_REPEAT:
-            found |= _chars(list(av[2]))
+            found |= _reach(list(av[2]), first)
         elif op in (_c.SUBPATTERN, _c.ATOMIC_GROUP, _c.BRANCH):
             for part in _parts(op, av):
-                found |= _chars(part)
+                found |= _reach(part, first)
         else:
             found |= _one(op, av)
+        if first and not _optional(op, av):
+            break
     return found
 
 
