@@ -110,12 +110,17 @@ class Workspace:
             yield session
 
     # -- verbs -----------------------------------------------------------------
-    def record(self) -> RecordResult:
-        """Commit changes made outside the gardener (secrets redacted first); None if none."""
+    def record(self, *, accept: bool = False) -> RecordResult:
+        """Commit changes made outside the gardener (secrets redacted first).
+
+        A deleted daily note is restored and a rewrite of MEMORY.md past
+        ``max_loss`` held aside, each with a warning; ``accept`` (a person's
+        decision) commits the held rewrite (``gardener.verbs.rewrites``).
+        """
         from gardener.verbs.record import record_changes
 
         with self._session() as session:
-            return record_changes(session)
+            return record_changes(session, accept=accept)
 
     def note(
         self,

@@ -18,7 +18,7 @@ from gardener.formats.dailynote import parse_note
 from gardener.git.repo import identity_for
 from gardener.neverstore import decision, redact
 from gardener.store import journal, refused, retired
-from gardener.verbs.appendonly import restore_notes
+from gardener.verbs.appendonly import restore_deleted, restore_notes
 from gardener.verbs.guard import (
     Redaction,
     never_store_for,
@@ -28,22 +28,30 @@ from gardener.verbs.guard import (
 )
 from gardener.verbs.messages import moves_message, record_message
 from gardener.verbs.results import RecordResult
+from gardener.verbs.rewrites import accept_held, hold_rewrite
 from gardener.verbs.session import Session
 
 
-def record_changes(session: Session) -> RecordResult:
+def record_changes(session: Session, *, accept: bool = False) -> RecordResult:
     """``record`` as a verb: its commit (None if nothing changed), the
-    redactions, and the session's warnings."""
-    sha, redacted = record(session)
+    redactions, and the session's warnings. ``accept``: a person's decision
+    to commit the held rewrite of MEMORY.md (``gardener record --accept``)."""
+    sha, redacted = record(session, accept=accept)
     return RecordResult(sha, tuple(redacted), tuple(session.warnings))
 
 
-def record(session: Session) -> tuple[str | None, list[Redaction]]:
+def record(
+    session: Session, *, accept: bool = False
+) -> tuple[str | None, list[Redaction]]:
     """Commit what people and agents changed without the gardener, secrets redacted first.
 
     First the work of an interrupted gardener run is finished and committed
     as its own action. A committed note found rewritten gets its committed
     text back, the rewrite's lines below a marker (a warning says so).
+    A committed note deleted is restored (only prune deletes one), and a
+    change to MEMORY.md removing more than ``max_loss`` of its current
+    entries is held aside (``gardener.verbs.rewrites``), each with a
+    warning; ``accept`` commits the held one instead.
     The author is git's configured user, else the notes' ``agent`` when
     all changed notes name the same one, else the gardener.
     """
@@ -51,11 +59,18 @@ def record(session: Session) -> tuple[str | None, list[Redaction]]:
     s.check_inside()
     folders = [s.memory_path.parent, s.root / s.config.notes_dir]
     s.warnings += journal.recover(s.root, repo, s.commit, folders)
-    owned = (s.config.memory_file, "rules.md")
-    changed = [p for p in repo.changed(s.owned_paths()) if p in owned or s.is_note(p)]
+    accepted = accept_held(s) if accept else None
+    changed = _changed(s)
+    memory = s.config.memory_file
+    if memory in changed and not accept and (held := hold_rewrite(s, memory)):
+        s.warn(held)
+        changed.remove(memory)
+    notes = [p for p in changed if s.is_note(p)]
+    gone = restore_deleted(s.root, repo, notes, s.warnings)
+    changed = [p for p in changed if p not in gone]
+    notes = [p for p in notes if p not in gone]
     if not changed:
         return None, []
-    notes = [p for p in changed if s.is_note(p)]
     renamed, redacted = rename_secret_names(
         s.root, notes, s.config, s.now(),
         is_new=lambda p: repo.committed_text(p) is None,
@@ -73,12 +88,19 @@ def record(session: Session) -> tuple[str | None, list[Redaction]]:
     )
     texts, again = _scanned_texts(s, changed)
     redacted += again
-    message = record_message(changed, kept, [r.summary() for r in redacted])
+    summaries = [r.summary() for r in redacted]
+    message = record_message(changed, kept, summaries, accepted)
     moved = _moved_notes(s, notes)  # read before the commit changes HEAD
     sha = s.commit(changed, message, author, texts)
     if moved:
         _follow_moves(s, moved)
     return sha, redacted
+
+
+def _changed(s: Session) -> list[str]:
+    """MEMORY.md, rules.md and the notes that differ from HEAD."""
+    owned = (s.config.memory_file, "rules.md")
+    return [p for p in s.repo.changed(s.owned_paths()) if p in owned or s.is_note(p)]
 
 
 def _moved_notes(s: Session, notes: Sequence[str]) -> dict[str, str]:
