@@ -272,6 +272,7 @@ def _append(
 
     with workspace_lock(root) as stale, Repo.open(root) as repo:
         warnings = [stale] if stale else []
+        repo.notices = warnings  # an orphan git lock removed
         if stale:  # its git commands may have been killed with it
             warnings += journal.clear_dead_locks(repo)
         refuse_outside(
