@@ -8,6 +8,7 @@ gets its text back, and the rest is one commit attributed to whoever wrote it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,16 +33,24 @@ from gardener.verbs.rewrites import accept_held, hold_rewrite
 from gardener.verbs.session import Session
 
 
-def record_changes(session: Session, *, accept: bool = False) -> RecordResult:
+def record_changes(
+    session: Session, *, accept: bool = False, grace: float | None = None
+) -> RecordResult:
     """``record`` as a verb: its commit (None if nothing changed), the
-    redactions, and the session's warnings. ``accept``: a person's decision
-    to commit the held rewrite of MEMORY.md (``gardener record --accept``)."""
-    sha, redacted = record(session, accept=accept)
-    return RecordResult(sha, tuple(redacted), tuple(session.warnings))
+    redactions, the session's warnings, and the notes whose last line was
+    left out. ``accept``: a person's decision to commit the held rewrite of
+    MEMORY.md (``gardener record --accept``); ``grace``: see ``record``."""
+    partial: list[str] = []
+    sha, redacted = record(session, accept=accept, grace=grace, partial=partial)
+    return RecordResult(sha, tuple(redacted), tuple(session.warnings), tuple(partial))
 
 
 def record(
-    session: Session, *, accept: bool = False
+    session: Session,
+    *,
+    accept: bool = False,
+    grace: float | None = None,
+    partial: list[str] | None = None,
 ) -> tuple[str | None, list[Redaction]]:
     """Commit what people and agents changed without the gardener, secrets redacted first.
 
@@ -51,7 +60,11 @@ def record(
     A committed note deleted is restored (only prune deletes one), and a
     change to MEMORY.md removing more than ``max_loss`` of its current
     entries is held aside (``gardener.verbs.rewrites``), each with a
-    warning; ``accept`` commits the held one instead.
+    warning; ``accept`` commits the held one instead. ``grace`` (seconds,
+    ``watch``): a note whose last line has no newline yet and that was
+    written less than that long ago is left alone, neither redacted nor
+    committed (a writer may be flushing the line in pieces, and a prefix of
+    a secret is no secret to the scan); its path is added to ``partial``.
     The author is git's configured user, else the notes' ``agent`` when
     all changed notes name the same one, else the gardener.
     """
@@ -65,6 +78,11 @@ def record(
     if memory in changed and not accept and (held := hold_rewrite(s, memory)):
         s.warn(held)
         changed.remove(memory)
+    if grace is not None:  # a writer may be flushing a line in pieces
+        waiting = _unfinished(s, changed, grace)
+        changed = [p for p in changed if p not in waiting]
+        if partial is not None:
+            partial += waiting
     notes = [p for p in changed if s.is_note(p)]
     gone = restore_deleted(s.root, repo, notes, s.warnings)
     changed = [p for p in changed if p not in gone]
@@ -95,6 +113,26 @@ def record(
     if moved:
         _follow_moves(s, moved)
     return sha, redacted
+
+
+def _unfinished(s: Session, changed: Sequence[str], grace: float) -> list[str]:
+    """The notes of ``changed`` whose last line has no newline yet and that
+    were written less than ``grace`` seconds ago."""
+    now = time.time()
+    waiting = []
+    for rel in changed:
+        path = s.root / rel
+        if not s.is_note(rel) or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            with path.open("rb") as file:
+                file.seek(-1, 2)
+                last = file.read(1)
+        except OSError:  # empty (seek before the start), or gone meanwhile
+            continue
+        if last != b"\n" and now - path.stat().st_mtime < grace:
+            waiting.append(rel)
+    return waiting
 
 
 def _changed(s: Session) -> list[str]:
