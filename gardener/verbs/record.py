@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.layout import inside, note_date
+from gardener.files.layout import escaped, inside, note_date, utf8_name
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git.repo import identity_for
@@ -136,9 +136,27 @@ def _unfinished(s: Session, changed: Sequence[str], grace: float) -> list[str]:
 
 
 def _changed(s: Session) -> list[str]:
-    """MEMORY.md, rules.md and the notes that differ from HEAD."""
+    """MEMORY.md, rules.md and the notes that differ from HEAD. A note named
+    in bytes that are not UTF-8, or that is a symlink, is left out with a
+    warning: neither is ever committed as a note."""
     owned = (s.config.memory_file, "rules.md")
-    return [p for p in s.repo.changed(s.owned_paths()) if p in owned or s.is_note(p)]
+    changed = []
+    folder = s.config.notes_dir + "/"
+    for p in s.repo.changed(s.owned_paths()):
+        name = p.removeprefix(folder)
+        if p.startswith(folder) and "/" not in name and not utf8_name(name):
+            s.warn(
+                f"{folder}{escaped(name)}: its name is not valid UTF-8; the note is"
+                " skipped (not read, not committed) until it is renamed"
+            )
+        elif s.is_note(p) and (s.root / p).is_symlink():
+            s.warn(
+                f"{p} is a symlink; the gardener commits only plain note files and"
+                " skips it: replace the link with the file"
+            )
+        elif p in owned or s.is_note(p):
+            changed.append(p)
+    return changed
 
 
 def _moved_notes(s: Session, notes: Sequence[str]) -> dict[str, str]:

@@ -58,3 +58,41 @@ def test_a_zombie_gardener_does_not_wedge_the_workspace(ws: Workspace):
         assert "after the kill" in git(ws.root, "show", "HEAD")
     finally:
         child.wait()
+
+
+ODD = b"2026-01-04-caf\xe9.md"  # Latin-1, not UTF-8
+
+
+def test_a_note_name_that_is_not_utf8_is_skipped_with_a_warning(ws: Workspace, run_cli):
+    folder = os.fsencode(ws.root / "memory")
+    with open(folder + b"/" + ODD, "wb") as file:
+        file.write(b"- fact: **city**: Paris\n")
+    ws.note("the build runs on Fridays", time="08:00")
+    promoted = ws.promote()
+    assert any(
+        "2026-01-04-caf\\xe9.md" in w and "not valid UTF-8" in w
+        for w in promoted.warnings
+    )
+    assert ws.recall("Fridays")
+    assert not ws.recall("Paris")
+    tracked = subprocess.run(
+        ["git", "-C", str(ws.root), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout
+    assert ODD not in tracked
+    os.chdir(ws.root)
+    out = run_cli("check", code=4).output
+    assert "memory/2026-01-04-caf\\xe9.md" in out and "not valid UTF-8" in out
+
+
+def test_a_symlink_under_memory_is_never_committed(ws: Workspace, tmp_path: Path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("- fact: **vault**: outside the workspace\n")
+    (ws.root / "memory" / "2026-01-03.md").symlink_to(outside)
+    (ws.root / "memory" / "2026-01-04.md").symlink_to(tmp_path / "missing.md")
+    result = ws.record()
+    assert result.commit is None
+    assert sum("is a symlink" in w for w in result.warnings) == 2
+    ws.promote()
+    assert not ws.recall("vault")
+    tracked = git(ws.root, "ls-files")
+    assert "2026-01-03" not in tracked and "2026-01-04" not in tracked
