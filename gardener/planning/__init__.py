@@ -18,4 +18,5 @@ prune       a prune pass: superseded and expired entries, notes past their TTL
 forget      a forget pass: retire the entries a selector matches
 purge       purge matching: the text to erase, its cut forms, its keyed hash
 check       the problems ``gardener check`` reports
+duplicates  exact duplicate blocks in a note (an agent's second flush)
 """

@@ -96,3 +96,16 @@ def test_a_symlink_under_memory_is_never_committed(ws: Workspace, tmp_path: Path
     assert not ws.recall("vault")
     tracked = git(ws.root, "ls-files")
     assert "2026-01-03" not in tracked and "2026-01-04" not in tracked
+
+
+def test_check_reports_a_block_an_agent_flushed_twice(ws: Workspace, run_cli):
+    block = (
+        "## Session\n- 10:00 deployed v0.3 to staging\n- 10:05 the flaky test is back\n"
+    )
+    (ws.root / "memory" / "2026-01-05.md").write_text(
+        "# 2026-01-05\n\n" + block + block
+    )
+    os.chdir(ws.root)
+    out = run_cli("check", "--json", code=4).output
+    assert '"kind": "duplicate"' in out
+    assert "lines 6-8 repeat lines 3-5 exactly" in out
