@@ -109,3 +109,79 @@ def test_check_reports_a_block_an_agent_flushed_twice(ws: Workspace, run_cli):
     out = run_cli("check", "--json", code=4).output
     assert '"kind": "duplicate"' in out
     assert "lines 6-8 repeat lines 3-5 exactly" in out
+
+
+def test_a_rogue_agent_loses_nothing_and_leaks_no_token(tmp_path: Path):
+    """The issue's scripted rogue agent, against a running watcher: it deletes a
+    third of the notes, rewrites MEMORY.md to a fifth, truncates today's note
+    and flushes a token in pieces. Every line stays on disk or held aside,
+    each act is reported, and no token characters reach history."""
+    import random
+    import threading
+
+    from gardener.watch.watcher import Options, Watcher
+
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-10T12:00")
+    notes = ws.root / "memory"
+    for day in range(1, 10):
+        (notes / f"2026-01-0{day}.md").write_text(
+            "".join(f"- fact: **host {day}{i}**: box{day}{i}\n" for i in range(2))
+        )
+    (notes / "2026-01-10.md").write_text(
+        "# 2026-01-10\n\n- 09:00 standup moved to 10:00\n"
+    )
+    ws.promote()
+    lines_before = {p.name: p.read_text() for p in notes.glob("*.md")}
+    memory_before = ws.memory_path.read_text()
+    log: list[str] = []
+    watcher = Watcher(ws, Options(debounce=0.05, idle=0, rescan=600, retry=0.3, grace=2.0),
+                      log=log.append)  # fmt: skip
+    thread = threading.Thread(target=watcher.run, daemon=True)
+    thread.start()
+    assert watcher.ready.wait(30)
+    try:
+        for day in (1, 2, 3):  # a third of the notes
+            (notes / f"2026-01-0{day}.md").unlink()
+        kept = [
+            x
+            for x in memory_before.splitlines(True)
+            if "**host" not in x or "**host 1" in x
+        ]
+        ws.memory_path.write_text("".join(kept))  # a fifth of its entries
+        (notes / "2026-01-10.md").write_text("# 2026-01-10\n")  # truncated
+        token = "ghp_" + "".join(
+            random.Random(3).choices("abcdefghijkmnpqrstuvwxyz23456789", k=36)
+        )
+        pick = random.Random(5)
+        line = f"- 11:00 ci token {token}\n"
+        with (notes / "2026-01-10.md").open("a") as f:
+            at = 0
+            while at < len(line):
+                size = pick.randint(2, 8)
+                f.write(line[at : at + size])
+                f.flush()
+                at += size
+                time.sleep(pick.uniform(0.05, 0.2))
+        deadline = time.monotonic() + 20
+        while "REDACTED" not in git(ws.root, "show", "HEAD:memory/2026-01-10.md"):
+            assert time.monotonic() < deadline, log
+            time.sleep(0.05)
+    finally:
+        watcher.stop()
+        thread.join(10)
+    for name, text in lines_before.items():  # every line still on disk
+        assert set(text.splitlines()) <= set((notes / name).read_text().splitlines()), (
+            name
+        )
+    assert ws.memory_path.read_text() == memory_before
+    held = ws.root / ".gardener" / "held" / "MEMORY.md"
+    assert held.read_text() == "".join(kept)
+    said = "\n".join(log)
+    assert said.count("deleted outside the gardener") == 3
+    assert "MEMORY.md was rewritten outside the gardener" in said
+    assert "2026-01-10.md was rewritten" in said
+    history = git(ws.root, "log", "-p", "--all")
+    body = token[4:]
+    assert not [
+        body[i : i + 4] for i in range(len(body) - 3) if body[i : i + 4] in history
+    ]
