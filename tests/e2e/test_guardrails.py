@@ -185,3 +185,53 @@ def test_a_rogue_agent_loses_nothing_and_leaks_no_token(tmp_path: Path):
     assert not [
         body[i : i + 4] for i in range(len(body) - 3) if body[i : i + 4] in history
     ]
+
+
+def _budgeted(tmp_path: Path, budget: int) -> Workspace:
+    """A workspace with a budget of ``budget`` characters, and a key whose
+    value changed 40 times (39 superseded values of history)."""
+    first, _ = Workspace.init(tmp_path / "ws", now_override="2026-02-20T12:00")
+    rules = first.root / "rules.md"
+    rules.write_text(
+        rules.read_text().replace(
+            "memory_budget_chars: 12000", f"memory_budget_chars: {budget}"
+        )
+    )
+    ws = Workspace(first.root, now_override="2026-02-20T12:00")  # rules.md read anew
+    lines = "".join(
+        f"- {9 + i // 60:02d}:{i % 60:02d} fact: **build host**: runner-{i:02d}.ci.example.org\n"
+        for i in range(40)
+    )
+    (ws.root / "memory" / "2026-02-10.md").write_text(lines)
+    (ws.root / "memory" / "2026-02-11.md").write_text("- fact: **city**: Lisbon\n")
+    ws.promote()
+    return ws
+
+
+def test_over_budget_superseded_history_leaves_first_and_stays_answerable(
+    tmp_path: Path,
+):
+    ws = _budgeted(tmp_path, 2500)
+    assert len(ws.memory_path.read_text()) > 2500
+    assert [p for p in ws.check() if p.kind == "budget"] == []  # history alone is over
+    result = ws.prune()
+    assert result.commit is not None
+    text = ws.memory_path.read_text()
+    assert len(text) <= 2500
+    assert "runner-39" in text and "Lisbon" in text  # current entries stay
+    assert "runner-00" not in text and "runner-38" in text  # the oldest left first
+    assert [h.value for h in ws.recall(key="build host")] == [
+        "runner-39.ci.example.org"
+    ]
+    values = [r.hit.value for r in ws.why("build host")]
+    assert "runner-00.ci.example.org" in values and len(values) == 40
+    held = ws.recall(key="build host", as_of_time="2026-02-10T09:00")
+    assert [h.value for h in held] == ["runner-00.ci.example.org"]
+
+
+def test_check_fails_only_when_current_entries_alone_exceed_the_budget(tmp_path: Path):
+    ws = _budgeted(tmp_path, 60)
+    ws.prune()
+    assert "runner-39" in ws.memory_path.read_text()  # never evicted for size
+    budget = [p for p in ws.check() if p.kind == "budget"]
+    assert len(budget) == 1 and "build host" in budget[0].message
