@@ -238,8 +238,7 @@ def _within_budget(
     to fit ``budget`` characters, those entries): the longest-ended first
     (earliest ``until``), and no more than needed. Current entries never leave
     for size (``check`` reports a budget their own size breaks); what leaves
-    stays answerable from git, as what prune deletes always is (``why``,
-    ``recall --as-of``)."""
+    stays in git, where ``why`` reads what prune deleted back."""
     size = len(render_memory(memory, kept))
     if size <= budget or budget <= 0:
         return kept, []

@@ -3,12 +3,10 @@ key; or what held at a time. Only reads (the recall index aside)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from gardener.errors import UsageError
 from gardener.model.config import Config
-from gardener.model.facts import Fact
 from gardener.neverstore import redact
 from gardener.recall.curated import STATUS, curated_hits
 from gardener.recall.hits import Hit
@@ -34,8 +32,7 @@ def recall(
     Plain queries go through the recall index (``gardener.recall.search``);
     ``key`` answers MEMORY.md's current values of the key, then its curated
     lines of that key (``gardener.recall.curated``); ``as_of_time`` answers
-    from the managed block and the entries prune took out of it, read back
-    from git (curated text has no valid time).
+    from the managed block alone (curated text has no valid time).
     Raises UsageError for a malformed ``as_of_time``.
     """
     reading.check_inside(root, config)
@@ -43,9 +40,8 @@ def recall(
     if as_of_time or key is not None:
         memory = reading.read_memory(root, config)
     if as_of_time:
-        facts = [*memory.facts, *_pruned(root, file, memory.facts)]
         try:
-            hits = as_of(as_of_time, facts, file, key=key, query=query)
+            hits = as_of(as_of_time, memory.facts, file, key=key, query=query)
         except ValueError as exc:
             raise UsageError(
                 f"--as-of {as_of_time!r} is not YYYY-MM-DD or YYYY-MM-DDTHH:MM"
@@ -60,20 +56,6 @@ def recall(
             hits = [h for h in hits if query.casefold() in h.text.casefold()]
         return hits[:limit] if limit else hits
     return search(str(root), config, query or "", now, limit, everything)
-
-
-def _pruned(root: Path, memory_file: str, facts: Sequence[Fact]) -> list[Fact]:
-    """The entries prune deleted from MEMORY.md (past their retention, or to
-    fit the size budget) that it no longer holds, from the prune commits
-    (``gardener.verbs.why.pruned``): what held at a time stays answerable."""
-    from gardener.git.repo import Repo
-    from gardener.recall.rank import identity
-    from gardener.verbs.why import pruned
-
-    have = {identity(f) for f in facts}
-    with Repo.open(root) as repo:
-        gone, _ = pruned(repo, memory_file)
-    return [f for f in gone if identity(f) not in have]
 
 
 def _redacted(hit: Hit, config: Config) -> Hit:
