@@ -110,12 +110,21 @@ class Workspace:
             yield session
 
     # -- verbs -----------------------------------------------------------------
-    def record(self) -> RecordResult:
-        """Commit changes made outside the gardener (secrets redacted first); None if none."""
+    def record(
+        self, *, accept: bool = False, grace: float | None = None
+    ) -> RecordResult:
+        """Commit changes made outside the gardener (secrets redacted first).
+
+        A deleted daily note is restored and a rewrite of MEMORY.md past
+        ``max_loss`` held aside, each with a warning; ``accept`` (a person's
+        decision) commits the held rewrite (``gardener.verbs.rewrites``).
+        ``grace`` (seconds): a note's last line without a newline stays out
+        of the commit until the note has been quiet that long (``watch``).
+        """
         from gardener.verbs.record import record_changes
 
         with self._session() as session:
-            return record_changes(session)
+            return record_changes(session, accept=accept, grace=grace)
 
     def note(
         self,

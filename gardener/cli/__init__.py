@@ -17,6 +17,7 @@ purge     ``gardener purge``: erase a text from the files and every commit
 held      ``gardener approve`` and ``gardener reject``: a person's word on a held entry
 review    ``gardener review``: the entries waiting for the judge
 decide    ``gardener decide``: apply the judge's answers
+record    ``gardener record``: commit outside changes; ``--accept`` a held rewrite
 check     ``gardener check``: report problems (exit 4 when there are any)
 demo      ``gardener demo``: replay the example agent's notes in a scratch workspace
 merge     ``gardener merge-memory`` and ``merge-union``: the merge drivers git runs (hidden)

@@ -34,6 +34,7 @@ COMMANDS = {
     "prune": "gardener.cli.prune:prune",
     "purge": "gardener.cli.purge:purge",
     "recall": "gardener.cli.recall:recall",
+    "record": "gardener.cli.record:record",
     "reject": "gardener.cli.held:reject",
     "review": "gardener.cli.review:review",
     "show": "gardener.cli.show:show",

@@ -105,7 +105,11 @@ def _not_a_workspace(root: Path) -> str:
 
 
 def print_note(result: NoteResult, as_json: bool) -> None:
-    """What ``gardener note`` prints: the note and the line written."""
+    """What ``gardener note`` prints: the note and the line written; each
+    warning (a deleted note restored, a stale lock removed) on stderr, with
+    ``--json`` too (and in its ``warnings``)."""
+    for warning in result.warnings:
+        say(f"warning: {warning}", err=True)
     if as_json:
         emit(result.as_dict())
     else:

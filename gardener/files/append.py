@@ -67,6 +67,54 @@ def appended_text(text: str | None, line: str) -> str:
     return text + tail.decode("utf-8", "surrogateescape")
 
 
+def take_back(
+    path: str | os.PathLike[str], before: str | None, after: str, root: str
+) -> bool:
+    """Undo an ``append_entry`` that made the file at ``path`` go from
+    ``before`` (None: no file) to ``after`` (``appended_text``): the appended
+    text is cut out under the file's flock, what others appended after it
+    kept; a file the append created and nothing else wrote to is removed.
+    ``root`` as in ``atomic_write``. Returns False, changing nothing, when the
+    file no longer holds the appended text right after ``before``."""
+    from gardener.files.atomic import atomic_write
+
+    path = absolute(path)
+    head = (before or "").encode("utf-8", "surrogateescape")
+    ours = after.encode("utf-8", "surrogateescape")[len(head) :]
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        data = _read_from(fd, 0)
+        if not data.startswith(head + ours) or not ours:
+            return False
+        rest = data[len(head) + len(ours) :]
+        if before is None and not rest:
+            os.unlink(path)
+            return True
+        # the newline the append added after a last line that had none stays
+        # when other lines follow, so that they do not join that line
+        sep = ours[: len(ours) - len(ours.lstrip(b"\r\n"))] if rest else b""
+        new = head + sep + rest
+        atomic_write(path, new.decode("utf-8", "surrogateescape"), root=root)
+        if late := _read_from(fd, len(data)):  # appended to the old file meanwhile
+            with open(path, "ab") as out:
+                out.write(late)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _read_from(fd: int, offset: int) -> bytes:
+    chunks = []
+    while chunk := os.pread(fd, _CHUNK, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
 def _append_locked(fd: int, body: str) -> None:
     size = os.fstat(fd).st_size
     newline = _newline_of(fd) if size else b"\n"

@@ -25,13 +25,32 @@ NOTE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_][^/]*)?\.md$", re.ASCII)
 
 
 def note_date(name: str) -> date | None:
-    """The date in a note's file name; None if not a note name or not a real day."""
-    if NOTE_NAME.fullmatch(name) is None:
+    """The date in a note's file name; None if not a note name, not a real
+    day, or not valid UTF-8 (its bad bytes read as surrogates: see
+    ``misnamed_notes``)."""
+    if NOTE_NAME.fullmatch(name) is None or not utf8_name(name):
         return None
     try:
         return date.fromisoformat(name[:10])
     except ValueError:  # 2026-02-30, month 13, year 0
         return None
+
+
+def utf8_name(name: str) -> bool:
+    """True if the file name ``name`` (as ``os`` decodes names) is valid UTF-8."""
+    if name.isascii():
+        return True
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # a byte that is not UTF-8, kept as a surrogate
+        return False
+    return True
+
+
+def escaped(name: str) -> str:
+    """``name`` printable: a byte that is not UTF-8 as ``\\xNN``."""
+    raw = name.encode("utf-8", "surrogateescape")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 # a name an agent meant as a note's: a date, however written, at its start
@@ -88,6 +107,8 @@ def misnamed_notes(
                 why = "is in a sub-folder"
             elif note_date(name) is not None:
                 continue  # a note: note_names reads it
+            elif not utf8_name(name):  # 2026-02-07-caf\xe9.md
+                rel, why = escaped(rel), "has a name that is not valid UTF-8: rename it"
             elif NOTE_NAME.fullmatch(name) is not None:  # 2026-02-30.md
                 why = f"is named {name[:10]}, which is not a day"
             else:

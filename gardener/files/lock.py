@@ -157,10 +157,31 @@ def _dead_owner(fd: int) -> int | None:
         return None
     if pid <= 0 or pid == os.getpid():
         return None
+    return pid if process_ended(pid) else None
+
+
+def process_ended(pid: int) -> bool:
+    """True if process ``pid`` has ended: gone, or a zombie its parent has
+    not reaped yet (it holds no file and runs nothing, though ``kill(pid,
+    0)`` still finds it). Linux's /proc; elsewhere only gone counts."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            stat = file.read()
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return True
+        return _gone(pid)  # no /proc here
+    except OSError:
+        return _gone(pid)
+    state = stat[stat.rfind(b")") + 2 :][:1]  # the name before it may hold ")"
+    return state in (b"Z", b"X", b"x")
+
+
+def _gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        return pid
+        return True
     except OSError:  # alive, another user's
-        return None
-    return None
+        return False
+    return False

@@ -25,6 +25,7 @@ from itertools import chain, repeat
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
 from gardener.files.layout import absolute, is_dir, is_file, path_text
+from gardener.files.lock import process_ended
 
 # ``gardener note`` runs git through here: no pathlib (~6 ms to import),
 # contextlib or shlex at import; paths are os.path strings inside
@@ -71,6 +72,9 @@ class Runner:
         self._git_dir = path_text(git_dir)
         self._tree = self._root  # where git reads files (see Repo.commit's texts)
         self._reader: Any = None  # GitPython's cat-file process, for ``read_object``
+        # what the user should hear of (an orphan lock removed); a session
+        # points this at its own warnings
+        self.notices: list[str] = []
 
     @classmethod
     def open(cls, root: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> Self:
@@ -221,11 +225,42 @@ class Runner:
         }
 
     def _wait_for(self, lock: str, deadline: float, delays: Iterator[float]) -> None:
-        """Sleep with backoff while ``lock`` exists; LockError past ``deadline``."""
+        """Sleep with backoff while ``lock`` exists; LockError past ``deadline``.
+
+        A lock no live process holds (its git was killed, whatever how long
+        ago) is removed after the first pause and every few seconds after,
+        with a notice; a live git's lock is waited for.
+        """
+        pauses = 0
         while os.path.lexists(lock):
+            if pauses % 5 == 1 and self._remove_orphan(lock):
+                continue
             if time.monotonic() >= deadline:
                 raise _lock_error(lock, self._root, self.lock_timeout)
             time.sleep(next(delays))
+            pauses += 1
+
+    def _remove_orphan(self, lock: str) -> bool:
+        """Remove ``lock`` (a git lock file in this repository) if no live
+        process holds it and it is still the same file after looking; True if
+        it is gone."""
+        folder = os.path.realpath(self._git_dir)
+        if not os.path.realpath(lock).startswith(folder + os.sep):
+            return False  # not this repository's to clear
+        try:
+            seen = os.lstat(lock)
+            if lock_holders(lock, self._root):
+                return False
+            now = os.lstat(lock)
+            if (now.st_ino, now.st_mtime_ns) != (seen.st_ino, seen.st_mtime_ns):
+                return False  # a new git took it meanwhile
+            os.unlink(lock)
+        except FileNotFoundError:
+            return True
+        self.notices.append(
+            f"removed {lock}: no live process holds it (a killed git command left it)"
+        )
+        return True
 
 
 def _hint(root: str) -> str:
@@ -268,9 +303,17 @@ def lock_holders(
     holders = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
-            cwd = os.path.realpath(entry / "cwd")
+            if process_ended(int(entry.name)):  # a zombie holds no file, runs nothing
+                continue
+            git = (entry / "comm").read_text().startswith("git")
+            try:
+                cwd = os.readlink(entry / "cwd")
+            except PermissionError:  # another user's: a git of theirs may hold it
+                if git:
+                    holders.append(int(entry.name))
+                continue
             in_repo = cwd == top or cwd.startswith(top + os.sep)
-            if in_repo and (entry / "comm").read_text().startswith("git"):
+            if in_repo and git:
                 holders.append(int(entry.name))
                 continue
             if any(os.readlink(fd) == target for fd in (entry / "fd").iterdir()):

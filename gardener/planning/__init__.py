@@ -20,4 +20,5 @@ purge       purge matching: the text to erase, its cut forms, its keyed hash
 check       the problems ``gardener check`` reports
 merge       the three-way merge of MEMORY.md's block by entry id; entries a merge dropped
 mergetext   MEMORY.md's text merged around the block; set-like files merged as sets
+duplicates  exact duplicate blocks in a note (an agent's second flush)
 """

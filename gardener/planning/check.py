@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from gardener.formats.blocks import tail
+from gardener.formats.memoryfile import render_fact
 from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Fact, Memory, Problem
 from gardener.model.validtime import format_instant, is_current, is_instant
@@ -92,16 +93,34 @@ def memory_problems(
                 )
             )
     problems += contradictions(memory, today, path)
-    if len(memory.text) > config.memory_budget_chars:
-        problems.append(
-            Problem(
-                "budget",
-                path,
-                None,
-                f"{len(memory.text)} characters, over the budget of {config.memory_budget_chars} (memory_budget_chars in rules.md)",
-            )
-        )
+    problems += _budget(memory, config, today, path)
     return problems
+
+
+def _budget(memory: Memory, config: Config, today: str, path: str) -> list[Problem]:
+    """A budget problem only when the current entries alone exceed it (prune
+    takes superseded history out first; current entries never leave for
+    size), naming the largest keys."""
+    budget = config.memory_budget_chars
+    if len(memory.text) <= budget:
+        return []
+    current = [f for f in memory.facts if not f.superseded and is_current(f, today)]
+    size = sum(len(render_fact(f)) + 1 for f in current)
+    if size <= budget:
+        return []
+    largest = sorted(current, key=lambda f: -len(render_fact(f)))[:3]
+    names = ", ".join(
+        f"{f.key or f.value[:30]} ({len(render_fact(f))})" for f in largest
+    )
+    return [
+        Problem(
+            "budget",
+            path,
+            None,
+            f"the current entries alone are {size} characters, over the budget of"
+            f" {budget} (memory_budget_chars in rules.md); the largest: {names}",
+        )
+    ]
 
 
 def contradictions(

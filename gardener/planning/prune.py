@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
-from gardener.formats.memoryfile import render_memory
+from gardener.formats.memoryfile import render_fact, render_memory
 from gardener.model.config import Config
 from gardener.model.facts import Fact, Memory, Note
 from gardener.model.kinds import SUPERSEDED
@@ -220,6 +220,8 @@ def plan_prune(
             years ahead must not empty the folder in one pass.
     """
     kept, removed, expired = _compost(memory, config, now)
+    kept, evicted = _within_budget(memory, kept, config.memory_budget_chars)
+    removed += evicted
     notes_removed: list[str] = []
     notes_kept: list[KeptNote] = []
     undecided_removed: dict[str, int] = {}
@@ -269,6 +271,36 @@ def _over_budget(path: str, limit: int, notes: int) -> KeptNote:
         f" of {notes} notes (max_loss); --force deletes every note due"
     )
     return KeptNote(path, "budget", reason)
+
+
+def _within_budget(
+    memory: Memory, kept: list[Fact], budget: int
+) -> tuple[list[Fact], list[Fact]]:
+    """(``kept`` without the superseded entries that must leave for MEMORY.md
+    to fit ``budget`` characters, those entries): the longest-ended first
+    (earliest ``until``), and no more than needed. Current entries never leave
+    for size (``check`` reports a budget their own size breaks); what leaves
+    stays in git, where ``why`` reads what prune deleted back."""
+    size = len(render_memory(memory, kept))
+    if size <= budget or budget <= 0:
+        return kept, []
+    history = sorted(
+        (f for f in kept if f.superseded), key=lambda f: (f.get("until") or "", f.line)
+    )
+    leaving: list[Fact] = []
+    for fact in history:
+        if size <= budget:
+            break
+        leaving.append(fact)
+        size -= len(render_fact(fact)) + 1 + sum(len(t) + 1 for t in fact.tail)
+    gone = {id(f) for f in leaving}
+    rest = [f for f in kept if id(f) not in gone]
+    more = [f for f in history if id(f) not in gone]
+    while more and len(render_memory(memory, rest)) > budget:  # the estimate fell short
+        gone.add(id(more[0]))
+        leaving.append(more.pop(0))
+        rest = [f for f in rest if id(f) not in gone]
+    return rest, leaving
 
 
 def _compost(

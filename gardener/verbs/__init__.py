@@ -21,7 +21,8 @@ check        check: what is wrong in the workspace's files, or staged, or in his
 init         init: create or adopt a workspace, install the pre-commit hook
 guard        redaction of the files a verb commits, quarantine, purged texts
 secrets      what check reports about secrets: files, names, the hook's index, history
-appendonly   a committed note rewritten by hand gets its committed text back
+appendonly   a committed note rewritten by hand gets its committed text back; one deleted, restored
+rewrites     a rewrite of MEMORY.md past max_loss held aside until ``record --accept``
 maintenance  when a commit runs git's housekeeping
 merge        the merge drivers git runs; entries a merge dropped, reported and filed again
 """

@@ -101,6 +101,52 @@ def restore_notes(
     return kept
 
 
+def restore_deleted(
+    root: Path, repo: Repo, rels: Sequence[str], warnings: list[str]
+) -> list[str]:
+    """Put back each committed note of ``rels`` deleted outside the gardener
+    (only prune deletes a note, in its own commit); the ones restored.
+
+    The file and its index entry get HEAD's text back (a ``git rm`` is
+    undone too). A note moved, not deleted (a new note of ``rels``, or a
+    file of its name under its folder, as ``archive/``, starts with its
+    committed text), is left to be recorded as a move. A warning
+    for each restored note is added to ``warnings``.
+    """
+    gone = [r for r in rels if not os.path.lexists(root / r)]
+    if not gone:
+        return []
+    committed = repo.committed_texts([*rels])
+    new = [root / r for r in rels if committed.get(r) is None and (root / r).is_file()]
+    restored = []
+    for rel in gone:
+        text = committed.get(rel)
+        if text is None or _moved(root / rel, text, new):
+            continue
+        repo.run("checkout", "HEAD", "--", rel, index=True)
+        restored.append(rel)
+        warnings.append(
+            f"{rel} was deleted outside the gardener (only prune deletes a daily"
+            " note): restored from the last commit"
+        )
+    return restored
+
+
+def _moved(path: Path, text: str, new: Sequence[Path]) -> bool:
+    """True if the note that was at ``path`` (its committed ``text``) was
+    moved: a new note of ``new`` starts with it, or a file of its name
+    elsewhere under its folder (``memory/archive/``) does."""
+    same = [p for p in path.parent.rglob(path.name) if p != path]
+    for candidate in [*new, *same]:
+        try:
+            data = candidate.read_bytes().decode("utf-8", "surrogateescape")
+        except OSError:
+            continue
+        if text and data.startswith(text):
+            return True
+    return False
+
+
 def _lines(text: str) -> list[str]:
     body = text[1:] if text.startswith("\ufeff") else text
     return [line.removesuffix("\r") for line in body.split("\n")]

@@ -101,6 +101,7 @@ def check(
         problems += fence_problems(note.path, text)
         problems += purged_problems(note.path, purged(text))
         problems += name_problems(note.path, config, purged)
+        problems += _duplicates(note.path, text)
     problems += _memory_problems(root, config, now, purged, remembered)
     problems += _future_notes(notes, now())
     problems += _misnamed(root, config)
@@ -125,6 +126,22 @@ def _lost(root: Path, config: Config) -> list[Problem]:
     except GardenerError:
         return []  # not a git work tree's top: other problems say so
     return lost_problems(lost, config.memory_file)
+
+
+def _duplicates(rel: str, text: str) -> list[Problem]:
+    """Exact duplicate blocks in a note (``gardener.planning.duplicates``)."""
+    from gardener.planning.duplicates import repeated_blocks
+
+    return [
+        Problem(
+            "duplicate",
+            rel,
+            first,
+            f"lines {first}-{last} repeat lines {origin}-{origin + last - first}"
+            " exactly: a second flush of the same block?",
+        )
+        for first, last, origin in repeated_blocks(text)
+    ]
 
 
 def _state_problems(root: Path) -> list[Problem]:

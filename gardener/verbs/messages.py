@@ -35,12 +35,17 @@ def note_message(text: str, rel: str) -> str:
 
 
 def record_message(
-    changed: Iterable[str], kept: Iterable[str], redacted: Iterable[str]
+    changed: Iterable[str],
+    kept: Iterable[str],
+    redacted: Iterable[str],
+    accepted: str | None = None,
 ) -> str:
     """A ``record`` commit of files changed outside the gardener (``changed``),
-    the notes rewritten whose committed text was ``kept``, and the secrets
-    ``redacted`` (each ``Redaction.summary()``)."""
+    the notes rewritten whose committed text was ``kept``, the secrets
+    ``redacted`` (each ``Redaction.summary()``), and what a person accepted
+    with ``gardener record --accept`` (a held rewrite of MEMORY.md)."""
     lines = [f"- {p}" for p in changed]
+    lines += [f"- {accepted} (gardener record --accept)"] if accepted else []
     lines += [
         f"- {p} was rewritten: its committed text is kept, new lines below a marker"
         for p in kept

@@ -48,7 +48,7 @@ TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from gardener.git.repo import Identity
+    from gardener.git.repo import Identity, Repo
     from gardener.model.config import Config
 
 
@@ -293,6 +293,7 @@ def _append(
 
     with workspace_lock(root) as stale, Repo.open(root) as repo:
         warnings = [stale] if stale else []
+        repo.notices = warnings  # an orphan git lock removed
         if stale:  # its git commands may have been killed with it
             warnings += journal.clear_dead_locks(repo)
         refuse_outside(
@@ -327,17 +328,57 @@ def _append(
         journal.begin(repo.git_folder, {rel: expected}, message, author)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         append_entry(target, added)
-        # what is scanned is what is committed (a writer may append meanwhile)
-        written = _scanned(root, rel, committed, {line, "", *lines}, settings, now)
-        if written != expected:  # another writer, or a redaction: journal what is
-            journal.begin(repo.git_folder, {rel: written}, message, author)
         dated = (
             now.replace(tzinfo=zone_named(settings.timezone)) if fixed_clock else None
         )
-        sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
-                          maintain=maintenance_due(repo.git_folder))  # fmt: skip
+        try:
+            # what is scanned is what is committed (a writer may append meanwhile)
+            written = _scanned(root, rel, committed, {line, "", *lines}, settings, now)
+            if written != expected:  # another writer, or a redaction: journal what is
+                journal.begin(repo.git_folder, {rel: written}, message, author)
+            sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
+                              maintain=maintenance_due(repo.git_folder))  # fmt: skip
+        except GardenerError as exc:
+            # a failed note leaves no trace: its line comes back out, so that
+            # the retry the error invites writes it once (docs/design.md, Note)
+            if _take_back(root, repo, rel, committed, current, expected):
+                exc.message += (
+                    "; the note was not written (its line was taken back out):"
+                    " run it again"
+                )
+                exc.args = (exc.location_message(),)
+            raise
         journal.done(repo.git_folder)
     return sha, warnings
+
+
+def _take_back(
+    root: str,
+    repo: Repo,
+    rel: str,
+    committed: str | None,
+    before: str | None,
+    after: str,
+) -> bool:
+    """Take a failed note's append back out of ``rel`` (``append.take_back``)
+    and forget its journal, unless its commit did land (HEAD's text is no
+    longer ``committed``); True if it was taken back."""
+    from gardener.files.append import take_back
+    from gardener.store import journal
+
+    try:
+        if repo.committed_text(rel) != committed:
+            return False
+    except GardenerError:
+        return False
+    if not take_back(os.path.join(root, rel), before, after, root):
+        return False
+    journal.done(repo.git_folder)
+    # a commit git refused may have staged the line (a merge in progress); with
+    # the index busy, git staged nothing
+    if not os.path.lexists(os.path.join(repo.git_dir, "index.lock")):
+        repo.run("reset", "-q", "--", rel, index=True)
+    return True
 
 
 def _placed(

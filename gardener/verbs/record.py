@@ -8,17 +8,18 @@ gets its text back, and the rest is one commit attributed to whoever wrote it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.layout import inside, note_date
+from gardener.files.layout import escaped, inside, note_date, utf8_name
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git.repo import identity_for
 from gardener.neverstore import decision, redact
 from gardener.store import journal, refused, retired
-from gardener.verbs.appendonly import restore_notes
+from gardener.verbs.appendonly import restore_deleted, restore_notes
 from gardener.verbs.guard import (
     Redaction,
     never_store_for,
@@ -28,22 +29,42 @@ from gardener.verbs.guard import (
 )
 from gardener.verbs.messages import moves_message, record_message
 from gardener.verbs.results import RecordResult
+from gardener.verbs.rewrites import accept_held, hold_rewrite
 from gardener.verbs.session import Session
 
 
-def record_changes(session: Session) -> RecordResult:
+def record_changes(
+    session: Session, *, accept: bool = False, grace: float | None = None
+) -> RecordResult:
     """``record`` as a verb: its commit (None if nothing changed), the
-    redactions, and the session's warnings."""
-    sha, redacted = record(session)
-    return RecordResult(sha, tuple(redacted), tuple(session.warnings))
+    redactions, the session's warnings, and the notes whose last line was
+    left out. ``accept``: a person's decision to commit the held rewrite of
+    MEMORY.md (``gardener record --accept``); ``grace``: see ``record``."""
+    partial: list[str] = []
+    sha, redacted = record(session, accept=accept, grace=grace, partial=partial)
+    return RecordResult(sha, tuple(redacted), tuple(session.warnings), tuple(partial))
 
 
-def record(session: Session) -> tuple[str | None, list[Redaction]]:
+def record(
+    session: Session,
+    *,
+    accept: bool = False,
+    grace: float | None = None,
+    partial: list[str] | None = None,
+) -> tuple[str | None, list[Redaction]]:
     """Commit what people and agents changed without the gardener, secrets redacted first.
 
     First the work of an interrupted gardener run is finished and committed
     as its own action. A committed note found rewritten gets its committed
     text back, the rewrite's lines below a marker (a warning says so).
+    A committed note deleted is restored (only prune deletes one), and a
+    change to MEMORY.md removing more than ``max_loss`` of its current
+    entries is held aside (``gardener.verbs.rewrites``), each with a
+    warning; ``accept`` commits the held one instead. ``grace`` (seconds,
+    ``watch``): a note whose last line has no newline yet and that was
+    written less than that long ago is left alone, neither redacted nor
+    committed (a writer may be flushing the line in pieces, and a prefix of
+    a secret is no secret to the scan); its path is added to ``partial``.
     The author is git's configured user, else the notes' ``agent`` when
     all changed notes name the same one, else the gardener.
     """
@@ -51,11 +72,23 @@ def record(session: Session) -> tuple[str | None, list[Redaction]]:
     s.check_inside()
     folders = [s.memory_path.parent, s.root / s.config.notes_dir]
     s.warnings += journal.recover(s.root, repo, s.commit, folders)
-    owned = (s.config.memory_file, "rules.md")
-    changed = [p for p in repo.changed(s.owned_paths()) if p in owned or s.is_note(p)]
+    accepted = accept_held(s) if accept else None
+    changed = _changed(s)
+    memory = s.config.memory_file
+    if memory in changed and not accept and (held := hold_rewrite(s, memory)):
+        s.warn(held)
+        changed.remove(memory)
+    if grace is not None:  # a writer may be flushing a line in pieces
+        waiting = _unfinished(s, changed, grace)
+        changed = [p for p in changed if p not in waiting]
+        if partial is not None:
+            partial += waiting
+    notes = [p for p in changed if s.is_note(p)]
+    gone = restore_deleted(s.root, repo, notes, s.warnings)
+    changed = [p for p in changed if p not in gone]
+    notes = [p for p in notes if p not in gone]
     if not changed:
         return None, []
-    notes = [p for p in changed if s.is_note(p)]
     renamed, redacted = rename_secret_names(
         s.root, notes, s.config, s.now(),
         is_new=lambda p: repo.committed_text(p) is None,
@@ -73,12 +106,57 @@ def record(session: Session) -> tuple[str | None, list[Redaction]]:
     )
     texts, again = _scanned_texts(s, changed)
     redacted += again
-    message = record_message(changed, kept, [r.summary() for r in redacted])
+    summaries = [r.summary() for r in redacted]
+    message = record_message(changed, kept, summaries, accepted)
     moved = _moved_notes(s, notes)  # read before the commit changes HEAD
     sha = s.commit(changed, message, author, texts)
     if moved:
         _follow_moves(s, moved)
     return sha, redacted
+
+
+def _unfinished(s: Session, changed: Sequence[str], grace: float) -> list[str]:
+    """The notes of ``changed`` whose last line has no newline yet and that
+    were written less than ``grace`` seconds ago."""
+    now = time.time()
+    waiting = []
+    for rel in changed:
+        path = s.root / rel
+        if not s.is_note(rel) or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            with path.open("rb") as file:
+                file.seek(-1, 2)
+                last = file.read(1)
+        except OSError:  # empty (seek before the start), or gone meanwhile
+            continue
+        if last != b"\n" and now - path.stat().st_mtime < grace:
+            waiting.append(rel)
+    return waiting
+
+
+def _changed(s: Session) -> list[str]:
+    """MEMORY.md, rules.md and the notes that differ from HEAD. A note named
+    in bytes that are not UTF-8, or that is a symlink, is left out with a
+    warning: neither is ever committed as a note."""
+    owned = (s.config.memory_file, "rules.md")
+    changed = []
+    folder = s.config.notes_dir + "/"
+    for p in s.repo.changed(s.owned_paths()):
+        name = p.removeprefix(folder)
+        if p.startswith(folder) and "/" not in name and not utf8_name(name):
+            s.warn(
+                f"{folder}{escaped(name)}: its name is not valid UTF-8; the note is"
+                " skipped (not read, not committed) until it is renamed"
+            )
+        elif s.is_note(p) and (s.root / p).is_symlink():
+            s.warn(
+                f"{p} is a symlink; the gardener commits only plain note files and"
+                " skips it: replace the link with the file"
+            )
+        elif p in owned or s.is_note(p):
+            changed.append(p)
+    return changed
 
 
 def _moved_notes(s: Session, notes: Sequence[str]) -> dict[str, str]:

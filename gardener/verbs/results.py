@@ -18,12 +18,14 @@ class RecordResult:
     commit: str | None
     redacted: tuple[Redaction, ...]
     warnings: tuple[str, ...] = ()  # a rewritten note restored, a stale lock...
+    partial: tuple[str, ...] = ()  # notes committed without an unfinished last line
 
     def as_dict(self) -> dict[str, object]:
         return {
             "commit": self.commit,
             "redacted": [r.__dict__ for r in self.redacted],
             "warnings": list(self.warnings),
+            "partial": list(self.partial),
         }
 
 

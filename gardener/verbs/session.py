@@ -156,10 +156,13 @@ def open_session(
     only reads, or a caller that holds the lock), only the repository."""
     if not lock:
         with open_repo(root) as repo:
-            yield Session(root, config, repo, clock)
+            session = Session(root, config, repo, clock)
+            repo.notices = session.warnings  # an orphan git lock removed
+            yield session
         return
     with workspace_lock(root) as stale, open_repo(root) as repo:
         session = Session(root, config, repo, clock, [stale] if stale else [])
+        repo.notices = session.warnings  # an orphan git lock removed
         if stale:  # its git commands may have been killed with it
             session.warnings += journal.clear_dead_locks(repo)
         yield session

@@ -54,6 +54,9 @@ class Options:
     max_wait: float = 10.0  # seconds a busy path may wait at most
     rescan: float = 180.0  # seconds between full rescans (record everything)
     retry: float = 10.0  # seconds before a failed record is tried again
+    # seconds a note's last line without a newline must be quiet before it is
+    # committed: an agent may be flushing it in pieces (a token among them)
+    grace: float = 30.0
     polling: bool = False  # poll instead of inotify/FSEvents (network file systems)
     poll_interval: float = 1.0  # seconds between polls
 
@@ -96,6 +99,8 @@ class Watcher:
         self._watches: dict[str, ObservedWatch] = {}  # by workspace-relative folder
         self._folder_ids: dict[str, Identity] = {}
         self._polling = False
+        self._partial: set[str] = set()  # notes recorded without their last line
+        self._retrying: set[str] = set()  # those of them the debouncer holds
 
     def log(self, line: str) -> None:
         self._sink(PREFIX + line)
@@ -155,6 +160,10 @@ class Watcher:
         self.ready.set()
         while not self._stopping:
             now = time.monotonic()
+            # an unfinished last line: looked at again once its grace is over
+            for path in self._partial - self._retrying:
+                debouncer.add(path, now + opts.grace)
+                self._retrying.add(path)
             wake = schedule.deadline(now, self._to_midnight())
             if (pending := debouncer.deadline()) is not None:
                 wake = min(wake, pending)
@@ -168,7 +177,9 @@ class Watcher:
                     self._refresh_watches()
                     schedule.next_rescan = min(schedule.next_rescan, at + opts.debounce)
             now = time.monotonic()
-            due = [p for p in debouncer.due(now) if self._changed(p)]
+            popped = debouncer.due(now)
+            self._retrying -= set(popped)
+            due = [p for p in popped if p in self._partial or self._changed(p)]
             if due:
                 schedule.wrote(now)
                 if RULES in due:
@@ -228,12 +239,15 @@ class Watcher:
         before = self._files()
         self.calls["record"] += 1
         try:
-            result = self.ws.record()
+            result = self.ws.record(grace=self.options.grace)
         except (GardenerError, OSError) as exc:
             self.log(f"error record: {exc}")
             return False
+        self._partial = set(result.partial)
         written = {r.path for r in result.redacted}
         self._settle(before, written)
+        for warning in result.warnings:
+            self.log(f"warning: {warning}")
         for r in result.redacted:
             self.log(r.notice())
         if result.commit:

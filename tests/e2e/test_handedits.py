@@ -95,7 +95,7 @@ def test_prune_of_many_expired_entries_needs_force(eight: Workspace):
     assert current(ws) == sorted(f"box{i}" for i in range(8))
 
 
-def test_a_hand_edit_that_drops_most_entries_is_committed_not_blocked(
+def test_a_hand_edit_that_drops_most_entries_is_held_until_accepted(
     eight: Workspace,
 ):
     ws = eight
@@ -108,11 +108,46 @@ def test_a_hand_edit_that_drops_most_entries_is_committed_not_blocked(
     ws.memory_path.write_text("".join(kept))
     ws.note("box9", kind="fact", key="host 9", time="11:00")
     result = ws.promote()
+    assert any("over max_loss" in w for w in result.warnings)
+    assert ws.memory_path.read_text().startswith(text.split("<!--")[0])
+    assert len(current(ws)) == 9  # every entry put back, and box9 filed
+    held = ws.root / ".gardener" / "held"
+    assert (held / "MEMORY.md").read_text() == "".join(kept)
+    diff = (held / "MEMORY.md.diff").read_text()
+    assert diff.startswith("--- a/MEMORY.md\n+++ b/MEMORY.md\n")
+    assert any(x.startswith("-- **host 0**") for x in diff.splitlines())
+    assert ".gardener/held" not in git(ws.root, "status", "--porcelain")
+
+
+def test_a_held_rewrite_is_committed_on_accept(eight: Workspace):
+    ws = eight
+    text = ws.memory_path.read_text()
+    kept = "".join(
+        line
+        for line in text.splitlines(keepends=True)
+        if "**host" not in line or "**host 7**" in line
+    )
+    ws.memory_path.write_text(kept)
+    assert ws.record().commit is None  # held: nothing to commit
+    assert ws.memory_path.read_text() == text
+    result = ws.record(accept=True)
     assert result.commit is not None
-    subjects = git(ws.root, "log", "--format=%s", "-3").splitlines()
-    assert subjects[0].startswith("promote:") and subjects[1].startswith("record:")
-    assert current(ws) == ["box7", "box9"]  # the hand edit is kept, not undone
+    assert ws.memory_path.read_text() == kept
+    assert current(ws) == ["box7"]
+    body = git(ws.root, "log", "-1", "--format=%B")
+    assert "accepted the rewrite of MEMORY.md" in body
+    assert not (ws.root / ".gardener" / "held").exists()
     assert ws.promote().commit is None
+
+
+def test_a_small_hand_edit_is_committed_as_before(eight: Workspace):
+    ws = eight
+    text = ws.memory_path.read_text()
+    lines = text.splitlines(keepends=True)
+    ws.memory_path.write_text("".join(x for x in lines if "**host 3**" not in x))
+    result = ws.record()
+    assert result.commit is not None and not result.warnings
+    assert len(current(ws)) == 7
 
 
 # -- authors of hand edits ---------------------------------------------------------
@@ -228,18 +263,23 @@ def test_a_resumed_note_commits_its_journaled_text_only(
     assert git(ws.root, "status", "--porcelain") == ""
 
 
-def test_a_days_note_deleted_by_hand_is_recorded_before_the_next_note(tmp_path: Path):
-    """Regression (breaker): the note's commit carried the person's deletion."""
+def test_a_days_note_deleted_by_hand_is_restored_before_the_next_note(tmp_path: Path):
+    """Regression (breaker): the note's commit carried the person's deletion;
+    then (issue 19) the deletion was committed: only prune deletes a note."""
     ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
-    git(ws.root, "config", "user.name", "Pat Doe")
-    git(ws.root, "config", "user.email", "pat@example.org")
     ws.note("first", by="atlas")
-    (ws.root / "memory" / f"{NOW[:10]}.md").unlink()
-    ws.note("second", by="atlas")
+    note = ws.root / "memory" / f"{NOW[:10]}.md"
+    note.unlink()
+    result = ws.note("second", by="atlas")
+    assert any("deleted outside the gardener" in w for w in result.warnings)
     log = git(ws.root, "log", "-2", "--format=%an|%s").splitlines()
-    assert log[0] == "atlas|note: second" and log[1].startswith("Pat Doe|record")
-    shown = git(ws.root, "show", "HEAD", "--format=")
-    assert "first" not in shown and "second" in shown
+    assert log == ["atlas|note: second", "atlas|note: first"]
+    text = note.read_text()
+    assert "first" in text and "second" in text
+    shown = git(ws.root, "show", "HEAD", "--format=").splitlines()
+    assert [x for x in shown if x.startswith(("+- ", "-- "))] == [
+        "+- 12:00 second (by: atlas)"
+    ]
 
 
 @pytest.mark.parametrize("how", ["record", "own commit"])

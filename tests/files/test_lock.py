@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from gardener.errors import LockError, NotAWorkspaceError
-from gardener.files.lock import workspace_lock
+from gardener.files.lock import process_ended, workspace_lock
 
 
 def _try_lock(root: str, queue: object) -> None:
@@ -83,3 +87,51 @@ def test_workspace_lock_needs_git_folder(tmp_path: Path) -> None:
         workspace_lock(tmp_path),
     ):
         pass
+
+
+def _zombie_owner(root: Path, hold_index: bool) -> subprocess.Popen[bytes]:
+    """A process that took the workspace lock (and, if ``hold_index``,
+    created index.lock), killed with SIGKILL and left unreaped: a zombie."""
+    code = (
+        "import os, sys, time\n"
+        "from gardener.files.lock import process_ended, workspace_lock\n"
+        "with workspace_lock(sys.argv[1]):\n"
+        "    if sys.argv[2] == '1':\n"
+        "        os.open(os.path.join(sys.argv[1], '.git', 'index.lock'),"
+        " os.O_CREAT | os.O_EXCL | os.O_WRONLY)\n"
+        "    print('ok', flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, str(root), "1" if hold_index else "0"],
+        stdout=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stdout.readline() == b"ok\n"
+    os.kill(child.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while not process_ended(child.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stat = Path(f"/proc/{child.pid}/stat").read_bytes()
+    assert stat.rsplit(b")", 1)[1][1:2] == b"Z"
+    return child
+
+
+def test_process_ended_counts_a_zombie_as_ended(root: Path) -> None:
+    assert not process_ended(os.getpid())
+    child = _zombie_owner(root, hold_index=False)
+    try:
+        os.kill(child.pid, 0)  # the kernel still finds it
+        assert process_ended(child.pid)
+    finally:
+        child.wait()
+    assert process_ended(child.pid)
+
+
+def test_a_zombie_owner_releases_the_workspace_lock_with_a_notice(root: Path) -> None:
+    child = _zombie_owner(root, hold_index=False)
+    try:
+        with workspace_lock(root, timeout=2) as notice:
+            assert notice is not None
+            assert f"process {child.pid} ended while holding" in notice
+    finally:
+        child.wait()

@@ -1,0 +1,171 @@
+"""MEMORY.md rewritten outside the gardener past the loss budget: held aside, not committed.
+
+An agent that rewrites MEMORY.md keeping 20 of its 100 entries would have
+that committed as a hand edit. ``record`` holds such a rewrite instead: the
+committed text is put back (every removed entry with it), the attempted
+version and its diff are kept in ``.gardener/held/`` (git-ignored, this
+machine only), and a warning says so. ``gardener record --accept`` (a
+person's decision) commits the held version. A smaller hand edit is
+committed as before (docs/design.md, Record).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from pathlib import Path
+
+from gardener.errors import GardenerError, ParseError
+from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.layout import STATE_DIR
+from gardener.files.read import read_text
+from gardener.formats.memoryfile import parse_memory
+from gardener.model.facts import Fact, normalize_value
+from gardener.model.validtime import format_instant, is_current
+from gardener.planning.prune import loss_allowed
+from gardener.store.purged import exclude_locally
+from gardener.verbs.session import Session
+
+HELD_DIR = (
+    f"{STATE_DIR}/held"  # git-ignored: .git/info/exclude and .gardener/.gitignore
+)
+_META = "held.json"  # {"file", "base" (sha256 of the text put back), "deleted", "when"}
+
+
+def outside_loss(
+    committed: str, current: str | None, today: str, path: str = "MEMORY.md"
+) -> tuple[list[Fact], int]:
+    """The current entries of ``committed`` that ``current`` (None: the file
+    was deleted) no longer holds, and how many were current.
+
+    An entry is kept if ``current`` holds a current entry with its id, its
+    key (a changed value is an edit, not a loss) or its value (compared
+    normalized). ``today`` is ``YYYY-MM-DD``. ([], 0) when ``committed``
+    cannot be parsed; a ``current`` that cannot be parsed keeps nothing.
+    """
+    try:
+        before = [
+            f for f in parse_memory(committed, path).facts if is_current(f, today)
+        ]
+    except ParseError:
+        return [], 0
+    try:
+        after = parse_memory(current, path).facts if current is not None else []
+    except ParseError:
+        after = []
+    live = [f for f in after if is_current(f, today)]
+    ids = {f.id for f in live if f.id}
+    keys = {f.norm_key for f in live if f.norm_key}
+    values = {normalize_value(f.value) for f in live}
+    lost = [
+        f
+        for f in before
+        if not (f.id and f.id in ids)
+        and not (f.norm_key and f.norm_key in keys)
+        and normalize_value(f.value) not in values
+    ]
+    return lost, len(before)
+
+
+def hold_rewrite(s: Session, rel: str) -> str | None:
+    """Hold an outside change to MEMORY.md (``rel``) that removes more than
+    ``max_loss`` of its current entries: put its committed text back, keep the
+    attempted version and its diff in ``HELD_DIR``; the warning saying so.
+    None (nothing done) for a smaller change, or a file with no commit."""
+    committed = s.repo.committed_text(rel)
+    if committed is None:
+        return None
+    target = s.root / rel
+    current = _text(target)
+    lost, count = outside_loss(committed, current, format_instant(s.now())[:10], rel)
+    if not lost or loss_allowed(len(lost), count, s.config.max_loss):
+        return None
+    folder = _folder(s.root)
+    name = Path(rel).name
+    atomic_write(folder / name, current or "")
+    diff = difflib.unified_diff(
+        committed.splitlines(keepends=True),
+        (current or "").splitlines(keepends=True),
+        f"a/{rel}",
+        "/dev/null" if current is None else f"b/{rel}",
+    )
+    atomic_write(folder / f"{name}.diff", "".join(diff))
+    meta = {
+        "file": rel,
+        "base": _digest(committed),
+        "deleted": current is None,
+        "when": s.now().strftime("%Y-%m-%dT%H:%M"),
+    }
+    atomic_write(folder / _META, json.dumps(meta) + "\n")
+    s.repo.run("checkout", "HEAD", "--", rel, index=True)  # file and index as committed
+    names = ", ".join(f.key or f.value[:30] for f in lost[:5])
+    more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
+    change = "deleted" if current is None else "rewritten"
+    return (
+        f"{rel} was {change} outside the gardener, removing {len(lost)} of {count}"
+        f" current entries ({names}{more}), over max_loss={s.config.max_loss}: not"
+        f" committed; its committed text is restored, the attempted version is kept"
+        f" in {HELD_DIR}/{name} (diff: {HELD_DIR}/{name}.diff); `gardener record"
+        " --accept` commits it"
+    )
+
+
+def accept_held(s: Session) -> str | None:
+    """Put the held version of MEMORY.md in place for ``record --accept`` to
+    commit; what was accepted (a line for the commit message), or None if
+    nothing is held. A held version whose file has changed since it was held
+    is accepted only if the change is outside the gardener's (the person's
+    newer edit is then what is committed, the held version dropped); raises
+    GardenerError if the gardener committed the file since (accepting would
+    undo that commit)."""
+    folder = s.root / HELD_DIR
+    try:
+        meta = json.loads(read_text(folder / _META))
+        rel = str(meta["file"])
+    except (FileNotFoundError, ParseError, ValueError, KeyError, TypeError):
+        return None
+    target = s.root / rel
+    current = _text(target)
+    if current is None or _digest(current) != meta.get("base"):
+        if current == s.repo.committed_text(rel):
+            raise GardenerError(
+                f"{rel} was committed again since its rewrite was held on"
+                f" {meta.get('when')}; accepting it would undo that: see"
+                f" {HELD_DIR}/{Path(rel).name}.diff, make the edit by hand, then run"
+                " `gardener record --accept`"
+            )
+        _drop(folder)
+        return f"accepted the outside change to {rel} past max_loss"
+    if meta.get("deleted"):
+        target.unlink()
+    else:
+        held = (folder / Path(rel).name).read_bytes()
+        atomic_write(target, held.decode("utf-8", "surrogateescape"))
+    _drop(folder)
+    return f"accepted the rewrite of {rel} held on {meta.get('when')}"
+
+
+def _folder(root: Path) -> Path:
+    ensure_state_dir(root)
+    exclude_locally(root, [f"{HELD_DIR}/"])
+    folder = root / HELD_DIR
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def _drop(folder: Path) -> None:
+    for item in folder.iterdir():
+        item.unlink()
+    folder.rmdir()
+
+
+def _text(path: Path) -> str | None:
+    """The file's text, bad bytes kept (None: no plain file there)."""
+    if path.is_symlink() or not path.is_file():
+        return None
+    return path.read_bytes().decode("utf-8", "surrogateescape")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()

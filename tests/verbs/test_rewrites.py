@@ -1,0 +1,134 @@
+"""Outside deletions and mass rewrites are held, not committed (issue 19)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gardener import Workspace
+from gardener.verbs.rewrites import outside_loss
+
+NOW = "2026-02-03T10:00"
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def ten(tmp_path: Path) -> Workspace:
+    """Ten current facts promoted from three committed notes."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    for day, hosts in (("2026-02-01", range(4)), ("2026-02-02", range(4, 7))):
+        (ws.root / "memory" / f"{day}.md").write_text(
+            "".join(f"- fact: **host {i}**: box{i}\n" for i in hosts)
+        )
+    (ws.root / "memory" / "2026-02-03.md").write_text(
+        "".join(f"- fact: **host {i}**: box{i}\n" for i in range(7, 10))
+    )
+    ws.promote()
+    return ws
+
+
+def test_outside_loss_counts_entries_by_id_key_or_value():
+    block = "<!-- gardener:begin -->\n## Facts\n{}<!-- gardener:end -->\n"
+    before = block.format("- **a**: 1 {#m1}\n- **b**: 2 {#m2}\n- three {#m3}\n")
+    assert outside_loss(before, before, "2026-01-01") == ([], 3)
+    # ids dropped, a value changed: edits, not losses
+    edited = block.format("- **A**: 9\n- **b**: 2\n- Three\n")
+    assert outside_loss(before, edited, "2026-01-01") == ([], 3)
+    lost, count = outside_loss(before, block.format("- **b**: 2\n"), "2026-01-01")
+    assert [f.key or f.value for f in lost] == ["a", "three"] and count == 3
+    assert len(outside_loss(before, None, "2026-01-01")[0]) == 3  # deleted
+    assert len(outside_loss(before, "# no block\n", "2026-01-01")[0]) == 3
+
+
+def test_notes_deleted_by_another_process_are_restored_and_reported(ten: Workspace):
+    ws = ten
+    notes = ws.root / "memory"
+    texts = {p.name: p.read_bytes() for p in notes.glob("*.md")}
+    (notes / "2026-02-01.md").unlink()
+    git(ws.root, "rm", "-q", "memory/2026-02-02.md")  # staged deletion too
+    head = git(ws.root, "rev-parse", "HEAD")
+    result = ws.record()
+    assert result.commit is None and git(ws.root, "rev-parse", "HEAD") == head
+    assert {p.name: p.read_bytes() for p in notes.glob("*.md")} == texts
+    assert sorted(w.split()[0] for w in result.warnings) == [
+        "memory/2026-02-01.md",
+        "memory/2026-02-02.md",
+    ]
+    assert all("deleted outside the gardener" in w for w in result.warnings)
+    assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_a_note_moved_to_another_name_is_recorded_as_a_move(ten: Workspace):
+    ws = ten
+    notes = ws.root / "memory"
+    (notes / "2026-02-01.md").rename(notes / "2026-02-01-work.md")
+    result = ws.record()
+    assert result.commit is not None and not result.warnings
+    assert not (notes / "2026-02-01.md").exists()
+
+
+def test_prune_still_deletes_notes(ten: Workspace):
+    later = Workspace(ten.root, now_override="2026-05-20T10:00")
+    assert later.prune().commit is not None
+    assert not list((ten.root / "memory").glob("*.md"))
+    assert later.record().commit is None  # nothing to restore
+
+
+def test_a_rewrite_to_a_fifth_is_held_and_the_cli_accepts_it(
+    ten: Workspace, run_cli, monkeypatch: pytest.MonkeyPatch
+):
+    ws = ten
+    memory = ws.memory_path
+    text = memory.read_text()
+    fifth = "".join(x for x in text.splitlines(True) if not any(
+        f"**host {i}**" in x for i in range(2, 10)))  # fmt: skip
+    memory.write_text(fifth)
+    monkeypatch.chdir(ws.root)
+    result = run_cli("record", "--json", now=NOW)
+    data = json.loads(result.stdout)
+    assert data["commit"] is None
+    assert any("removing 8 of 10 current entries" in w for w in data["warnings"])
+    assert "record --accept" in result.stderr
+    assert memory.read_text() == text
+    held = ws.root / ".gardener" / "held"
+    assert (held / "MEMORY.md").read_text() == fifth
+    assert git(ws.root, "status", "--porcelain") == ""
+    # a second look changes nothing: the held version waits for a person
+    assert "nothing to record" in run_cli("record", now=NOW).stdout
+    out = run_cli("record", "--accept", now=NOW).stdout
+    assert out.startswith("recorded")
+    assert memory.read_text() == fifth and not held.exists()
+    assert git(ws.root, "show", "HEAD:MEMORY.md") == fifth
+
+
+def test_a_deleted_memory_file_is_held_too(ten: Workspace):
+    ws = ten
+    text = ws.memory_path.read_text()
+    ws.memory_path.unlink()
+    result = ws.record()
+    assert result.commit is None and ws.memory_path.read_text() == text
+    assert any("MEMORY.md was deleted outside" in w for w in result.warnings)
+    assert ws.record(accept=True).commit is not None
+    assert not ws.memory_path.exists()
+
+
+def test_accept_refuses_a_held_rewrite_the_gardener_committed_over(ten: Workspace):
+    ws = ten
+    text = ws.memory_path.read_text()
+    ws.memory_path.write_text(text.split("<!--")[0])
+    ws.record()
+    ws.note("box11", kind="fact", key="host 11", time="09:00")
+    assert ws.promote().commit is not None
+    from gardener.errors import GardenerError
+
+    with pytest.raises(GardenerError, match="committed again since"):
+        ws.record(accept=True)
+    assert (ws.root / ".gardener" / "held" / "MEMORY.md").exists()
