@@ -243,7 +243,7 @@ def _erase(
     rekeyed = _rekey_retired(root, retired_before)
     # the recall index and the settings cache: caches that may hold the text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
-    paths = purged.remember(root, line) + rekeyed
+    paths = purged.remember(root, needle.text, line) + rekeyed
     who = needle.mask(by or _os_user())  # who asked may be whom it is about
     commits, files = len(before.history.commits), len(before.files)
     sha = commit(
@@ -275,7 +275,7 @@ def _finish_killed(
         purge_id = line.split("\t", 1)[0]
         who = needle.mask(by or _os_user())
         sha = commit(
-            purged.remember(root, line), _tombstone(0, 0, purge_id, who, now),
+            purged.remember(root, needle.text, line), _tombstone(0, 0, purge_id, who, now),
             identity_for(who),
         )  # fmt: skip
     purged.end_pending(root, lines)
