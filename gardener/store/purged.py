@@ -99,6 +99,29 @@ def read_register(root: Path) -> Register:
     return Register(salt, frozenset(pairs), sealed)
 
 
+def with_sealed(root: Path, register: Register, committed: str) -> Register:
+    """``register`` (``read_register(root)``) with the sealed records of
+    another copy of ``purged`` (``committed``: its text, e.g. a remote's)
+    that it lacks and this machine has not met."""
+    have = {r.purge_id for r in register.sealed}
+    have |= {parts[0] for parts in _lines(root, LOCAL) + _lines(root, PENDING)}
+    extra = [
+        record
+        for record in (_sealed(line.split("\t")) for line in committed.splitlines())
+        if record is not None and record.purge_id not in have
+    ]
+    return Register(register.salt, register.fast, register.sealed + tuple(extra))
+
+
+def purge_ids(committed: str) -> set[str]:
+    """The purge ids in a text of ``purged`` (both forms)."""
+    return {
+        line.split("\t", 1)[0]
+        for line in committed.splitlines()
+        if line and not line.startswith("#") and "\t" in line
+    }
+
+
 def read_purged(root: Path) -> tuple[bytes, frozenset[tuple[int, str]]]:
     """The salt and fast (length, hash) pairs of ``read_register``."""
     register = read_register(root)

@@ -407,3 +407,68 @@ def quarantined(root: Path) -> list[tuple[Redaction, str]]:
         except (ValueError, KeyError, TypeError):
             continue  # a damaged line: the rest still counts
     return found
+
+
+# -- the pre-push hook ---------------------------------------------------------------
+
+PRE_PUSH = """#!/bin/sh
+# memory-gardener: refuse to push history that a purge rewrote (it would put
+# the purged text back on the remote). Sync with `gardener sync` instead.
+python="{python}"
+if [ ! -x "$python" ]; then
+  echo "memory-gardener hook: $python is gone, pushes are not checked" >&2
+  exit 0
+fi
+exec "$python" -m gardener -w "$(git rev-parse --show-toplevel)" pre-push "$@"
+"""
+
+
+def stale_push(root: Path, remote: str, lines: str) -> str | None:
+    """Why the push git describes in ``lines`` (the pre-push hook's stdin:
+    ``LOCAL_REF LOCAL_SHA REMOTE_REF REMOTE_SHA`` a line) must not go, or None.
+
+    A push is refused when it would overwrite remote commits this clone has
+    not fetched (a stale clone's force-push), or when it holds a commit of a
+    history a purge rewrote: one older than a purge's tombstone (reachable
+    from what is pushed or from the remote's branch) that is neither an
+    ancestor nor a descendant of it.
+    """
+    from gardener.git import remote as gitremote
+    from gardener.git.repo import Repo
+    from gardener.git.trailers import PURGE_ID
+
+    repo = Repo.open(root)
+    fix = "run `gardener sync`: it fetches the rewritten history, replays your own commits on it and pushes"
+    try:
+        for line in lines.splitlines():
+            parts = line.split()
+            if len(parts) != 4 or parts[1] == gitremote.ZERO:
+                continue  # a deletion, or not git's line
+            _, local, ref, theirs = parts
+            known = theirs != gitremote.ZERO
+            if known and gitremote.rev(repo, theirs) is None:
+                return f"{remote} {ref} holds commits this clone has not fetched; {fix}"
+            pushed = gitremote.commits(repo, local, *([f"^{theirs}"] if known else []))
+            tombs = gitremote.tombstones(repo, local, PURGE_ID)
+            if known:
+                tombs += gitremote.tombstones(repo, theirs, PURGE_ID)
+            for tomb, when in dict(tombs).items():
+                older = {sha for sha, at in pushed if at < when}
+                if not older:
+                    continue
+                fine = {sha for sha, _ in gitremote.commits(repo, tomb)}
+                fine |= {
+                    sha
+                    for sha, _ in gitremote.commits(
+                        repo, "--ancestry-path", f"{tomb}..{local}"
+                    )
+                }
+                if older - fine:
+                    return (
+                        f"refusing to push to {remote} {ref}: it holds history from before a purge "
+                        f"(commit {sorted(older - fine)[0][:8]}), which would put the purged text back; "
+                        f"{fix}"
+                    )  # fmt: skip
+    finally:
+        repo.close()
+    return None

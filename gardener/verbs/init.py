@@ -16,6 +16,7 @@ from gardener.model.config import Config
 from gardener.store import settings as configuration
 from gardener.verbs.clock import Clock
 from gardener.verbs.guard import (
+    PRE_PUSH,
     Redaction,
     redact_files,
     remove_purged,
@@ -66,6 +67,7 @@ def init(root: Path, now_override: str | None = None) -> tuple[Config, InitResul
                 paths, init_message(adopted, [r.summary() for r in redacted])
             )
             repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))
+            repo.install_hook("pre-push", PRE_PUSH.format(python=sys.executable))
     finally:
         repo.close()
     return config, InitResult(str(root), adopted, tuple(created), tuple(redacted), sha)

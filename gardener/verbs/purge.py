@@ -31,9 +31,11 @@ from gardener.files.layout import note_date
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git import log as gitlog
+from gardener.git import remote as gitremote
 from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
 from gardener.git.log import HistoryScan, Holder
+from gardener.git.remote import Pushed
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
 from gardener.verbs.messages import purge_message
@@ -82,6 +84,7 @@ class PurgeResult:
     purge_id: str | None = None
     commit: str | None = None  # the tombstone
     warnings: tuple[str, ...] = field(default=())
+    pushed: tuple[Pushed, ...] = field(default=())  # ``--push``: each branch pushed
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -104,6 +107,16 @@ class PurgeResult:
             "purge_id": self.purge_id,
             "commit": self.commit,
             "warnings": list(self.warnings),
+            "pushed": [
+                {
+                    "remote": p.remote,
+                    "ref": p.ref,
+                    "commit": p.new,
+                    "ok": p.ok,
+                    "message": p.message,
+                }
+                for p in self.pushed
+            ],
         }
 
     def lines(self) -> list[str]:
@@ -145,6 +158,9 @@ class PurgeResult:
                 f"objects checked afterwards, none holds it; tombstone commit "
                 f"{(self.commit or '')[:8]} (purge id {self.purge_id})"
             )
+        for p in self.pushed:
+            done = "force-pushed" if p.ok else f"NOT pushed ({p.message})"
+            out.append(f"  {p.remote} {p.ref.removeprefix('refs/heads/')}: {done}")
         return out
 
 
@@ -158,10 +174,13 @@ def purge_text(
     commit: Commit,
     by: str | None = None,
     ignore_case: bool = False,
+    push: bool = False,
 ) -> PurgeResult:
     """Erase ``text`` from the work tree and the whole history of ``repo``.
 
-    ``dry_run`` only reports where it is. ``commit(paths, message, author)``
+    ``dry_run`` only reports where it is. ``push``: then force-push (with a
+    lease on what each remote held before) every branch the rewrite changed
+    to each remote that tracks it (``PurgeResult.pushed``). ``commit(paths, message, author)``
     makes the tombstone commit; ``by`` is who asked (default: the OS user);
     ``now`` (local time) goes in the tombstone. The caller holds the
     workspace lock and has committed the gardener's own changes.
@@ -178,7 +197,7 @@ def purge_text(
     remotes = tuple(gitrewrite.remotes(repo))
     warnings = [f"{p} is too large to scan ({_MAX_FILE >> 20} MiB or more): check it by hand" for p in before.too_large]  # fmt: skip
     if remotes and before.found:
-        warnings.append(_remote_warning(remotes, dry_run))
+        warnings.append(_remote_warning(remotes, dry_run, push))
     result = PurgeResult(
         found=before.found,
         dry_run=dry_run,
@@ -200,6 +219,7 @@ def purge_text(
     blocked = _blockers(root, repo)
     if blocked:
         raise GardenerError(blocked)
+    old_refs = gitremote.refs(repo, "refs/heads", "refs/remotes")
     purge_id, sha = _erase(root, repo, needle, before, commit, by, now)
     after = _survey(root, repo, needle)
     if after.files or after.history.holding:
@@ -211,13 +231,41 @@ def purge_text(
         f".git/{p} still holds the text (a remote URL or a setting?): edit it by hand"
         for p in after.git_files
     ]
+    pushed = _push_rewrite(repo, old_refs) if push else ()
+    warnings += [
+        f"{p.remote} {p.ref} was not pushed ({p.message}): it still holds the text"
+        for p in pushed
+        if not p.ok
+    ]
     return replace(
         result,
         objects_scanned=after.history.objects,
         purge_id=purge_id,
         commit=sha,
         warnings=tuple(warnings),
+        pushed=pushed,
     )
+
+
+def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
+    """Force-push each branch the rewrite changed to each remote whose
+    tracking ref of it existed, leasing on that ref's value before the rewrite
+    (filter-repo rewrote the tracking ref too). ``old``: refs before."""
+    new = gitremote.refs(repo, "refs/heads")
+    pushed = []
+    for ref, sha in sorted(new.items()):
+        if old.get(ref) == sha:
+            continue  # the rewrite left this branch as it was
+        branch = ref.removeprefix("refs/heads/")
+        for remote in gitrewrite.remotes(repo):
+            remote_name, merge = gitremote.upstream(repo, branch)
+            target = merge if remote_name == remote else branch
+            lease = old.get(f"refs/remotes/{remote}/{target}")
+            if lease is not None:
+                pushed.append(
+                    gitremote.push(repo, remote, f"refs/heads/{target}", sha, lease)
+                )
+    return tuple(pushed)
 
 
 def _erase(
@@ -393,14 +441,21 @@ def _blockers(root: Path, repo: Repo) -> str | None:
     return None
 
 
-def _remote_warning(remotes: Sequence[str], dry_run: bool) -> str:
+def _remote_warning(remotes: Sequence[str], dry_run: bool, push: bool) -> str:
     names = ", ".join(remotes)
+    clones = (
+        "then run `gardener sync` in every other clone (it rewrites its history "
+        "the same way; a clone that merges instead is refused when it pushes) "
+        "and ask the host to drop cached views"
+    )
+    if push and not dry_run:
+        return f"the rewrite was force-pushed to {names}: {clones}"
     verb = "will still hold" if dry_run else "still hold"
     return (
-        f"remote copies ({names}) {verb} the text: after checking the result, "
-        f"force-push every branch and tag (`git push --force --all <remote>` and "
-        f"`git push --force --tags <remote>`), ask the host to drop cached views "
-        f"and every clone to be made anew"
+        f"this workspace has remotes ({names}): the rewrite stays local until pushed, "
+        f"and they {verb} the text. After checking the result, push it "
+        f"(`gardener purge --push` does; or `git push --force-with-lease --all <remote>`), "
+        f"{clones}"
     )
 
 
