@@ -7,6 +7,8 @@ fetches run with hooks off, as every command of ``gardener.git.run``.
 
 from __future__ import annotations
 
+import os
+import subprocess
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -108,3 +110,33 @@ def tombstones(repo: Repo, tip: str, trailer: str) -> list[tuple[str, int]]:
         (sha, int(when))
         for sha, when in (line.split() for line in decode(out).splitlines() if line)
     ]
+
+
+def local_path(repo: Repo, remote: str) -> str | None:
+    """The folder of ``remote`` when it is a bare repository on this machine
+    (a path or ``file://`` URL), else None (a host: its own housekeeping)."""
+    status, out = repo.run("remote", "get-url", remote, ok=(0, 2, 128))
+    url = decode(out).strip() if status == 0 else ""
+    url = url.removeprefix("file://")
+    if (
+        not url
+        or "://" in url
+        or (":" in url.split("/", 1)[0] and not os.path.isdir(url))
+    ):
+        return None
+    path = url if os.path.isabs(url) else os.path.join(repo.root, url)
+    bare = subprocess.run(
+        ["git", "-C", path, "rev-parse", "--is-bare-repository"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return path if bare.returncode == 0 and bare.stdout.strip() == "true" else None
+
+
+def prune_remote(path: str) -> None:
+    """In the bare repository at ``path``: expire every reflog and prune every
+    unreachable object, so a history a force-push replaced is gone there too."""
+    for args in (
+        ("reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"),
+        ("gc", "--prune=now", "--quiet"),
+    ):
+        subprocess.run(["git", "-C", path, *args], capture_output=True, check=False)

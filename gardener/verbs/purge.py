@@ -265,6 +265,10 @@ def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
                 pushed.append(
                     gitremote.push(repo, remote, f"refs/heads/{target}", sha, lease)
                 )
+    for remote in {p.remote for p in pushed if p.ok}:
+        folder = gitremote.local_path(repo, remote)
+        if folder is not None:  # on this machine: its old objects go now
+            gitremote.prune_remote(folder)
     return tuple(pushed)
 
 

@@ -404,16 +404,21 @@ def _old_history(repo: Repo, new: str) -> list[str]:
     latest = max(when for _, when in tombs)
     if not any(when < latest for _, when in gitremote.commits(repo, "HEAD", f"^{new}")):
         return []
-    twins = {key for _, key in _authored(repo, new)}
-    return [sha for sha, key in _authored(repo, "HEAD", f"^{new}") if key in twins]
-
-
-def _authored(repo: Repo, *spec: str) -> list[tuple[str, str]]:
-    """(sha, "author time email") of ``git log SPEC``, newest first."""
-    _, out = repo.run("log", "--format=%H %at %ae", *spec, "--")
+    theirs = _authored(repo, new)
+    exact = {(who, subject) for _, who, subject in theirs}
+    loose = {who for _, who, subject in theirs if REPLACEMENT in subject}
     return [
-        (line[:40], line[41:]) for line in decode(out).splitlines() if len(line) > 41
+        sha
+        for sha, who, subject in _authored(repo, "HEAD", f"^{new}")
+        if (who, subject) in exact or who in loose
     ]
+
+
+def _authored(repo: Repo, *spec: str) -> list[tuple[str, str, str]]:
+    """(sha, "author-time author-email", subject) of ``git log SPEC``, newest first."""
+    _, out = repo.run("log", "--format=%H%x00%at %ae%x00%s", *spec, "--")
+    rows = (line.split("\0") for line in decode(out).splitlines())
+    return [(r[0], r[1], r[2]) for r in rows if len(r) == 3]
 
 
 def _merge_base(repo: Repo, new: str) -> str | None:
