@@ -78,6 +78,15 @@ def commits(repo: Repo, *spec: str) -> list[tuple[str, int]]:
     ]
 
 
+def remote_refs(repo: Repo, remote: str, pattern: str) -> dict[str, str]:
+    """Ref name -> sha of the refs ``remote`` holds matching ``pattern``
+    (``git ls-remote``; peeled ``^{}`` lines left out); {} if unreachable."""
+    status, out = repo.run("ls-remote", remote, pattern, ok=tuple(range(256)))
+    pairs = (line.split("\t", 1) for line in decode(out).splitlines() if "\t" in line)
+    found = {name: sha for sha, name in pairs if not name.endswith("^{}")}
+    return found if status == 0 else {}
+
+
 def fetch(repo: Repo, remote: str) -> None:
     """``git fetch --prune REMOTE`` (remote-tracking refs follow a rewrite)."""
     status, out = repo.run("fetch", "--prune", "--quiet", remote, ok=tuple(range(256)))

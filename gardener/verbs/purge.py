@@ -219,7 +219,7 @@ def purge_text(
     blocked = _blockers(root, repo)
     if blocked:
         raise GardenerError(blocked)
-    old_refs = gitremote.refs(repo, "refs/heads", "refs/remotes")
+    old_refs = gitremote.refs(repo, "refs/heads", "refs/remotes", "refs/tags")
     purge_id, sha = _erase(root, repo, needle, before, commit, by, now)
     after = _survey(root, repo, needle)
     if after.files or after.history.holding:
@@ -250,7 +250,9 @@ def purge_text(
 def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
     """Force-push each branch the rewrite changed to each remote whose
     tracking ref of it existed, leasing on that ref's value before the rewrite
-    (filter-repo rewrote the tracking ref too). ``old``: refs before."""
+    (filter-repo rewrote the tracking ref too), and each tag it changed that
+    a remote holds as it was. ``old``: refs before. A remote on this machine
+    is pruned after (``gitremote.prune_remote``)."""
     new = gitremote.refs(repo, "refs/heads")
     pushed = []
     for ref, sha in sorted(new.items()):
@@ -265,6 +267,16 @@ def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
                 pushed.append(
                     gitremote.push(repo, remote, f"refs/heads/{target}", sha, lease)
                 )
+    tags = {
+        ref: sha
+        for ref, sha in gitremote.refs(repo, "refs/tags").items()
+        if old.get(ref) not in (None, sha)
+    }
+    for remote in gitrewrite.remotes(repo) if tags else ():
+        theirs = gitremote.remote_refs(repo, remote, "refs/tags/*")
+        for ref, sha in sorted(tags.items()):
+            if theirs.get(ref) == old[ref]:  # the remote holds the old tag
+                pushed.append(gitremote.push(repo, remote, ref, sha, old[ref]))
     for remote in {p.remote for p in pushed if p.ok}:
         folder = gitremote.local_path(repo, remote)
         if folder is not None:  # on this machine: its old objects go now

@@ -66,7 +66,7 @@ def test_scrub_replaces_the_shortest_stretch_that_holds_the_text():
 def test_a_sealed_record_is_found_at_word_edges_of_its_shape():
     record = seal("+47 912 34 567", "p1", b"salt" * 4)
     assert record.shape == "14:4:od"
-    assert NAME_SHAPE == shape(normalize("Jane Q. Müller"))
+    assert shape(normalize("Jane Q. Müller")) == NAME_SHAPE
     register = Register(sealed=(record,))
     assert register.holds("call me on +47 912 34 567.")
     assert register.holds("tel:+47 912  34 567")
@@ -84,4 +84,3 @@ def test_a_sealed_record_is_found_at_word_edges_of_its_shape():
 
 
 NAME_SHAPE = "14:3:ll"
-
