@@ -7,4 +7,5 @@ trees     a temporary index/work tree for a commit of given texts
 trailers  the Gardener-* trailers of a commit message: their names, written and read here
 log       history reads: a path's commits, object scans
 rewrite   history rewrites: filter-repo, reflogs, gc (purge)
+remote    remotes: refs, fetch, push with a lease, ancestry, purge tombstones (sync, purge --push)
 """

@@ -16,7 +16,6 @@ the sync before anything is pushed.
 
 from __future__ import annotations
 
-import difflib
 import shutil
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -26,13 +25,10 @@ from gardener.git import remote as gitremote
 from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import GARDENER, identity_env
 from gardener.git.run import decode
-from gardener.git.trailers import PURGE_ID
-from gardener.planning.purge import REPLACEMENT, Register
 from gardener.store import purged
+from gardener.verbs import follow
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from gardener.git.repo import Repo
     from gardener.verbs.session import Session
 
@@ -145,9 +141,11 @@ def prepare(session: Session, remote: str | None, dry_run: bool) -> SyncResult:
     base = SyncResult(remote, target, dry_run, "up to date", recorded=recorded)
     if new is None:  # the remote has no such branch yet: push creates it
         return replace(base, merge="new branch", outgoing=_log(repo, "HEAD"))
-    stale = _old_history(repo, new)
+    stale = follow.old_history(repo, new)
     if stale:
-        return _rewrite(session, base, stale, new, _new_purges(repo, new, stale[0]))
+        return _rewrite(
+            session, base, stale, new, follow.new_purges(repo, new, stale[0])
+        )
     if old is not None and not gitremote.is_ancestor(repo, old, new):
         raise GardenerError(
             f"{remote}/{target} was rewritten, but not by a gardener purge: "
@@ -165,7 +163,7 @@ def prepare(session: Session, remote: str | None, dry_run: bool) -> SyncResult:
         if not dry_run:
             repo.run("merge", "--ff-only", "--quiet", new, env=_ENV)
         return replace(result, merge="fast-forward", outgoing=())
-    _refuse_purged(session.root, repo, new, ["HEAD", f"^{new}"])
+    follow.refuse_purged(session.root, repo, new, ["HEAD", f"^{new}"])
     if dry_run:
         return replace(result, merge="merge")
     return replace(result, merge="merge", merged=_merge(repo, remote, target, new))
@@ -179,7 +177,7 @@ def push(session: Session, result: SyncResult) -> SyncResult:
     if result.dry_run or head is None or head == tracking:
         return result
     outgoing = _log(repo, "HEAD", *([f"^{tracking}"] if tracking else []))
-    _refuse_purged(
+    follow.refuse_purged(
         session.root, repo, tracking, ["HEAD", *([f"^{tracking}"] if tracking else [])]
     )
     done = gitremote.push(
@@ -217,15 +215,15 @@ def _rewrite(
     )  # fmt: skip
     if result.dry_run:
         return result
-    theirs = _purged_at(repo, new)
+    theirs = follow.purged_at(repo, new)
     register = purged.with_sealed(root, purged.read_register(root), theirs)
-    _learn_from(root, repo, register, stale[0], new)
+    follow.learn_from(root, repo, register, stale[0], new)
     branch = gitremote.current_branch(repo) or result.branch
     repo.run("checkout", "--quiet", "--detach", new)
     try:
         for sha in reversed(local):
-            _replay(root, repo, sha)
-        _refuse_purged(root, repo, new, ["HEAD", f"^{new}"])
+            follow.replay(root, repo, sha)
+        follow.refuse_purged(root, repo, new, ["HEAD", f"^{new}"])
     except GardenerError:
         repo.run("cherry-pick", "--abort", ok=(0, 128))
         repo.run("reset", "--quiet", "--hard", ok=(0, 128))
@@ -234,78 +232,11 @@ def _rewrite(
     replayed = gitremote.rev(repo, "HEAD") or new
     repo.run("update-ref", f"refs/heads/{branch}", replayed)
     repo.run("symbolic-ref", "HEAD", f"refs/heads/{branch}")
-    dropped = _drop_stale_refs(repo, new, old)
+    dropped = follow.drop_stale_refs(repo, new, old)
     gitrewrite.forget_old_history(repo, lambda data: data)
     # the recall index and the settings cache may hold the purged text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
     return replace(result, dropped=tuple(dropped))
-
-
-def _replay(root: Path, repo: Repo, sha: str) -> None:
-    """Put commit ``sha`` on HEAD (detached), keeping its author, date and
-    message; a purged text the three-way merge brings back (a union merge of
-    a note keeps both sides of a line the purge changed) is taken out of
-    the files and the message first. GardenerError on a conflict."""
-    from gardener.verbs.guard import purged_scrubber
-
-    status, _ = repo.run("cherry-pick", "--no-commit", sha, ok=(0, 1))
-    if status != 0:
-        raise GardenerError(
-            f"sync stopped: replaying local commit {sha[:8]} onto the remote's rewritten "
-            f"history conflicts; nothing changed"
-        )
-    scrub = purged_scrubber(root)
-    _, out = repo.run("diff", "--cached", "--name-only", "-z", "HEAD")
-    changed = [p for p in decode(out).split("\0") if p and (root / p).is_file()]
-    _, meta = repo.run("log", "-1", "--format=%an%x00%ae%x00%aD%x00%B", sha)
-    name, email, when, message = decode(meta).split("\0", 3)
-    if scrub is not None:
-        for rel in changed:
-            text = (root / rel).read_text(encoding="utf-8", errors="surrogateescape")
-            cleaned, hit = scrub(text)
-            if hit:
-                (root / rel).write_text(
-                    cleaned, encoding="utf-8", errors="surrogateescape"
-                )
-                repo.run("add", "--", rel)
-        message = scrub(message)[0]
-    env = identity_env("COMMITTER", GARDENER) | {
-        "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": when,
-    }  # fmt: skip
-    repo.run(
-        "commit", "--quiet", "--allow-empty", "--no-verify", "-F", "-",
-        env=env, stdin=message.encode("utf-8", "surrogateescape"),
-    )  # fmt: skip
-
-
-def _drop_stale_refs(repo: Repo, new: str, old: set[str]) -> list[str]:
-    """Delete the branches and tags (and the stash) that still reach a
-    commit of the ``old`` history."""
-    dropped = []
-    found = gitremote.refs(repo, "refs/heads", "refs/tags", "refs/stash")
-    for ref, sha in found.items():
-        if any(c in old for c, _ in gitremote.commits(repo, sha, f"^{new}", "--")):
-            repo.run("update-ref", "-d", ref)
-            dropped.append(ref)
-    return dropped
-
-
-def _learn_from(root: Path, repo: Repo, register: Register, old: str, new: str) -> None:
-    """Where the rewrite put ``[PURGED]`` in place of old lines, find the
-    purged text in them by its sealed record and keep it fast here."""
-    if not register.sealed:
-        return
-    _, out = repo.run("diff", "--unified=0", "--no-renames", old, new, "--")
-    lines = decode(out).splitlines()
-    gone = [x[1:] for x in lines if x.startswith("-") and not x.startswith("---")]
-    came = [x[1:] for x in lines if x.startswith("+") and not x.startswith("+++")]
-    held = [
-        line
-        for line in gone
-        for other in difflib.get_close_matches(line, came, n=1, cutoff=0.3)
-        if REPLACEMENT in other
-    ]
-    purged.learn(root, register.found("\n".join(held)))
 
 
 # -- pieces ------------------------------------------------------------------------
@@ -380,74 +311,3 @@ def _log(repo: Repo, *spec: str) -> tuple[Commit, ...]:
     _, out = repo.run("log", "--format=%H %s", *spec, "--")
     pairs = (line.split(" ", 1) for line in decode(out).splitlines() if line)
     return tuple(Commit(p[0], p[1] if len(p) > 1 else "") for p in pairs)
-
-
-def _purged_at(repo: Repo, commit: str) -> str:
-    status, out = repo.run("show", f"{commit}:{purged.PURGED}", ok=(0, 128))
-    return decode(out) if status == 0 else ""
-
-
-def _new_purges(repo: Repo, new: str, old: str) -> list[str]:
-    """The purge ids in ``new``'s register that ``old``'s lacks."""
-    theirs = purged.purge_ids(_purged_at(repo, new))
-    return sorted(theirs - purged.purge_ids(_purged_at(repo, old)))
-
-
-def _old_history(repo: Repo, new: str) -> list[str]:
-    """The commits of HEAD (newest first) that a purge on the remote
-    rewrote: not in ``new``, older than its newest purge tombstone, and with
-    a rewritten twin in ``new`` (the same author, email and author time, which
-    the rewrite keeps). [] when the remote was not rewritten under us."""
-    tombs = gitremote.tombstones(repo, new, PURGE_ID)
-    if not tombs:
-        return []
-    latest = max(when for _, when in tombs)
-    if not any(when < latest for _, when in gitremote.commits(repo, "HEAD", f"^{new}")):
-        return []
-    theirs = _authored(repo, new)
-    exact = {(who, subject) for _, who, subject in theirs}
-    loose = {who for _, who, subject in theirs if REPLACEMENT in subject}
-    return [
-        sha
-        for sha, who, subject in _authored(repo, "HEAD", f"^{new}")
-        if (who, subject) in exact or who in loose
-    ]
-
-
-def _authored(repo: Repo, *spec: str) -> list[tuple[str, str, str]]:
-    """(sha, "author-time author-email", subject) of ``git log SPEC``, newest first."""
-    _, out = repo.run("log", "--format=%H%x00%at %ae%x00%s", *spec, "--")
-    rows = (line.split("\0") for line in decode(out).splitlines())
-    return [(r[0], r[1], r[2]) for r in rows if len(r) == 3]
-
-
-def _merge_base(repo: Repo, new: str) -> str | None:
-    status, out = repo.run("merge-base", "HEAD", new, ok=(0, 1))
-    return decode(out).strip() or None if status == 0 else None
-
-
-def _refuse_purged(root: Path, repo: Repo, theirs: str | None, spec: list[str]) -> None:
-    """GardenerError if a line the commits of ``spec`` add holds a purged
-    text (this clone's register and ``theirs``'s)."""
-    from gardener.planning.purge import scrub
-
-    register = purged.read_register(root)
-    if theirs:
-        register = purged.with_sealed(root, register, _purged_at(repo, theirs))
-    if not register:
-        return
-    _, out = repo.run(
-        "log", "-p", "--no-merges", "--unified=0", "--format=", *spec, "--"
-    )
-    added = [
-        x[1:]
-        for x in decode(out).splitlines()
-        if x.startswith("+") and not x.startswith("+++")
-    ]
-    found = register.found("\n".join(added))
-    purged.learn(root, found)
-    if found or scrub("\n".join(added), register.knowing(found))[1]:
-        raise GardenerError(
-            "sync stopped: a local commit about to leave holds a text purged from this "
-            "workspace; nothing was pushed. Purge it here too (`gardener purge TEXT`), then sync"
-        )

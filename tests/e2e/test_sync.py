@@ -244,3 +244,8 @@ def test_a_fresh_clone_checks_the_committed_register(tmp_path: Path, remote: Pat
     assert committed.returncode != 0, committed.stdout
     done = gardener(fresh, "2026-03-02T11:30", "check", code=4)
     assert "purged" in done.stdout + done.stderr
+    run_git(fresh, "reset", "-q")
+    gardener(fresh, "2026-03-02T11:40", "sync")  # records it, as [PURGED]
+    assert NAME not in day.read_text() and "- 11:20 [PURGED] joined" in day.read_text()
+    assert NAME not in git(remote, "log", "-p", "main")
+    assert (fresh / ".gardener" / "purged.local").is_file()  # met: fast from now on
