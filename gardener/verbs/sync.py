@@ -189,6 +189,12 @@ def push(session: Session, result: SyncResult) -> SyncResult:
             f"meanwhile; run `gardener sync` again"
         )
         return replace(result, outgoing=outgoing, warnings=(*result.warnings, warning))
+    branch = gitremote.current_branch(repo)
+    if (
+        branch and gitremote.upstream(repo, branch)[0] is None
+    ):  # so `git pull` works too
+        repo.run("config", f"branch.{branch}.remote", result.remote)
+        repo.run("config", f"branch.{branch}.merge", f"refs/heads/{result.branch}")
     return replace(result, outgoing=outgoing, pushed=True)
 
 
