@@ -47,6 +47,7 @@ def replay(root: Path, repo: Repo, sha: str) -> None:
             text = (root / rel).read_text(encoding="utf-8", errors="surrogateescape")
             cleaned, hit = scrub(text)
             if hit:
+                cleaned = _drop_twins(text, cleaned, hit)
                 (root / rel).write_text(
                     cleaned, encoding="utf-8", errors="surrogateescape"
                 )
@@ -59,6 +60,17 @@ def replay(root: Path, repo: Repo, sha: str) -> None:
         "commit", "--quiet", "--allow-empty", "--no-verify", "-F", "-",
         env=env, stdin=message.encode("utf-8", "surrogateescape"),
     )  # fmt: skip
+
+
+def _drop_twins(text: str, cleaned: str, hit: list[int]) -> str:
+    """``cleaned`` (``text`` scrubbed, lines ``hit`` changed) without a
+    scrubbed line that is now the same as the line above it: the union merge
+    of a note kept the rewritten line and the old one, which is now its twin."""
+    lines = cleaned.split("\n")
+    if len(lines) != len(text.split("\n")):
+        return cleaned  # a text wrapped over two lines was joined: leave it
+    twins = {n - 1 for n in hit if n >= 2 and lines[n - 1] == lines[n - 2]}
+    return "\n".join(line for i, line in enumerate(lines) if i not in twins)
 
 
 def drop_stale_refs(repo: Repo, new: str, old: set[str]) -> list[str]:

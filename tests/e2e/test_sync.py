@@ -109,6 +109,7 @@ def test_a_purge_reaches_a_stale_clone_through_sync(tmp_path: Path, remote: Path
         assert traces(repo, NAME) == [], repo
     note = (two / "memory" / "2026-03-02.md").read_text()
     assert "clone two keeps its own plan" in note and NAME not in note
+    assert note.count("[PURGED]") == 1  # the union merge's twin of the line is gone
     assert (
         git(remote, "log", "-1", "--format=%s", "main")
         == "note: clone two keeps its own plan\n"
