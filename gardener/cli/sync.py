@@ -36,7 +36,7 @@ def sync(ctx: click.Context, remote: str | None, dry_run: bool, as_json: bool) -
 @click.pass_context
 def pre_push(ctx: click.Context, remote: str, url: str | None) -> None:
     """The pre-push hook: refuse to push history a purge rewrote (stdin: git's lines)."""
-    from gardener.verbs.guard import stale_push
+    from gardener.verbs.follow import stale_push
 
     refused = stale_push(workspace(ctx).root, remote, sys.stdin.read())
     if refused:

@@ -1,8 +1,8 @@
 """Following a purge made on another clone, for ``sync`` (see docs/design.md,
 Several machines): finding this clone's old history, replaying its own
 commits on the rewritten one, dropping what still reaches the old, learning
-the purged text from it; and checking commits about to leave against the
-register of purged texts.
+the purged text from it; checking commits about to leave against the
+register of purged texts; and the pre-push hook that refuses old history.
 """
 
 from __future__ import annotations
@@ -143,15 +143,25 @@ def _authored(repo: Repo, *spec: str) -> list[tuple[str, str, str]]:
 
 
 def refuse_purged(root: Path, repo: Repo, theirs: str | None, spec: list[str]) -> None:
-    """GardenerError if a line the commits of ``spec`` add holds a purged
-    text (this clone's register and ``theirs``'s)."""
+    """GardenerError if a commit of ``spec`` adds a purged text (see ``holds_purged``)."""
+    if holds_purged(root, repo, theirs, spec):
+        raise GardenerError(
+            "sync stopped: a local commit about to leave holds a text purged from this "
+            "workspace; nothing was pushed. Purge it here too (`gardener purge TEXT`), then sync"
+        )
+
+
+def holds_purged(root: Path, repo: Repo, theirs: str | None, spec: list[str]) -> bool:
+    """True if a line the commits of ``git log SPEC`` add, or their messages,
+    hold a purged text (this clone's register and ``theirs``'s, a commit's).
+    A text found by its sealed record is kept fast here (``purged.learn``)."""
     from gardener.planning.purge import scrub
 
     register = purged.read_register(root)
     if theirs:
         register = purged.with_sealed(root, register, purged_at(repo, theirs))
     if not register:
-        return
+        return False
     _, out = repo.run(
         "log", "-p", "--no-merges", "--unified=0", "--format=", *spec, "--"
     )
@@ -160,10 +170,79 @@ def refuse_purged(root: Path, repo: Repo, theirs: str | None, spec: list[str]) -
         for x in decode(out).splitlines()
         if x.startswith("+") and not x.startswith("+++")
     ]
+    _, messages = repo.run("log", "--format=%B", *spec, "--")
+    added += decode(messages).splitlines()
     found = register.found("\n".join(added))
     purged.learn(root, found)
-    if found or scrub("\n".join(added), register.knowing(found))[1]:
-        raise GardenerError(
-            "sync stopped: a local commit about to leave holds a text purged from this "
-            "workspace; nothing was pushed. Purge it here too (`gardener purge TEXT`), then sync"
-        )
+    return bool(found or scrub("\n".join(added), register.knowing(found))[1])
+
+
+# -- the pre-push hook ---------------------------------------------------------------
+
+PRE_PUSH = """#!/bin/sh
+# memory-gardener: refuse to push history that a purge rewrote (it would put
+# the purged text back on the remote). Sync with `gardener sync` instead.
+python="{python}"
+if [ ! -x "$python" ]; then
+  echo "memory-gardener hook: $python is gone, pushes are not checked" >&2
+  exit 0
+fi
+exec "$python" -m gardener -w "$(git rev-parse --show-toplevel)" pre-push "$@"
+"""
+
+
+_FIX = "run `gardener sync`: it fetches the rewritten history, replays your own commits on it and pushes"
+
+
+def stale_push(root: Path, remote: str, lines: str) -> str | None:
+    """Why the push git describes in ``lines`` (the pre-push hook's stdin:
+    ``LOCAL_REF LOCAL_SHA REMOTE_REF REMOTE_SHA`` a line) must not go, or None.
+
+    A push is refused when it would overwrite remote commits this clone has
+    not fetched (a stale clone's force-push), when a commit pushed adds a
+    purged text (a rebase of the old history), or when it holds a commit of a
+    history a purge rewrote: one older than a purge's tombstone (reachable
+    from what is pushed or from the remote's branch) that is neither an
+    ancestor nor a descendant of it.
+    """
+    from gardener.git.repo import Repo
+
+    repo = Repo.open(root)
+    try:
+        for line in lines.splitlines():
+            parts = line.split()
+            if len(parts) == 4 and parts[1] != gitremote.ZERO:  # not a deletion
+                why = _stale_ref(root, repo, parts[1], parts[3])
+                if why:
+                    return f"refusing to push to {remote} {parts[2]}: {why}; {_FIX}"
+    finally:
+        repo.close()
+    return None
+
+
+def _stale_ref(root: Path, repo: Repo, local: str, theirs: str) -> str | None:
+    """Why pushing commit ``local`` over the remote's ``theirs`` (ZERO: a new
+    ref) must not go (see ``stale_push``), or None."""
+    known = theirs != gitremote.ZERO
+    if known and gitremote.rev(repo, theirs) is None:
+        return "the remote holds commits this clone has not fetched"
+    spec = [local, *([f"^{theirs}"] if known else [])]
+    pushed = gitremote.commits(repo, *spec)
+    tombs = gitremote.tombstones(repo, local, PURGE_ID)
+    if known:
+        tombs += gitremote.tombstones(repo, theirs, PURGE_ID)
+    for tomb, when in dict(tombs).items():
+        older = {sha for sha, at in pushed if at < when}
+        if not older:
+            continue
+        fine = {sha for sha, _ in gitremote.commits(repo, tomb)}
+        after = gitremote.commits(repo, "--ancestry-path", f"{tomb}..{local}")
+        stale = older - fine - {sha for sha, _ in after}
+        if stale:
+            return (
+                f"it holds history from before a purge (commit {min(stale)[:8]}), "
+                f"which would put the purged text back"
+            )
+    if holds_purged(root, repo, theirs if known else None, spec):
+        return "a commit in it holds a text purged from this workspace"
+    return None

@@ -15,8 +15,8 @@ from gardener.git.repo import Repo
 from gardener.model.config import Config
 from gardener.store import settings as configuration
 from gardener.verbs.clock import Clock
+from gardener.verbs.follow import PRE_PUSH
 from gardener.verbs.guard import (
-    PRE_PUSH,
     Redaction,
     redact_files,
     remove_purged,

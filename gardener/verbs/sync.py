@@ -252,7 +252,7 @@ def _install_hooks(repo: Repo) -> None:
     """The hooks ``init`` installs, where missing (a clone gets none)."""
     import sys
 
-    from gardener.verbs.guard import PRE_PUSH
+    from gardener.verbs.follow import PRE_PUSH
     from gardener.verbs.init import PRE_COMMIT
 
     repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))

@@ -250,3 +250,18 @@ def test_a_fresh_clone_checks_the_committed_register(tmp_path: Path, remote: Pat
     assert NAME not in day.read_text() and "- 11:20 [PURGED] joined" in day.read_text()
     assert NAME not in git(remote, "log", "-p", "main")
     assert (fresh / ".gardener" / "purged.local").is_file()  # met: fast from now on
+
+
+def test_a_stale_clone_that_rebases_and_pushes_is_refused(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(two, "2026-03-02T10:10", "note", f"{NAME} asked for the agenda")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    before = git(remote, "rev-parse", "main")
+    run_git(two, "pull", "--rebase")  # replays the old commits, newly dated
+    run_git(two, "rebase", "--abort")  # if it stopped on a conflict
+    pushed = run_git(two, "push", "--force")
+    assert pushed.returncode != 0 and "gardener sync" in pushed.stderr
+    assert git(remote, "rev-parse", "main") == before
