@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     )
     from gardener.verbs.session import Session
     from gardener.verbs.show import ShowResult
+    from gardener.verbs.sync import SyncResult
 
 
 @dataclass
@@ -260,9 +261,10 @@ class Workspace:
         dry_run: bool = False,
         by: str | None = None,
         ignore_case: bool = False,
+        push: bool = False,
     ) -> PurgeResult:
         """Erase ``text`` from the files and every commit (see docs/design.md and
-        ``gardener.verbs.purge``).
+        ``gardener.verbs.purge``); ``push``: force-push the rewrite.
 
         The rewrite resets the work tree, so the gardener's own uncommitted
         files are committed first.
@@ -279,8 +281,22 @@ class Workspace:
                 session.commit([LEDGER_FOLDER, LEGACY], review_marks_message())
             return purge_text(
                 self.root, session.repo, text, dry_run=dry_run, now=session.now(),
-                commit=session.commit, by=by, ignore_case=ignore_case,
+                commit=session.commit, by=by, ignore_case=ignore_case, push=push,
             )  # fmt: skip
+
+    def sync(self, remote: str | None = None, dry_run: bool = False) -> SyncResult:
+        """Record, fetch, merge (or follow the remote's purge), promote, push
+        (see docs/design.md, Several machines, and ``gardener.verbs.sync``)."""
+        from gardener.verbs.promote import promote
+        from gardener.verbs.sync import prepare, push
+
+        with self._session() as session:
+            result = prepare(session, remote, dry_run)
+            if not dry_run and result.merge in ("merge", "fast-forward", "rewrite"):
+                done = promote(session, False, False)
+                if done.commit:
+                    result = replace(result, promoted=done.commit)
+            return push(session, result)
 
     def recall(
         self,

@@ -14,6 +14,7 @@ promote   ``gardener promote``: file durable entries into MEMORY.md
 prune     ``gardener prune``: drop old and expired entries and notes
 forget    ``gardener forget``: retire matching entries
 purge     ``gardener purge``: erase a text from the files and every commit
+sync      ``gardener sync``: with the remote, both ways; ``gardener pre-push``, the hook's check
 held      ``gardener approve`` and ``gardener reject``: a person's word on a held entry
 review    ``gardener review``: the entries waiting for the judge
 decide    ``gardener decide``: apply the judge's answers

@@ -31,6 +31,7 @@ COMMANDS = {
     "merge-union": "gardener.cli.merge:merge_union",
     "note": "gardener.cli.note:note",
     "promote": "gardener.cli.promote:promote",
+    "pre-push": "gardener.cli.sync:pre_push",
     "prune": "gardener.cli.prune:prune",
     "purge": "gardener.cli.purge:purge",
     "recall": "gardener.cli.recall:recall",
@@ -38,6 +39,7 @@ COMMANDS = {
     "reject": "gardener.cli.held:reject",
     "review": "gardener.cli.review:review",
     "show": "gardener.cli.show:show",
+    "sync": "gardener.cli.sync:sync",
     "watch": "gardener.watch.command:watch",
     "why": "gardener.cli.why:why",
 }

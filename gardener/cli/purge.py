@@ -30,6 +30,12 @@ from gardener.cli.output import emit
     "--by",
     help="Who asks for the purge (the tombstone's author; default: your user name).",
 )
+@click.option(
+    "--push",
+    is_flag=True,
+    help="Then force-push (--force-with-lease) every branch the rewrite changed"
+    " to the remotes that track it.",
+)
 @json_option
 @click.pass_context
 def purge(
@@ -39,6 +45,7 @@ def purge(
     yes: bool,
     ignore_case: bool,
     by: str | None,
+    push: bool,
     as_json: bool,
 ) -> None:
     """Erase TEXT from the files and every commit: a leaked secret, a right to erasure.
@@ -49,7 +56,9 @@ def purge(
         raise click.UsageError("give --dry-run or --yes, not both")
     if text == "-":
         text = sys.stdin.read().rstrip("\n")
-    result = workspace(ctx).purge(text, dry_run=not yes, by=by, ignore_case=ignore_case)
+    result = workspace(ctx).purge(
+        text, dry_run=not yes, by=by, ignore_case=ignore_case, push=push
+    )
     if as_json:
         emit(result.as_dict())
     else:

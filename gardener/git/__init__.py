@@ -10,4 +10,5 @@ rewrite   history rewrites: filter-repo, reflogs, gc (purge)
 merges    history reads for merges: merge commits of a path, their base, texts at commits
 mergefile ``git merge-file``: three texts merged as git merges a file
 setup     what a clone needs that git does not clone: the hook, the merge drivers
+remote    remotes: refs, fetch, push with a lease, ancestry, purge tombstones (sync, purge --push)
 """

@@ -1,10 +1,20 @@
-"""Purge matching, pure: the text to erase, its cut forms, the keyed hash of
-its normalized form, and finding a purged text again by that hash alone.
+"""Purge matching, pure: the text to erase, its cut forms, the hashes of its
+normalized form, and finding a purged text again by those hashes alone.
 
-A purge keeps no copy of what it erased: only a keyed hash of the normalized
-text (``purge_hash``), which ``refused_by_purge`` and ``scrub`` check text
-against. The register of those hashes is ``gardener.store.purged``; the verb
-is ``gardener.verbs.purge``.
+A purge keeps no copy of what it erased, only hashes of the normalized text:
+
+- a **sealed** record (``Sealed``, committed, so every clone can check it): a
+  slow salted scrypt hash with its own salt and the text's shape (length,
+  words, the kind of its first and last character). Checked only on windows
+  at word edges of that shape (``windows``): a purged text glued inside a
+  longer word is not found by it.
+- a **fast** pair (length, keyed BLAKE2b; the key is a machine's git-ignored
+  salt): every window is checked (``refused_by_purge``). A machine keeps one
+  for each purged text it has met (it purged it, or found it in a write or in
+  its history), so it checks that text fast and everywhere from then on.
+
+``Register`` holds both; ``scrub`` takes purged texts out of a text. The
+files are ``gardener.store.purged``; the verb is ``gardener.verbs.purge``.
 """
 
 from __future__ import annotations
@@ -12,8 +22,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from gardener.errors import UsageError
@@ -117,6 +127,118 @@ def purge_hash(text: str, salt: bytes) -> str:
     return digest.hexdigest()
 
 
+# scrypt's cost for new sealed records: 1 MiB of memory, a few ms a hash
+# (bench/README.md, Purged texts); each record keeps the parameters it was made with
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 1 << 10, 8, 1
+SEALED_KIND = "scrypt"
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """A committed record of a purged text: ``scrypt(normalized text, salt)``.
+
+    ``shape`` is ``"LENGTH:WORDS:FL"``: the normalized text's length, its
+    number of words and the kinds (``_kind``) of its first and last
+    character, so that only windows of that shape are hashed.
+    """
+
+    purge_id: str
+    salt: bytes
+    shape: str
+    digest: str
+    n: int = SCRYPT_N
+    r: int = SCRYPT_R
+    p: int = SCRYPT_P
+
+    def matches(self, norm: str) -> bool:
+        """True if the normalized ``norm`` is the purged text (one scrypt)."""
+        return sealed_hash(norm, self.salt, self.n, self.r, self.p) == self.digest
+
+
+def _kind(c: str) -> str:
+    return "d" if c.isdigit() else "l" if c.isalnum() else "o"
+
+
+def shape(norm: str) -> str:
+    """``"LENGTH:WORDS:FL"`` of a normalized, non-empty text (see ``Sealed``)."""
+    return f"{len(norm)}:{norm.count(' ') + 1}:{_kind(norm[0])}{_kind(norm[-1])}"
+
+
+def sealed_hash(norm: str, salt: bytes, n: int, r: int, p: int) -> str:
+    """The scrypt hash (hex, 32 bytes) of an already normalized text."""
+    data = norm.encode("utf-8", "surrogateescape")
+    return hashlib.scrypt(data, salt=salt, n=n, r=r, p=p, dklen=32).hex()
+
+
+def seal(text: str, purge_id: str, salt: bytes) -> Sealed:
+    """The sealed record of ``text`` (normalized here) under ``salt``."""
+    norm = normalize(text)
+    digest = sealed_hash(norm, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    return Sealed(purge_id, salt, shape(norm), digest)
+
+
+def windows(norm: str, wanted: str) -> Iterator[str]:
+    """The stretches of the normalized ``norm`` of shape ``wanted`` that
+    start and end at a word edge: not between two letters or digits."""
+    length_s, words_s, kinds = wanted.split(":")
+    length, spaces = int(length_s), int(words_s) - 1
+    if length < 1 or length > len(norm):
+        return
+    for start in range(len(norm) - length + 1):
+        end = start + length
+        if start and norm[start - 1].isalnum() and norm[start].isalnum():
+            continue
+        if end < len(norm) and norm[end - 1].isalnum() and norm[end].isalnum():
+            continue
+        if _kind(norm[start]) + _kind(norm[end - 1]) != kinds:
+            continue
+        window = norm[start:end]
+        if window.count(" ") == spaces:
+            yield window
+
+
+@dataclass(frozen=True)
+class Register:
+    """The purged texts a machine can check: ``fast`` (length, keyed hash)
+    pairs under its ``salt``, and ``sealed`` records it has not met yet
+    (those it has met are in ``fast`` too). Empty: nothing was purged."""
+
+    salt: bytes = b""
+    fast: frozenset[tuple[int, str]] = frozenset()
+    sealed: tuple[Sealed, ...] = field(default=())
+
+    def __bool__(self) -> bool:
+        return bool(self.sealed or (self.fast and self.salt))
+
+    def found(self, text: str) -> list[tuple[Sealed, str]]:
+        """The sealed records whose text ``text`` holds, each with that
+        normalized text: one scrypt per window of its shape."""
+        if not self.sealed:
+            return []
+        norm = normalize(text)
+        hits = []
+        for record in self.sealed:
+            for window in dict.fromkeys(windows(norm, record.shape)):
+                if record.matches(window):
+                    hits.append((record, window))
+                    break
+        return hits
+
+    def knowing(self, found: Sequence[tuple[Sealed, str]]) -> Register:
+        """This register with the texts of ``found`` checked fast: their
+        pairs added (under ``salt``, or a fixed key in memory if there is
+        none), their sealed records dropped."""
+        salt = self.salt or bytes(32)
+        pairs = {(len(norm), purge_hash(norm, salt)) for _, norm in found}
+        ids = {record.purge_id for record, _ in found}
+        rest = tuple(r for r in self.sealed if r.purge_id not in ids)
+        return Register(salt, self.fast | pairs, rest)
+
+    def holds(self, text: str) -> bool:
+        """True if ``text`` holds a purged text (case, width, spacing ignored)."""
+        return refused_by_purge(text, self.salt, self.fast) or bool(self.found(text))
+
+
 def refused_by_purge(
     text: str, salt: bytes, hashes: Collection[tuple[int, str]]
 ) -> bool:
@@ -138,10 +260,7 @@ def refused_by_purge(
 
 
 def scrub(
-    text: str,
-    salt: bytes,
-    hashes: Collection[tuple[int, str]],
-    known: Collection[str] = (),
+    text: str, register: Register, known: Collection[str] = ()
 ) -> tuple[str, list[int]]:
     """``text`` with each purged text in it replaced by ``[PURGED]``, and the
     1-based numbers of the lines that held one (none: the same ``text``).
@@ -155,12 +274,19 @@ def scrub(
     goes with it. A text split over three lines or more is not found.
     ``known``: lines known to hold none (a file's committed lines: the purge
     erased it from every commit), passed over, so the cost follows the new
-    lines: every window of every line is hashed.
+    lines: every window of every line is hashed. ``register``'s sealed
+    records are looked for once in the new lines (``Register.found``); the
+    texts found are then narrowed with fast hashes like the others.
     """
-    if not hashes or not salt:
+    if not register:
         return text, []
     lines = text.split("\n")
     fresh = [line not in known for line in lines]
+    new_text = "\n".join(line for line, new in zip(lines, fresh, strict=True) if new)
+    register = register.knowing(register.found(new_text))
+    salt, hashes = register.salt, register.fast
+    if not hashes:
+        return text, []
     hit: list[int] = []
     for i, line in enumerate(lines):
         if fresh[i]:

@@ -2,7 +2,7 @@
 
 ledger      the promote ledger, a file a month under .gardener/ledger.d/
 retired     the register of retired daily-note entries (.gardener/retired), read from disk
-purged      the purged-hash register (.gardener/purged) and its salt: refused texts
+purged      the purged-text register (.gardener/purged, sealed) and this machine's fast hashes
 journal     the redo journal of the gardener's own rewrites (.git/gardener-pending.json)
 settings    load: the settings from rules.md, and their cache (.git/gardener/config.json)
 statcache   what promote learned about notes it did not need to read

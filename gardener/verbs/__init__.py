@@ -13,12 +13,14 @@ prune        prune: delete old superseded entries, expired entries, aged-out not
 forget       forget: retire the entries that match
 held         approve / reject: a person's decision on an entry held for review
 judge        review / decide: the entries waiting for the judge, its answers applied
-purge        purge: erase a text from the files and every commit
+purge        purge: erase a text from the files and every commit (--push: force-push it)
+sync         sync: record, fetch, merge, promote, push; follow a purge made on another clone
+follow       sync's half for a purge made elsewhere: old history found, own commits replayed; the pre-push check
 recall       recall: ranked facts and note entries, one key, or what held at a time
 why          why: every value a key has had, with the commits
 show         show: lines of MEMORY.md, rules.md or a note, secrets redacted
 check        check: what is wrong in the workspace's files, or staged, or in history
-init         init: create or adopt a workspace, install the pre-commit hook
+init         init: create or adopt a workspace, install the pre-commit and pre-push hooks
 guard        redaction of the files a verb commits, quarantine, purged texts
 secrets      what check reports about secrets: files, names, the hook's index, history
 appendonly   a committed note rewritten by hand gets its committed text back; one deleted, restored

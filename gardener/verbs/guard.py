@@ -13,18 +13,18 @@ import functools
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from gardener.files.atomic import atomic_write, ensure_state_dir
-from gardener.files.layout import PURGE_PENDING, SALT, STATE_DIR
+from gardener.files.layout import PURGE_PENDING, STATE_DIR
 from gardener.model.config import Config
 from gardener.neverstore import decision, redact
 from gardener.planning.purge import scrub
 from gardener.store import refused
-from gardener.store.purged import read_purged
+from gardener.store.purged import PURGED, learn, read_register
 
 QUARANTINE = f"{STATE_DIR}/quarantine.jsonl"
 REFUSED = refused.REFUSED
@@ -152,10 +152,23 @@ def purged_scrubber(root: Path) -> Scrubber | None:
     from the workspace at ``root`` replaced by ``[PURGED]``, and the lines
     that held one (``planning.purge.scrub``; ``known``: lines known to hold none);
     None if nothing was purged (then nothing is read)."""
-    if not (root / SALT).is_file():
+    if not any((root / p).is_file() for p in (PURGED, PURGE_PENDING)):
         return None
-    salt, hashes = read_purged(root)
-    return (lambda text, known=(): scrub(text, salt, hashes, known)) if hashes else None
+    register = read_register(root)
+    if not register:
+        return None
+
+    def scrubber(text: str, known: Collection[str] = ()) -> tuple[str, list[int]]:
+        nonlocal register
+        if register.sealed:  # a text met here for the first time: kept fast
+            found = register.found(
+                "\n".join(x for x in text.split("\n") if x not in known)
+            )
+            learn(root, found)
+            register = register.knowing(found)
+        return scrub(text, register, known)
+
+    return scrubber
 
 
 def never_store_for(rel: str, config: Config) -> Sequence[tuple[str, str]]:

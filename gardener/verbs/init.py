@@ -18,6 +18,7 @@ from gardener.store import settings as configuration
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.retired import REGISTER as RETIRED
 from gardener.verbs.clock import Clock
+from gardener.verbs.follow import PRE_PUSH
 from gardener.verbs.guard import (
     Redaction,
     redact_files,
@@ -102,6 +103,7 @@ def init(root: Path, now_override: str | None = None) -> tuple[Config, InitResul
             )
             repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))
             register_drivers(repo, sys.executable)
+            repo.install_hook("pre-push", PRE_PUSH.format(python=sys.executable))
     finally:
         repo.close()
     return config, InitResult(str(root), adopted, tuple(created), tuple(redacted), sha)

@@ -221,13 +221,12 @@ def _refuse_secret(root: str, line: str, settings: NoteSettings) -> None:
     from gardener.neverstore import redact
 
     found = redact.find(line, settings.never_store, settings.allow)
-    salted = is_file(os.path.join(root, SALT))  # a purge ran, or a secret was refused
-    if salted:
-        purges = (os.path.join(root, STATE_DIR, n) for n in ("purged", "purge-pending"))
-        if any(is_file(p) for p in purges) and _purged(root, line):
-            raise RefusedError(
-                "refused: it holds a text purged from this workspace; nothing was written"
-            )
+    # purged: committed, every clone checks it; purge-pending: a purge under way
+    purges = (os.path.join(root, STATE_DIR, n) for n in ("purged", "purge-pending"))
+    if any(is_file(p) for p in purges) and _purged(root, line):
+        raise RefusedError(
+            "refused: it holds a text purged from this workspace; nothing was written"
+        )
     if found:
         from gardener.neverstore.decision import values_of, widen
         from gardener.store import refused
@@ -238,6 +237,7 @@ def _refuse_secret(root: str, line: str, settings: NoteSettings) -> None:
         raise RefusedError(
             f"refused by never-store rule: {rules}; nothing was written (write the fact without it)"
         )
+    salted = is_file(os.path.join(root, SALT))  # a purge ran, or a secret was refused
     if salted and is_file(os.path.join(root, REFUSED)) and _remembered(root, line):
         raise RefusedError(
             "refused: it holds a value refused or redacted before as a secret;"
@@ -531,11 +531,9 @@ def _purged(root: str, text: str) -> bool:
     """True if ``text`` holds a text purged from the workspace at ``root``."""
     from pathlib import Path
 
-    from gardener.planning.purge import refused_by_purge
-    from gardener.store.purged import read_purged
+    from gardener.store.purged import is_refused
 
-    salt, hashes = read_purged(Path(root))
-    return refused_by_purge(text, salt, hashes)
+    return is_refused(Path(root), text)
 
 
 def note_fresh(folder: str, text: str, **options: object) -> NoteResult | None:

@@ -31,9 +31,11 @@ from gardener.files.layout import note_date
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git import log as gitlog
+from gardener.git import remote as gitremote
 from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
 from gardener.git.log import HistoryScan, Holder
+from gardener.git.remote import Pushed
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
 from gardener.verbs.messages import purge_message
@@ -82,6 +84,7 @@ class PurgeResult:
     purge_id: str | None = None
     commit: str | None = None  # the tombstone
     warnings: tuple[str, ...] = field(default=())
+    pushed: tuple[Pushed, ...] = field(default=())  # ``--push``: each branch pushed
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -104,6 +107,16 @@ class PurgeResult:
             "purge_id": self.purge_id,
             "commit": self.commit,
             "warnings": list(self.warnings),
+            "pushed": [
+                {
+                    "remote": p.remote,
+                    "ref": p.ref,
+                    "commit": p.new,
+                    "ok": p.ok,
+                    "message": p.message,
+                }
+                for p in self.pushed
+            ],
         }
 
     def lines(self) -> list[str]:
@@ -145,6 +158,9 @@ class PurgeResult:
                 f"objects checked afterwards, none holds it; tombstone commit "
                 f"{(self.commit or '')[:8]} (purge id {self.purge_id})"
             )
+        for p in self.pushed:
+            done = "force-pushed" if p.ok else f"NOT pushed ({p.message})"
+            out.append(f"  {p.remote} {p.ref.removeprefix('refs/heads/')}: {done}")
         return out
 
 
@@ -158,10 +174,13 @@ def purge_text(
     commit: Commit,
     by: str | None = None,
     ignore_case: bool = False,
+    push: bool = False,
 ) -> PurgeResult:
     """Erase ``text`` from the work tree and the whole history of ``repo``.
 
-    ``dry_run`` only reports where it is. ``commit(paths, message, author)``
+    ``dry_run`` only reports where it is. ``push``: then force-push (with a
+    lease on what each remote held before) every branch the rewrite changed
+    to each remote that tracks it (``PurgeResult.pushed``). ``commit(paths, message, author)``
     makes the tombstone commit; ``by`` is who asked (default: the OS user);
     ``now`` (local time) goes in the tombstone. The caller holds the
     workspace lock and has committed the gardener's own changes.
@@ -178,7 +197,7 @@ def purge_text(
     remotes = tuple(gitrewrite.remotes(repo))
     warnings = [f"{p} is too large to scan ({_MAX_FILE >> 20} MiB or more): check it by hand" for p in before.too_large]  # fmt: skip
     if remotes and before.found:
-        warnings.append(_remote_warning(remotes, dry_run))
+        warnings.append(_remote_warning(remotes, dry_run, push))
     result = PurgeResult(
         found=before.found,
         dry_run=dry_run,
@@ -200,6 +219,7 @@ def purge_text(
     blocked = _blockers(root, repo)
     if blocked:
         raise GardenerError(blocked)
+    old_refs = gitremote.refs(repo, "refs/heads", "refs/remotes", "refs/tags")
     purge_id, sha = _erase(root, repo, needle, before, commit, by, now)
     after = _survey(root, repo, needle)
     if after.files or after.history.holding:
@@ -211,13 +231,57 @@ def purge_text(
         f".git/{p} still holds the text (a remote URL or a setting?): edit it by hand"
         for p in after.git_files
     ]
+    pushed = _push_rewrite(repo, old_refs) if push else ()
+    warnings += [
+        f"{p.remote} {p.ref} was not pushed ({p.message}): it still holds the text"
+        for p in pushed
+        if not p.ok
+    ]
     return replace(
         result,
         objects_scanned=after.history.objects,
         purge_id=purge_id,
         commit=sha,
         warnings=tuple(warnings),
+        pushed=pushed,
     )
+
+
+def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
+    """Force-push each branch the rewrite changed to each remote whose
+    tracking ref of it existed, leasing on that ref's value before the rewrite
+    (filter-repo rewrote the tracking ref too), and each tag it changed that
+    a remote holds as it was. ``old``: refs before. A remote on this machine
+    is pruned after (``gitremote.prune_remote``)."""
+    new = gitremote.refs(repo, "refs/heads")
+    pushed = []
+    for ref, sha in sorted(new.items()):
+        if old.get(ref) == sha:
+            continue  # the rewrite left this branch as it was
+        branch = ref.removeprefix("refs/heads/")
+        for remote in gitrewrite.remotes(repo):
+            remote_name, merge = gitremote.upstream(repo, branch)
+            target = merge if remote_name == remote else branch
+            lease = old.get(f"refs/remotes/{remote}/{target}")
+            if lease is not None:
+                pushed.append(
+                    gitremote.push(repo, remote, f"refs/heads/{target}", sha, lease)
+                )
+    tags = {
+        ref: sha
+        for ref, sha in gitremote.refs(repo, "refs/tags").items()
+        if old.get(ref) not in (None, sha)
+    }
+    for remote in gitrewrite.remotes(repo) if tags else ():
+        theirs = gitremote.remote_refs(repo, remote, "refs/tags/*")
+        for ref, sha in sorted(tags.items()):
+            if theirs.get(ref) == old[ref]:  # the remote holds the old tag
+                pushed.append(gitremote.push(repo, remote, ref, sha, old[ref]))
+    for remote in {p.remote for p in pushed if p.ok}:
+        folder = gitremote.local_path(repo, remote)
+        if folder is not None:  # on this machine: its old objects go now
+            gitremote.prune_remote(folder)
+    return tuple(pushed)
 
 
 def _erase(
@@ -243,7 +307,7 @@ def _erase(
     rekeyed = _rekey_retired(root, retired_before)
     # the recall index and the settings cache: caches that may hold the text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
-    paths = purged.remember(root, line) + rekeyed
+    paths = purged.remember(root, needle.text, line) + rekeyed
     who = needle.mask(by or _os_user())  # who asked may be whom it is about
     commits, files = len(before.history.commits), len(before.files)
     sha = commit(
@@ -275,7 +339,7 @@ def _finish_killed(
         purge_id = line.split("\t", 1)[0]
         who = needle.mask(by or _os_user())
         sha = commit(
-            purged.remember(root, line), _tombstone(0, 0, purge_id, who, now),
+            purged.remember(root, needle.text, line), _tombstone(0, 0, purge_id, who, now),
             identity_for(who),
         )  # fmt: skip
     purged.end_pending(root, lines)
@@ -393,14 +457,21 @@ def _blockers(root: Path, repo: Repo) -> str | None:
     return None
 
 
-def _remote_warning(remotes: Sequence[str], dry_run: bool) -> str:
+def _remote_warning(remotes: Sequence[str], dry_run: bool, push: bool) -> str:
     names = ", ".join(remotes)
+    clones = (
+        "then run `gardener sync` in every other clone (it rewrites its history "
+        "the same way; a clone that merges instead is refused when it pushes) "
+        "and ask the host to drop cached views"
+    )
+    if push and not dry_run:
+        return f"the rewrite was force-pushed to {names}: {clones}"
     verb = "will still hold" if dry_run else "still hold"
     return (
-        f"remote copies ({names}) {verb} the text: after checking the result, "
-        f"force-push every branch and tag (`git push --force --all <remote>` and "
-        f"`git push --force --tags <remote>`), ask the host to drop cached views "
-        f"and every clone to be made anew"
+        f"this workspace has remotes ({names}): the rewrite stays local until pushed, "
+        f"and they {verb} the text. After checking the result, push it "
+        f"(`gardener purge --push` does; or `git push --force-with-lease --all <remote>`), "
+        f"{clones}"
     )
 
 

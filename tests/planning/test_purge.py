@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from gardener.planning.purge import normalize, purge_hash, refused_by_purge
+from gardener.planning.purge import (
+    Register,
+    normalize,
+    purge_hash,
+    refused_by_purge,
+    seal,
+    shape,
+    windows,
+)
 
 
 def test_refused_by_purge_normalizes_and_checks_every_window():
@@ -34,15 +42,45 @@ def test_scrub_replaces_the_shortest_stretch_that_holds_the_text():
 
     salt = b"k" * 32
     text = normalize("Kari Nordmann")
-    hashes = {(len(text), purge_hash(text, salt))}
-    assert scrub("- met KARI  nordmann and Kari Nordmann.\nok\n", salt, hashes) == (
+    fast = Register(salt, frozenset({(len(text), purge_hash(text, salt))}))
+    assert scrub("- met KARI  nordmann and Kari Nordmann.\nok\n", fast) == (
         "- met [PURGED] and [PURGED].\nok\n",
         [1],
     )
-    assert scrub("nothing here", salt, hashes) == ("nothing here", [])
+    assert scrub("nothing here", fast) == ("nothing here", [])
     # split across lines (breaker): the line break inside goes with it
-    assert scrub("- 10:03 call Kari\n  Nordmann today\n- ok\n", salt, hashes) == (
+    assert scrub("- 10:03 call Kari\n  Nordmann today\n- ok\n", fast) == (
         "- 10:03 call [PURGED] today\n- ok\n",
         [1],
     )
-    assert scrub("Kari Nordmann", b"", hashes) == ("Kari Nordmann", [])
+    assert scrub("Kari Nordmann", Register(b"", fast.fast)) == ("Kari Nordmann", [])
+    # a sealed record alone (a clone that never met the text) scrubs it too
+    sealed = Register(sealed=(seal("Kari Nordmann", "p1", b"s" * 16),))
+    assert scrub("- met KARI  nordmann and Kari Nordmann.\nok\n", sealed) == (
+        "- met [PURGED] and [PURGED].\nok\n",
+        [1],
+    )
+    assert scrub("- met Kari\nok\n", sealed) == ("- met Kari\nok\n", [])
+
+
+def test_a_sealed_record_is_found_at_word_edges_of_its_shape():
+    record = seal("+47 912 34 567", "p1", b"salt" * 4)
+    assert record.shape == "14:4:od"
+    assert shape(normalize("Jane Q. Müller")) == NAME_SHAPE
+    register = Register(sealed=(record,))
+    assert register.holds("call me on +47 912 34 567.")
+    assert register.holds("tel:+47 912  34 567")
+    assert not register.holds("call me on +47 912 34 568")
+    assert not register.holds("+47 912 34 5678")  # glued to a longer number
+    found = register.found("x +47 912 34 567 y")
+    assert [(r.purge_id, norm) for r, norm in found] == [("p1", "+47 912 34 567")]
+    known = register.knowing(found)
+    assert known.sealed == () and known.holds("a+47 912 34 5678")  # fast: every window
+    assert not Register()  # nothing purged
+    # only windows of the record's shape are hashed
+    assert list(windows("ab cd ef", "5:2:ll")) == ["ab cd", "cd ef"]
+    assert list(windows("abcd ef", "5:2:ll")) == []
+    assert list(windows("x", "5:2:ll")) == []
+
+
+NAME_SHAPE = "14:3:ll"

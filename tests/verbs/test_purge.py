@@ -145,7 +145,7 @@ def test_purge_a_leaked_secret_from_every_object(ws: Workspace):
     assert "refs/remotes/origin/main" in refs
     assert "[PURGED]" in git(ws.root, "cat-file", "tag", "v1")
     assert git(ws.root, "remote").split() == ["origin"]
-    assert any("remote copies (origin)" in w for w in result.warnings)
+    assert any("has remotes (origin)" in w and "--push" in w for w in result.warnings)
     # the remote itself is not ours to rewrite: it still holds the token
     remote = ws.root.parent / "remote.git"
     assert TOKEN in git(remote, "log", "--all", "-p")
@@ -497,3 +497,24 @@ def test_a_purge_killed_after_its_rewrite_finishes_when_run_again(
     assert len(tombstones.splitlines()) == (stage == "after the tombstone")
     assert_gone(ws.root, NAME)
     assert "stopped half-way" in again.lines()[0]
+
+
+def test_purge_push_rewrites_the_remote_with_a_lease(ws: Workspace):
+    leak_by_hand(ws)
+    remote = ws.root.parent / "remote.git"
+    assert TOKEN in git(remote, "log", "--all", "-p")
+    result = ws.purge(TOKEN, push=True)
+    pushed = {(p.remote, p.ref): p.ok for p in result.pushed}
+    assert pushed == {
+        ("origin", "refs/heads/main"): True,
+        ("origin", "refs/heads/wip"): True,
+        ("origin", "refs/tags/v1"): True,
+    }
+    assert any("force-pushed to origin" in w for w in result.warnings)
+    everything = subprocess.run(
+        ["git", "-C", str(remote), "cat-file", "--batch-all-objects", "--batch"],
+        capture_output=True, check=True,
+    ).stdout  # fmt: skip
+    assert TOKEN.encode() not in everything  # on this machine: pruned too
+    assert git(remote, "rev-parse", "main") == git(ws.root, "rev-parse", "main")
+    assert [p["ok"] for p in result.as_dict()["pushed"]] == [True, True, True]  # type: ignore[index,union-attr]

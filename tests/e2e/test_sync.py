@@ -1,0 +1,263 @@
+"""Several machines: ``gardener sync`` and purges that reach every clone.
+
+A real bare remote and clones in tmp_path, the real CLI as a child process
+(its hooks run as git runs them). "No trace" is read with plain git: every
+object (``cat-file --batch-all-objects``), every ref and every reflog.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import git
+
+NAME = "Solveig Haugland-Brekke"  # the text purged: a made-up name
+PERSON = ["-c", "user.name=Pat Person", "-c", "user.email=pat@example.invalid"]
+
+
+def gardener(
+    root: Path, now: str, *args: str, code: int = 0
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, GARDENER_NOW=now)
+    done = subprocess.run(
+        [sys.executable, "-m", "gardener", "-w", str(root), *args],
+        capture_output=True, text=True, env=env,
+    )  # fmt: skip
+    assert done.returncode == code, (
+        f"exit {done.returncode}\n{done.stdout}{done.stderr}"
+    )
+    return done
+
+
+def run_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """git as a user types it (hooks on), any exit code."""
+    return subprocess.run(
+        ["git", "-C", str(root), *PERSON, *args], capture_output=True, text=True
+    )
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    """A bare remote holding a workspace, pushed from clone one by ``sync``."""
+    bare = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(bare)], check=True)
+    return bare
+
+
+def first_clone(tmp_path: Path, remote: Path) -> Path:
+    one = tmp_path / "one"
+    gardener(one, "2026-03-02T09:00", "init")
+    git(one, "remote", "add", "origin", str(remote))
+    gardener(one, "2026-03-02T09:01", "sync")
+    return one
+
+
+def clone(tmp_path: Path, remote: Path, name: str, now: str) -> Path:
+    path = tmp_path / name
+    git(tmp_path, "clone", "-q", str(remote), str(path))
+    gardener(path, now, "init")  # the hooks (a clone gets none)
+    return path
+
+
+def traces(repo: Path, text: str) -> list[str]:
+    """Where ``text`` still is in ``repo``: objects, refs, reflogs, git files."""
+    found = []
+    objects = subprocess.run(
+        ["git", "-C", str(repo), "cat-file", "--batch-all-objects", "--batch"],
+        capture_output=True, check=True,
+    ).stdout  # fmt: skip
+    if text.encode() in objects:
+        found.append("an object")
+    if text in git(repo, "for-each-ref", "--format=%(refname) %(subject)"):
+        found.append("a ref")
+    reflog = subprocess.run(
+        ["git", "-C", str(repo), "log", "-g", "--all", "-p", "--format=%H %s"],
+        capture_output=True, text=True, errors="replace",
+    ).stdout  # fmt: skip
+    if text in reflog:
+        found.append("a reflog")
+    return found
+
+
+def test_a_purge_reaches_a_stale_clone_through_sync(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
+    pushed = gardener(
+        one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push", "--json"
+    )
+    assert [p["ok"] for p in json.loads(pushed.stdout)["pushed"]] == [True]
+    assert traces(remote, NAME) == []
+    assert NAME in (two / "memory" / "2026-03-02.md").read_text()  # stale, so far
+
+    done = gardener(two, "2026-03-02T11:30", "sync", "--json")
+    report = json.loads(done.stdout)
+    assert report["merge"] == "rewrite" and report["replayed"] == 1
+    assert report["pushed"] is True
+    for repo in (remote, one, two):
+        assert traces(repo, NAME) == [], repo
+    note = (two / "memory" / "2026-03-02.md").read_text()
+    assert "clone two keeps its own plan" in note and NAME not in note
+    assert note.count("[PURGED]") == 1  # the union merge's twin of the line is gone
+    assert (
+        git(remote, "log", "-1", "--format=%s", "main")
+        == "note: clone two keeps its own plan\n"
+    )
+    # the clone now refuses the text, fast: it met it in its own history
+    assert (two / ".gardener" / "purged.local").is_file()
+    gardener(two, "2026-03-02T11:40", "note", f"{NAME} called again", code=3)
+    gardener(one, "2026-03-02T11:45", "sync")
+    assert (
+        "clone two keeps its own plan" in (one / "memory" / "2026-03-02.md").read_text()
+    )
+
+
+def test_a_stale_clone_that_pulls_and_pushes_is_refused(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    before = git(remote, "rev-parse", "main")
+
+    pulled = run_git(two, "pull", "--no-rebase", "--no-edit")
+    assert pulled.returncode == 0, pulled.stderr
+    pushed = run_git(two, "push")
+    assert pushed.returncode != 0
+    assert "history from before a purge" in pushed.stderr
+    assert "gardener sync" in pushed.stderr
+    forced = run_git(two, "push", "--force")
+    assert forced.returncode != 0 and "gardener sync" in forced.stderr
+    assert git(remote, "rev-parse", "main") == before
+    assert traces(remote, NAME) == []
+    # sync still mends the clone after the merge: its own note is kept
+    gardener(two, "2026-03-02T11:30", "sync")
+    assert traces(two, NAME) == []
+    assert (
+        "clone two keeps its own plan" in (two / "memory" / "2026-03-02.md").read_text()
+    )
+
+
+def test_a_force_push_over_unfetched_commits_is_refused(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T09:30")
+    gardener(one, "2026-03-02T10:00", "note", "one writes first")
+    gardener(one, "2026-03-02T10:01", "sync")
+    gardener(two, "2026-03-02T10:05", "note", "two writes later")
+    forced = run_git(two, "push", "--force")
+    assert forced.returncode != 0 and "not fetched" in forced.stderr
+
+
+@pytest.mark.parametrize("first", ["one", "two"])
+def test_two_clones_sync_in_either_order(tmp_path: Path, remote: Path, first: str):
+    one = first_clone(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T09:30")
+    gardener(one, "2026-03-02T10:00", "note", "one: lunch at the canteen")
+    gardener(two, "2026-03-02T10:05", "note", "two: coffee with the team")
+    clones = {"one": one, "two": two}
+    order = [clones[first], clones["two" if first == "one" else "one"], clones[first]]
+    for n, repo in enumerate(order):
+        gardener(repo, f"2026-03-02T11:0{n}", "sync")
+    for repo in (one, two):
+        note = (repo / "memory" / "2026-03-02.md").read_text()
+        assert (
+            "one: lunch at the canteen" in note and "two: coffee with the team" in note
+        )
+        assert git(repo, "rev-parse", "HEAD") == git(remote, "rev-parse", "main")
+    gardener(one, "2026-03-02T11:10", "check")
+
+
+def test_both_clones_promote_then_sync(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T09:30")
+    gardener(
+        one, "2026-03-02T10:00", "note", "decision: we use Postgres for the database"
+    )
+    gardener(one, "2026-03-02T10:01", "promote")
+    gardener(two, "2026-03-02T10:05", "note", "fact: the office is in Bergen")
+    gardener(two, "2026-03-02T10:06", "promote")
+    gardener(one, "2026-03-02T11:00", "sync")
+    gardener(two, "2026-03-02T11:01", "sync")
+    gardener(one, "2026-03-02T11:02", "sync")
+    memory = (one / "MEMORY.md").read_text()
+    assert "Postgres" in memory and "Bergen" in memory
+
+
+def test_dry_run_changes_nothing(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
+    gardener(one, "2026-03-02T10:20", "note", "one writes more")
+    gardener(one, "2026-03-02T10:21", "sync")
+
+    def state(repo: Path) -> tuple[str, ...]:
+        fetch_head = repo / ".git" / "FETCH_HEAD"
+        return (
+            git(repo, "for-each-ref"), git(repo, "status", "--porcelain", "--ignored"),
+            git(repo, "reflog", "--all"), (repo / "memory" / "2026-03-02.md").read_text(),
+            fetch_head.read_text() if fetch_head.exists() else "",
+        )  # fmt: skip
+
+    before = state(two)
+    report = json.loads(
+        gardener(two, "2026-03-02T10:30", "sync", "--dry-run", "--json").stdout
+    )
+    assert report["merge"] == "merge" and report["dry_run"] is True
+    assert [c["subject"] for c in report["incoming"]] == ["note: one writes more"]
+    assert [c["subject"] for c in report["outgoing"]] == [
+        "note: clone two keeps its own plan"
+    ]
+    assert state(two) == before
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    text = gardener(two, "2026-03-02T11:10", "sync", "--dry-run").stdout
+    assert "rewritten by a purge" in text and "would rewrite" in text
+    assert state(two) == before
+
+
+def test_a_fresh_clone_checks_the_committed_register(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"call {NAME} on Monday")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    fresh = clone(tmp_path, remote, "fresh", "2026-03-02T11:05")
+    assert not (fresh / ".gardener" / "salt").exists()  # no key travelled
+    assert NAME not in (fresh / ".gardener" / "purged").read_text()
+    gardener(fresh, "2026-03-02T11:10", "note", f"met {NAME.upper()} again", code=3)
+    # written by hand and committed with git: the hook takes it out
+    day = fresh / "memory" / "2026-03-02.md"
+    day.write_text(day.read_text() + f"- 11:20 {NAME} joined\n")
+    run_git(fresh, "add", "-A")
+    committed = run_git(fresh, "commit", "-m", "by hand")
+    assert committed.returncode != 0, committed.stdout
+    done = gardener(fresh, "2026-03-02T11:30", "check", code=4)
+    assert "purged" in done.stdout + done.stderr
+    run_git(fresh, "reset", "-q")
+    gardener(fresh, "2026-03-02T11:40", "sync")  # records it, as [PURGED]
+    assert NAME not in day.read_text() and "- 11:20 [PURGED] joined" in day.read_text()
+    assert NAME not in git(remote, "log", "-p", "main")
+    assert (fresh / ".gardener" / "purged.local").is_file()  # met: fast from now on
+
+
+def test_a_stale_clone_that_rebases_and_pushes_is_refused(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(two, "2026-03-02T10:10", "note", f"{NAME} asked for the agenda")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    before = git(remote, "rev-parse", "main")
+    run_git(two, "pull", "--rebase")  # replays the old commits, newly dated
+    run_git(two, "rebase", "--abort")  # if it stopped on a conflict
+    pushed = run_git(two, "push", "--force")
+    assert pushed.returncode != 0 and "gardener sync" in pushed.stderr
+    assert git(remote, "rev-parse", "main") == before
