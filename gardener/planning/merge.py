@@ -129,6 +129,10 @@ def _alike(a: Fact | None, b: Fact | None) -> bool:
     return _content(_unlinked(a)) == _content(_unlinked(b))
 
 
+def _line_of(fact: Fact) -> str:
+    return f"{fact.section}\n{render_fact(fact)}"
+
+
 def _pick(
     base: Fact | None, ours: Fact | None, theirs: Fact | None
 ) -> tuple[Fact | None, bool, bool]:
@@ -139,7 +143,10 @@ def _pick(
         return theirs, False, False
     if _same(base, theirs):
         return ours, False, False
-    if _alike(ours, theirs) or _alike(base, theirs):
+    if ours is not None and theirs is not None and _alike(ours, theirs):
+        # links only: the same pick in either merge order
+        return min(ours, theirs, key=_line_of), False, True
+    if _alike(base, theirs):
         return ours, False, True
     if _alike(base, ours):
         return theirs, False, True
@@ -209,7 +216,7 @@ def merge_facts(
     conflicts: list[Conflict] = []
     redo: set[str] = set()
     touched: dict[str, set[str]] = {OURS: set(), THEIRS: set()}
-    came: list[dict[str, Fact]] = []  # the side each merged fact came from
+    came: list[set[str]] = []  # the ids of the sides each merged fact is on
     for ident in dict.fromkeys([*a, *b, *o]):
         if ident not in a and ident not in b:
             continue
@@ -224,7 +231,9 @@ def merge_facts(
             redo.add(normalize_key(fact.key))
         if fact is not None:
             merged.append(fact)
-            came.append(a if fact is versions[1] else b)
+            came.append(
+                (set(a) if ident in a else set()) | (set(b) if ident in b else set())
+            )
     # a key both sides changed: its timeline is ordered again
     both = touched[OURS] & touched[THEIRS]
     redo |= {k for k in both if _of(ours, k) != _of(theirs, k)}
@@ -238,17 +247,18 @@ def merge_facts(
                       tuple(sorted(names.items())))  # fmt: skip
 
 
-def _without_dangling(facts: list[Fact], came: list[dict[str, Fact]]) -> list[Fact]:
+def _without_dangling(facts: list[Fact], came: list[set[str]]) -> list[Fact]:
     """``facts`` without the links to an entry the merge removed (the other
-    side deleted it); ``came[i]``: the side ``facts[i]`` came from. A link
-    that named no entry on its own side stays, for ``check`` to report."""
+    side deleted it); ``came[i]``: the ids of the sides ``facts[i]`` is on
+    (both, when both hold it: the same answer in either merge order). A link
+    that named no entry on the fact's own sides stays, for ``check`` to report."""
     kept = {f.id for f in facts if f.id}
     out = []
-    for fact, side in zip(facts, came, strict=True):
+    for fact, sides in zip(facts, came, strict=True):
         gone = {
             name: None
             for name in _LINKS
-            if (target := fact.get(name)) and target not in kept and target in side
+            if (target := fact.get(name)) and target not in kept and target in sides
         }
         out.append(fact.with_attrs(**gone) if gone else fact)
     return out

@@ -167,3 +167,23 @@ def test_the_merge_is_symmetric_up_to_conflicts(three):
         assert render_block(ab.facts) == render_block(ba.facts)
         ids = [f.id for f in ab.facts]
         assert len(ids) == len(set(ids))
+
+
+def test_a_link_to_an_entry_one_side_removed_goes_in_either_order():
+    """Hypothesis found it: ours superseded #mo0 by #ma0, theirs removed #mo0
+    and added the same value as #mb0 (kept once, as #ma0); the link to #mo0
+    went in one merge order and stayed in the other."""
+    base = [Fact("Postgres", "database", "mo0", "Decisions", {"since": "2026-01-01"})]
+    ours = [
+        Fact("Postgres", "database", "mo0", "Superseded",
+             {"since": "2026-01-01", "until": "2026-01-10", "superseded-by": "ma0",
+              "kind": "decision"}, True),
+        Fact("Postgres", "database", "ma0", "Decisions",
+             {"since": "2026-01-10", "supersedes": "mo0"}),
+    ]  # fmt: skip
+    theirs = [
+        Fact("Postgres", "database", "mb0", "Decisions",
+             {"since": "2026-01-10", "supersedes": "mo0"}),
+    ]  # fmt: skip
+    ab, ba = merge_facts(base, ours, theirs), merge_facts(base, theirs, ours)
+    assert render_block(ab.facts) == render_block(ba.facts)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from gardener.formats import retired
@@ -29,12 +29,15 @@ def test_render_then_parse_gives_the_entries_back(entries):
 
 
 @given(_PATH, _TEXT)
+@example("memory/2026-01-01.md", "ı")  # its upper case is another letter's
 def test_a_mark_names_the_text_not_the_line_and_holds_no_words(path, text):
     mark = retired.mark(path, text)
     assert mark == retired.mark(path, text)
     assert mark.startswith(path + "\t") and len(mark.split("\t")[1]) == 16
     # the words name it: case, runs of spaces and a closing stop do not count
-    assert mark == retired.mark(path, f"  {text.upper()} ".replace(" ", "  ") + ".")
+    # (where upper case keeps the letter: the dotless 'ı' upper-cases to 'I')
+    if text.upper().casefold() == text.casefold():
+        assert mark == retired.mark(path, f"  {text.upper()} ".replace(" ", "  ") + ".")
     assert mark != retired.mark(path, text + " x")
 
 
