@@ -292,7 +292,7 @@ class Workspace:
 
         with self._session() as session:
             result = prepare(session, remote, dry_run)
-            if not dry_run and result.merge in ("merge", "fast-forward", "rewrite"):
+            if not dry_run:  # this clone's own notes too, before they leave
                 done = promote(session, False, False)
                 if done.commit:
                     result = replace(result, promoted=done.commit)

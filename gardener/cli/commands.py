@@ -45,7 +45,7 @@ COMMANDS = {
 }
 
 # commands that set a clone up, or that git runs: no "not set up" line
-_SETS_UP = {"init", "demo", "merge-memory", "merge-union"}
+_SETS_UP = {"init", "demo", "merge-memory", "merge-union", "sync"}
 
 
 class LazyGroup(click.Group):

@@ -7,7 +7,8 @@ import sys
 import click
 
 from gardener.cli.common import echo, json_option, warn, workspace
-from gardener.cli.output import emit
+from gardener.cli.output import emit, say
+from gardener.errors import EXIT_ERROR
 
 
 @click.command()
@@ -64,3 +65,11 @@ def purge(
     else:
         echo(result.lines())
     warn(result.warnings)
+    if any(not p.ok for p in result.pushed):
+        # the rewrite is done here but the remote still has the text: not a success
+        say(
+            "gardener: the purge was made here but a push was refused; run"
+            " `gardener sync`, then push it again (`gardener purge TEXT --yes --push`)",
+            err=True,
+        )
+        sys.exit(EXIT_ERROR)

@@ -134,6 +134,17 @@ class Runner:
         """``git_dir`` as a string, for the note path (no pathlib there)."""
         return self._git_dir
 
+    def refuse_mid_merge(self) -> None:
+        """Raise GardenerError while a merge is in progress (``MERGE_HEAD``):
+        git refuses a commit of some paths then, and staging the gardener's
+        files would mark their conflicts resolved; the merge is a person's to
+        finish."""
+        if os.path.exists(os.path.join(self._git_dir, "MERGE_HEAD")):
+            raise GardenerError(
+                "a git merge is in progress: finish it (resolve, then `git commit`)"
+                " or abandon it (`git merge --abort`), then run the command again"
+            )
+
     def close(self) -> None:
         """End GitPython's cat-file process, if ``read_object`` started one."""
         if self._reader is not None:

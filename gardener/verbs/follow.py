@@ -142,6 +142,18 @@ def _authored(repo: Repo, *spec: str) -> list[tuple[str, str, str]]:
     return [(r[0], r[1], r[2]) for r in rows if len(r) == 3]
 
 
+def refuse_incoming(root: Path, repo: Repo, theirs: str, spec: list[str]) -> None:
+    """GardenerError if a commit coming in (``spec``) adds a purged text: a
+    clone pushed history from before a purge past its pre-push hook."""
+    if holds_purged(root, repo, theirs, spec):
+        raise GardenerError(
+            "sync stopped: the remote holds a text purged from this workspace again"
+            " (a clone pushed history from before the purge, past its pre-push hook);"
+            " nothing was merged. Purge it again on any clone (`gardener purge TEXT"
+            " --yes --push`), then sync"
+        )
+
+
 def refuse_purged(root: Path, repo: Repo, theirs: str | None, spec: list[str]) -> None:
     """GardenerError if a commit of ``spec`` adds a purged text (see ``holds_purged``)."""
     if holds_purged(root, repo, theirs, spec):
@@ -163,7 +175,8 @@ def holds_purged(root: Path, repo: Repo, theirs: str | None, spec: list[str]) ->
     if not register:
         return False
     _, out = repo.run(
-        "log", "-p", "--no-merges", "--unified=0", "--format=", *spec, "--"
+        # -m: a merge commit's own lines too (a text added while resolving one)
+        "log", "-p", "-m", "--unified=0", "--format=", *spec, "--"
     )
     added = [
         x[1:]

@@ -16,6 +16,7 @@ from gardener.git.setup import MEMORY_DRIVER, UNION_DRIVER, register_drivers
 from gardener.model.config import Config
 from gardener.store import settings as configuration
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
+from gardener.store.purged import PURGED
 from gardener.store.retired import REGISTER as RETIRED
 from gardener.verbs.clock import Clock
 from gardener.verbs.follow import PRE_PUSH
@@ -55,6 +56,7 @@ def attribute_lines(config: Config) -> list[tuple[str, str]]:
         (STATE_COMMENT, f"{config.memory_file} merge={MEMORY_DRIVER}"),
         (STATE_COMMENT, f"{LEDGER_FOLDER}/* merge={UNION_DRIVER}"),
         (STATE_COMMENT, f"{RETIRED} merge={UNION_DRIVER}"),
+        (STATE_COMMENT, f"{PURGED} merge={UNION_DRIVER}"),
     ]
 
 

@@ -292,6 +292,7 @@ def _append(
     from gardener.store import journal
 
     with workspace_lock(root) as stale, Repo.open(root) as repo:
+        repo.refuse_mid_merge()
         warnings = [stale] if stale else []
         repo.notices = warnings  # an orphan git lock removed
         if stale:  # its git commands may have been killed with it

@@ -70,6 +70,7 @@ def record(
     """
     s, repo = session, session.repo
     s.check_inside()
+    repo.refuse_mid_merge()
     folders = [s.memory_path.parent, s.root / s.config.notes_dir]
     s.warnings += journal.recover(s.root, repo, s.commit, folders)
     accepted = accept_held(s) if accept else None

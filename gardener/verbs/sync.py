@@ -159,6 +159,9 @@ def prepare(session: Session, remote: str | None, dry_run: bool) -> SyncResult:
     )
     if not result.incoming:
         return result
+    # what comes in is checked too: a clone that pushed its old history past
+    # its hook (`git push --no-verify`) must not bring a purged text back here
+    follow.refuse_incoming(session.root, repo, new, [new, "^HEAD"])
     if gitremote.is_ancestor(repo, "HEAD", new):
         if not dry_run:
             repo.run("merge", "--ff-only", "--quiet", new, env=_ENV)
@@ -249,14 +252,17 @@ def _rewrite(
 
 
 def _install_hooks(repo: Repo) -> None:
-    """The hooks ``init`` installs, where missing (a clone gets none)."""
+    """The hooks and merge drivers ``init`` installs, where missing (a clone
+    gets none): the merge sync makes needs the drivers."""
     import sys
 
+    from gardener.git.setup import register_drivers
     from gardener.verbs.follow import PRE_PUSH
     from gardener.verbs.init import PRE_COMMIT
 
     repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))
     repo.install_hook("pre-push", PRE_PUSH.format(python=sys.executable))
+    register_drivers(repo, sys.executable)
 
 
 def _remote_for(repo: Repo, branch: str, remote: str | None) -> tuple[str, str]:

@@ -261,3 +261,86 @@ def test_a_stale_clone_that_rebases_and_pushes_is_refused(tmp_path: Path, remote
     pushed = run_git(two, "push", "--force")
     assert pushed.returncode != 0 and "gardener sync" in pushed.stderr
     assert git(remote, "rev-parse", "main") == before
+
+
+def test_sync_in_a_clone_never_set_up_registers_the_merge_drivers(
+    tmp_path: Path, remote: Path
+):
+    """The new user's case: `sync` in a clone without `gardener init .` stopped
+    on a conflict in the ledger; it sets the clone up (hooks and drivers) first."""
+    one = first_clone(tmp_path, remote)
+    two = tmp_path / "two"
+    git(tmp_path, "clone", "-q", str(remote), str(two))  # no init
+    gardener(
+        one, "2026-03-02T10:00", "note", "decision: we use Postgres for the database"
+    )
+    gardener(one, "2026-03-02T10:01", "promote")
+    gardener(two, "2026-03-02T10:05", "note", "fact: the office is in Bergen")
+    gardener(two, "2026-03-02T10:06", "promote")
+    gardener(one, "2026-03-02T11:00", "sync")
+    done = gardener(two, "2026-03-02T11:01", "sync")
+    assert "no merge drivers" not in done.stderr
+    memory = (two / "MEMORY.md").read_text()
+    assert "Postgres" in memory and "Bergen" in memory
+    assert "merge=gardener-union" in (two / ".gitattributes").read_text()
+
+
+def test_record_in_the_middle_of_a_merge_says_what_to_do(tmp_path: Path, remote: Path):
+    one = first_clone(tmp_path, remote)
+    head = git(one, "rev-parse", "HEAD").strip()
+    (one / ".git" / "MERGE_HEAD").write_text(head + "\n")  # what a stopped merge leaves
+    (one / "memory" / "2026-03-02.md").write_text("- we met Ana\n")
+    done = gardener(one, "2026-03-02T10:00", "record", code=1)
+    assert (
+        "a git merge is in progress" in done.stderr
+        and "git merge --abort" in done.stderr
+    )
+
+
+def test_old_history_pushed_past_the_hook_never_comes_in(tmp_path: Path, remote: Path):
+    """The breaker's case: a stale clone pulls and pushes with --no-verify; the
+    purging clone's next sync fast-forwarded onto it and the text was back."""
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    assert run_git(two, "pull", "--no-rebase", "--no-edit").returncode == 0
+    assert run_git(two, "push", "--no-verify").returncode == 0  # past the hook
+    done = gardener(one, "2026-03-02T11:30", "sync", code=1)
+    assert "holds a text purged from this workspace again" in done.stderr
+    assert NAME not in (one / "memory" / "2026-03-02.md").read_text()
+    assert NAME not in (one / "MEMORY.md").read_text()
+    assert git(one, "log", "-1", "--format=%s").startswith("purge")
+
+
+def test_a_note_during_an_unresolved_merge_leaves_the_conflict_alone(
+    tmp_path: Path, remote: Path
+):
+    """The breaker's case: `note` (and promote) during `git pull`'s conflict
+    staged the conflicted file, markers and all, as if resolved."""
+    one = first_clone(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T09:30")
+    for root, word in ((one, "Oslo"), (two, "Bergen")):
+        rules = root / "rules.md"
+        rules.write_text(rules.read_text() + f"\nOur office: {word}\n")
+        assert run_git(root, "commit", "-qam", f"rules: {word}").returncode == 0
+    assert run_git(one, "push", "-q").returncode == 0
+    assert run_git(two, "pull", "--no-rebase", "--no-edit").returncode != 0  # conflict
+    for args in (["note", "we use Postgres for billing"], ["promote"]):
+        done = gardener(two, "2026-03-02T10:00", *args, code=1)
+        assert "a git merge is in progress" in done.stderr
+    assert git(two, "ls-files", "-u", "rules.md").strip()  # still unmerged
+    assert not (two / "memory" / "2026-03-02.md").exists()
+
+
+def test_a_purge_push_the_remote_refuses_is_an_error(tmp_path: Path, remote: Path):
+    """The new user's case: a refused force-push printed "NOT pushed" and exited 0."""
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
+    gardener(two, "2026-03-02T10:11", "sync")  # one has not fetched it
+    done = gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push", code=1)
+    assert "push was refused" in done.stderr
