@@ -174,10 +174,8 @@ def holds_purged(root: Path, repo: Repo, theirs: str | None, spec: list[str]) ->
         register = purged.with_sealed(root, register, purged_at(repo, theirs))
     if not register:
         return False
-    _, out = repo.run(
-        # -m: a merge commit's own lines too (a text added while resolving one)
-        "log", "-p", "-m", "--unified=0", "--format=", *spec, "--"
-    )
+    # -m: a merge commit's own lines too (a text added while resolving one)
+    _, out = repo.run("log", "-p", "-m", "--unified=0", "--format=", *spec, "--")
     added = [
         x[1:]
         for x in decode(out).splitlines()

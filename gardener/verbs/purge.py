@@ -36,8 +36,10 @@ from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
 from gardener.git.log import HistoryScan, Holder
 from gardener.git.remote import Pushed
+from gardener.model.marks import fingerprints
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
+from gardener.store.ledger import Ledger, read_all
 from gardener.verbs.messages import purge_message
 
 if TYPE_CHECKING:
@@ -299,12 +301,15 @@ def _erase(
     # from here on, the text is refused, even if this is killed
     purged.begin(root, line)
     retired_before = _retired_values(root, [f.path for f in before.files])
+    marks_before = {f.path: _marks_by_line(root, f.path) for f in before.files}
+    book = read_all(root, repo.git_dir)  # pending marks too: their folder goes below
     if before.history.commits:
         regex = needle_regex(needle.text)
         gitrewrite.rewrite_history(repo, regex, REPLACEMENT, needle.ignore_case)
     gitrewrite.forget_old_history(repo, needle.sub)
     _scrub_work_tree(root, before.files, needle)
     rekeyed = _rekey_retired(root, retired_before)
+    rekeyed += _rekey_ledger(root, book, marks_before)
     # the recall index and the settings cache: caches that may hold the text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
     paths = purged.remember(root, needle.text, line) + rekeyed
@@ -362,6 +367,51 @@ def _entry_values(root: Path, path: str) -> dict[int, str]:
     if day is None:
         return {}
     return {e.line: e.value for e in parse_note(path, day, text).entries}
+
+
+def _marks_by_line(root: Path, path: str) -> dict[int, str]:
+    """Line -> ledger mark of each entry of the daily note at ``path``; {} if
+    it is not a dated note or cannot be read."""
+    day = note_date(path.rpartition("/")[2])
+    try:
+        text = read_text(root / path)
+    except (OSError, GardenerError):
+        return {}
+    if day is None:
+        return {}
+    note = parse_note(path, day, text)
+    return {e.line: mark for e, mark in fingerprints(note).items()}
+
+
+def _rekey_ledger(
+    root: Path, book: Ledger, before: dict[str, dict[int, str]]
+) -> list[str]:
+    """Give the entries the purge edited their new ledger marks (a mark is a
+    digest of the entry's words, which now hold ``[PURGED]``): else promote
+    reads them as new entries and files them again, even ones a person had
+    removed from MEMORY.md. The marks waiting uncommitted are written into
+    the month files too. Returns the ledger files written, to commit with
+    the tombstone."""
+    marks = set(book.marks())
+    for path, old_marks in before.items():
+        new_marks = _marks_by_line(root, path)
+        for line, old in old_marks.items():
+            new = new_marks.get(line)
+            if new is None or new == old:
+                continue
+            marks |= {
+                new + m[len(old) :]
+                for m in marks
+                if m == old or m.startswith(old + "\t")
+            }
+    files = book.files(marks)
+    for rel, text in files.items():
+        target = root / rel
+        if text is None:
+            target.unlink(missing_ok=True)
+        else:
+            atomic_write(target, text, root=root)
+    return list(files)
 
 
 def _retired_values(root: Path, paths: Sequence[str]) -> dict[str, dict[int, str]]:

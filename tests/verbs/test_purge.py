@@ -518,3 +518,21 @@ def test_purge_push_rewrites_the_remote_with_a_lease(ws: Workspace):
     assert TOKEN.encode() not in everything  # on this machine: pruned too
     assert git(remote, "rev-parse", "main") == git(ws.root, "rev-parse", "main")
     assert [p["ok"] for p in result.as_dict()["pushed"]] == [True, True, True]  # type: ignore[index,union-attr]
+
+
+def test_entries_the_purge_edits_are_not_promoted_again(ws: Workspace):
+    """The new user's case: after a person removed two filed entries from
+    MEMORY.md, a purge of a name in them made promote file them again as
+    "... [PURGED] ..." (their ledger marks are digests of their words)."""
+    ws.note("fact: **customer contact**: Jonas Quibbleworth at Acme", time="09:00")
+    ws.note("the staging box is staging.quibbleworth.example", time="09:05")
+    ws.promote()
+    memory = ws.memory_path.read_text()
+    ws.memory_path.write_text(
+        "".join(x for x in memory.splitlines(True) if "Quibbleworth" not in x)
+    )
+    ws.record()
+    before = ws.memory_path.read_text()
+    purge(ws, "Quibbleworth")
+    result = ws.promote()
+    assert result.commit is None and ws.memory_path.read_text() == before
