@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -61,10 +62,13 @@ else:
         return pattern.sub(lambda _m: new_bytes, data)
 def blob(b, _metadata):
     b.data = sub(b.data)
+def refname(name):
+    # a ref name cannot hold "[" or a space: the text becomes PURGED there
+    return re.sub(rb"[\[\] ]", b"", sub(name)) if sub(name) != name else name
 args = fr.FilteringOptions.parse_args(spec["args"])
 fr.RepoFilter(
     args, blob_callback=blob, message_callback=sub, name_callback=sub,
-    email_callback=sub, filename_callback=sub, refname_callback=sub,
+    email_callback=sub, filename_callback=sub, refname_callback=refname,
 ).run()
 """
 
@@ -101,6 +105,7 @@ def rewrite_history(
             f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
         )
     shutil.rmtree(repo.git_dir / "filter-repo", ignore_errors=True)
+    _rename_checked_out(repo, re.compile(pattern, re.IGNORECASE if ignore_case else 0))
     spec = {
         "pattern": pattern,
         "replacement": replacement,
@@ -123,6 +128,26 @@ def rewrite_history(
         raise GardenerError(
             f"git-filter-repo failed (exit {done.returncode}): {' / '.join(err)}"
         )
+    _drop_named_refs(repo, re.compile(pattern, re.IGNORECASE if ignore_case else 0))
+
+
+def _drop_named_refs(repo: Repo, regex: re.Pattern[str]) -> None:
+    """Delete the refs whose names hold the text: filter-repo made their
+    renamed copies (``notes-PURGED``) and left the old names on the old history."""
+    _, out = repo.run("for-each-ref", "--format=%(refname)")
+    for name in decode(out).splitlines():
+        if name and regex.search(name):
+            repo.run("update-ref", "-d", name)
+
+
+def _rename_checked_out(repo: Repo, regex: re.Pattern[str]) -> None:
+    """Rename the branch checked out when its name holds the text, before the
+    rewrite: filter-repo resets the work tree to HEAD's branch, which must
+    still be there under the name it ends with."""
+    code, head = repo.run("symbolic-ref", "-q", "--short", "HEAD", ok=(0, 1))
+    branch = decode(head).strip() if code == 0 else ""
+    if branch and regex.search(branch):
+        repo.run("branch", "-m", branch, regex.sub("PURGED", branch))
 
 
 def forget_old_history(repo: Repo, sub: Callable[[bytes], bytes]) -> None:

@@ -536,3 +536,22 @@ def test_entries_the_purge_edits_are_not_promoted_again(ws: Workspace):
     purge(ws, "Quibbleworth")
     result = ws.promote()
     assert result.commit is None and ws.memory_path.read_text() == before
+
+
+def test_a_text_in_branch_and_tag_names_is_purged_there_too(ws: Workspace):
+    """The guardrails issue: filter-repo crashed on a rewritten ref name
+    (``v1-[PURGED]`` is no ref name) and the text stayed."""
+    ws.note("lunch with Zorbalina", time="09:00")
+    git(ws.root, "branch", "notes-Zorbalina")
+    git(ws.root, "tag", "v1-Zorbalina")
+    who = ["-c", "user.name=Tess", "-c", "user.email=tess@example.invalid"]
+    git(ws.root, *who, "tag", "-a", "-m", "release for Zorbalina", "v2-Zorbalina")
+    git(ws.root, "checkout", "-q", "-b", "Zorbalina-work")
+    purge(ws, "Zorbalina")
+    refs = git(ws.root, "for-each-ref", "--format=%(refname)").split()
+    assert sorted(refs) == [
+        "refs/heads/PURGED-work", "refs/heads/main", "refs/heads/notes-PURGED",
+        "refs/tags/v1-PURGED", "refs/tags/v2-PURGED",
+    ]  # fmt: skip
+    assert git(ws.root, "symbolic-ref", "HEAD").strip() == "refs/heads/PURGED-work"
+    assert assert_gone(ws.root, "Zorbalina") > 0
