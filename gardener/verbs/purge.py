@@ -40,6 +40,7 @@ from gardener.model.marks import fingerprints
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
 from gardener.store.ledger import Ledger, read_all
+from gardener.verbs.follow import new_purges
 from gardener.verbs.messages import purge_message
 
 if TYPE_CHECKING:
@@ -265,10 +266,21 @@ def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
             remote_name, merge = gitremote.upstream(repo, branch)
             target = merge if remote_name == remote else branch
             lease = old.get(f"refs/remotes/{remote}/{target}")
-            if lease is not None:
-                pushed.append(
-                    gitremote.push(repo, remote, f"refs/heads/{target}", sha, lease)
+            if lease is None:
+                continue
+            missed = new_purges(repo, lease, sha)
+            if missed:  # a force-push would put back what another clone purged
+                why = (
+                    f"{remote} holds purges this clone has not followed"
+                    f" ({', '.join(missed)}): run `gardener sync` first"
                 )
+                pushed.append(
+                    Pushed(remote, f"refs/heads/{target}", lease, sha, False, why)
+                )
+                continue
+            pushed.append(
+                gitremote.push(repo, remote, f"refs/heads/{target}", sha, lease)
+            )
     tags = {
         ref: sha
         for ref, sha in gitremote.refs(repo, "refs/tags").items()
@@ -515,7 +527,7 @@ def _remote_warning(remotes: Sequence[str], dry_run: bool, push: bool) -> str:
         "and ask the host to drop cached views"
     )
     if push and not dry_run:
-        return f"the rewrite was force-pushed to {names}: {clones}"
+        return f"the rewrite is force-pushed to {names} (each push is listed, with whether it went): {clones}"
     verb = "will still hold" if dry_run else "still hold"
     return (
         f"this workspace has remotes ({names}): the rewrite stays local until pushed, "

@@ -344,3 +344,22 @@ def test_a_purge_push_the_remote_refuses_is_an_error(tmp_path: Path, remote: Pat
     gardener(two, "2026-03-02T10:11", "sync")  # one has not fetched it
     done = gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push", code=1)
     assert "push was refused" in done.stderr
+
+
+def test_a_purge_push_from_a_clone_that_missed_a_purge_is_refused(
+    tmp_path: Path, remote: Path
+):
+    """The breaker's case: clone two purged another text and force-pushed its
+    history, which had never followed clone one's purge: the text was back."""
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(two, "2026-03-02T10:10", "note", "the Quibbly Marmoset plan")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    git(two, "fetch", "-q")  # its lease is then the rewritten branch
+    done = gardener(
+        two, "2026-03-02T11:10", "purge", "Quibbly Marmoset", "--yes", "--push", code=1
+    )
+    assert "has not followed" in done.stdout + done.stderr
+    assert traces(remote, NAME) == []
