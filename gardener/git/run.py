@@ -135,14 +135,32 @@ class Runner:
         return self._git_dir
 
     def refuse_mid_merge(self) -> None:
-        """Raise GardenerError while a merge is in progress (``MERGE_HEAD``):
-        git refuses a commit of some paths then, and staging the gardener's
-        files would mark their conflicts resolved; the merge is a person's to
-        finish."""
-        if os.path.exists(os.path.join(self._git_dir, "MERGE_HEAD")):
+        """Raise GardenerError while a merge or cherry-pick is in progress
+        (git refuses a commit of some paths then, and staging the gardener's
+        files would mark their conflicts resolved: the merge is a person's to
+        finish), or when HEAD is on no branch (what a killed sync's replay
+        leaves): a commit there is lost when a branch is checked out."""
+        folder = self._git_dir
+        if os.path.exists(os.path.join(folder, "MERGE_HEAD")):
             raise GardenerError(
                 "a git merge is in progress: finish it (resolve, then `git commit`)"
                 " or abandon it (`git merge --abort`), then run the command again"
+            )
+        if os.path.exists(os.path.join(folder, "CHERRY_PICK_HEAD")):
+            raise GardenerError(
+                "a git cherry-pick is in progress (an interrupted `gardener sync`?):"
+                " `git cherry-pick --abort`, check out your branch, run `gardener sync`"
+            )
+        try:
+            with open(os.path.join(folder, "HEAD"), "rb") as file:
+                detached = not file.read(5).startswith(b"ref:")
+        except OSError:
+            return  # git says what is wrong with the repository
+        if detached:
+            raise GardenerError(
+                "HEAD is on no branch (an interrupted `gardener sync`, or an old"
+                " commit checked out): a commit here would be lost; check out your"
+                " branch (`git checkout main`), then run the command again"
             )
 
     def close(self) -> None:

@@ -363,3 +363,13 @@ def test_a_purge_push_from_a_clone_that_missed_a_purge_is_refused(
     )
     assert "has not followed" in done.stdout + done.stderr
     assert traces(remote, NAME) == []
+
+
+def test_a_note_on_a_detached_head_is_refused(tmp_path: Path, remote: Path):
+    """The breaker's case: after a sync killed in its replay, HEAD was on no
+    branch and notes committed there were lost when the branch came back."""
+    one = first_clone(tmp_path, remote)
+    git(one, "checkout", "-q", "--detach")
+    done = gardener(one, "2026-03-02T10:00", "note", "we use Postgres", code=1)
+    assert "HEAD is on no branch" in done.stderr
+    assert not (one / "memory" / "2026-03-02.md").exists()
