@@ -107,6 +107,7 @@ def _place(temp: str, target: str, expect: int | None) -> bool:
     if expect is None:
         os.replace(temp, target)
         return True
+    ours = os.lstat(temp)
     swapped = _exchange(temp, target)
     if swapped is None:  # no swap here: check, then rename (a tiny window)
         if not is_current(expect, target):
@@ -116,8 +117,35 @@ def _place(temp: str, target: str, expect: int | None) -> bool:
     if os.path.samestat(os.fstat(expect), os.lstat(temp)):
         os.unlink(temp)  # the old file, now under the temp name
         return True
-    _exchange(temp, target)  # a save landed: give it its name back
+    _give_back(temp, target, ours)
     return False
+
+
+def _give_back(temp: str, target: str, ours: os.stat_result) -> None:
+    """A save landed between the check and the swap: it is at ``temp`` and
+    our file (``ours``) at ``target``. Swap until the save has its name back:
+    a newer save that replaced ours meanwhile comes out of the swap instead
+    of ours, and then it is the one to put back. What comes out last is ours
+    or an older save its writer had already replaced: it goes. The file left
+    at ``temp`` is never unlinked unless it is one of those."""
+    expected = ours  # what the next swap should bring out of ``target``
+    for _ in range(_SWAPS):
+        aside = os.lstat(temp)
+        _exchange(temp, target)
+        out = os.lstat(temp)
+        if os.path.samestat(out, expected):
+            os.unlink(temp)
+            return
+        expected = aside  # a newer save came out: swap it back in next
+    # saves kept landing: the last one out is kept beside, under its own name
+    kept = f"{target}.kept-{os.getpid()}"
+    os.replace(temp, kept)
+    raise OSError(
+        f"{target} kept being replaced while written; a version is kept in {kept}"
+    )
+
+
+_SWAPS = 50
 
 
 def _exchange(first: str, second: str) -> bool | None:

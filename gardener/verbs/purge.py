@@ -36,6 +36,7 @@ from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
 from gardener.git.log import HistoryScan, Holder
 from gardener.git.remote import Pushed
+from gardener.model.facts import Note
 from gardener.model.marks import fingerprints
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
@@ -368,31 +369,28 @@ def _finish_killed(
     )
 
 
-def _entry_values(root: Path, path: str) -> dict[int, str]:
-    """Line -> value of each entry of the daily note at ``path``; {} if it is
-    not a dated note or cannot be read."""
+def _note_at(root: Path, path: str) -> Note | None:
+    """The daily note at ``path``, parsed; None if it is not a dated note or
+    cannot be read."""
     day = note_date(path.rpartition("/")[2])
-    try:
-        text = read_text(root / path)
-    except (OSError, GardenerError):
-        return {}
     if day is None:
-        return {}
-    return {e.line: e.value for e in parse_note(path, day, text).entries}
+        return None
+    try:
+        return parse_note(path, day, read_text(root / path))
+    except (OSError, GardenerError):
+        return None
+
+
+def _entry_values(root: Path, path: str) -> dict[int, str]:
+    """Line -> value of each entry of the daily note at ``path`` ({}: none)."""
+    note = _note_at(root, path)
+    return {e.line: e.value for e in note.entries} if note else {}
 
 
 def _marks_by_line(root: Path, path: str) -> dict[int, str]:
-    """Line -> ledger mark of each entry of the daily note at ``path``; {} if
-    it is not a dated note or cannot be read."""
-    day = note_date(path.rpartition("/")[2])
-    try:
-        text = read_text(root / path)
-    except (OSError, GardenerError):
-        return {}
-    if day is None:
-        return {}
-    note = parse_note(path, day, text)
-    return {e.line: mark for e, mark in fingerprints(note).items()}
+    """Line -> ledger mark of each entry of the daily note at ``path`` ({}: none)."""
+    note = _note_at(root, path)
+    return {e.line: mark for e, mark in fingerprints(note).items()} if note else {}
 
 
 def _rekey_ledger(
