@@ -58,6 +58,14 @@ def first_clone(tmp_path: Path, remote: Path) -> Path:
     return one
 
 
+def shared_note(tmp_path: Path, remote: Path) -> Path:
+    """Clone one, whose note naming ``NAME`` is on the remote."""
+    one = first_clone(tmp_path, remote)
+    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
+    gardener(one, "2026-03-02T10:01", "sync")
+    return one
+
+
 def clone(tmp_path: Path, remote: Path, name: str, now: str) -> Path:
     path = tmp_path / name
     git(tmp_path, "clone", "-q", str(remote), str(path))
@@ -86,9 +94,7 @@ def traces(repo: Path, text: str) -> list[str]:
 
 
 def test_a_purge_reaches_a_stale_clone_through_sync(tmp_path: Path, remote: Path):
-    one = first_clone(tmp_path, remote)
-    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
-    gardener(one, "2026-03-02T10:01", "sync")
+    one = shared_note(tmp_path, remote)
     two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
     gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
     pushed = gardener(
@@ -121,9 +127,7 @@ def test_a_purge_reaches_a_stale_clone_through_sync(tmp_path: Path, remote: Path
 
 
 def test_a_stale_clone_that_pulls_and_pushes_is_refused(tmp_path: Path, remote: Path):
-    one = first_clone(tmp_path, remote)
-    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
-    gardener(one, "2026-03-02T10:01", "sync")
+    one = shared_note(tmp_path, remote)
     two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
     gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
     gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
@@ -193,9 +197,7 @@ def test_both_clones_promote_then_sync(tmp_path: Path, remote: Path):
 
 
 def test_dry_run_changes_nothing(tmp_path: Path, remote: Path):
-    one = first_clone(tmp_path, remote)
-    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
-    gardener(one, "2026-03-02T10:01", "sync")
+    one = shared_note(tmp_path, remote)
     two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
     gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
     gardener(one, "2026-03-02T10:20", "note", "one writes more")
@@ -249,9 +251,7 @@ def test_a_fresh_clone_checks_the_committed_register(tmp_path: Path, remote: Pat
 
 
 def test_a_stale_clone_that_rebases_and_pushes_is_refused(tmp_path: Path, remote: Path):
-    one = first_clone(tmp_path, remote)
-    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
-    gardener(one, "2026-03-02T10:01", "sync")
+    one = shared_note(tmp_path, remote)
     two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
     gardener(two, "2026-03-02T10:10", "note", f"{NAME} asked for the agenda")
     gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
@@ -300,9 +300,7 @@ def test_record_in_the_middle_of_a_merge_says_what_to_do(tmp_path: Path, remote:
 def test_old_history_pushed_past_the_hook_never_comes_in(tmp_path: Path, remote: Path):
     """The breaker's case: a stale clone pulls and pushes with --no-verify; the
     purging clone's next sync fast-forwarded onto it and the text was back."""
-    one = first_clone(tmp_path, remote)
-    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
-    gardener(one, "2026-03-02T10:01", "sync")
+    one = shared_note(tmp_path, remote)
     two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
     gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
     assert run_git(two, "pull", "--no-rebase", "--no-edit").returncode == 0
@@ -336,9 +334,7 @@ def test_a_note_during_an_unresolved_merge_leaves_the_conflict_alone(
 
 def test_a_purge_push_the_remote_refuses_is_an_error(tmp_path: Path, remote: Path):
     """The new user's case: a refused force-push printed "NOT pushed" and exited 0."""
-    one = first_clone(tmp_path, remote)
-    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
-    gardener(one, "2026-03-02T10:01", "sync")
+    one = shared_note(tmp_path, remote)
     two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
     gardener(two, "2026-03-02T10:10", "note", "clone two keeps its own plan")
     gardener(two, "2026-03-02T10:11", "sync")  # one has not fetched it
@@ -351,9 +347,7 @@ def test_a_purge_push_from_a_clone_that_missed_a_purge_is_refused(
 ):
     """The breaker's case: clone two purged another text and force-pushed its
     history, which had never followed clone one's purge: the text was back."""
-    one = first_clone(tmp_path, remote)
-    gardener(one, "2026-03-02T10:00", "note", f"lunch with {NAME} about the offsite")
-    gardener(one, "2026-03-02T10:01", "sync")
+    one = shared_note(tmp_path, remote)
     two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
     gardener(two, "2026-03-02T10:10", "note", "the Quibbly Marmoset plan")
     gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
