@@ -277,3 +277,18 @@ def refuse_outside(root: str | os.PathLike[str], names: dict[str, str]) -> None:
                 f"{path} is {found}; the gardener needs a {what} there: move it"
                 " away, or name another in rules.md"
             )
+
+
+def git_dir_of(root: str) -> str | None:
+    """The git folder of the work tree at ``root``: ``root/.git``, or where a
+    ``.git`` file points; None if it has none."""
+    dot_git = os.path.join(root, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    if os.path.isfile(dot_git):
+        with open(dot_git, encoding="utf-8", errors="replace") as file:
+            first = file.read().partition("\n")[0]
+        if first.startswith("gitdir:"):
+            pointed = first.removeprefix("gitdir:").strip()
+            return os.path.realpath(os.path.join(root, pointed))
+    return None

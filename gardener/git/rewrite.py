@@ -4,7 +4,7 @@
 ``rewrite_history`` runs git-filter-repo (file contents and names, messages,
 names, emails, ref names of every commit and tag reachable from a ref);
 ``forget_old_history`` removes what still points at the old commits and
-prunes them. ``operation_in_progress`` and ``remotes`` tell purge when a
+prunes them. ``remotes`` tells purge when a
 rewrite must not run and what it cannot reach. Each function takes the
 ``Repo`` to work on; the history they rewrite is read with ``gardener.git.log``.
 """
@@ -27,15 +27,6 @@ from gardener.git.run import decode
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
 
-# Operations a history rewrite must not run in the middle of: file -> what it is.
-_IN_PROGRESS = {
-    "MERGE_HEAD": "a merge",
-    "CHERRY_PICK_HEAD": "a cherry-pick",
-    "REVERT_HEAD": "a revert",
-    "rebase-merge": "a rebase",
-    "rebase-apply": "a rebase or `git am`",
-    "BISECT_LOG": "a bisect",
-}
 # Files in the git folder that hold commit messages: scrubbed after a rewrite.
 _MESSAGE_FILES = ("COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG")
 # They point at commits of the old history, which a rewrite leaves behind.
@@ -64,21 +55,14 @@ def blob(b, _metadata):
     b.data = sub(b.data)
 def refname(name):
     # a ref name cannot hold "[" or a space: the text becomes PURGED there
-    return re.sub(rb"[\[\] ]", b"", sub(name)) if sub(name) != name else name
+    new_name = sub(name)
+    return re.sub(rb"[\[\] ]", b"", new_name) if new_name != name else name
 args = fr.FilteringOptions.parse_args(spec["args"])
 fr.RepoFilter(
     args, blob_callback=blob, message_callback=sub, name_callback=sub,
     email_callback=sub, filename_callback=sub, refname_callback=refname,
 ).run()
 """
-
-
-def operation_in_progress(repo: Repo) -> str | None:
-    """What git is in the middle of (a merge, a rebase...), or None."""
-    for name, what in _IN_PROGRESS.items():
-        if os.path.lexists(os.path.join(repo.git_folder, name)):
-            return what
-    return None
 
 
 def remotes(repo: Repo) -> list[str]:
@@ -105,7 +89,9 @@ def rewrite_history(
             f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
         )
     shutil.rmtree(repo.git_dir / "filter-repo", ignore_errors=True)
-    _rename_checked_out(repo, re.compile(pattern, re.IGNORECASE if ignore_case else 0))
+    regex = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    ref_safe = re.sub(r"[\[\] ]", "", replacement)  # as the driver's ``refname``
+    _rename_checked_out(repo, regex, ref_safe)
     spec = {
         "pattern": pattern,
         "replacement": replacement,
@@ -128,7 +114,7 @@ def rewrite_history(
         raise GardenerError(
             f"git-filter-repo failed (exit {done.returncode}): {' / '.join(err)}"
         )
-    _drop_named_refs(repo, re.compile(pattern, re.IGNORECASE if ignore_case else 0))
+    _drop_named_refs(repo, regex)
 
 
 def _drop_named_refs(repo: Repo, regex: re.Pattern[str]) -> None:
@@ -140,14 +126,14 @@ def _drop_named_refs(repo: Repo, regex: re.Pattern[str]) -> None:
             repo.run("update-ref", "-d", name)
 
 
-def _rename_checked_out(repo: Repo, regex: re.Pattern[str]) -> None:
+def _rename_checked_out(repo: Repo, regex: re.Pattern[str], replacement: str) -> None:
     """Rename the branch checked out when its name holds the text, before the
     rewrite: filter-repo resets the work tree to HEAD's branch, which must
     still be there under the name it ends with."""
     code, head = repo.run("symbolic-ref", "-q", "--short", "HEAD", ok=(0, 1))
     branch = decode(head).strip() if code == 0 else ""
     if branch and regex.search(branch):
-        repo.run("branch", "-m", branch, regex.sub("PURGED", branch))
+        repo.run("branch", "-m", branch, regex.sub(replacement, branch))
 
 
 def forget_old_history(repo: Repo, sub: Callable[[bytes], bytes]) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain, repeat
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
-from gardener.files.layout import absolute, is_dir, is_file, path_text
+from gardener.files.layout import absolute, git_dir_of, is_dir, is_file, path_text
 from gardener.files.lock import process_ended
 
 # ``gardener note`` runs git through here: no pathlib (~6 ms to import),
@@ -83,7 +83,7 @@ class Runner:
         Raises NotAWorkspaceError if ``root`` is not the top of a git work tree.
         """
         top = absolute(root)
-        git_dir = _git_dir_of(top)
+        git_dir = git_dir_of(top)
         if git_dir is None:
             raise NotAWorkspaceError(
                 f"{top} is not a git work tree's top; {_hint(top)}"
@@ -134,25 +134,37 @@ class Runner:
         """``git_dir`` as a string, for the note path (no pathlib there)."""
         return self._git_dir
 
+    def in_progress(self) -> str | None:
+        """What git is in the middle of (``IN_PROGRESS``: a merge, a rebase...), or None."""
+        for name, what in IN_PROGRESS.items():
+            if os.path.lexists(os.path.join(self._git_dir, name)):
+                return what
+        return None
+
     def refuse_mid_merge(self) -> None:
-        """Raise GardenerError while a merge or cherry-pick is in progress
-        (git refuses a commit of some paths then, and staging the gardener's
-        files would mark their conflicts resolved: the merge is a person's to
-        finish), or when HEAD is on no branch (what a killed sync's replay
+        """Raise GardenerError while git is in the middle of an operation (a
+        commit of some paths is refused then, and staging the gardener's files
+        would mark a merge's conflicts resolved: the operation is a person's
+        to finish), or when HEAD is on no branch (what a killed sync's replay
         leaves): a commit there is lost when a branch is checked out."""
-        folder = self._git_dir
-        if os.path.exists(os.path.join(folder, "MERGE_HEAD")):
+        what = self.in_progress()
+        if what == "a merge":
             raise GardenerError(
                 "a git merge is in progress: finish it (resolve, then `git commit`)"
                 " or abandon it (`git merge --abort`), then run the command again"
             )
-        if os.path.exists(os.path.join(folder, "CHERRY_PICK_HEAD")):
+        if what == "a cherry-pick":
             raise GardenerError(
                 "a git cherry-pick is in progress (an interrupted `gardener sync`?):"
                 " `git cherry-pick --abort`, check out your branch, run `gardener sync`"
             )
+        if what:
+            raise GardenerError(
+                f"git is in the middle of {what}: finish or abandon it, then run the"
+                " command again"
+            )
         try:
-            with open(os.path.join(folder, "HEAD"), "rb") as file:
+            with open(os.path.join(self._git_dir, "HEAD"), "rb") as file:
                 detached = not file.read(5).startswith(b"ref:")
         except OSError:
             return  # git says what is wrong with the repository
@@ -298,23 +310,15 @@ def _hint(root: str) -> str:
     return f"run `gardener init {shlex.quote(root)}` to make one"
 
 
-def git_dir_of(root: str) -> str | None:
-    """The git folder of the work tree at ``root`` (None: it has none)."""
-    return _git_dir_of(root)
-
-
-def _git_dir_of(root: str) -> str | None:
-    """The git folder of ``root``: ``root/.git``, or where a ``.git`` file points."""
-    dot_git = os.path.join(root, ".git")
-    if is_dir(dot_git):
-        return dot_git
-    if is_file(dot_git):
-        with open(dot_git, encoding="utf-8", errors="replace") as file:
-            first = file.read().partition("\n")[0]
-        if first.startswith("gitdir:"):
-            pointed = first.removeprefix("gitdir:").strip()
-            return os.path.realpath(os.path.join(root, pointed))
-    return None
+# What git may be in the middle of: a file in the git folder -> what it is.
+IN_PROGRESS = {
+    "MERGE_HEAD": "a merge",
+    "CHERRY_PICK_HEAD": "a cherry-pick",
+    "REVERT_HEAD": "a revert",
+    "rebase-merge": "a rebase",
+    "rebase-apply": "a rebase or `git am`",
+    "BISECT_LOG": "a bisect",
+}
 
 
 def lock_holders(

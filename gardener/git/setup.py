@@ -1,13 +1,17 @@
 """What a clone needs that git does not clone: the pre-commit hook and the
 merge drivers in its config; how to tell, cheaply, that one is missing.
 
-``missing`` runs before every gardener command, ``gardener note`` too: a stat
-and one small read, no git process, nothing imported.
+``warning`` runs before every gardener command, ``note`` and ``recall`` too: a
+few stats and one small read of the config, no git process, nothing imported
+(``git_dir_of`` is in ``gardener.files.layout``, so ``gardener.git.run``, which
+loads subprocess, is not).
 """
 
 from __future__ import annotations
 
 import os
+
+from gardener.files.layout import git_dir_of
 
 TYPE_CHECKING = False  # on the hot path: typing is not imported
 if TYPE_CHECKING:
@@ -61,8 +65,6 @@ def warning(root: str) -> str | None:
     folder or no git folder)."""
     if not os.path.isdir(os.path.join(root, ".gardener")):
         return None
-    from gardener.git.run import git_dir_of
-
     git_dir = git_dir_of(root)
     if git_dir is None:
         return None

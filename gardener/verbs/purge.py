@@ -503,7 +503,7 @@ def _scrub_work_tree(root: Path, files: Sequence[FileHit], needle: Needle) -> No
 
 def _blockers(root: Path, repo: Repo) -> str | None:
     """Why a history rewrite cannot run now, or None."""
-    busy = gitrewrite.operation_in_progress(repo)
+    busy = repo.in_progress()
     if busy:
         return f"git is in the middle of {busy} in {root}: finish or abort it, then purge again"
     dirty = repo.uncommitted()
