@@ -220,6 +220,17 @@ WORDS = Words(
         "{old} abgelöst",
     ),
     weak_removals=("{old} entfernt", "{old} gestrichen", "{old} abgeschaltet"),
+    purposes=(
+        "wir nutzen {new} für {subject}",
+        "wir verwenden {new} für {subject}",
+        "wir benutzen {new} für {subject}",
+        "nutzen {new} für {subject}",
+        "verwenden {new} für {subject}",
+        "nutzt {new} für {subject}",
+        "verwendet {new} für {subject}",
+        "{new} wird für {subject} verwendet",
+        "{new} wird für {subject} genutzt",
+    ),
     negations=(
         "gegen {old} entschieden",
         "nicht {old}",
@@ -238,6 +249,10 @@ WORDS = Words(
         ),
     },
     persons=("der nutzer", "die nutzerin", "der benutzer", "nutzer", "er", "sie"),
+    habits=(
+        r"(?:hat|hatte)\s+(?:\S+\s+){0,3}?(?:aufgehört|angefangen|begonnen),?\s+(?:\S+\s+){0,3}?zu\s+\w+",
+        r"(?:hört|fängt)\s+(?:\S+\s+){0,3}?(?:auf|an),?\s+(?:\S+\s+){0,3}?zu\s+\w+",
+    ),
     attitudes=(
         "möchte",
         "mag",

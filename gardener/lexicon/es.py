@@ -180,6 +180,14 @@ WORDS = Words(
         "eliminamos {old} definitivamente",
     ),
     weak_removals=("eliminamos {old}", "quitamos {old}", "se eliminó {old}"),
+    purposes=(
+        "usamos {new} para {subject}",
+        "utilizamos {new} para {subject}",
+        "usa {new} para {subject}",
+        "utiliza {new} para {subject}",
+        "elegimos {new} para {subject}",
+        "{new} se usa para {subject}",
+    ),
     negations=(
         "decidimos no usar {old}",
         "no usaremos {old}",
@@ -198,6 +206,9 @@ WORDS = Words(
         ),
     },
     persons=("el usuario", "la usuaria", "usuario", "él", "ella"),
+    habits=(
+        r"(?:dejó|deja|empezó|empieza|comenzó|comienza|ha dejado|ha empezado)\s+(?:de|a)\s+\w+",
+    ),
     attitudes=(
         "quiere",
         "le gusta",

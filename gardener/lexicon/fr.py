@@ -198,6 +198,14 @@ WORDS = Words(
         "{old} abandonné",
     ),
     weak_removals=("supprimé {old}", "retiré {old}", "enlevé {old}"),
+    purposes=(
+        "nous utilisons {new} pour {subject}",
+        "on utilise {new} pour {subject}",
+        "utilisons {new} pour {subject}",
+        "utilise {new} pour {subject}",
+        "{new} est utilisé pour {subject}",
+        "on a choisi {new} pour {subject}",
+    ),
     negations=(
         "décidé de ne pas utiliser {old}",
         "pas {old}",
@@ -222,6 +230,10 @@ WORDS = Words(
         "utilisateur",
         "il",
         "elle",
+    ),
+    habits=(
+        r"(?:a\s+)?(?:arrêté|commencé|cessé|recommencé)\s+(?:de|d'|à)\s*\w+",
+        r"(?:arrête|commence|cesse)\s+(?:de|d'|à)\s*\w+",
     ),
     attitudes=(
         "aime",

@@ -189,6 +189,13 @@ WORDS = Words(
         "{old}を使わなくなった",
     ),
     weak_removals=("{old}を削除", "{old}を外した", "{old}をやめた", "{old}を止めた"),
+    purposes=(
+        "{subject}には{new}を使う",
+        "{subject}には{new}を使います",
+        "{subject}には{new}を使っています",
+        "{subject}に{new}を使う",
+        "{subject}に{new}を使っています",
+    ),
     negations=(
         "{old}は使わない",
         "{old}を使わない",
@@ -208,6 +215,7 @@ WORDS = Words(
         "実は": ("実はない",),
     },
     persons=("ユーザー", "さん", "様", "彼女", "彼"),
+    habits=(r"\S{1,12}(?:をやめた|をやめました|をやめている|を習慣にしている)",),
     attitudes=(
         "好き",
         "したい",

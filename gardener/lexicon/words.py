@@ -34,6 +34,9 @@ class Words:
     weak_removals   frames that end a value only in an entry durable by other
                     means or about a known topic ("removed X" is often an event)
     negations       frames that reject a value: {old} is never filed
+    purposes        frames of a thing chosen for a purpose: {new} the thing, the
+                    value, {subject} the purpose, the key ("we use {new} for
+                    {subject}": "we use Sentry for error tracking")
     patterns        attribute -> sentence templates, as rules.md ``patterns``
     exclusions      phrase -> longer words containing it that are not it
                     (Japanese 常に "always" inside 非常に "very")
@@ -43,6 +46,9 @@ class Words:
                     spaced scripts a capitalised name is a person too
     attitudes       a person's standing attitude ("wants", "is comfortable
                     with"), read after a person
+    habits          regexes (casefolded) of a habit begun or given up, read
+                    after a person ("started \\w+ing": "Sam started running"
+                    is a habit, "Sam started the deploy" a log line)
     adverbs         words between a person and an attitude ("also", "deeply")
     norms           phrases of a rule ("should", "must", "is not allowed")
     conditionals    words opening a conditional rule ("if", "when"), at the start
@@ -68,10 +74,12 @@ class Words:
     removals: tuple[str, ...] = ()
     weak_removals: tuple[str, ...] = ()
     negations: tuple[str, ...] = ()
+    purposes: tuple[str, ...] = ()
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     exclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     persons: tuple[str, ...] = ()
     attitudes: tuple[str, ...] = ()
+    habits: tuple[str, ...] = ()
     adverbs: tuple[str, ...] = ()
     norms: tuple[str, ...] = ()
     conditionals: tuple[str, ...] = ()

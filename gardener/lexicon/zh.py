@@ -212,6 +212,12 @@ WORDS = Words(
         "{old}被移除",
         "取消{old}",
     ),
+    purposes=(
+        "用{new}做{subject}",
+        "使用{new}做{subject}",
+        "用{new}来做{subject}",
+        "{subject}用的是{new}",
+    ),
     negations=(
         "决定不用{old}",
         "不使用{old}",
@@ -231,6 +237,7 @@ WORDS = Words(
         ),
     },
     persons=("用户", "用戶", "他", "她", "老板"),
+    habits=(r"(?:戒掉了|戒掉|戒了)\S{1,8}",),
     attitudes=("喜欢", "想要", "希望", "讨厌", "討厭", "不想", "在意", "看重"),
     norms=("应该", "應該", "必须", "必須", "不要", "不能", "禁止", "只能", "不允许"),
     conditionals=("如果", "当", "每当"),

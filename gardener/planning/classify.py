@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gardener.lexicon.match import find, first_kind
+from gardener.lexicon.match import find, first_frame, first_kind, unspaced
 from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
-from gardener.model.facts import Entry
+from gardener.model.facts import Entry, normalize_value
 from gardener.planning import keying, voice
 from gardener.planning.ending import removal_value
-from gardener.planning.frames import negated, read_frame
+from gardener.planning.frames import bare, negated, read_frame
 from gardener.planning.headings import read_headings
 from gardener.planning.keying import PATTERN_LIMIT, copular, person, topic_of
 from gardener.planning.labels import (
@@ -32,6 +32,7 @@ from gardener.planning.labels import (
     status_mark,
     status_value,
 )
+from gardener.planning.polarity import polar_parts
 
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
 _CONTRAST = re.compile(
@@ -59,7 +60,8 @@ class Classified:
     key: str | None  # None: unkeyed, can be added but never replaces anything
     value: str
     keyed_by: (
-        str  # "explicit", "pattern", "label", "frame", "copula", "topic" or "none"
+        str  # "explicit", "pattern", "label", "frame", "copula", "topic",
+        # "polarity" or "none"
     )
     # the rule that placed it, for --dry-run --json and review: "explicit kind",
     # "heading", "cue", "pattern", ...; "" when no rule did (undecided)
@@ -186,11 +188,22 @@ def _label(entry: Entry, config: Config) -> tuple[str, str, bool] | None:
     if entry.key:
         return (entry.key, entry.value, True) if not entry.kind else None
     found = split_label(entry.value)
-    if found and names_a_slot(found[0]) and not _has_cue(found[0], config):
+    if (
+        found
+        and names_a_slot(found[0])
+        and not _has_cue(found[0], config)
+        and not _framed(found[0], _words(config).lexicon)
+    ):
         return found[0], found[1], False
     if found and label_class(found[0], _words(config).lexicon)[0] == "kind":
         return found[0], found[1], False  # "Important working rule from Sam: ..."
     return None
+
+
+def _framed(label: str, words: Words) -> bool:
+    """Whether a label is itself a change, removal or negation ("Redis
+    abgeschafft: ...", "弃用 Redis：..."): a sentence that a colon continues."""
+    return read_frame(label, words) is not None or bool(negated(label, words))
 
 
 def _has_cue(label: str, config: Config) -> bool:
@@ -244,7 +257,14 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
     # a frame is one sentence: matching a long paragraph costs quadratic time
     frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
-    decided = (
+    chose = (
+        not keyed
+        and len(low) <= _STATEMENT
+        and by_heading not in config.durable_kinds
+        and (frame is None or not frame.strong)
+        and _purpose(entry.value, ws.lexicon) is not None
+    )  # "we now use GlitchTip for error tracking": "now" is the choice's
+    decided = chose or (
         frame is not None
         and frame.strong
         and not keyed
@@ -259,9 +279,9 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return "state", False, "transient cue"  # unless an attitude or rule came first
     if keyed and label is not None and _ARROW.match(label[1]):
         return "decision", False, "change"  # "Deploy target: Fly.io → Hetzner"
-    if decided and frame is not None:
+    if decided:
         # "switched CI from X to Y", "we no longer use Redis": a decision
-        return "decision", False, frame.kind
+        return "decision", False, frame.kind if frame and not chose else "purpose"
     if by_heading and not (
         keyed and shielded and by_heading not in config.durable_kinds
     ):
@@ -275,7 +295,25 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return "state", False, "transient cue"
     if keyed:
         return "fact", False, "label"
+    if len(low) <= PATTERN_LIMIT and _setting(entry.value, config):
+        return "fact", False, "setting"  # "the Postgres connection pool size is 20"
+    if len(low) <= PATTERN_LIMIT and _purpose(entry.value, ws.lexicon):
+        return "decision", False, "purpose"  # "エラー追跡にはSentryを使う"
     return None, False, ""
+
+
+def _setting(text: str, config: Config) -> bool:
+    """Whether ``text`` gives a known topic's setting a name or a number
+    ("Redis maxmemory is 2gb"), not a reading of a counter ("the Redis
+    latency is 80ms")."""
+    found = copular(text, config.topics)
+    if not found:
+        return False
+    subject, value = found
+    if not value[:1].isdigit() and not value[:1].isupper():
+        return False  # "the Postgres replica is down": a state
+    last = subject.split()[-1]
+    return not counter(last, value, _words(config).lexicon)
 
 
 def _decided(
@@ -352,7 +390,13 @@ def classify(entry: Entry, config: Config) -> Classified:
         # rules tell agents plain sentences about hosts, versions, roles are kept
         kind, durable, rule = "fact", "fact" in config.durable_kinds, "pattern"
     if not durable:
-        return Classified(kind, durable, correction, None, value, "none", rule)
+        # "Removed RabbitMQ, jobs run from cron now": a log line, but what it
+        # names as gone may be a current value (``anchor`` decides: an ending)
+        gone = (
+            _weakly_removed(value, ws.lexicon) if kind in ("state", "event") else None
+        )
+        return Classified(kind, durable, correction, None, value, "none", rule,
+                          ends=gone is not None, leaves=gone)  # fmt: skip
     if found:
         key, keyed_value = found
         if correction:
@@ -446,16 +490,100 @@ def _keyed_prose(
             return _decided(
                 kind, correction, rule, frame.subject, new, "frame", leaves=frame.old
             )
+        used = _purpose(value, ws.lexicon)
+        if used:  # "wir nutzen jetzt GlitchTip für Fehlertracking"
+            return _decided(
+                kind, correction, rule, used[0], used[1], "purpose", leaves=frame.old
+            )
         return _decided(kind, correction, rule, None, new, "none", leaves=frame.old)
     about = copular(value, config.topics)
     if about:
         return _decided(kind, correction, rule, about[0], about[1], "copula")
     topic = keying.match_topic(value, config.topics, rejected)
+    held = _held(value) if kind == "preference" else None
+    if held and not (topic and _heads(held[1], topic[1])):
+        # "Sam loves coffee" / "Sam hates coffee now": one key, the newer
+        # stands; "vim keybindings in VS Code" is not a choice of editor
+        key = f"{held[0]} / {held[1]}"
+        return _decided(kind, correction, rule, key, value, "polarity")
     if topic:
         who = person(value) if kind == "preference" else None
         key = f"{who} / {topic[0]}" if who else topic[0]
         return _decided(kind, correction, rule, key, topic[1], "topic")
+    used = _purpose(value, ws.lexicon)
+    if used:  # "we use Sentry for error tracking": the purpose is the key
+        return _decided(kind, correction, rule, used[0], used[1], "purpose")
     return _decided(kind, correction, rule, None, value, "none")
+
+
+def _weakly_removed(text: str, words: Words) -> str | None:
+    """The name a log line says was removed ("Removed RabbitMQ, ..."), when
+    the removal is the line's own first clause, or None."""
+    if len(text) > PATTERN_LIMIT:
+        return None
+    frame = read_frame(text, words)
+    if frame is None or frame.kind != "removal" or not frame.whole or not frame.old:
+        return None
+    return frame.old
+
+
+@lru_cache(maxsize=8)
+def _time_words(time_words: tuple[str, ...]) -> re.Pattern[str]:
+    """One-word words of time of the spaced scripts, with the spaces after them."""
+    spaced = sorted(
+        (re.escape(w) for w in time_words if w.isalpha() and not unspaced(w)),
+        key=len,
+        reverse=True,
+    )
+    if not spaced:
+        return re.compile(r"(?!)")
+    return re.compile(rf"(?<!\w)(?:{'|'.join(spaced)})\s+", re.IGNORECASE)
+
+
+_PURPOSE_WORDS = 4  # a purpose or a thing longer than this is a clause, not a name
+
+
+def _purpose(text: str, words: Words) -> tuple[str, str] | None:
+    """(purpose, thing) of a sentence choosing a thing for a purpose (the
+    lexicon's ``purposes`` frames), both short, or None."""
+    if not words.purposes:
+        return None
+    # "we now use X for Y": when is the note's valid time, not part of a frame
+    text = _time_words(words.time_words).sub("", text)
+    found = first_frame(text, words.purposes)
+    if not found:
+        return None
+    _, groups, (start, end) = found
+    purpose, thing = bare(groups.get("subject")), bare(groups.get("new"))
+    if not purpose or not thing:
+        return None
+    if any(a < end and start < b for a, b in negated(text, words)):
+        return None  # "we will not use MongoDB for sessions"
+    if any(len(p.split()) > _PURPOSE_WORDS for p in (purpose, thing)):
+        return None
+    return purpose, thing
+
+
+_HELD_WORDS = (3, 6)  # most words of a held subject and object: longer is a clause
+
+
+def _held(text: str) -> tuple[str, str] | None:
+    """(subject, object) as written of a person's attitude or habit ("Sam",
+    "coffee"), both short and name-like, or None."""
+    parts = polar_parts(text)
+    if parts is None:
+        return None
+    subject, thing, _ = parts
+    for part, most in zip((subject, thing), _HELD_WORDS, strict=True):
+        if len(part.split()) > most or any(c in part for c in ",;:，；：、()（）"):
+            return None
+    return subject, bare(thing) or thing
+
+
+def _heads(thing: str, word: str) -> bool:
+    """Whether ``word`` (a topic word) opens ``thing``: "dark mode for the
+    editor" is about the theme, "vim keybindings in VS Code" not the editor."""
+    return normalize_value(thing).startswith(normalize_value(word))
 
 
 def match_pattern(text: str, config: Config) -> tuple[str, str] | None:

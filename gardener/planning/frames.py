@@ -119,9 +119,12 @@ def read_frame(text: str, words: Words) -> Frame | None:
                 or template.startswith(("from ", "now "))
                 or (" is now " in template and not _named(groups.get("new")))
             )
-        if not _name_like(groups.get("subject")):
+        if not _name_like(groups.get("subject")) or (
+            template.startswith("{old}") and not _name_like(groups.get("old"))
+        ):
             # "pond moved to foreground, hoop pushed to ...": the words before
             # a verb are a clause, not the thing changed; the frame says nothing
+            # ("moved to B, A is decommissioned": the change frame reads it)
             continue
         frame = Frame(
             kind,

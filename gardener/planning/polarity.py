@@ -33,8 +33,11 @@ _DE_POS = (
     "liebt|mag|bevorzugt|nutzt|benutzt|verwendet|trinkt|isst|spielt|genießt|möchte|will"
 )
 _DE_NEG = "hasst|verabscheut|meidet|vermeidet|verachtet"
-_FR_POS = "aime|adore|préfère|utilise|boit|mange|joue|apprécie|veut|commence"
-_FR_NEG = "déteste|hait|évite|arrête|abhorre"
+_FR_POS = (
+    "aime|adore|préfère|utilise|boit|mange|joue|apprécie|veut|commence|a commencé|"
+    "a recommencé"
+)
+_FR_NEG = "déteste|hait|évite|arrête|abhorre|a arrêté|a cessé|cesse"
 _ES_POS = (
     "ama|adora|prefiere|usa|utiliza|toma|bebe|come|juega|disfruta|quiere|empezó|"
     "comenzó|le gusta|le encanta"
@@ -68,16 +71,23 @@ _RULES: tuple[re.Pattern[str], ...] = (
         r"(?:\s+(?P<not2>nicht)(?:\s+mehr)?|\s+mehr)?$",
         _FLAGS,
     ),
-    # fr: Sam [n'|ne] aime [pas|plus] le café
+    # de: Sam hat angefangen / aufgehört[,] zu joggen (a habit begun or given up)
+    re.compile(
+        r"^(?P<subject>.+?)\s+(?:hat|hatte)\s+(?:(?P<pos>angefangen|begonnen)|"
+        r"(?P<neg>aufgehört)),?\s+(?P<object>(?:.+?\s+)?zu\s+\w+)$",
+        _FLAGS,
+    ),
+    # fr: Sam [n'|ne] aime [pas|plus] le café; Sam a arrêté de fumer
     re.compile(
         rf"^(?P<subject>.+?)\s+(?:(?P<not>n'|ne\s+))?(?:(?P<pos>{_FR_POS})|"
-        rf"(?P<neg>{_FR_NEG}))(?:\s+(?P<not2>pas|plus|jamais))?\s+(?P<object>.+)$",
+        rf"(?P<neg>{_FR_NEG}))(?:\s+(?P<not2>pas|plus|jamais))?"
+        r"(?:\s+(?:de|à)\s+|\s+d'|\s+)(?P<object>.+)$",
         _FLAGS,
     ),
     # es: Sam [ya] [no] toma café
     re.compile(
         rf"^(?P<subject>.+?)\s+(?:(?:ya\s+)?(?P<not>no|nunca)\s+)?"
-        rf"(?:(?P<pos>{_ES_POS})|(?P<neg>{_ES_NEG}))\s+(?P<object>.+)$",
+        rf"(?:(?P<pos>{_ES_POS})|(?P<neg>{_ES_NEG}))(?:\s+(?:de|a))?\s+(?P<object>.+)$",
         _FLAGS,
     ),
     # ru: Сэм [больше] [не] любит кофе
@@ -145,6 +155,18 @@ def polarity(text: str) -> tuple[str, str, int] | None:
     punctuation, Unicode form, articles and time words ignored); None when it
     says neither. ``"Sam no longer prefers Ronaldo"`` -> ``("sam", "ronaldo", -1)``.
     """
+    found = polar_parts(text)
+    if found is None:
+        return None
+    subject, thing, sign = found
+    return _plain(subject), _plain(thing), sign
+
+
+@lru_cache(maxsize=4096)
+def polar_parts(text: str) -> tuple[str, str, int] | None:
+    """(subject, object, sign) as ``polarity`` reads them but as written (NFKC,
+    time words and end punctuation dropped, case kept): the parts of a key
+    ("Sam / coffee"). None when the sentence says neither for nor against."""
     line = _END.sub("", unicodedata.normalize("NFKC", text).strip())
     if not line or len(line) > 300:
         return None
@@ -152,8 +174,8 @@ def polarity(text: str) -> tuple[str, str, int] | None:
         m = rule.match(line)
         if not m:
             continue
-        subject, thing = _plain(m.group("subject")), _plain(m.group("object"))
-        if not subject or not thing:
+        subject, thing = _written(m.group("subject")), _written(m.group("object"))
+        if not _plain(subject) or not _plain(thing):
             continue
         sign = 1 if m.group("pos") else -1
         groups = m.groupdict()
@@ -161,6 +183,12 @@ def polarity(text: str) -> tuple[str, str, int] | None:
             sign = -sign
         return subject, thing, sign
     return None
+
+
+def _written(part: str) -> str:
+    """A part as written, without time words, markup and end punctuation."""
+    text = " ".join(_TIME.sub(" ", part).replace("**", "").split())
+    return _END.sub("", text).strip(" *_`\"'")
 
 
 def _plain(part: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 
 from gardener.errors import ParseError
@@ -298,6 +298,13 @@ def plan_promotion(
             if explain:
                 outcomes.append(_outcome(entry, kinds[i], None, False, why))
             continue
+        if not kinds[i].durable and not gone and kinds[i].ends:
+            # a log line removing the one current value it names ends it
+            ends = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
+            if ends.key:
+                kinds[i] = replace(ends, durable=True, rule="removal")
+                texts[i] = text
+                refused[i] = refusals([text], config)[0]
         if not kinds[i].durable or gone:
             # a retired one was forgotten before it was filed; an undecided
             # one stays unmarked, so a later rule or a judge can still place

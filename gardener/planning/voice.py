@@ -132,6 +132,37 @@ def _attitude_regexes(
     return spaced, dense
 
 
+@lru_cache(maxsize=16)
+def _habit_regexes(
+    persons: tuple[str, ...], habits: tuple[str, ...]
+) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """(spaced, unspaced) regexes of a person and a habit begun or given up;
+    in a script without spaces the habit alone ("戒了烟": quit smoking)."""
+    dense_h = tuple(h for h in habits if any(unspaced(c) for c in h))
+    spaced_h = tuple(h for h in habits if h not in dense_h)
+    spaced_p = tuple(p for p in persons if not unspaced(p))
+    spaced = dense = None
+    if spaced_h:
+        who = f"{_NAME}|(?<!\\w)(?:{_words_regex(spaced_p)})" if spaced_p else _NAME
+        spaced = re.compile(
+            rf"(?:^|(?<=[\s,;:(\"“]))(?:{who})\s+(?:{'|'.join(spaced_h)})",
+            re.IGNORECASE,
+        )
+    if dense_h:
+        dense = re.compile("|".join(f"(?:{h})" for h in dense_h))
+    return spaced, dense
+
+
+def habit_at(text: str, words: Words) -> int:
+    """Where a person's habit begun or given up ("Sam started running", "Sam
+    quit smoking") starts in ``text``, or -1."""
+    if not words.habits:
+        return -1
+    spaced, dense = _habit_regexes(words.persons, words.habits)
+    found = [m.start() for r in (spaced, dense) if r for m in [r.search(text)] if m]
+    return min(found, default=-1)
+
+
 def attitude_at(text: str, words: Words) -> int:
     """Where a person's attitude ("Mira prefers", "Sam likes") starts in
     ``text``, or -1."""
@@ -297,6 +328,9 @@ def read_voice(text: str, words: Words) -> Voice | None:
     attitude = _attitude_at(text, words)
     if attitude >= 0:
         return Voice("preference", "attitude", attitude)
+    habit = habit_at(text, words)
+    if habit >= 0:  # "Sam stopped running before work": a habit, not a log line
+        return Voice("preference", "habit", habit)
     if _result_at(text, words) >= 0:
         return Voice("fact", "result", 0)
     lead = _LEAD_IN.match(text)

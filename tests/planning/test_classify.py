@@ -439,6 +439,7 @@ def test_classify_never_raises(text):
         assert result.keyed_by in {
             "explicit",
             "pattern",
+            "polarity",
             "topic",
             "label",
             "frame",

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gardener.planning.polarity import polarity
+from gardener.planning.polarity import polar_parts, polarity
 
 PAIRS = [  # (for, against): same subject and object, opposite polarity
     ("Sam loves coffee", "Sam hates coffee now"),
@@ -26,6 +26,10 @@ PAIRS = [  # (for, against): same subject and object, opposite polarity
     ("山姆喜欢咖啡", "山姆现在讨厌咖啡"),
     ("サムはコーヒーが好きです", "サムはもうコーヒーが好きではない"),
     ("サムはコーヒーが好き", "サムはコーヒーが嫌いです"),
+    # a habit begun, then given up: the linking word is not part of the object
+    ("Jonas hat angefangen zu joggen", "Jonas hat aufgehört zu joggen"),
+    ("Camille a commencé à fumer", "Camille a arrêté de fumer"),
+    ("Lucía empezó a fumar", "Lucía dejó de fumar"),
 ]
 
 
@@ -58,3 +62,25 @@ def test_different_objects_are_no_opposites():
 def test_polarity_never_fails(text):
     found = polarity(text)
     assert found is None or found[2] in (1, -1)
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("Sam hates coffee now.", ("Sam", "coffee", -1)),
+        ("**Mira** prefers vim keybindings in VS Code", ("Mira", "vim keybindings in VS Code", 1)),
+        ("山姆不再喜欢咖啡", ("山姆", "咖啡", -1)),
+    ],
+)  # fmt: skip
+def test_polar_parts_keep_the_words_as_written(text, parts):
+    """The parts of a key ("Sam / coffee") keep case and script; time words
+    and markup go."""
+    assert polar_parts(text) == parts
+
+
+@given(st.text(max_size=80))
+def test_polar_parts_agree_with_polarity(text):
+    parts, plain = polar_parts(text), polarity(text)
+    assert (parts is None) == (plain is None)
+    if parts is not None and plain is not None:
+        assert parts[2] == plain[2]

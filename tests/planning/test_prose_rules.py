@@ -88,7 +88,7 @@ def test_split_label_takes_full_width_colons_and_refuses_urls():
         (
             "- Sam wants replies in Dutch\n",
             "preference",
-            None,
+            "Sam / replies in Dutch",
             "Sam wants replies in Dutch",
         ),  # fmt: skip
         ("- Mira prefers dark mode\n", "preference", "Mira / theme", "dark mode"),
@@ -255,8 +255,8 @@ def test_a_name_label_under_a_subject_heading_keys_that_subjects_name() -> None:
 @pytest.mark.parametrize(
     ("text", "key"),
     [
-        ("- Jonas: prefers tea over coffee", None),
-        ("- Mira: likes short standups", None),
+        ("- Jonas: prefers tea over coffee", "Jonas / tea over coffee"),
+        ("- Mira: likes short standups", "Mira / short standups"),
         ("- Mira: prefers dark mode", "Mira / theme"),
     ],
 )
@@ -264,6 +264,76 @@ def test_a_persons_name_as_a_label_is_the_person_not_a_key(
     text: str, key: str | None
 ) -> None:
     """ "Jonas: <standup time>" was keyed `Jonas`, and "Jonas: prefers tea"
-    then superseded it: the label is who holds the attitude."""
+    then superseded it: the label is who holds the attitude, and the key is
+    that person and what the attitude is about."""
     c = one(text)
     assert (c.kind, c.key) == ("preference", key)
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "key", "value"),
+    [
+        ("- We use Sentry for error tracking.", "decision", "error tracking", "Sentry"),
+        ("- We now use GlitchTip for error tracking", "decision", "error tracking", "GlitchTip"),
+        ("- Wir nutzen Sentry für Fehlertracking.", "decision", "Fehlertracking", "Sentry"),
+        ("- Usamos Sentry para el seguimiento de errores.", "decision", "el seguimiento de errores", "Sentry"),
+        ("- エラー追跡にはSentryを使う。", "decision", "エラー追跡", "Sentry"),
+        ("- 我们用Sentry做错误追踪。", "decision", "错误追踪", "Sentry"),
+    ],
+)  # fmt: skip
+def test_a_thing_chosen_for_a_purpose_is_keyed_by_the_purpose(line, kind, key, value):
+    c = one(line)
+    assert (c.kind, c.key, c.value) == (kind, key, value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- We will not use Datadog for error tracking",
+        "- We use Claude for code review and Gemini for the images of the site",
+    ],
+)
+def test_no_purpose_key_for_a_negation_or_a_clause(line):
+    assert one(line).key != "error tracking" or "Datadog" not in one(line).value
+    assert one(line).key not in ("code review and Gemini for the images of the site",)
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "key"),
+    [
+        ("- Sam started running before work", "preference", "Sam / running before work"),
+        ("- Sam quit smoking", "preference", "Sam / smoking"),
+        ("- Lucía dejó de fumar", "preference", "Lucía / fumar"),
+        ("- Сэм бросил курить", "preference", None),
+    ],
+)  # fmt: skip
+def test_a_habit_begun_or_given_up_is_a_preference(line, kind, key):
+    c = one(line)
+    assert c.kind == kind
+    if key:
+        assert c.key == key
+
+
+def test_a_started_act_is_a_log_line():
+    assert one("- Sam started the deploy at noon").kind == "event"
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "value"),
+    [
+        ("- The Postgres connection pool size is 20", "Postgres connection pool size", "20"),
+        ("- Redis maxmemory is 2gb", "Redis maxmemory", "2gb"),
+    ],
+)  # fmt: skip
+def test_a_topics_setting_is_a_fact(line, key, value):
+    c = one(line)
+    assert (c.kind, c.key, c.value) == ("fact", key, value)
+
+
+def test_a_topics_state_is_not_a_setting():
+    assert one("- The Postgres replica is down").kind != "fact"
+
+
+def test_a_log_line_removal_names_what_it_leaves():
+    c = one("- Removed RabbitMQ, jobs run from cron now")
+    assert (c.durable, c.ends, c.leaves) == (False, True, "RabbitMQ")

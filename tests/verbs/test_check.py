@@ -29,9 +29,17 @@ def test_check_reports_conflicts_secrets_and_budget(ws: Workspace):
     )
 
 
-def test_check_reports_two_current_entries_that_contradict(ws: Workspace):
+def test_an_opposite_attitude_supersedes_so_check_is_quiet(ws: Workspace):
     ws.note("Sam loves coffee", kind="preference", time="08:00")
     ws.note("Sam hates coffee now", kind="preference", time="08:30")
+    at(ws, "2026-01-05T18:00").promote()
+    assert [p for p in ws.check() if p.kind == "conflict"] == []
+
+
+def test_check_reports_two_current_entries_that_contradict(ws: Workspace):
+    # keyed apart by hand, so promote cannot see they are about one thing
+    ws.note("Sam loves coffee", kind="preference", key="mornings", time="08:00")
+    ws.note("Sam hates coffee now", kind="preference", key="drinks", time="08:30")
     at(ws, "2026-01-05T18:00").promote()
     conflicts = [p for p in ws.check() if p.kind == "conflict"]
     assert len(conflicts) == 1
