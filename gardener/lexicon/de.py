@@ -194,6 +194,12 @@ WORDS = Words(
         "stand",
     ),
     changes=(
+        "nutzen wir {new} statt {old}",
+        "nutzen {new} statt {old}",
+        "verwenden wir {new} statt {old}",
+        "verwenden {new} statt {old}",
+        "nutzen wir {new} anstatt {old}",
+        "nutzen {new} anstatt {old}",
         "von {old} auf {new} umgestellt",
         "von {old} zu {new} gewechselt",
         "von {old} nach {new} migriert",
@@ -239,6 +245,20 @@ WORDS = Words(
         "statt {old}",
         "anstatt {old}",
     ),
+    topic_names={
+        "database": ("Datenbank", "DB"),
+        "cache": ("Cache", "Zwischenspeicher"),
+        "editor": ("Editor",),
+        "language": ("Sprache", "Programmiersprache"),
+        "web framework": ("Webframework", "Web-Framework"),
+        "frontend": ("Frontend",),
+        "package manager": ("Paketmanager", "Paketverwaltung"),
+        "test runner": ("Testrunner", "Test-Runner"),
+        "linter": ("Linter",),
+        "ci": ("CI",),
+        "deploy target": ("Deploy-Ziel", "Hosting", "Deployment-Ziel"),
+        "theme": ("Farbschema", "Design"),
+    },
     patterns={
         "name": ("ich heiße {value}", "mein name ist {value}"),
         "user / name": (

@@ -467,6 +467,10 @@ WORDS = Words(
         "merged",
     ),
     changes=(
+        "use {new} instead of {old}",
+        "using {new} instead of {old}",
+        "went with {new} instead of {old}",
+        "use {new} rather than {old}",
         "switched {subject} from {old} to {new}",
         "switched from {old} to {new}",
         "switched {subject} to {new}",
@@ -574,6 +578,12 @@ WORDS = Words(
         "rather than {old}",
         "not {old}",
     ),
+    topic_names={
+        "database": ("db", "main database", "datastore"),
+        "deploy target": ("hosting", "deployment target"),
+        "ci": ("ci/cd", "continuous integration"),
+        "package manager": ("package management",),
+    },
     patterns={
         "name": (
             "my name is {value}",

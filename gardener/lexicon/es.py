@@ -159,6 +159,10 @@ WORDS = Words(
         "respuesta",
     ),
     changes=(
+        "usamos {new} en lugar de {old}",
+        "usa {new} en lugar de {old}",
+        "usamos {new} en vez de {old}",
+        "utilizamos {new} en lugar de {old}",
         "cambiamos de {old} a {new}",
         "cambiamos {subject} a {new}",
         "migramos de {old} a {new}",
@@ -196,6 +200,20 @@ WORDS = Words(
         "en lugar de {old}",
         "descartamos {old}",
     ),
+    topic_names={
+        "database": ("base de datos", "BD"),
+        "cache": ("caché", "cache"),
+        "editor": ("editor",),
+        "language": ("lenguaje",),
+        "web framework": ("framework web",),
+        "frontend": ("frontend",),
+        "package manager": ("gestor de paquetes",),
+        "test runner": ("ejecutor de pruebas",),
+        "linter": ("linter",),
+        "ci": ("CI", "integración continua"),
+        "deploy target": ("hosting", "alojamiento", "destino de despliegue"),
+        "theme": ("tema",),
+    },
     patterns={
         "name": ("me llamo {value}", "mi nombre es {value}"),
         "user / name": (

@@ -173,6 +173,9 @@ WORDS = Words(
         "réponse",
     ),
     changes=(
+        "on utilise {new} au lieu de {old}",
+        "utilisons {new} au lieu de {old}",
+        "utilise {new} au lieu de {old}",
         "passé de {old} à {new}",
         "passés de {old} à {new}",
         "migré de {old} vers {new}",
@@ -214,6 +217,20 @@ WORDS = Words(
         "contre {old}",
         "refusé {old}",
     ),
+    topic_names={
+        "database": ("base de données", "BDD"),
+        "cache": ("cache",),
+        "editor": ("éditeur",),
+        "language": ("langage",),
+        "web framework": ("framework web",),
+        "frontend": ("front-end", "frontend"),
+        "package manager": ("gestionnaire de paquets",),
+        "test runner": ("lanceur de tests",),
+        "linter": ("linter",),
+        "ci": ("CI", "intégration continue"),
+        "deploy target": ("hébergement", "cible de déploiement"),
+        "theme": ("thème",),
+    },
     patterns={
         "name": ("je m'appelle {value}", "mon nom est {value}"),
         "user / name": (

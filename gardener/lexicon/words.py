@@ -38,6 +38,8 @@ class Words:
                     value, {subject} the purpose, the key ("we use {new} for
                     {subject}": "we use Sentry for error tracking")
     patterns        attribute -> sentence templates, as rules.md ``patterns``
+    topic_names     topic of the default rules.md -> its name in the language
+                    ("database" -> "Datenbank"): a label so named is that topic
     exclusions      phrase -> longer words containing it that are not it
                     (Japanese 常に "always" inside 非常に "very")
 
@@ -76,6 +78,7 @@ class Words:
     negations: tuple[str, ...] = ()
     purposes: tuple[str, ...] = ()
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    topic_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     exclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     persons: tuple[str, ...] = ()
     attitudes: tuple[str, ...] = ()

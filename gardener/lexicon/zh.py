@@ -171,6 +171,9 @@ WORDS = Words(
         "延迟",
     ),
     changes=(
+        "用{new}代替{old}",
+        "用{new}替代{old}",
+        "改用{new}代替{old}",
         "从{old}换成{new}",
         "从{old}换为{new}",
         "从{old}迁移到{new}",
@@ -227,6 +230,20 @@ WORDS = Words(
         "而不是{old}",
         "不选{old}",
     ),
+    topic_names={
+        "database": ("数据库", "資料庫"),
+        "cache": ("缓存", "快取"),
+        "editor": ("编辑器",),
+        "language": ("编程语言", "语言"),
+        "web framework": ("Web 框架", "框架"),
+        "frontend": ("前端",),
+        "package manager": ("包管理器", "包管理"),
+        "test runner": ("测试框架",),
+        "linter": ("代码检查",),
+        "ci": ("CI", "持续集成"),
+        "deploy target": ("部署目标", "托管", "部署平台"),
+        "theme": ("主题",),
+    },
     patterns={
         "name": ("我的名字是{value}", "我叫{value}"),
         "user / name": (

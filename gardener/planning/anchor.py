@@ -1,6 +1,8 @@
 """Anchor a change or removal that names no key by the value it leaves
 (pure): "replaced Kimi with Ollama" supersedes the current fact whose value
-is Kimi; "we no longer use Mailgun" ends the one holding Mailgun.
+is Kimi; "we no longer use Mailgun" ends the one holding Mailgun. A key that
+names a topic takes the spelling of the current fact naming it in another
+language (``aliased``).
 
 The anchor must be unambiguous: exactly one current keyed fact whose value
 the sentence names (see docs/design.md, "Changes and removals").
@@ -8,10 +10,10 @@ the sentence names (see docs/design.md, "Changes and removals").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from gardener.model.facts import Fact
+from gardener.model.facts import Fact, normalize_key
 from gardener.planning.classify import Classified
 from gardener.planning.ending import names
 
@@ -39,3 +41,41 @@ def anchored(c: Classified, current: Iterable[Fact]) -> Classified:
     if c.ends:
         return replace(c, key=fact.key, value=fact.value, keyed_by="anchor")
     return replace(c, key=fact.key, keyed_by="anchor")
+
+
+def topic_names(
+    topics: Iterable[str], names: Mapping[str, tuple[str, ...]]
+) -> dict[str, tuple[str, ...]]:
+    """Normalized key -> the normalized names of its topic, for each of
+    ``topics`` (rules.md's) and its names in the lexicon's languages
+    ("datenbank" -> ("database", "datenbank", "db", ...))."""
+    out: dict[str, tuple[str, ...]] = {}
+    for topic in topics:
+        all_names = tuple(
+            dict.fromkeys(normalize_key(n) for n in (topic, *names.get(topic, ())))
+        )
+        for name in all_names:
+            out.setdefault(name, all_names)
+    return out
+
+
+def aliased(
+    c: Classified,
+    current: Callable[[str], Fact | None],
+    named: Mapping[str, tuple[str, ...]],
+) -> Classified:
+    """``c`` keyed as the current fact that names the same topic in another
+    word ("**Paketmanager:** pip", then "nutzen wir uv statt pip", keyed
+    ``package manager``: the new value goes under ``Paketmanager``), or ``c``
+    unchanged. ``current``: normalized key -> its current fact;
+    ``named``: as ``topic_names`` returns."""
+    if not c.key or not named:
+        return c
+    mine = normalize_key(c.key)
+    if mine not in named or current(mine) is not None:
+        return c
+    for name in named[mine]:
+        fact = current(name) if name != mine else None
+        if fact is not None and fact.key:
+            return replace(c, key=fact.key)
+    return c

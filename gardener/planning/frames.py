@@ -9,6 +9,7 @@ The frames are the lexicon's, in every language it holds (see docs/design.md,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from gardener.lexicon.match import could_match, first_frame, frame_regex, unspaced
@@ -119,6 +120,9 @@ def read_frame(text: str, words: Words) -> Frame | None:
                 or template.startswith(("from ", "now "))
                 or (" is now " in template and not _named(groups.get("new")))
             )
+        if kind == "change" and _code(groups.get("subject")):
+            # "`board.py` now uses the richer data": a change log of code
+            strong = False
         if not _name_like(groups.get("subject")) or (
             template.startswith("{old}") and not _name_like(groups.get("old"))
         ):
@@ -137,6 +141,14 @@ def read_frame(text: str, words: Words) -> Frame | None:
         if frame.new if kind == "change" else frame.old:
             return frame
     return None
+
+
+_CODE = re.compile(r"`|\w\.(?:py|js|ts|rs|go|rb|sh|md|json|toml|ya?ml)\b|\(\)")
+
+
+def _code(phrase: str | None) -> bool:
+    """Whether a frame's subject is a piece of code (a span, a file, a call)."""
+    return bool(phrase and _CODE.search(phrase))
 
 
 def _whole(text: str, span: tuple[int, int]) -> bool:

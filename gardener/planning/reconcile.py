@@ -15,10 +15,12 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from functools import lru_cache
 
+from gardener.lexicon.words import lexicon
 from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Entry, Fact, Memory, normalize_key, normalize_value
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_current, parse_instant
+from gardener.planning.anchor import topic_names
 from gardener.planning.classify import Classified
 from gardener.planning.ending import ENDED, ended_around, plan_end
 from gardener.planning.sameness import (
@@ -96,6 +98,10 @@ class Reconciliation:
             self._append(fact)
         self.config = config
         self.today = today
+        # a topic's names in every language, so "Paketmanager" meets "package manager"
+        self.topic_names = topic_names(
+            config.topics, lexicon(tuple(config.languages)).topic_names
+        )
         self.taken = {f.id for f in self.facts if f.id}
         self.decisions: list[Decision] = []
 

@@ -337,3 +337,12 @@ def test_a_topics_state_is_not_a_setting():
 def test_a_log_line_removal_names_what_it_leaves():
     c = one("- Removed RabbitMQ, jobs run from cron now")
     assert (c.durable, c.ends, c.leaves) == (False, True, "RabbitMQ")
+
+
+def test_a_piece_of_code_changing_is_a_change_log_not_a_decision():
+    from gardener.lexicon.words import lexicon
+    from gardener.planning.frames import read_frame
+
+    frame = read_frame("`board.py` now uses the richer data", lexicon())
+    assert frame is not None and not frame.strong
+    assert read_frame("Error tracking now uses GlitchTip", lexicon()).strong
