@@ -36,7 +36,7 @@ from gardener.model.validtime import (
     parse_instant,
 )
 from gardener.neverstore.instructions import reads_as_instruction
-from gardener.planning.anchor import aliased, anchored
+from gardener.planning.anchor import aliased, anchored, by_subject
 from gardener.planning.classify import Classified, classify
 from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
@@ -207,6 +207,7 @@ def _file(
     if c.key is None and c.leaves:  # "replaced Kimi with Ollama": Kimi's key
         c = anchored(c, (f for f in work.facts if not f.get("until")))
     c = aliased(c, work.current, work.topic_names)
+    c = by_subject(c, work.current, work.copulas)
     # the valid time as written, and as read back: whole minutes
     since, minute = format_instant(at), at.replace(second=0, microsecond=0)
     work.reconcile(entry, c, since, "#" not in mark, minute)

@@ -99,9 +99,9 @@ class Reconciliation:
         self.config = config
         self.today = today
         # a topic's names in every language, so "Paketmanager" meets "package manager"
-        self.topic_names = topic_names(
-            config.topics, lexicon(tuple(config.languages)).topic_names
-        )
+        words = lexicon(tuple(config.languages))
+        self.topic_names = topic_names(config.topics, words.topic_names)
+        self.copulas = words.copulas  # "the staging host is X": a current key's
         self.taken = {f.id for f in self.facts if f.id}
         self.decisions: list[Decision] = []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gardener.lexicon.words import lexicon
 from gardener.model.facts import Fact, normalize_key
-from gardener.planning.anchor import aliased, anchored, topic_names
+from gardener.planning.anchor import aliased, anchored, by_subject, topic_names
 from gardener.planning.classify import Classified
 
 NAMES = topic_names(("database", "package manager"), lexicon().topic_names)
@@ -45,3 +45,35 @@ def test_anchor_needs_exactly_one_current_value():
     assert anchored(_change(None, "Ollama", leaves="Kimi"), [kimi]).key == "model"
     other = Fact("Kimi", "fallback", "m2", "Facts", {"since": "2026-05-04"})
     assert anchored(_change(None, "Ollama", leaves="Kimi"), [kimi, other]).key is None
+
+
+STAGING = Fact(
+    "stg1.example.internal", "Staging-Host", "m1", "Facts", {"since": "2026-05-04"}
+)
+COPULAS = lexicon().copulas
+
+
+def _said(value: str) -> Classified:
+    return Classified("fact", True, True, None, value, "none")
+
+
+def test_a_statement_about_a_current_key_is_keyed_by_it_in_every_language():
+    current = _current(STAGING)
+    for text in (
+        "Der Staging-Host ist stg2.example.internal (hatte mich verlesen).",
+        "the Staging-Host is stg2.example.internal",
+        "Staging-Host — stg2.example.internal",
+        "Staging-Hostは stg2.example.internal だった（書き間違えた）。",
+        "Staging-Host是 stg2.example.internal，之前记错了。",
+    ):
+        c = by_subject(_said(text), current, COPULAS)
+        assert (c.key, c.value) == ("Staging-Host", "stg2.example.internal"), text
+
+
+def test_a_statement_about_no_current_key_stays_unkeyed():
+    current = _current(STAGING)
+    for text in ("the build is green again", "Sam is based in Washington, D.C."):
+        assert by_subject(_said(text), current, COPULAS).key is None
+    dc = Fact("Berlin", "Sam", "m2", "Facts", {"since": "2026-05-04"})
+    c = by_subject(_said("Sam is based in Washington, D.C."), _current(dc), COPULAS)
+    assert c.value == "based in Washington, D.C."
