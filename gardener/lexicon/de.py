@@ -39,7 +39,15 @@ WORDS = Words(
             "nennt mich",
             "nennen sie mich",
         ),
-        "fact": ("gelernt", "merken", "wichtig:", "liegt in", "arbeitet bei"),
+        "fact": (
+            "wohnt in",
+            "lebt in",
+            "gelernt",
+            "merken",
+            "wichtig:",
+            "liegt in",
+            "arbeitet bei",
+        ),
     },
     transient_cues=(
         "gerade",
@@ -260,8 +268,15 @@ WORDS = Words(
         "theme": ("Farbschema", "Design"),
     },
     patterns={
-        "name": ("ich heiße {value}", "mein name ist {value}"),
+        "name": (
+            "ich bin {value}",
+            "ich heiße {value}",
+            "mein name ist {value}",
+        ),
         "user / name": (
+            "der nutzer ist {value}",
+            "die nutzerin ist {value}",
+            "der benutzer ist {value}",
             "nenn mich {value}",
             "nennt mich {value}",
             "der nutzer heißt {value}",

@@ -586,6 +586,8 @@ WORDS = Words(
     },
     patterns={
         "name": (
+            "i'm {value}",
+            "i am {value}",
             "my name is {value}",
             "i am called {value}",
             "i'm called {value}",
@@ -597,6 +599,9 @@ WORDS = Words(
             "i was named {value}",
         ),
         "user / name": (
+            "the user is {value}",
+            "my user is {value}",
+            "my human is {value}",
             "call me {value}",
             "the user's name is {value}",
             "user's name is {value}",

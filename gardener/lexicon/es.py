@@ -30,7 +30,14 @@ WORDS = Words(
             "de ahora en adelante",
         ),
         "identity": ("me llamo", "mi nombre es", "llámame", "llamame"),
-        "fact": ("lección", "aprendimos", "recordar que", "trabaja en", "vive en"),
+        "fact": (
+            "reside en",
+            "lección",
+            "aprendimos",
+            "recordar que",
+            "trabaja en",
+            "vive en",
+        ),
     },
     transient_cues=(
         "ahora mismo",
@@ -215,8 +222,14 @@ WORDS = Words(
         "theme": ("tema",),
     },
     patterns={
-        "name": ("me llamo {value}", "mi nombre es {value}"),
+        "name": (
+            "soy {value}",
+            "me llamo {value}",
+            "mi nombre es {value}",
+        ),
         "user / name": (
+            "la usuaria es {value}",
+            "el usuario es {value}",
             "llámame {value}",
             "llamame {value}",
             "el usuario se llama {value}",

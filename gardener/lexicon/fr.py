@@ -33,6 +33,9 @@ WORDS = Words(
         ),
         "identity": ("je m'appelle", "mon nom est", "appelle-moi", "appelez-moi"),
         "fact": (
+            "habite à",
+            "vit à",
+            "habite en",
             "leçon",
             "retenir",
             "à noter",
@@ -232,8 +235,14 @@ WORDS = Words(
         "theme": ("thème",),
     },
     patterns={
-        "name": ("je m'appelle {value}", "mon nom est {value}"),
+        "name": (
+            "je suis {value}",
+            "je m'appelle {value}",
+            "mon nom est {value}",
+        ),
         "user / name": (
+            "l'utilisatrice est {value}",
+            "l'utilisateur est {value}",
             "appelle-moi {value}",
             "appelez-moi {value}",
             "l'utilisateur s'appelle {value}",

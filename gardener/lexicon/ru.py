@@ -199,8 +199,15 @@ WORDS = Words(
         "theme": ("тема",),
     },
     patterns={
-        "name": ("меня зовут {value}", "моё имя {value}", "мое имя {value}"),
+        "name": (
+            "я — {value}",
+            "меня зовут {value}",
+            "моё имя {value}",
+            "мое имя {value}",
+        ),
         "user / name": (
+            "пользователь — {value}",
+            "пользователь - {value}",
             "зови меня {value}",
             "зовите меня {value}",
             "пользователя зовут {value}",

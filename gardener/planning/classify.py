@@ -254,6 +254,13 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         if by_heading in config.durable_kinds:
             return by_heading, False, "durable cue"
         return _cue_kind(low, config) or "fact", False, "durable cue"
+    if (
+        label is None
+        and len(low) <= PATTERN_LIMIT
+        and _names_someone(entry.value, config)
+    ):
+        # "Der Nutzer ist Jonas Weber, ...", "I'm Wren, ...": under any heading
+        return "identity", False, "pattern"
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
     # a frame is one sentence: matching a long paragraph costs quadratic time
     frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
@@ -300,6 +307,13 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if len(low) <= PATTERN_LIMIT and _purpose(entry.value, ws.lexicon):
         return "decision", False, "purpose"  # "エラー追跡にはSentryを使う"
     return None, False, ""
+
+
+def _names_someone(text: str, config: Config) -> bool:
+    """Whether a name pattern ("my name is {value}", "the user is {value}")
+    reads a name in ``text``."""
+    found = match_pattern(text, config)
+    return found is not None and found[0].rsplit("/", 1)[-1].strip() == "name"
 
 
 def _setting(text: str, config: Config) -> bool:

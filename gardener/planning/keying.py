@@ -217,9 +217,33 @@ def match_pattern(
             key = f"{subject} / {attribute}" if subject else ""
         else:
             key = attribute
+        if (
+            value
+            and attribute.rsplit("/", 1)[-1].strip() == "name"
+            and not _name(value)
+        ):
+            continue  # "the user is happy": no name; "Sam, a backend engineer": one
         if value and key and not _aspect(template, value):
             return key, value
     return None
+
+
+# a name ends where an apposition starts: "Sam, a backend engineer", "林悦，老板"
+_APPOSITION = re.compile(r"\s*(?:[,，、;；(（]|\s[-–—]\s|。).*$", re.DOTALL)
+_NAME_WORDS = 4
+
+
+def _name(value: str) -> str | None:
+    """The name a pattern's value opens with, before any apposition ("Sam, a
+    backend engineer": Sam), or None when it opens with no name ("happy": a
+    lowercase word in a cased script; a clause)."""
+    name = _APPOSITION.sub("", value).strip().rstrip(".")
+    if not name or len(name.split()) > _NAME_WORDS:
+        return None
+    first = name[:1]
+    if first.isalpha() and first.lower() != first.upper() and not first.isupper():
+        return None  # a cased script writes a name with a capital
+    return name
 
 
 def _aspect(template: str, value: str) -> bool:

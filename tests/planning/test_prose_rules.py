@@ -346,3 +346,39 @@ def test_a_piece_of_code_changing_is_a_change_log_not_a_decision():
     frame = read_frame("`board.py` now uses the richer data", lexicon())
     assert frame is not None and not frame.strong
     assert read_frame("Error tracking now uses GlitchTip", lexicon()).strong
+
+
+@pytest.mark.parametrize(
+    ("note", "key", "name"),
+    [
+        ("## Session summary\n- I'm Wren, Priya's coding agent.\n", "name", "Wren"),
+        ("## Zusammenfassung\n- Ich bin Kiesel, der Coding-Agent von Jonas.\n", "name", "Kiesel"),
+        ("- 我叫小禾，是林悦的助手。\n", "name", "小禾"),
+        ("- Der Nutzer ist Jonas Weber, Kassenwart des Vereins.\n", "user / name", "Jonas Weber"),
+        ("- La usuaria es Lucía Fernández, veterinaria.\n", "user / name", "Lucía Fernández"),
+    ],
+)  # fmt: skip
+def test_a_name_in_prose_is_identity_under_any_heading(note, key, name):
+    (c,) = read(note)
+    assert (c.kind, c.key) == ("identity", key)
+    assert c.value.startswith(name)
+
+
+@pytest.mark.parametrize(
+    "line", ["- I'm tired of this flaky test", "- The user is happy with it"]
+)
+def test_no_name_no_identity(line):
+    assert one(line).key not in ("name", "user / name")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Jonas wohnt in Leipzig.",
+        "- Camille habite à Nantes.",
+        "- 林悦住在杭州。",
+        "- 佐藤さんは京都在住です。",
+    ],
+)
+def test_where_someone_lives_is_a_fact(line):
+    assert one(line).kind == "fact"
