@@ -116,6 +116,14 @@ def sort_key(since: str | None) -> str:
         return ""
 
 
+# the user in the languages notes are written in: a fact keyed ``user / ...``
+# answers "Nutzer", "用户", "ユーザー" too (searched as context, never shown)
+_USER_WORDS = (
+    "user Nutzer Nutzerin Benutzer utilisateur utilisatrice usuario usuaria "
+    "пользователь пользователя 用户 用戶 ユーザー"
+)
+
+
 def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
     """Every fact of MEMORY.md, whatever its status, as index docs."""
     return [
@@ -125,9 +133,16 @@ def fact_docs(facts: Iterable[Fact], memory_file: str) -> list[Doc]:
             superseded=f.superseded,
             until=f.get("until"),
             expires=f.get("expires"),
+            context=_USER_WORDS if f.key and _about_user(f.norm_key) else "",
         )
         for f in facts
     ]
+
+
+def _about_user(norm_key: str | None) -> bool:
+    return norm_key is not None and (
+        norm_key == "user" or norm_key.startswith("user /")
+    )
 
 
 def curated_docs(memory: Memory, memory_file: str) -> list[Doc]:

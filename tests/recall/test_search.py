@@ -11,6 +11,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.recall.search import search_fresh
+from tests.helpers import at
 
 NOW = "2026-01-05T09:00"
 
@@ -403,3 +404,16 @@ def test_recall_all_calls_an_expired_entry_expired(
     monkeypatch.setenv("GARDENER_NOW", "2026-01-09T09:00")
     found = [h for h in ws.recall("staging", everything=True) if h.path == "MEMORY.md"]
     assert [h.status for h in found] == ["expired"]
+
+
+@pytest.mark.parametrize(
+    "word", ["Nutzer", "用户", "ユーザー", "usuaria", "пользователь"]
+)
+def test_the_users_facts_answer_the_word_for_user_in_every_language(
+    ws: Workspace, word: str
+):
+    ws.note("identity: **user / name**: Jonas Weber", time="08:00")
+    at(ws, "2026-01-05T18:00").promote()
+    hits = ws.recall(word)
+    assert hits and hits[0].key == "user / name"
+    assert "Nutzer" not in hits[0].value  # matched as context, never shown
