@@ -55,6 +55,16 @@ _NUMBER = re.compile(r"^[\d\s.,:%/x×~+-]*\w{0,3}$")  # "5", "20 GB", "3x"
 _PLACE = re.compile(r"`[^`]+`|[\w.~-]*/[\w./-]+|\b\w[\w-]*\.(?:[a-z]{1,5})\b")
 _FROM_TO = re.compile(r"(?<!\w)([\w'’-]+)\s+from\s+\S.*?\sto\s+\S")
 _SUBJECT = 4  # words: the subject of a plain statement is short
+# a rate or a quota: a number of things per unit of time ("60 requests per
+# minute", "60 Anfragen pro Minute", "每分钟 60 次", "1分あたり60回")
+_RATE = re.compile(
+    r"\d[\d.,]*\s*[^\W\d]+\s+(?:per|a|an|pro|je|par|por|al|в|за)\s+"
+    r"(?:second|minute|hour|day|week|month|sekunde|stunde|tag|woche|monat|"
+    r"seconde|heure|jour|semaine|mois|segundo|minuto|hora|día|dia|semana|mes|"
+    r"секунду|минуту|час|сутки|день|неделю|месяц)s?\b"
+    r"|每(?:秒|分钟|小时|天|日|周|月)\s*\d|\d[\d.,]*\s*(?:回|件|次)?\s*/\s*(?:秒|分|時間|日)"
+    r"|(?:秒|分|時間|日)(?:あたり|に)\s*\d"
+)
 _MARKUP = re.compile(r"^[\s*_`>#-]+")
 _DETERMINERS = frozenset(
     [
@@ -356,4 +366,7 @@ def _clause_voice(text: str, words: Words) -> Voice | None:
     said = _statement_at(text, low, words)
     if said >= 0:
         return Voice("fact", "statement", said)
+    limit = _RATE.search(low)
+    if limit:  # "the API allows 60 requests per minute": a limit, in any language
+        return Voice("fact", "limit", limit.start())
     return None

@@ -382,3 +382,20 @@ def test_no_name_no_identity(line):
 )
 def test_where_someone_lives_is_a_fact(line):
     assert one(line).kind == "fact"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Hinweis: Die Vereins-API erlaubt 60 Anfragen pro Minute.",
+        "- Remarque : l'API de la banque accepte 60 requêtes par minute.",
+        "- Примечание: API принимает 60 запросов в минуту.",
+        "- 注意：接口每分钟 60 次",
+    ],
+)
+def test_a_rate_limit_is_a_fact_in_every_language(line):
+    assert one(line).kind == "fact"
+
+
+def test_a_rate_in_a_log_line_is_an_event():
+    assert one("- Ran 60 requests per minute in the load test").kind == "event"
