@@ -181,6 +181,8 @@ WORDS = Words(
         "stand",
     ),
     transient_labels=(
+        "f",
+        "schritt",
         "wartet auf",
         "ausstehend",
         "offen",
@@ -283,6 +285,7 @@ WORDS = Words(
             "der benutzer heißt {value}",
         ),
     },
+    exclusions={"immer": ("immer noch",)},
     persons=("der nutzer", "die nutzerin", "der benutzer", "nutzer", "er", "sie"),
     habits=(
         r"(?:hat|hatte)\s+(?:\S+\s+){0,3}?(?:aufgehört|angefangen|begonnen),?\s+(?:\S+\s+){0,3}?zu\s+\w+",

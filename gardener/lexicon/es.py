@@ -146,6 +146,8 @@ WORDS = Words(
         "causa",
     ),
     transient_labels=(
+        "p",
+        "paso",
         "pendiente",
         "esperando",
         "bloqueo",

@@ -156,6 +156,7 @@ WORDS = Words(
         "cause",
     ),
     transient_labels=(
+        "étape",
         "en attente",
         "attente",
         "bloquant",
@@ -248,6 +249,9 @@ WORDS = Words(
             "l'utilisateur s'appelle {value}",
             "l'utilisatrice s'appelle {value}",
         ),
+    },
+    exclusions={
+        "toujours": ("toujours en", "toujours pas", "est toujours", "sont toujours")
     },
     persons=(
         "l'utilisateur",

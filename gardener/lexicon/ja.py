@@ -147,6 +147,8 @@ WORDS = Words(
         "リンク",
     ),
     transient_labels=(
+        "q",
+        "ステップ",
         "待ち",
         "保留",
         "ブロッカー",
