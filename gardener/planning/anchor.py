@@ -10,16 +10,13 @@ the sentence names (see docs/design.md, "Changes and removals").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from functools import lru_cache
 
-from gardener.lexicon.match import unspaced
 from gardener.model.facts import Fact, normalize_key
 from gardener.planning.classify import Classified
 from gardener.planning.ending import names
-from gardener.planning.values import strip_stop
+from gardener.planning.keying import copula_split
 
 _NAME_WORDS = 4  # a value longer than a name anchors nothing: too many near-matches
 
@@ -47,22 +44,6 @@ def anchored(c: Classified, current: Iterable[Fact]) -> Classified:
     return replace(c, key=fact.key, keyed_by="anchor")
 
 
-def topic_names(
-    topics: Iterable[str], names: Mapping[str, tuple[str, ...]]
-) -> dict[str, tuple[str, ...]]:
-    """Normalized key -> the normalized names of its topic, for each of
-    ``topics`` (rules.md's) and its names in the lexicon's languages
-    ("datenbank" -> ("database", "datenbank", "db", ...))."""
-    out: dict[str, tuple[str, ...]] = {}
-    for topic in topics:
-        all_names = tuple(
-            dict.fromkeys(normalize_key(n) for n in (topic, *names.get(topic, ())))
-        )
-        for name in all_names:
-            out.setdefault(name, all_names)
-    return out
-
-
 def aliased(
     c: Classified,
     current: Callable[[str], Fact | None],
@@ -85,50 +66,29 @@ def aliased(
     return c
 
 
-# articles of a subject before its copula, in the languages of the lexicon
-_SUBJECT_ARTICLE = re.compile(
-    r"^(?:the|a|an|our|der|die|das|unser|unsere|le|la|les|l'|notre|el|los|las|"
-    r"nuestro|nuestra)\s*(?<=\s|')",
-    re.IGNORECASE,
-)
-# a dash between spaces ("тестовый сервер — test2") and は ("ステージングは X") are
-# copulas too; a trailing copula or past ending of Japanese is not the value
-_DASH = r"\s+[—–]\s+"
-_ASIDE = re.compile(r"\s*[（(][^()（）]*[)）]\s*[。.!]?\s*$|[，、][^，、]*$")
-_TAIL = re.compile(r"\s*(?:だった|でした|です|である|だ)?\s*[。！]?\s*$")
-_SUBJECT_WORDS, _VALUE_WORDS = 5, 8
-
-
-@lru_cache(maxsize=8)
-def _copula_regex(copulas: tuple[str, ...]) -> re.Pattern[str]:
-    spaced = [re.escape(c) for c in copulas if not any(unspaced(ch) for ch in c)]
-    dense = [re.escape(c) for c in copulas if any(unspaced(ch) for ch in c)]
-    parts = [_DASH, "は", *dense]
-    if spaced:
-        parts.insert(0, rf"\s+(?:{'|'.join(spaced)})\s+")
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
 def by_subject(
     c: Classified, current: Callable[[str], Fact | None], copulas: tuple[str, ...]
 ) -> Classified:
     """``c`` keyed by the current fact whose key is the subject of its first
     copula ("Korrektur: Der Staging-Host ist stg2" after "**Staging-Host:**
-    stg1": ``Staging-Host``, stg2), or ``c`` unchanged (keyed already, an
-    event, no copula, the subject names no current key)."""
+    stg1": ``Staging-Host``, stg2; "the staging host is stg3" after
+    ``staging / host``), or ``c`` unchanged (keyed already, an event, no
+    copula, the subject names no current key)."""
     if c.key or c.ends or c.kind == "event" or not c.durable:
         return c
-    m = _copula_regex(copulas).search(c.value)
-    if m is None or m.start() == 0:
+    split = copula_split(c.value, copulas)
+    if split is None:
         return c
-    subject = _SUBJECT_ARTICLE.sub("", c.value[: m.start()].strip(" *_`")).strip()
-    # "X (hatte mich verlesen)", "X，之前记错了": the aside is not the value
-    value = strip_stop(_TAIL.sub("", _ASIDE.sub("", c.value[m.end() :].strip())))
-    if not subject or not value:
-        return c
-    if len(subject.split()) > _SUBJECT_WORDS or len(value.split()) > _VALUE_WORDS:
-        return c
-    fact = current(subject)
-    if fact is None or not fact.key or fact.kind == "event":
-        return c
-    return replace(c, key=fact.key, value=value, keyed_by="subject")
+    subject, value = split
+    words = subject.replace("-", " ").split()  # "Staging-Host" is two words
+    # "staging host" is also the key a pattern writes, ``staging / host``
+    tried = (
+        [subject, f"{' '.join(words[:-1])} / {words[-1]}"]
+        if len(words) > 1
+        else [subject]
+    )
+    for key in tried:
+        fact = current(key)
+        if fact is not None and fact.key and fact.kind != "event":
+            return replace(c, key=fact.key, value=value, keyed_by="subject")
+    return c

@@ -16,12 +16,18 @@ from functools import lru_cache
 from gardener.lexicon.match import find, first_frame, first_kind, unspaced
 from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
-from gardener.model.facts import Entry, normalize_value
+from gardener.model.facts import Entry, normalize_key, normalize_value
 from gardener.planning import keying, voice
 from gardener.planning.ending import removal_value
 from gardener.planning.frames import bare, negated, read_frame
 from gardener.planning.headings import read_headings
-from gardener.planning.keying import PATTERN_LIMIT, copular, person, topic_of
+from gardener.planning.keying import (
+    PATTERN_LIMIT,
+    copula_split,
+    copular,
+    person,
+    topic_of,
+)
 from gardener.planning.labels import (
     counter,
     folded,
@@ -34,6 +40,7 @@ from gardener.planning.labels import (
 )
 from gardener.planning.polarity import polar_parts
 
+_ASIDE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 # (?<!\s): a match never starts inside a run of spaces (quadratic on long runs)
 _CONTRAST = re.compile(
     r"(?<!\s)\s*[,;(]?\s*\b(?:not|instead of|rather than|no longer)\b.*$",
@@ -115,6 +122,7 @@ class _Words:
             )
             for a in dict.fromkeys((*config.patterns, *w.patterns))
         }
+        self.topic_names = keying.topic_names(config.topics, w.topic_names)
         self.attributes = frozenset(
             a.casefold()
             for a, templates in self.patterns.items()
@@ -289,24 +297,42 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if decided:
         # "switched CI from X to Y", "we no longer use Redis": a decision
         return "decision", False, frame.kind if frame and not chose else "purpose"
-    if by_heading and not (
-        keyed and shielded and by_heading not in config.durable_kinds
-    ):
-        return by_heading, False, "heading"
     said = (
         voice.read_voice(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
     )
+    if by_heading and not (
+        keyed and shielded and by_heading not in config.durable_kinds
+    ):
+        if by_heading == "event" and not keyed and said and said.rule in _RECAPPED:
+            # "## Session summary" recaps a session: "Dana likes ...", "Cron
+            # jobs must ..." in it are what the session taught, not what it did
+            return said.kind, False, said.rule
+        return by_heading, False, "heading"
     if said and not keyed:  # "Sam likes ...", "X should ...", "Verified ..."
         return said.kind, False, said.rule
     if time_at >= 0 and durable_at < 0:
         return "state", False, "transient cue"
     if keyed:
         return "fact", False, "label"
-    if len(low) <= PATTERN_LIMIT and _setting(entry.value, config):
+    if len(low) <= PATTERN_LIMIT and (
+        _setting(entry.value, config) or _topic_subject(entry.value, config)
+    ):
         return "fact", False, "setting"  # "the Postgres connection pool size is 20"
     if len(low) <= PATTERN_LIMIT and _purpose(entry.value, ws.lexicon):
         return "decision", False, "purpose"  # "エラー追跡にはSentryを使う"
     return None, False, ""
+
+
+def _topic_subject(text: str, config: Config) -> tuple[str, str] | None:
+    """(subject, value) of a statement whose subject is a topic's name in any
+    language ("Deploy target is box-a", "Die Datenbank ist PostgreSQL"), or None."""
+    ws = _words(config)
+    split = copula_split(text, ws.lexicon.copulas)
+    if split is None:
+        return None
+    if normalize_key(split[0]) not in ws.topic_names:
+        return None
+    return split
 
 
 def _names_someone(text: str, config: Config) -> bool:
@@ -328,6 +354,10 @@ def _setting(text: str, config: Config) -> bool:
         return False  # "the Postgres replica is down": a state
     last = subject.split()[-1]
     return not counter(last, value, _words(config).lexicon)
+
+
+# the voices that beat an event heading: an attitude, a habit, a rule
+_RECAPPED = frozenset({"attitude", "habit", "rule voice"})
 
 
 def _decided(
@@ -413,8 +443,11 @@ def classify(entry: Entry, config: Config) -> Classified:
                           ends=gone is not None, leaves=gone)  # fmt: skip
     if found:
         key, keyed_value = found
+        # "stg3, not stg-1": what it is not is never the value; a correction's
+        # aside ("(I misread it)") is why, not what
+        keyed_value = _CONTRAST.sub("", keyed_value).strip() or keyed_value
         if correction:
-            keyed_value = _CONTRAST.sub("", keyed_value).strip() or keyed_value
+            keyed_value = _ASIDE.sub("", keyed_value).strip() or keyed_value
         return _decided(kind, correction, rule, key, keyed_value, "pattern")
     if label:
         _, subject, _ = _headings(entry, config)
@@ -510,7 +543,7 @@ def _keyed_prose(
                 kind, correction, rule, used[0], used[1], "purpose", leaves=frame.old
             )
         return _decided(kind, correction, rule, None, new, "none", leaves=frame.old)
-    about = copular(value, config.topics)
+    about = copular(value, config.topics) or _topic_subject(value, config)
     if about:
         return _decided(kind, correction, rule, about[0], about[1], "copula")
     topic = keying.match_topic(value, config.topics, rejected)

@@ -133,7 +133,7 @@ def read_frame(text: str, words: Words) -> Frame | None:
         frame = Frame(
             kind,
             bare(groups.get("subject")),
-            bare(groups.get("old")),
+            bare(_first_clause(groups.get("old"))),
             bare(_untimed(groups.get("new"), words.time_words)),
             strong,
             _whole(text, span),
@@ -149,6 +149,17 @@ _CODE = re.compile(r"`|\w\.(?:py|js|ts|rs|go|rb|sh|md|json|toml|ya?ml)\b|\(\)")
 def _code(phrase: str | None) -> bool:
     """Whether a frame's subject is a piece of code (a span, a file, a call)."""
     return bool(phrase and _CODE.search(phrase))
+
+
+_CLAUSE_MARK = re.compile(r"[,;，；、](?!\d)")
+
+
+def _first_clause(phrase: str | None) -> str | None:
+    """What a frame leaves, up to a comma: a removed name never runs past one
+    ("弃用 Memcached,会话现在存在 SQLite 里" drops Memcached, not SQLite)."""
+    if phrase is None:
+        return None
+    return _CLAUSE_MARK.split(phrase, maxsplit=1)[0]
 
 
 def _whole(text: str, span: tuple[int, int]) -> bool:

@@ -11,10 +11,12 @@ analytics``). See docs/design.md, "Keys".
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from gardener.planning.values import matched_value
+from gardener.lexicon.match import unspaced
+from gardener.model.facts import normalize_key
+from gardener.planning.values import matched_value, strip_stop
 
 _ARTICLE = re.compile(r"^(?:the|a|an|our|my)\s+", re.IGNORECASE)
 # The word left behind follows one of these, up to two words later, but not past
@@ -405,3 +407,66 @@ def topic_of(
         if re.search(rf"(?<!\w){re.escape(topic.casefold())}(?:s)?$", low):
             return topic, ""
     return None
+
+
+# articles of a subject before its copula, in the languages of the lexicon
+_SUBJECT_ARTICLE = re.compile(
+    r"^(?:the|a|an|our|der|die|das|unser|unsere|le|la|les|l'|notre|el|los|las|"
+    r"nuestro|nuestra)\s*(?<=\s|')",
+    re.IGNORECASE,
+)
+# a dash between spaces ("тестовый сервер — test2") and は ("ステージングは X") are
+# copulas too; a trailing copula or past ending of Japanese is not the value
+_DASH = r"\s+[—–]\s+"
+# what follows the value: an aside in brackets, a CJK comma's clause, a contrast
+# ("stg3, nicht stg-1", "X, not Y", "X, pas Y")
+_ASIDE = re.compile(
+    r"\s*[（(][^()（）]*[)）]\s*[。.!]?\s*$|[，、][^，、]*$"
+    r"|,\s*(?:not|nicht|kein\w*|pas|non|no|не|ne)\s.*$",
+    re.IGNORECASE,
+)
+_TAIL = re.compile(r"\s*(?:だった|でした|です|である|だ)?\s*[。！]?\s*$")
+_SUBJECT_WORDS, _VALUE_WORDS = 5, 8
+
+
+@lru_cache(maxsize=8)
+def _copula_regex(copulas: tuple[str, ...]) -> re.Pattern[str]:
+    spaced = [re.escape(c) for c in copulas if not any(unspaced(ch) for ch in c)]
+    dense = [re.escape(c) for c in copulas if any(unspaced(ch) for ch in c)]
+    parts = [_DASH, "は", *dense]
+    if spaced:
+        parts.insert(0, rf"\s+(?:{'|'.join(spaced)})\s+")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def copula_split(text: str, copulas: tuple[str, ...]) -> tuple[str, str] | None:
+    """(subject, value) of a short statement "<subject> <copula> <value>" (a
+    lexicon copula, a spaced dash, は), the subject without its article and the
+    value without its aside, contrast and end stop; None when ``text`` is no
+    such statement (no copula, nothing before it, either side too long)."""
+    m = _copula_regex(copulas).search(text)
+    if m is None or m.start() == 0:
+        return None
+    subject = _SUBJECT_ARTICLE.sub("", text[: m.start()].strip(" *_`")).strip()
+    value = strip_stop(_TAIL.sub("", _ASIDE.sub("", text[m.end() :].strip())))
+    if not subject or not value:
+        return None
+    if len(subject.split()) > _SUBJECT_WORDS or len(value.split()) > _VALUE_WORDS:
+        return None
+    return subject, value
+
+
+def topic_names(
+    topics: Iterable[str], names: Mapping[str, tuple[str, ...]]
+) -> dict[str, tuple[str, ...]]:
+    """Normalized key -> the normalized names of its topic, for each of
+    ``topics`` (rules.md's) and its names in the lexicon's languages
+    ("datenbank" -> ("database", "datenbank", "db", ...))."""
+    out: dict[str, tuple[str, ...]] = {}
+    for topic in topics:
+        all_names = tuple(
+            dict.fromkeys(normalize_key(n) for n in (topic, *names.get(topic, ())))
+        )
+        for name in all_names:
+            out.setdefault(name, all_names)
+    return out

@@ -20,9 +20,9 @@ from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Entry, Fact, Memory, normalize_key, normalize_value
 from gardener.model.kinds import SECTION_OF_KIND, SUPERSEDED
 from gardener.model.validtime import is_current, parse_instant
-from gardener.planning.anchor import topic_names
 from gardener.planning.classify import Classified
 from gardener.planning.ending import ENDED, ended_around, plan_end
+from gardener.planning.keying import topic_names
 from gardener.planning.sameness import (
     FUZZY_LENGTH,
     NEAR_DUPLICATE,

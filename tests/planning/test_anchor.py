@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from gardener.lexicon.words import lexicon
 from gardener.model.facts import Fact, normalize_key
-from gardener.planning.anchor import aliased, anchored, by_subject, topic_names
+from gardener.planning.anchor import aliased, anchored, by_subject
 from gardener.planning.classify import Classified
+from gardener.planning.keying import topic_names
 
 NAMES = topic_names(("database", "package manager"), lexicon().topic_names)
 

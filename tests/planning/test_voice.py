@@ -159,8 +159,20 @@ def test_placed_reads_the_voice_around_cues(text, kind):
     assert placed(entry(text), RULES)[0] == kind
 
 
-def test_a_heading_still_beats_the_voice():
-    assert placed(entry("Rui wants short replies", "Log"), RULES)[0] == "event"
+def test_a_heading_still_beats_a_statement_but_not_an_attitude():
+    """A log section's plain statements are what happened then; an attitude,
+    a habit or a rule in a session's recap is what it taught (a new user's
+    "## Session summary" lost "Dana likes benchmark numbers in PRs")."""
+    assert (
+        placed(entry("The deploy script has three steps", "Log"), RULES)[0] == "event"
+    )
+    assert placed(entry("Rui wants short replies", "Log"), RULES)[0] == "preference"
+    assert (
+        placed(entry("Cron jobs must write to /var/lib/app", "Session summary"), RULES)[
+            0
+        ]
+        == "fact"
+    )
 
 
 def test_durable_at_finds_the_first_attitude_or_rule():
