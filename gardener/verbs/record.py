@@ -28,6 +28,7 @@ from gardener.verbs.guard import (
     rename_secret_names,
 )
 from gardener.verbs.messages import moves_message, record_message
+from gardener.verbs.reading import BACKUP_MAX_BYTES
 from gardener.verbs.results import RecordResult
 from gardener.verbs.rewrites import accept_held, hold_rewrite
 from gardener.verbs.session import Session
@@ -137,7 +138,8 @@ def _unfinished(s: Session, changed: Sequence[str], grace: float) -> list[str]:
 
 
 def _changed(s: Session) -> list[str]:
-    """MEMORY.md, rules.md and the notes that differ from HEAD. A note named
+    """MEMORY.md, rules.md, the notes and the backups (OpenClaw's folders:
+    ``reading.is_backup``) that differ from HEAD. A note named
     in bytes that are not UTF-8, or that is a symlink, is left out with a
     warning: neither is ever committed as a note."""
     owned = (s.config.memory_file, "rules.md")
@@ -155,9 +157,33 @@ def _changed(s: Session) -> list[str]:
                 f"{p} is a symlink; the gardener commits only plain note files and"
                 " skips it: replace the link with the file"
             )
-        elif p in owned or s.is_note(p):
+        elif p in owned or s.is_note(p) or s.is_backup(p) and _backed_up(s, p):
             changed.append(p)
     return changed
+
+
+def _backed_up(s: Session, rel: str) -> bool:
+    """Whether the backup ``rel`` (``reading.is_backup``) goes into the
+    commit: a plain file, or one deleted; not a link, a name that is not
+    UTF-8 or a file over ``BACKUP_MAX_BYTES`` (each with a warning)."""
+    path = s.root / rel
+    if not utf8_name(rel):
+        s.warn(f"{escaped(rel)}: its name is not valid UTF-8; not backed up in git")
+        return False
+    if path.is_symlink():
+        s.warn(f"{rel} is a symlink; the gardener backs up only plain files")
+        return False
+    if not path.exists():
+        return True  # deleted: recorded as such, git keeps what it held
+    if not path.is_file():
+        return False
+    if path.stat().st_size > BACKUP_MAX_BYTES:
+        s.warn(
+            f"{rel} is over {BACKUP_MAX_BYTES >> 20} MB; not backed up in git"
+            " (move it out of the notes folder if it is not memory)"
+        )
+        return False
+    return True
 
 
 def _moved_notes(s: Session, notes: Sequence[str]) -> dict[str, str]:
