@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.layout import escaped, inside, note_date, utf8_name
+from gardener.files.layout import (
+    escaped,
+    inside,
+    note_date,
+    odd_name_warning,
+    utf8_name,
+)
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git.repo import identity_for
@@ -148,10 +154,7 @@ def _changed(s: Session) -> list[str]:
     for p in s.repo.changed(s.owned_paths()):
         name = p.removeprefix(folder)
         if p.startswith(folder) and "/" not in name and not utf8_name(name):
-            s.warn(
-                f"{folder}{escaped(name)}: its name is not valid UTF-8; the note is"
-                " skipped (not read, not committed) until it is renamed"
-            )
+            s.warn(odd_name_warning(s.config.notes_dir, name))
         elif s.is_note(p) and (s.root / p).is_symlink():
             s.warn(
                 f"{p} is a symlink; the gardener commits only plain note files and"
