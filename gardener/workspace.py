@@ -306,20 +306,23 @@ class Workspace:
         as_of_time: str | None = None,
         limit: int | None = 10,
         everything: bool = False,
+        warnings: list[str] | None = None,
     ) -> list[Hit]:
         """Ranked current facts and live note entries; or one key; or what held at a time.
 
         ``everything`` (``recall --all``) searches every note on disk, however
         old, and every MEMORY.md entry whatever its status. Plain queries go
         through the recall index (``gardener.recall.index``), so only files changed
-        since the last recall are read. Raises UsageError for a malformed
-        ``as_of_time``.
+        since the last recall are read. A note skipped for its name (not
+        valid UTF-8) is added to ``warnings``, one line each. Raises
+        UsageError for a malformed ``as_of_time``.
         """
         from gardener.verbs.recall import recall
 
         return recall(
             self.root, self.config, self._clock, query, key=key,
             as_of_time=as_of_time, limit=limit, everything=everything,
+            warnings=warnings,
         )  # fmt: skip
 
     def show(self, path: str, start: int = 1, lines: int | None = None) -> ShowResult:

@@ -34,6 +34,7 @@ HOT_PATH = {
     "gardener.files",
     "gardener.files.append",
     "gardener.files.atomic",
+    "gardener.files.flock",
     "gardener.files.layout",
     "gardener.files.lock",
     "gardener.formats",
@@ -102,6 +103,7 @@ NEVER |= {
     "mcp",
     "pydantic",
     "anyio",
+    "portalocker",  # the locks where fcntl is missing: flock here
 }
 # never imported by the gardener's own modules on a note's path; subprocess
 # (which runs git) imports both itself, so they are loaded all the same

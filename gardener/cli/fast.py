@@ -171,7 +171,10 @@ def run(call: Call) -> None:
         hits = _recall_fresh(call.workspace, query, arguments)
         if hits is None:
             ws = _workspace(call.workspace)
-            hits = ws.recall(query, **arguments)  # type: ignore[arg-type]
+            warnings: list[str] = []
+            hits = ws.recall(query, **arguments, warnings=warnings)  # type: ignore[arg-type]
+            for warning in warnings:
+                sys.stderr.write(f"warning: {warning}\n")
         print_hits(hits, as_json)
     except (GardenerError, OSError) as exc:
         fail(exc, as_json)

@@ -37,9 +37,13 @@ def recall(
         raise click.UsageError(
             "--all searches by QUERY; it does not go with --key or --as-of"
         )
+    warnings: list[str] = []
     hits = workspace(ctx).recall(
-        query, key=key, as_of_time=as_of, limit=limit, everything=everything
-    )
+        query, key=key, as_of_time=as_of, limit=limit, everything=everything,
+        warnings=warnings,
+    )  # fmt: skip
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     empty = "nothing found"
     if as_of:  # MEMORY.md keeps a value's past for the retention period only
         empty += (

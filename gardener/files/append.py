@@ -1,11 +1,11 @@
-"""Appending one entry to a daily note: one write under the file's flock."""
+"""Appending one entry to a daily note: one write under the file's lock."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 
 from gardener.errors import GardenerError
+from gardener.files import flock
 from gardener.files.atomic import fsync_dir, is_current, workspace_of, write_all
 from gardener.files.layout import absolute, exists, inside, path_text
 
@@ -36,17 +36,17 @@ def append_entry(
         os.makedirs(os.path.dirname(path), exist_ok=True)
         created = not exists(path)
         while True:
-            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | flock.OPEN_FLAGS
             fd = os.open(path, flags, 0o666)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                flock.lock(fd)
                 # An atomic_write may have replaced the file while we waited:
                 # then append to the new file, not to the orphaned old one.
                 if is_current(fd, path):
                     _append_locked(fd, line)
                     break
             finally:
-                os.close(fd)  # also releases the flock
+                flock.close(fd)  # also releases the lock
         if created:
             fsync_dir(os.path.dirname(path))
     except OSError as e:
@@ -82,11 +82,11 @@ def take_back(
     head = (before or "").encode("utf-8", "surrogateescape")
     ours = after.encode("utf-8", "surrogateescape")[len(head) :]
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | flock.OPEN_FLAGS)
     except FileNotFoundError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        flock.lock(fd)
         data = _read_from(fd, 0)
         if not data.startswith(head + ours) or not ours:
             return False
@@ -104,12 +104,12 @@ def take_back(
                 out.write(late)
         return True
     finally:
-        os.close(fd)
+        flock.close(fd)
 
 
 def _read_from(fd: int, offset: int) -> bytes:
     chunks = []
-    while chunk := os.pread(fd, _CHUNK, offset):
+    while chunk := flock.pread(fd, _CHUNK, offset):
         chunks.append(chunk)
         offset += len(chunk)
     return b"".join(chunks)
@@ -118,7 +118,7 @@ def _read_from(fd: int, offset: int) -> bytes:
 def _append_locked(fd: int, body: str) -> None:
     size = os.fstat(fd).st_size
     newline = _newline_of(fd) if size else b"\n"
-    last = os.pread(fd, 1, size - 1) if size else b""
+    last = flock.pread(fd, 1, size - 1) if size else b""
     write_all(fd, _appended(body, newline, last))
     os.fsync(fd)
 
@@ -140,7 +140,7 @@ def _appended(line: str, newline: bytes, last: bytes) -> bytes:
 def _newline_of(fd: int) -> bytes:
     """CRLF if the file's first line ends with CRLF, else LF."""
     offset, previous = 0, b""
-    while chunk := os.pread(fd, _CHUNK, offset):
+    while chunk := flock.pread(fd, _CHUNK, offset):
         at = chunk.find(b"\n")
         if at >= 0:
             before = chunk[at - 1 : at] if at else previous

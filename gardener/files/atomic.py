@@ -8,12 +8,12 @@ workspace's top folder holds ``.git``.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import re
 import time
 
 from gardener.errors import GardenerError
+from gardener.files import flock
 from gardener.files.layout import STATE_DIR, absolute, inside, is_symlink, path_text
 
 # ``gardener note`` writes through here: no pathlib (~6 ms to import),
@@ -75,7 +75,7 @@ def _write(
         placed = False
         try:
             try:  # noqa: SIM105  # contextlib.suppress: an import a note avoids
-                os.fchmod(fd, os.stat(target).st_mode & 0o7777)
+                _keep_mode(fd, temp, os.stat(target).st_mode & 0o7777)
             except FileNotFoundError:
                 pass
             write_all(fd, data)
@@ -211,7 +211,7 @@ def replace_if_unchanged(
     if not inside(top, path):
         raise GardenerError(f"refusing to write {path}: it resolves outside {top}")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | flock.OPEN_FLAGS)
     except FileNotFoundError:
         if before is not None:
             return False
@@ -221,7 +221,7 @@ def replace_if_unchanged(
     except OSError as e:
         raise GardenerError(f"could not read {path}: {e.strerror or e}") from e
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        flock.lock(fd)
         if not is_current(fd, path):
             return False
         current = _pread_all(fd)
@@ -245,7 +245,7 @@ def replace_if_unchanged(
     except OSError as e:
         raise GardenerError(f"could not write {path}: {e.strerror or e}") from e
     finally:
-        os.close(fd)
+        flock.close(fd)
 
 
 def remove_stale_temps(folder: str | os.PathLike[str]) -> list[str]:
@@ -300,7 +300,7 @@ def _digest(data: bytes) -> str:
 
 def _pread_all(fd: int) -> bytes:
     chunks, offset = [], 0
-    while chunk := os.pread(fd, 1 << 20, offset):
+    while chunk := flock.pread(fd, 1 << 20, offset):
         chunks.append(chunk)
         offset += len(chunk)
     return b"".join(chunks)
@@ -308,7 +308,7 @@ def _pread_all(fd: int) -> bytes:
 
 def _create_temp(target: str) -> tuple[int, str]:
     """Create a new hidden temp file next to ``target`` (mode 0666 less the umask)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | flock.OPEN_FLAGS
     folder, name = os.path.split(target)
     while True:
         temp = os.path.join(folder, f".{name[:150]}.{os.urandom(6).hex()}.tmp")
@@ -316,6 +316,15 @@ def _create_temp(target: str) -> tuple[int, str]:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:
             continue
+
+
+def _keep_mode(fd: int, temp: str, mode: int) -> None:
+    """Give the temp file the target's permission bits (Windows before
+    Python 3.13 has no ``os.fchmod``: by its name there)."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+    else:
+        os.chmod(temp, mode)
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -336,7 +345,7 @@ def is_current(fd: int, path: str) -> bool:
 
 def fsync_dir(folder: str) -> None:
     try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:  # not supported here; the data itself is already synced
         return
     try:

@@ -47,6 +47,15 @@ def utf8_name(name: str) -> bool:
     return True
 
 
+def odd_name_warning(notes_dir: str, name: str) -> str:
+    """The warning for a note ``name`` in ``notes_dir`` that is not valid
+    UTF-8 (``utf8_name``): every verb that meets it skips it so."""
+    return (
+        f"{notes_dir}/{escaped(name)}: its name is not valid UTF-8; the note is"
+        " skipped (not read, not committed) until it is renamed"
+    )
+
+
 def escaped(name: str) -> str:
     """``name`` printable: a byte that is not UTF-8 as ``\\xNN``."""
     raw = name.encode("utf-8", "surrogateescape")
@@ -132,6 +141,7 @@ def note_names(
     since: str = "",
     *,
     links: list[str] | None = None,
+    odd: list[str] | None = None,
 ) -> list[str]:
     """The names of the note files directly in ``root/notes_dir`` dated
     ``since`` (ISO) or later, sorted by name, which sorts by date (a note's
@@ -141,7 +151,8 @@ def note_names(
     symlink that points outside ``root``. Older names are passed over
     unchecked, because recall lists ten years of notes on every call.
     Returns [] if the folder does not exist or leads out of ``root``. The
-    names of note-named symlinks (kept or not) are added to ``links``.
+    names of note-named symlinks (kept or not) are added to ``links``, and
+    note names that are not valid UTF-8 (left out) to ``odd``.
     """
     folder = os.path.join(root, notes_dir)
     if not inside(root, folder) or not os.path.isdir(folder):
@@ -150,7 +161,15 @@ def note_names(
     with os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
-            if name < since or note_date(name) is None:
+            if name < since:
+                continue
+            if note_date(name) is None:
+                if (
+                    odd is not None
+                    and not utf8_name(name)
+                    and NOTE_NAME.fullmatch(name)
+                ):
+                    odd.append(name)
                 continue
             if entry.is_symlink():
                 if links is not None:

@@ -1,12 +1,13 @@
-"""The workspace lock: an flock of ``.git/gardener.lock``, re-entrant per thread."""
+"""The workspace lock: an exclusive lock of ``.git/gardener.lock``, re-entrant per thread."""
 
 from __future__ import annotations
 
-import fcntl
 import os
+import sys
 from _thread import _local  # threading.local itself: threading costs ~1.5 ms
 
 from gardener.errors import GardenerError, LockError, NotAWorkspaceError
+from gardener.files import flock
 from gardener.files.layout import is_dir, is_file, path_text
 
 # ``gardener note`` locks through here: no pathlib, contextlib or threading at
@@ -51,19 +52,19 @@ class WorkspaceLock:
         if held.get(key):
             held[key] += 1
             return None
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | flock.OPEN_FLAGS, 0o644)
         try:
             _acquire(fd, lock_path, self._timeout)
             stale = _dead_owner(fd)
             os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            flock.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         except OSError as e:  # a full disk: say which file, not just the errno
-            os.close(fd)
+            flock.close(fd)
             raise GardenerError(
                 f"could not write the workspace lock: {e.strerror or e}", path=lock_path
             ) from e
         except BaseException:
-            os.close(fd)
+            flock.close(fd)
             raise
         held[key] = 1
         self._fd = fd
@@ -86,7 +87,7 @@ class WorkspaceLock:
             except OSError:
                 pass
         finally:
-            os.close(fd)  # also releases the flock
+            flock.close(fd)  # also releases the lock
 
 
 def _lock_path(root: str | os.PathLike[str]) -> str:
@@ -106,42 +107,13 @@ def _lock_path(root: str | os.PathLike[str]) -> str:
 
 
 def _acquire(fd: int, lock_path: str, timeout: float) -> None:
-    """Take the flock, waiting up to ``timeout`` seconds; LockError after that.
-
-    The wait is a blocking flock in a helper thread, so waiters are woken as
-    soon as the lock is free (polling would let a busy process starve them).
-    """
+    """Take the lock, waiting up to ``timeout`` seconds; LockError after that."""
+    if flock.lock(fd, timeout):
+        return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return
-    except BlockingIOError:
-        pass
-    import threading  # only to wait: an uncontended lock needs no thread
-
-    waiter = os.dup(fd)  # the same open file: its lock is fd's lock
-    got = threading.Event()
-    guard = threading.Lock()
-    gave_up = False
-
-    def wait() -> None:
-        try:
-            fcntl.flock(waiter, fcntl.LOCK_EX)
-            with guard:
-                if gave_up:
-                    fcntl.flock(waiter, fcntl.LOCK_UN)
-                else:
-                    got.set()
-        finally:
-            os.close(waiter)
-
-    threading.Thread(target=wait, name="gardener-lock", daemon=True).start()
-    if got.wait(timeout):
-        return
-    with guard:
-        if got.is_set():
-            return
-        gave_up = True
-    owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        owner = flock.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:  # Windows: the bytes another process locked cannot be read
+        owner = ""
     raise LockError(
         f"another gardener process (pid {owner or 'unknown'}) holds "
         f"{lock_path}; waited {timeout:g} s. Run the command again when "
@@ -152,7 +124,7 @@ def _acquire(fd: int, lock_path: str, timeout: float) -> None:
 def _dead_owner(fd: int) -> int | None:
     """The pid a killed owner left in the lock file; None if none or it still runs."""
     try:
-        pid = int(os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "0")
+        pid = int(flock.pread(fd, 32, 0).decode("ascii", "replace").strip() or "0")
     except ValueError:
         return None
     if pid <= 0 or pid == os.getpid():
@@ -178,6 +150,8 @@ def process_ended(pid: int) -> bool:
 
 
 def _gone(pid: int) -> bool:
+    if sys.platform == "win32":
+        return _gone_on_windows(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -185,3 +159,22 @@ def _gone(pid: int) -> bool:
     except OSError:  # alive, another user's
         return False
     return False
+
+
+if sys.platform == "win32":
+
+    def _gone_on_windows(pid: int) -> bool:
+        """Windows: ``os.kill(pid, 0)`` would end the process (TerminateProcess),
+        so the kernel is asked: gone when no process has the id or it has exited;
+        one we may not open (another user's) is alive."""
+        import ctypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        # PROCESS_QUERY_LIMITED_INFORMATION | SYNCHRONIZE
+        handle = kernel32.OpenProcess(0x1000 | 0x100000, False, pid)
+        if not handle:
+            return bool(ctypes.get_last_error() == 87)  # ERROR_INVALID_PARAMETER
+        try:
+            return bool(kernel32.WaitForSingleObject(handle, 0) == 0)  # WAIT_OBJECT_0
+        finally:
+            kernel32.CloseHandle(handle)

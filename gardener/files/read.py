@@ -39,7 +39,9 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 # non-blocking: opening a FIFO for reading would wait for a writer forever
-_OPEN = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+# (Windows: no O_CLOEXEC, O_NONBLOCK; O_BINARY keeps the bytes untranslated)
+_OPEN = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+_OPEN |= getattr(os, "O_BINARY", 0)
 
 
 def _read_plain(fd: int, path: str | os.PathLike[str]) -> bytes:

@@ -189,6 +189,10 @@ class Repo(Runner):
         self._has_commits = True
         return self._head()
 
+    def head(self) -> str:
+        """HEAD's commit id; GardenerError before the first commit."""
+        return self._head()
+
     def _head(self) -> str:
         """HEAD's commit id: from the branch's loose ref file if there is one
         (a commit just wrote it), else from ``git rev-parse``."""

@@ -331,6 +331,8 @@ def lock_holders(
     """
     from pathlib import Path
 
+    if not os.path.isdir("/proc/self"):
+        return _unseen_holders(lock)
     target = os.path.realpath(lock)
     top = os.path.realpath(root)
     holders = []
@@ -356,6 +358,20 @@ def lock_holders(
     return sorted(holders)
 
 
+# Without /proc (Windows, macOS) who holds a file cannot be seen: a lock this
+# young (seconds) counts as held by a process not named (pid 0), an older one
+# as left by a killed git
+UNSEEN_HELD_S = 600
+
+
+def _unseen_holders(lock: str | os.PathLike[str]) -> list[int]:
+    try:
+        age = time.time() - os.lstat(lock).st_mtime
+    except OSError:
+        return []
+    return [0] if age < UNSEEN_HELD_S else []
+
+
 def _lock_error(
     lock: str | os.PathLike[str], root: str | os.PathLike[str], waited: float
 ) -> LockError:
@@ -364,7 +380,7 @@ def _lock_error(
     holders = lock_holders(lock, root)
     if holders:
         return LockError(
-            f"{lock} is held by process {', '.join(map(str, holders))} after "
+            f"{lock} is held by {_named(holders)} after "
             f"{waited:g} s; wait for it to finish, then run the command again"
         )
     return LockError(
@@ -372,6 +388,12 @@ def _lock_error(
         f"command probably crashed. If no git command is running, remove it with "
         f"`rm {shlex.quote(str(lock))}` and run the command again"
     )
+
+
+def _named(holders: list[int]) -> str:
+    if holders == [0]:
+        return "a running process (this system does not say which)"
+    return f"process {', '.join(map(str, holders))}"
 
 
 def relative_paths(paths: Sequence[str]) -> list[str]:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 
 from gardener.files.layout import path_text
+from gardener.files.lock import process_ended
 
 
 def new_tree(git_folder: str) -> str:
@@ -67,12 +68,10 @@ def _clear_dead_trees(folder: str) -> None:
         return
     for name in names:
         try:
-            os.kill(int(name.split("-")[1]), 0)
-            continue  # alive (or reused: it is left for a later pass)
-        except (ValueError, IndexError, ProcessLookupError):
+            if not process_ended(int(name.split("-")[1])):
+                continue  # alive (or reused: it is left for a later pass)
+        except (ValueError, IndexError):
             pass
-        except PermissionError:
-            continue  # alive, another user's
         import shutil
 
         shutil.rmtree(os.path.join(folder, name), ignore_errors=True)

@@ -15,7 +15,7 @@ import sqlite3
 from datetime import datetime, timedelta
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.layout import inside, note_date, note_names
+from gardener.files.layout import inside, note_date, note_names, odd_name_warning
 from gardener.model.validtime import format_instant, local_now
 from gardener.recall.hits import pick
 from gardener.recall.index import Index, open_built, open_index, remove_index
@@ -99,9 +99,11 @@ def search(
     now: datetime,
     limit: int | None,
     everything: bool,
+    warnings: list[str] | None = None,
 ) -> list[Hit]:
     """Hits for ``query`` from the recall index, refreshed first for the files
     it needs: MEMORY.md and the live notes, or every note with ``everything``.
+    A note skipped for its name (not valid UTF-8) is added to ``warnings``.
 
     ``root`` is the workspace's resolved path, ``config`` its settings; ``now`` is local time in the workspace's timezone (naive); ``limit`` caps
     the hits (None: all). Raises ParseError if MEMORY.md does not parse; a
@@ -114,6 +116,8 @@ def search(
         return []
     scope = Scope(root, config.memory_file, config.notes_dir,
                    config.note_ttl_days, now, everything)  # fmt: skip
+    if warnings is not None:
+        warnings += [odd_name_warning(config.notes_dir, n) for n in scope.odd]
     git_dir = os.path.join(scope.root, ".git")
     hits: list[Hit] = []
     # a damaged index (SQLite errors, rows that do not decode) is deleted and
@@ -169,6 +173,8 @@ def search_fresh(
             # even if another recall refreshes the index meanwhile
             index.db.execute("BEGIN")
             scope = Scope(root, file, folder, ttl, now, everything, index)
+            if scope.odd:
+                return None  # Workspace's recall warns about them
             known = scope.unchanged()
             if not known and not index.fresh(scope.files, scope.present, scope.floor):
                 return None
@@ -223,14 +229,19 @@ class Scope:
         # the folder's stamp before listing it: a change after shows in it
         self.held = folder_stamp(os.path.join(root, notes_dir))
         self.memo = None  # (names, stamps) remembered for the folder as it is
+        self.odd: list[str] = []  # note names that are not valid UTF-8
         if index is not None and self.held:
             self.memo = index.listing(notes_dir, self.held, self.since or "")
         if self.memo is not None:
             self.names: list[str] = self.memo[0]
         else:
             links: list[str] = []
-            self.names = note_names(root, notes_dir, self.since or "", links=links)
-            if links:  # a link's target may change with the folder as it was
+            self.names = note_names(
+                root, notes_dir, self.since or "", links=links, odd=self.odd
+            )
+            # a link's target may change with the folder as it was; an odd
+            # name is warned about on every recall until it is renamed
+            if links or self.odd:
                 self.held = ""
         self.floor = f"{notes_dir}/{self.since or ''}"
 

@@ -75,11 +75,17 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
     blobs: dict[str, str] = {}  # name -> blob id, from the cache or the bytes
     flags: dict[str, str] = {}  # name -> the cache's settled flag
     if names:
-        fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
+        # one handle on the folder; Windows has none (no dir_fd): a path each
+        relative = os.stat in os.supports_dir_fd
+        fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC) if relative else None
         try:
             for name in names:  # years of notes: the loop is kept tight
                 try:
-                    st = os.stat(name, dir_fd=fd)
+                    st = (
+                        os.stat(name, dir_fd=fd)
+                        if fd is not None
+                        else (os.stat(os.path.join(folder, name)))
+                    )
                 except FileNotFoundError:  # gone since it was listed
                     continue
                 stamp = stamp_of(st)
@@ -89,7 +95,8 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
                     blobs[name] = hit[1]
                     flags[name] = hit[2]
         finally:
-            os.close(fd)
+            if fd is not None:
+                os.close(fd)
     data: dict[str, bytes] = {}
     for name, raw in read_files(folder, [n for n in stamps if n not in blobs]):
         data[name] = raw

@@ -9,7 +9,6 @@ are not repeated).
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gardener.files import flock
 from gardener.files.atomic import atomic_write
 
 if TYPE_CHECKING:
@@ -63,9 +63,9 @@ def restore_rewritten(root: Path, rel: str, committed: str, when: str) -> str | 
     target = root / rel
     if target.is_symlink() or not target.is_file():
         return None
-    fd = os.open(target, os.O_RDONLY | os.O_CLOEXEC)
+    fd = os.open(target, os.O_RDONLY | flock.OPEN_FLAGS)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        flock.lock(fd)
         current = _read_rest(fd).decode("utf-8", "surrogateescape")
         merged = merge_rewrite(committed, current, when)
         if merged is None:
@@ -75,7 +75,7 @@ def restore_rewritten(root: Path, rel: str, committed: str, when: str) -> str | 
             with open(target, "ab") as out:
                 out.write(late)
     finally:
-        os.close(fd)
+        flock.close(fd)
     kept = len(merged) - len(committed)
     if not kept:
         return f"{rel} was rewritten, not appended to: its committed text is restored (the rewrite only took lines out)"

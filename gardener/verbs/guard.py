@@ -8,7 +8,6 @@ quarantine file, so nothing is lost and nothing reaches git history.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import json
 import os
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from gardener.files import flock
 from gardener.files.atomic import atomic_write, ensure_state_dir
 from gardener.files.layout import PURGE_PENDING, STATE_DIR
 from gardener.model.config import Config
@@ -75,7 +75,9 @@ def _quarantine(
         for f in found
     ]
     target = root / QUARANTINE
-    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(
+        target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | flock.OPEN_FLAGS, 0o600
+    )
     try:
         os.write(fd, ("\n".join(records) + "\n").encode("utf-8", "surrogateescape"))
         os.fsync(fd)
@@ -290,9 +292,9 @@ def _rewrite(
     if not target.is_file() or target.is_symlink():
         return []
     done: list[Redaction] = []
-    fd = os.open(target, os.O_RDONLY)
+    fd = os.open(target, os.O_RDONLY | flock.OPEN_FLAGS)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        flock.lock(fd)
         text = _read_rest(fd)
         cleaned, found = clean(text)
         if not found:
@@ -313,7 +315,7 @@ def _rewrite(
             done.extend(Redaction(path, f.line + lines_before, f.rule) for f in found)
             lines_before += late.count("\n")
     finally:
-        os.close(fd)
+        flock.close(fd)
     return done
 
 
@@ -331,11 +333,11 @@ def _rewrite_in_place(
     and a killed run can leave that tail half rewritten (``keep`` has the
     original lines first).
     """
-    fd = os.open(root / path, os.O_RDWR | os.O_CLOEXEC)
+    fd = os.open(root / path, os.O_RDWR | flock.OPEN_FLAGS)
     try:
         while True:
             data = b""
-            while chunk := os.pread(fd, 1 << 20, len(data)):
+            while chunk := flock.pread(fd, 1 << 20, len(data)):
                 data += chunk
             text = data.decode("utf-8", "surrogateescape")
             cleaned, found = clean(text)
@@ -347,7 +349,7 @@ def _rewrite_in_place(
                 continue  # appended to meanwhile: read it all again
             first = min(f.start for f in found)
             start = len(text[:first].encode("utf-8", "surrogateescape"))
-            os.pwrite(fd, new[start:], start)
+            flock.pwrite(fd, new[start:], start)
             if len(new) < len(data):
                 os.ftruncate(fd, len(new))
             os.fsync(fd)

@@ -316,6 +316,15 @@ def _append(
             warnings += _record(root, now if fixed_clock else None)
             committed = repo.committed_text(rel)
             current = _text(target) if exists(target) else None
+        if current is not None and current == committed and _ends_with(current, line):
+            # the same entry, same minute, already ends the note: the retry of
+            # a note killed before its commit (the journal finished it above)
+            # or of one whose answer was lost; written once (docs/design.md, Note)
+            warnings.append(
+                f"{rel} already ends with this entry, written at the same minute"
+                " (a retry of a note killed before its commit?): not written twice"
+            )
+            return repo.head(), warnings
         # a new day's note in one append (heading, blank line, entry): a kill
         # never leaves half of it; so are a closing fence and a heading
         title, section = headings
@@ -351,6 +360,14 @@ def _append(
             raise
         journal.done(repo.git_folder)
     return sha, warnings
+
+
+def _ends_with(text: str, line: str) -> bool:
+    """Whether the last line of ``text`` is the entry ``line`` (line endings
+    and trailing spaces aside)."""
+    text = text.replace("\r\n", "\n").rstrip()
+    line = line.replace("\r\n", "\n").rstrip()
+    return text == line or text.endswith("\n" + line)
 
 
 def _take_back(

@@ -109,5 +109,40 @@ def is_note(config: Config, rel: str) -> bool:
 
 
 def owned_paths(config: Config) -> list[str]:
-    """The paths the gardener keeps in git: MEMORY.md, the notes folder, rules.md."""
-    return [config.memory_file, config.notes_dir, "rules.md"]
+    """The paths the gardener keeps in git: MEMORY.md, the notes folder,
+    rules.md, and the backups (``is_backup``) at the top."""
+    return [config.memory_file, config.notes_dir, "rules.md", *TOP_BACKUPS]
+
+
+# Files kept in git as backups, never read as notes (docs/design.md, Backups):
+# OpenClaw's dream diary at the top, and everything in a sub-folder of the
+# notes folder (its dreaming/ reports, important/ pinned notes, hidden
+# .dreams/ state; an archive/ of old notes)
+TOP_BACKUPS = ("DREAMS.md",)
+HIDDEN_BACKUP_FOLDERS = frozenset({".dreams"})
+BACKUP_MAX_BYTES = 5 << 20  # a larger file is not backed up: a warning says so
+_SCRATCH_SUFFIXES = ("~", ".tmp", ".swp", ".swx", ".swo", ".lock")
+
+
+def is_backup(config: Config, rel: str) -> bool:
+    """A file the gardener commits as a backup (``rel`` workspace-relative,
+    POSIX): ``DREAMS.md``, or a file in a sub-folder of the notes folder,
+    any depth; hidden folders other than ``.dreams`` and hidden, temp and
+    backup-suffixed files are not."""
+    if rel in TOP_BACKUPS:
+        return True
+    prefix = config.notes_dir + "/"
+    if not rel.startswith(prefix):
+        return False
+    *folders, name = rel[len(prefix) :].split("/")
+    if (
+        not folders
+        or not name
+        or name.startswith(".")
+        or name.endswith(_SCRATCH_SUFFIXES)
+    ):
+        return False
+    return all(
+        not part.startswith(".") or (depth == 0 and part in HIDDEN_BACKUP_FOLDERS)
+        for depth, part in enumerate(folders)
+    )

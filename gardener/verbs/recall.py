@@ -26,6 +26,7 @@ def recall(
     as_of_time: str | None = None,
     limit: int | None = 10,
     everything: bool = False,
+    warnings: list[str] | None = None,
 ) -> list[Hit]:
     """What ``Workspace.recall`` answers (its arguments are this one's).
 
@@ -55,7 +56,7 @@ def recall(
         if query:
             hits = [h for h in hits if query.casefold() in h.text.casefold()]
         return hits[:limit] if limit else hits
-    return search(str(root), config, query or "", now, limit, everything)
+    return search(str(root), config, query or "", now, limit, everything, warnings)
 
 
 def _redacted(hit: Hit, config: Config) -> Hit:

@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.layout import escaped, inside, note_date, utf8_name
+from gardener.files.layout import (
+    escaped,
+    inside,
+    note_date,
+    odd_name_warning,
+    utf8_name,
+)
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
 from gardener.git.repo import identity_for
@@ -28,6 +34,7 @@ from gardener.verbs.guard import (
     rename_secret_names,
 )
 from gardener.verbs.messages import moves_message, record_message
+from gardener.verbs.reading import BACKUP_MAX_BYTES
 from gardener.verbs.results import RecordResult
 from gardener.verbs.rewrites import accept_held, hold_rewrite
 from gardener.verbs.session import Session
@@ -137,7 +144,8 @@ def _unfinished(s: Session, changed: Sequence[str], grace: float) -> list[str]:
 
 
 def _changed(s: Session) -> list[str]:
-    """MEMORY.md, rules.md and the notes that differ from HEAD. A note named
+    """MEMORY.md, rules.md, the notes and the backups (OpenClaw's folders:
+    ``reading.is_backup``) that differ from HEAD. A note named
     in bytes that are not UTF-8, or that is a symlink, is left out with a
     warning: neither is ever committed as a note."""
     owned = (s.config.memory_file, "rules.md")
@@ -146,18 +154,39 @@ def _changed(s: Session) -> list[str]:
     for p in s.repo.changed(s.owned_paths()):
         name = p.removeprefix(folder)
         if p.startswith(folder) and "/" not in name and not utf8_name(name):
-            s.warn(
-                f"{folder}{escaped(name)}: its name is not valid UTF-8; the note is"
-                " skipped (not read, not committed) until it is renamed"
-            )
+            s.warn(odd_name_warning(s.config.notes_dir, name))
         elif s.is_note(p) and (s.root / p).is_symlink():
             s.warn(
                 f"{p} is a symlink; the gardener commits only plain note files and"
                 " skips it: replace the link with the file"
             )
-        elif p in owned or s.is_note(p):
+        elif p in owned or s.is_note(p) or s.is_backup(p) and _backed_up(s, p):
             changed.append(p)
     return changed
+
+
+def _backed_up(s: Session, rel: str) -> bool:
+    """Whether the backup ``rel`` (``reading.is_backup``) goes into the
+    commit: a plain file, or one deleted; not a link, a name that is not
+    UTF-8 or a file over ``BACKUP_MAX_BYTES`` (each with a warning)."""
+    path = s.root / rel
+    if not utf8_name(rel):
+        s.warn(f"{escaped(rel)}: its name is not valid UTF-8; not backed up in git")
+        return False
+    if path.is_symlink():
+        s.warn(f"{rel} is a symlink; the gardener backs up only plain files")
+        return False
+    if not path.exists():
+        return True  # deleted: recorded as such, git keeps what it held
+    if not path.is_file():
+        return False
+    if path.stat().st_size > BACKUP_MAX_BYTES:
+        s.warn(
+            f"{rel} is over {BACKUP_MAX_BYTES >> 20} MB; not backed up in git"
+            " (move it out of the notes folder if it is not memory)"
+        )
+        return False
+    return True
 
 
 def _moved_notes(s: Session, notes: Sequence[str]) -> dict[str, str]:

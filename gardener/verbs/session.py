@@ -85,6 +85,9 @@ class Session:
     def is_note(self, rel: str) -> bool:
         return reading.is_note(self.config, rel)
 
+    def is_backup(self, rel: str) -> bool:
+        return reading.is_backup(self.config, rel)
+
     def owned_paths(self) -> list[str]:
         return reading.owned_paths(self.config)
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from gardener.errors import LockError
+from gardener.files import flock
 
 LOCK_NAME = "gardener-watch.lock"  # in the git folder, next to gardener.lock
 
@@ -20,22 +20,24 @@ def watch_lock(root: Path) -> Iterator[None]:
     Raises LockError, naming the other watcher's pid, if one holds it.
     """
     fd = os.open(
-        _git_dir(root) / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644
+        _git_dir(root) / LOCK_NAME, os.O_RDWR | os.O_CREAT | flock.OPEN_FLAGS, 0o644
     )
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+        if not flock.lock(fd, timeout=0):
+            try:
+                owner = flock.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            except OSError:  # Windows: bytes another process locked
+                owner = ""
+            owner = owner or "unknown"
             raise LockError(
                 f"another gardener watch (pid {owner}) is already watching {root}; "
                 f"stop it first (kill {owner}) or leave it running"
             ) from None
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        flock.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield
     finally:
-        os.close(fd)  # also releases the flock
+        flock.close(fd)  # also releases the lock
 
 
 def _git_dir(root: Path) -> Path:

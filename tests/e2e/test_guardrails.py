@@ -84,6 +84,33 @@ def test_a_note_name_that_is_not_utf8_is_skipped_with_a_warning(ws: Workspace, r
     assert "memory/2026-01-04-caf\\xe9.md" in out and "not valid UTF-8" in out
 
 
+def test_recall_warns_about_a_note_name_that_is_not_utf8_on_every_call(
+    ws: Workspace,
+):
+    folder = os.fsencode(ws.root / "memory")
+    ws.note("the build runs on Fridays", time="08:00")
+    args = [sys.executable, "-m", "gardener", "-w", str(ws.root), "recall", "Fridays"]
+    env = dict(os.environ, GARDENER_NOW="2026-01-05T09:00")
+    subprocess.run(args, env=env, check=True, capture_output=True)  # a warm index
+    with open(folder + b"/" + ODD, "wb") as file:
+        file.write(b"- fact: **city**: Paris\n")
+    for _ in range(2):  # the second from the index the first refreshed
+        done = subprocess.run(args, env=env, capture_output=True, text=True)
+        assert done.returncode == 0 and "Fridays" in done.stdout
+        assert done.stderr.splitlines() == [
+            "warning: memory/2026-01-04-caf\\xe9.md: its name is not valid UTF-8;"
+            " the note is skipped (not read, not committed) until it is renamed"
+        ]
+    warnings: list[str] = []
+    assert ws.recall("Fridays", warnings=warnings)
+    assert len(warnings) == 1 and "caf\\xe9" in warnings[0]
+    os.rename(folder + b"/" + ODD, folder + b"/2026-01-04-cafe.md")
+    done = subprocess.run(
+        args[:-1] + ["Paris"], env=env, capture_output=True, text=True
+    )
+    assert "Paris" in done.stdout and done.stderr == ""
+
+
 def test_a_symlink_under_memory_is_never_committed(ws: Workspace, tmp_path: Path):
     outside = tmp_path / "outside.md"
     outside.write_text("- fact: **vault**: outside the workspace\n")

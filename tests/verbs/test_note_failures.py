@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,56 @@ def test_lines_another_writer_appended_after_the_failed_one_are_kept(ws: Workspa
     path.write_text("# other\n")  # not what the append left: left alone
     assert not take_back(path, "# day\n- a", after, str(ws.root))
     assert path.read_text() == "# other\n"
+
+
+def test_a_note_killed_between_its_append_and_its_commit_is_written_once_on_retry(
+    ws: Workspace,
+):
+    """SIGKILL while the note waits for git's index (held by a live process):
+    its line is on disk, uncommitted; the retry commits it, not a second copy."""
+    ws.note("already there", time="08:00")
+    lock = ws.root / ".git" / "index.lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys,time; f=open(sys.argv[1],'w'); print(1, flush=True); time.sleep(60)",
+         str(lock)],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    args = [sys.executable, "-m", "gardener", "-w", str(ws.root), "note"]
+    env = dict(os.environ, GARDENER_NOW="2026-01-05T09:00")
+    try:
+        assert holder.stdout is not None and holder.stdout.readline()
+        note = subprocess.Popen([*args, "--time", "08:30", "the build runs on Fridays"],
+                                env=env, stderr=subprocess.PIPE)  # fmt: skip
+        deadline = time.monotonic() + 30
+        while "Fridays" not in (ws.root / NOTE).read_text():
+            assert time.monotonic() < deadline and note.poll() is None
+            time.sleep(0.01)
+        note.kill()
+        note.wait()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert "Fridays" not in git(ws.root, "show", f"HEAD:{NOTE}")
+    retry = subprocess.run([*args, "--time", "08:30", "the build runs on Fridays"],
+                           env=env, capture_output=True, text=True)  # fmt: skip
+    assert retry.returncode == 0, retry.stderr
+    assert "not written twice" in retry.stderr
+    assert (ws.root / NOTE).read_text().count("Fridays") == 1
+    assert git(ws.root, "show", f"HEAD:{NOTE}").count("Fridays") == 1
+    assert git(ws.root, "status", "--porcelain") == ""
+    # the same words at another minute are another entry
+    again = subprocess.run([*args, "--time", "08:31", "the build runs on Fridays"],
+                           env=env, capture_output=True, text=True)  # fmt: skip
+    assert again.returncode == 0 and "not written twice" not in again.stderr
+    assert git(ws.root, "show", f"HEAD:{NOTE}").count("Fridays") == 2
+
+
+def test_the_same_entry_at_the_same_minute_is_written_once(ws: Workspace):
+    first = ws.note("the cat is called Miso", time="08:30")
+    second = ws.note("the cat is called Miso", time="08:30")
+    assert second.commit == first.commit and "not written twice" in second.warnings[0]
+    ws.note("the cat is called Miso", time="08:31")
+    ws.note("something else", time="08:31")
+    ws.note("the cat is called Miso", time="08:31")  # not the last line: written
+    assert (ws.root / NOTE).read_text().count("Miso") == 3
