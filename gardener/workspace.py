@@ -272,11 +272,12 @@ class Workspace:
         from gardener.store.ledger import FOLDER as LEDGER_FOLDER
         from gardener.store.ledger import LEGACY
         from gardener.verbs.messages import review_marks_message
-        from gardener.verbs.purge import purge_text
+        from gardener.verbs.purge import purge_text, resume_killed
         from gardener.verbs.record import record
 
         with self._session() as session:
-            if not dry_run:
+            if not dry_run:  # a killed purge's rewrite first: record would see its half
+                resume_killed(self.root, session.repo, text, ignore_case)
                 record(session)
                 session.commit([LEDGER_FOLDER, LEGACY], review_marks_message())
             return purge_text(

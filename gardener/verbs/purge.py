@@ -16,7 +16,6 @@ reflogs, gc).
 from __future__ import annotations
 
 import getpass
-import os
 import secrets
 import shutil
 from collections.abc import Callable, Sequence
@@ -30,24 +29,27 @@ from gardener.files.atomic import atomic_write
 from gardener.files.layout import note_date
 from gardener.files.read import read_text
 from gardener.formats.dailynote import parse_note
+from gardener.git import keep
 from gardener.git import log as gitlog
 from gardener.git import remote as gitremote
 from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
 from gardener.git.log import HistoryScan, Holder
 from gardener.git.remote import Pushed
+from gardener.git.run import decode
 from gardener.model.facts import Note
 from gardener.model.marks import fingerprints
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
 from gardener.store import purged, retired
 from gardener.store.ledger import Ledger, read_all
+from gardener.verbs import rewriting
 from gardener.verbs.follow import new_purges
 from gardener.verbs.messages import purge_message
 
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
 
-_MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
+_MAX_FILE = rewriting.MAX_FILE
 _SHOWN_COMMITS = 20
 
 Commit = Callable[[Sequence[str], str, "Identity | None"], "str | None"]
@@ -226,11 +228,19 @@ def purge_text(
     old_refs = gitremote.refs(repo, "refs/heads", "refs/remotes", "refs/tags")
     purge_id, sha = _erase(root, repo, needle, before, commit, by, now)
     after = _survey(root, repo, needle)
-    if after.files or after.history.holding:
-        where = [f.path for f in after.files] + [f"object {s}" for s in after.history.holding[:5]]  # fmt: skip
+    if after.files:  # written again while the purge ran: once more
+        rewriting.scrub_work_tree(root, needle)
+        after = _survey(root, repo, needle)
+    if after.history.holding:
+        where = [f"object {s}" for s in after.history.holding[:5]]
         raise GardenerError(
             f"purge incomplete: these still hold the text: {', '.join(where)}"
         )
+    warnings += [
+        f"{f.path} was given the text again while the purge ran: the next record "
+        "takes it out before any commit (the text is refused from now on)"
+        for f in after.files
+    ]
     warnings += [
         f".git/{p} still holds the text (a remote URL or a setting?): edit it by hand"
         for p in after.git_files
@@ -249,6 +259,14 @@ def purge_text(
         warnings=tuple(warnings),
         pushed=pushed,
     )
+
+
+def resume_killed(root: Path, repo: Repo, text: str, ignore_case: bool) -> bool:
+    """Before anything else runs in a purge of ``text``: finish the history
+    rewrite of a purge of it that was killed half-way
+    (``gardener.verbs.rewriting.resume``); True if there was one."""
+    check_text(text)
+    return rewriting.resume(Path(root), repo, Needle(text, ignore_case))
 
 
 def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
@@ -316,11 +334,11 @@ def _erase(
     retired_before = _retired_values(root, [f.path for f in before.files])
     marks_before = {f.path: _marks_by_line(root, f.path) for f in before.files}
     book = read_all(root, repo.git_dir)  # pending marks too: their folder goes below
+    rewriting.begin(repo, needle)
     if before.history.commits:
         regex = needle_regex(needle.text)
         gitrewrite.rewrite_history(repo, regex, REPLACEMENT, needle.ignore_case)
-    gitrewrite.forget_old_history(repo, needle.sub)
-    _scrub_work_tree(root, before.files, needle)
+    rewriting.finish(root, repo, needle, rewritten=bool(before.history.commits))
     rekeyed = _rekey_retired(root, retired_before)
     rekeyed += _rekey_ledger(root, book, marks_before)
     # the recall index and the settings cache: caches that may hold the text
@@ -461,7 +479,7 @@ def _rekey_retired(root: Path, before: dict[str, dict[int, str]]) -> list[str]:
 def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
     files: list[FileHit] = []
     too_large: list[str] = []
-    for path in _work_tree_files(root):
+    for path in rewriting.work_tree_files(root):
         rel = path.relative_to(root).as_posix()
         try:
             if path.stat().st_size >= _MAX_FILE:
@@ -477,36 +495,17 @@ def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
     return _Survey(tuple(files), history, git_files, tuple(too_large))
 
 
-def _work_tree_files(root: Path) -> list[Path]:
-    """Regular files under ``root`` (symlinks not followed, ``.git`` folders skipped)."""
-    found = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
-        for name in sorted(names):
-            path = Path(folder, name)
-            if name != ".git" and path.is_file() and not path.is_symlink():
-                found.append(path)
-    return found
-
-
-def _scrub_work_tree(root: Path, files: Sequence[FileHit], needle: Needle) -> None:
-    """Replace the text in the files that held it (tracked ones were already reset)."""
-    for hit in files:
-        path = root / hit.path
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            continue
-        if needle.count(data):
-            atomic_write(path, needle.sub(data).decode("utf-8", "surrogateescape"), root=root)  # fmt: skip
-
-
 def _blockers(root: Path, repo: Repo) -> str | None:
-    """Why a history rewrite cannot run now, or None."""
+    """Why a history rewrite cannot run now, or None. A tracked file whose
+    only change is lines appended (an agent's ``>>``) is no obstacle: the
+    rewrite carries the work tree over (``gardener.verbs.rewriting``)."""
     busy = repo.in_progress()
     if busy:
         return f"git is in the middle of {busy} in {root}: finish or abort it, then purge again"
-    dirty = repo.uncommitted()
+    unsafe = keep.blocker(repo)
+    if unsafe:
+        return unsafe
+    dirty = [p for p in repo.uncommitted() if not _only_appended(root, repo, p)]
     if dirty:
         shown = ", ".join(dirty[:10]) + (" ..." if len(dirty) > 10 else "")
         return (
@@ -515,6 +514,20 @@ def _blockers(root: Path, repo: Repo) -> str | None:
             f"(`git -C {root} commit -m '...' -- <files>`) or stash them (`git -C {root} stash`), then purge again"
         )
     return None
+
+
+def _only_appended(root: Path, repo: Repo, rel: str) -> bool:
+    """Whether tracked ``rel`` differs from HEAD only by bytes appended in
+    the work tree (the index as HEAD)."""
+    code, head = repo.run("rev-parse", "-q", "--verify", f"HEAD:{rel}", ok=(0, 1, 128))
+    _, staged = repo.run("ls-files", "-s", "-z", "--", rel)
+    if code != 0 or decode(head).strip() not in decode(staged):
+        return False  # new, deleted or staged
+    try:
+        data = (root / rel).read_bytes()
+    except OSError:
+        return False
+    return data.startswith(repo.run("cat-file", "blob", decode(head).strip())[1])
 
 
 def _remote_warning(remotes: Sequence[str], dry_run: bool, push: bool) -> str:
