@@ -7,10 +7,8 @@ Real git repositories in tmp_path and real processes (an appender writing with
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -69,4 +67,108 @@ def test_lines_appended_while_purge_runs_are_all_kept_and_scrubbed(ws: Workspace
     assert during
     ws.record()
     assert NAME not in note.read_text()
+    assert_gone(ws.root, NAME)
+
+
+def stash_list(root: Path) -> list[str]:
+    return git(root, "stash", "list", "--format=%gs").splitlines()
+
+
+def test_every_stash_is_kept_and_scrubbed(ws: Workspace):
+    """Regression (breaker, item 8): all stashes but the newest were
+    destroyed (``reflog expire`` then ``gc --prune=now``), although purge's
+    own refusal advises ``git stash``."""
+    ws.note(f"{NAME} called", by="atlas")
+    memory = ws.root / "MEMORY.md"
+    for n, extra in enumerate(["plain scratch", f"scratch about {NAME}", "more"]):
+        with memory.open("a") as out:
+            out.write(f"\n{extra} {n}\n")
+        git(ws.root, *PERSON, "stash", "push", "-q", "-m", f"wip {n} {extra}")
+    assert len(stash_list(ws.root)) == 3
+    ws.purge(NAME, by="dpo")
+    kept = stash_list(ws.root)
+    assert kept == [
+        "On main: wip 2 more",
+        "On main: wip 1 scratch about [PURGED]",
+        "On main: wip 0 plain scratch",
+    ]
+    for n, word in ((0, "more 2"), (1, "[PURGED] 1"), (2, "plain scratch 0")):
+        assert word in git(ws.root, "stash", "show", "-p", f"stash@{{{n}}}")
+    assert not git(ws.root, "for-each-ref", "refs/gardener-stash/")
+    objects = subprocess.run(
+        ["git", "-C", str(ws.root), "cat-file", "--batch-all-objects", "--batch"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    assert NAME.encode() not in objects
+    assert NAME not in git(ws.root, "log", "--all", "--reflog", "-p")
+    # the older stashes are reachable from the stash's reflog only, as in git
+    assert git(ws.root, "fsck", "--full", "--unreachable").strip() == ""
+    git(ws.root, "stash", "pop", "-q", "stash@{2}")  # still applies
+    assert "plain scratch 0" in memory.read_text()
+
+
+def test_another_worktree_is_refused_with_what_to_do(ws: Workspace):
+    """Regression (breaker, item 8): a second worktree kept the secret
+    staged, one ``git commit`` from returning."""
+    ws.note(f"{NAME} called", by="atlas")
+    other = ws.root.parent / "other"
+    git(ws.root, "worktree", "add", "-q", "-b", "side", str(other))
+    head = git(ws.root, "rev-parse", "HEAD")
+    with pytest.raises(GardenerError, match=r"other worktrees .*other.*git worktree remove"):  # fmt: skip
+        ws.purge(NAME, by="dpo")
+    assert git(ws.root, "rev-parse", "HEAD") == head
+    assert not (ws.root / ".git" / "gardener-purge").exists()
+    git(ws.root, "worktree", "remove", str(other))
+    ws.purge(NAME, by="dpo")
+    assert_gone(ws.root, NAME)
+
+
+@pytest.mark.parametrize("flag", ["--skip-worktree", "--assume-unchanged"])
+def test_a_flagged_note_is_purged_and_keeps_its_flag(ws: Workspace, flag: str):
+    """Regression (breaker, item 8): a skip-worktree or assume-unchanged note
+    made purge stop half-way with the secret still in the index."""
+    ws.note(f"{NAME} called", by="atlas")
+    ws.now_override = "2026-01-06T09:00"
+    ws.note("the staging host is staging-3", by="atlas")
+    git(ws.root, "update-index", flag, NOTE)
+    ws.purge(NAME, by="dpo")
+    assert_gone(ws.root, NAME)
+    assert "[PURGED] called" in git(ws.root, "show", f":{NOTE}")
+    tag = git(ws.root, "ls-files", "-v", NOTE)[:1]
+    assert tag == ("S" if flag == "--skip-worktree" else "h")
+
+
+def test_the_repositorys_own_hooks_do_not_run_in_a_purge(ws: Workspace):
+    """Regression (breaker, item 8): the repository's hooks ran during
+    filter-repo's git calls; a failing ``reference-transaction`` hook aborted
+    the purge."""
+    ws.note(f"{NAME} called", by="atlas")
+    hook = ws.root / ".git" / "hooks" / "reference-transaction"
+    ran = ws.root.parent / "hook-ran"
+    hook.write_text(f"#!/bin/sh\ntouch {ran}\nexit 1\n")
+    hook.chmod(0o755)
+    ws.purge(NAME, by="dpo")
+    assert_gone(ws.root, NAME)
+    assert not ran.exists()
+
+
+def test_a_running_gc_is_refused_and_a_dead_ones_file_is_not(ws: Workspace):
+    """Regression (breaker, item 8): a ``gc.pid`` naming a live process
+    stopped the purge after its rewrite."""
+    import socket
+
+    ws.note(f"{NAME} called", by="atlas")
+    head = git(ws.root, "rev-parse", "HEAD")
+    sleeper = subprocess.Popen(["sleep", "60"])
+    pid_file = ws.root / ".git" / "gc.pid"
+    try:
+        pid_file.write_text(f"{sleeper.pid} {socket.gethostname()}")
+        with pytest.raises(GardenerError, match=rf"git gc. is running .*pid {sleeper.pid}"):  # fmt: skip
+            ws.purge(NAME, by="dpo")
+        assert git(ws.root, "rev-parse", "HEAD") == head
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    ws.purge(NAME, by="dpo")  # the process is gone: its file is no obstacle
     assert_gone(ws.root, NAME)
