@@ -277,9 +277,10 @@ class Workspace:
 
         with self._session() as session:
             if not dry_run:  # a killed purge's rewrite first: record would see its half
-                resume_killed(self.root, session.repo, text, ignore_case)
+                resumed = resume_killed(self.root, session.repo, text, ignore_case)
                 record(session)
-                session.commit([LEDGER_FOLDER, LEGACY], review_marks_message())
+                if not resumed:  # else the marks it changed go in its tombstone
+                    session.commit([LEDGER_FOLDER, LEGACY], review_marks_message())
             return purge_text(
                 self.root, session.repo, text, dry_run=dry_run, now=session.now(),
                 commit=session.commit, by=by, ignore_case=ignore_case, push=push,

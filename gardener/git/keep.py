@@ -52,7 +52,8 @@ def held(repo: Repo) -> list[str]:
 
 def restore_stashes(repo: Repo, messages: Sequence[str]) -> None:
     """Rebuild ``refs/stash`` from the held refs (``messages`` in the same
-    order), then delete those refs. Does nothing if none is held."""
+    order); the refs stay (``drop_held`` deletes them), so that a rebuild
+    killed half-way can be made again. Does nothing if none is held."""
     commits = held(repo)
     if not commits:
         return
@@ -60,8 +61,13 @@ def restore_stashes(repo: Repo, messages: Sequence[str]) -> None:
     for n, sha in enumerate(commits):
         message = messages[n] if n < len(messages) else "stash kept by purge"
         repo.run("stash", "store", "-q", "-m", message, sha)
-    for n in range(len(commits)):
-        repo.run("update-ref", "-d", f"{HELD}{n:04d}")
+
+
+def drop_held(repo: Repo) -> None:
+    """Delete the refs of ``hold_stashes``."""
+    _, out = repo.run("for-each-ref", "--format=%(refname)", HELD)
+    for ref in decode(out).split():
+        repo.run("update-ref", "-d", ref)
 
 
 def flags(repo: Repo) -> dict[str, str]:

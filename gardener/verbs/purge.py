@@ -25,11 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gardener.errors import GardenerError
-from gardener.files.atomic import atomic_write
-from gardener.files.layout import note_date
-from gardener.files.read import read_text
-from gardener.formats.dailynote import parse_note
-from gardener.git import keep
+from gardener.git import keep, trailers
 from gardener.git import log as gitlog
 from gardener.git import remote as gitremote
 from gardener.git import rewrite as gitrewrite
@@ -37,12 +33,9 @@ from gardener.git.identity import Identity, identity_for
 from gardener.git.log import HistoryScan, Holder
 from gardener.git.remote import Pushed
 from gardener.git.run import decode
-from gardener.model.facts import Note
-from gardener.model.marks import fingerprints
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
-from gardener.store import purged, retired
-from gardener.store.ledger import Ledger, read_all
-from gardener.verbs import rewriting
+from gardener.store import purged
+from gardener.verbs import purgekeys, rewriting
 from gardener.verbs.follow import new_purges
 from gardener.verbs.messages import purge_message
 
@@ -216,7 +209,7 @@ def purge_text(
     if not before.found:
         if dry_run:
             return result
-        return _finish_killed(root, needle, result, commit, by, now)
+        return _finish_killed(root, repo, needle, result, commit, by, now)
     if dry_run:
         blocked = _blockers(root, repo)
         if blocked:
@@ -331,30 +324,28 @@ def _erase(
     line = purged.hash_line(root, needle.text, purge_id)
     # from here on, the text is refused, even if this is killed
     purged.begin(root, line)
-    retired_before = _retired_values(root, [f.path for f in before.files])
-    marks_before = {f.path: _marks_by_line(root, f.path) for f in before.files}
-    book = read_all(root, repo.git_dir)  # pending marks too: their folder goes below
-    rewriting.begin(repo, needle)
+    # the marks the edits change, planned now (a rerun after a kill writes the same)
+    keys = purgekeys.plan(root, repo, needle, [f.path for f in before.files])
+    commits, files = len(before.history.commits), len(before.files)
+    rewriting.begin(repo, needle, {"counts": [commits, files], "keys": keys})
     if before.history.commits:
         regex = needle_regex(needle.text)
         gitrewrite.rewrite_history(repo, regex, REPLACEMENT, needle.ignore_case)
     rewriting.finish(root, repo, needle, rewritten=bool(before.history.commits))
-    rekeyed = _rekey_retired(root, retired_before)
-    rekeyed += _rekey_ledger(root, book, marks_before)
-    # the recall index and the settings cache: caches that may hold the text
-    shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
+    rekeyed = purgekeys.write(root, keys)
     paths = purged.remember(root, needle.text, line) + rekeyed
     who = needle.mask(by or _os_user())  # who asked may be whom it is about
-    commits, files = len(before.history.commits), len(before.files)
     sha = commit(
         paths, _tombstone(commits, files, purge_id, who, now), identity_for(who)
     )
     (root / purged.PENDING).unlink(missing_ok=True)
+    rewriting.end(repo)
     return purge_id, sha
 
 
 def _finish_killed(
     root: Path,
+    repo: Repo,
     needle: Needle,
     result: PurgeResult,
     commit: Commit,
@@ -369,111 +360,27 @@ def _finish_killed(
     if not lines:
         return result
     sha = None
+    kept = rewriting.kept(repo)  # what the killed run planned (if it got so far)
+    counts = kept.get("counts") or [0, 0]
     for line in lines:
-        if purged.is_remembered(root, line):
-            continue  # killed after its tombstone: only the pending line is left
         purge_id = line.split("\t", 1)[0]
+        if _tombstone_made(repo, purge_id):
+            continue  # killed after its tombstone: only the pending line is left
         who = needle.mask(by or _os_user())
+        paths = purgekeys.write(root, kept.get("keys") or {})
+        shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)  # caches
         sha = commit(
-            purged.remember(root, needle.text, line), _tombstone(0, 0, purge_id, who, now),
-            identity_for(who),
+            purged.remember(root, needle.text, line) + paths,
+            _tombstone(counts[0], counts[1], purge_id, who, now), identity_for(who),
         )  # fmt: skip
     purged.end_pending(root, lines)
+    rewriting.end(repo)
     return replace(
         result,
         purge_id=lines[-1].split("\t", 1)[0],
         commit=sha,
         warnings=("finished a purge of this text that was stopped half-way",),
     )
-
-
-def _note_at(root: Path, path: str) -> Note | None:
-    """The daily note at ``path``, parsed; None if it is not a dated note or
-    cannot be read."""
-    day = note_date(path.rpartition("/")[2])
-    if day is None:
-        return None
-    try:
-        return parse_note(path, day, read_text(root / path))
-    except (OSError, GardenerError):
-        return None
-
-
-def _entry_values(root: Path, path: str) -> dict[int, str]:
-    """Line -> value of each entry of the daily note at ``path`` ({}: none)."""
-    note = _note_at(root, path)
-    return {e.line: e.value for e in note.entries} if note else {}
-
-
-def _marks_by_line(root: Path, path: str) -> dict[int, str]:
-    """Line -> ledger mark of each entry of the daily note at ``path`` ({}: none)."""
-    note = _note_at(root, path)
-    return {e.line: mark for e, mark in fingerprints(note).items()} if note else {}
-
-
-def _rekey_ledger(
-    root: Path, book: Ledger, before: dict[str, dict[int, str]]
-) -> list[str]:
-    """Give the entries the purge edited their new ledger marks (a mark is a
-    digest of the entry's words, which now hold ``[PURGED]``): else promote
-    reads them as new entries and files them again, even ones a person had
-    removed from MEMORY.md. The marks waiting uncommitted are written into
-    the month files too. Returns the ledger files written, to commit with
-    the tombstone."""
-    marks = set(book.marks())
-    for path, old_marks in before.items():
-        new_marks = _marks_by_line(root, path)
-        for line, old in old_marks.items():
-            new = new_marks.get(line)
-            if new is None or new == old:
-                continue
-            marks |= {
-                new + m[len(old) :]
-                for m in marks
-                if m == old or m.startswith(old + "\t")
-            }
-    files = book.files(marks)
-    for rel, text in files.items():
-        target = root / rel
-        if text is None:
-            target.unlink(missing_ok=True)
-        else:
-            atomic_write(target, text, root=root)
-    return list(files)
-
-
-def _retired_values(root: Path, paths: Sequence[str]) -> dict[str, dict[int, str]]:
-    """Of the files a purge is about to scrub, the notes with entries
-    ``forget`` retired: path -> their entries' values by line (see
-    ``_rekey_retired``)."""
-    if not (root / retired.REGISTER).is_file():
-        return {}
-    listed = {m.partition("\t")[0] for m in retired.read(root)}
-    return {p: _entry_values(root, p) for p in paths if p in listed}
-
-
-def _rekey_retired(root: Path, before: dict[str, dict[int, str]]) -> list[str]:
-    """Rename, in ``.gardener/retired``, the entries the purge edited: they
-    are named by their words, which now hold ``[PURGED]``, and would answer
-    recall again under the new words. Returns the register's path if it
-    changed (to commit with the tombstone), else []."""
-    if not before:
-        return []
-    register = root / retired.REGISTER
-    text = register.read_text(encoding="utf-8", errors="surrogateescape")
-    entries = retired.parse(text)
-    for path, old_values in before.items():
-        new_values = _entry_values(root, path)
-        for line, old in old_values.items():
-            new = new_values.get(line)
-            was = retired.mark(path, old)
-            if new is not None and new != old and was in entries:
-                entries[retired.mark(path, new)] = entries.pop(was)
-    rendered = retired.render(entries)
-    if rendered == text:
-        return []
-    atomic_write(register, rendered, root=root)
-    return [retired.REGISTER]
 
 
 def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
@@ -546,6 +453,13 @@ def _remote_warning(remotes: Sequence[str], dry_run: bool, push: bool) -> str:
         f"(`gardener purge --push` does; or `git push --force-with-lease --all <remote>`), "
         f"{clones}"
     )
+
+
+def _tombstone_made(repo: Repo, purge_id: str) -> bool:
+    """Whether HEAD's history holds the tombstone of ``purge_id``."""
+    grep = f"--grep={trailers.trailer(trailers.PURGE_ID, purge_id)}"
+    _, out = repo.run("log", "-1", "--format=%H", "-F", grep)
+    return bool(out.strip())
 
 
 def _tombstone(commits: int, files: int, purge_id: str, who: str, now: datetime) -> str:

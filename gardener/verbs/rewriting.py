@@ -20,6 +20,8 @@ import contextlib
 import json
 import os
 import re
+import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,9 +42,11 @@ MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanne
 _REF_SAFE = re.sub(r"[\[\] ]", "", REPLACEMENT)  # as the driver's ref names
 
 
-def begin(repo: Repo, needle: Needle) -> None:
-    """Prepare ``repo`` for the rewrite of ``needle`` (see the module)."""
-    _drop_held(repo)  # a kill before a marker was written left them
+def begin(repo: Repo, needle: Needle, kept: Mapping[str, Any]) -> None:
+    """Prepare ``repo`` for the rewrite of ``needle`` (see the module);
+    ``kept`` (JSON values, without the text) is kept in the marker for the
+    rerun of a killed purge: ``kept`` reads it back."""
+    keep.drop_held(repo)  # a kill before a marker was written left them
     gitrewrite.rename_checked_out(repo, _regex(needle), _REF_SAFE)
     entries = keep.stashes(repo)
     flags = keep.flags(repo)
@@ -51,8 +55,9 @@ def begin(repo: Repo, needle: Needle) -> None:
         "refs": _refs(repo),
         "stashes": [needle.mask(message) for _, message in entries],
         "flags": {_sub_name(needle, p): f for p, f in flags.items()},
+        "kept": dict(kept),
     }
-    atomic_write(repo.git_dir / MARKER, json.dumps(marker, indent=1), root=repo.root)
+    _write(repo, marker)
     keep.clear_flags(repo, list(flags))
 
 
@@ -67,11 +72,14 @@ def finish(root: Path, repo: Repo, needle: Needle, rewritten: bool) -> None:
         repo.run("reset", "-q", index=True)  # the index of the new HEAD
         gitrewrite.drop_named_refs(repo, _regex(needle))
     gitrewrite.scrub_git_files(repo, needle.sub)
+    # the recall index and the settings cache: caches that may hold the text
+    shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
     gitrewrite.expire_reflogs(repo)
     keep.restore_stashes(repo, marker.get("stashes", []))
     keep.set_flags(repo, marker.get("flags", {}))
     gitrewrite.prune(repo)
-    (repo.git_dir / MARKER).unlink(missing_ok=True)
+    _write(repo, {**marker, "done": True})  # the tombstone is left: ``end``
+    keep.drop_held(repo)
 
 
 def resume(root: Path, repo: Repo, needle: Needle) -> bool:
@@ -86,13 +94,27 @@ def resume(root: Path, repo: Repo, needle: Needle) -> bool:
             "run that purge again first, then this one"
         )
     marker = _read(repo)
+    if marker.get("done"):
+        return True  # only the tombstone was left: the purge makes it
     if _refs(repo) != marker.get("refs"):
         finish(root, repo, needle, rewritten=True)
         return True
-    _drop_held(repo)  # the rewrite never ran: the stash's own log is intact
+    keep.drop_held(repo)  # the rewrite never ran: the stash's own log is intact
     keep.set_flags(repo, marker.get("flags", {}))
     (repo.git_dir / MARKER).unlink(missing_ok=True)
     return True
+
+
+def kept(repo: Repo) -> dict[str, Any]:
+    """What ``begin`` was given to keep; {} if no marker is there."""
+    got = _read(repo).get("kept")
+    return got if isinstance(got, dict) else {}
+
+
+def end(repo: Repo) -> None:
+    """The tombstone is made: the marker goes."""
+    keep.drop_held(repo)
+    (repo.git_dir / MARKER).unlink(missing_ok=True)
 
 
 def scrub_work_tree(root: Path, needle: Needle) -> list[str]:
@@ -157,10 +179,8 @@ def _refs(repo: Repo) -> dict[str, str]:
     return {name: sha for name, sha in pairs}
 
 
-def _drop_held(repo: Repo) -> None:
-    for ref in _refs(repo):
-        if ref.startswith(keep.HELD):
-            repo.run("update-ref", "-d", ref)
+def _write(repo: Repo, marker: dict[str, Any]) -> None:
+    atomic_write(repo.git_dir / MARKER, json.dumps(marker, indent=1), root=repo.root)
 
 
 def _read(repo: Repo) -> dict[str, Any]:

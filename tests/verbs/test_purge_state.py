@@ -36,9 +36,7 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def appended_numbers(text: str) -> list[int]:
-    return [
-        int(line.split()[3]) for line in text.splitlines() if " line " in line
-    ]
+    return [int(line.split()[3]) for line in text.splitlines() if " line " in line]
 
 
 def test_lines_appended_while_purge_runs_are_all_kept_and_scrubbed(ws: Workspace):
