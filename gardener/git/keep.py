@@ -127,7 +127,8 @@ def other_worktrees(repo: Repo) -> list[str]:
 
 def live_gc(repo: Repo) -> int | None:
     """The pid in ``gc.pid`` if that process is alive on this host (git's own
-    rule), else None: a killed gc's file is no obstacle."""
+    rule) and a git, else None: a killed gc's file is no obstacle (``prune``
+    removes it: git itself takes a zombie for a gc still running)."""
     try:
         text = (repo.git_dir / "gc.pid").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -144,12 +145,17 @@ def live_gc(repo: Repo) -> int | None:
         return None
     except PermissionError:
         return pid
-    return None if _zombie(pid) else pid
+    return None if _ended_or_other(pid) else pid
 
 
-def _zombie(pid: int) -> bool:
+def _ended_or_other(pid: int) -> bool:
+    """Whether ``pid`` is a zombie (killed, not reaped yet) or a process that
+    is no git (the pid reused), where ``/proc`` can tell."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            return f.read().rpartition(")")[2].split()[:1] == ["Z"]
+            if f.read().rpartition(")")[2].split()[:1] == ["Z"]:
+                return True
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"git" not in f.read()
     except OSError:
         return False

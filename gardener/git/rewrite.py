@@ -176,7 +176,12 @@ def expire_reflogs(repo: Repo) -> None:
 
 def prune(repo: Repo) -> None:
     """Delete every object no ref, reflog or index reaches (``gc --prune=now``);
-    the reflogs left are kept whatever their age (a rebuilt stash's entries)."""
+    the reflogs left are kept whatever their age (a rebuilt stash's entries).
+    A ``gc.pid`` no live gc holds (a killed one's) is removed first."""
+    from gardener.git.keep import live_gc
+
+    if (repo.git_dir / "gc.pid").exists() and live_gc(repo) is None:
+        (repo.git_dir / "gc.pid").unlink(missing_ok=True)
     repo.run(
         "-c", "gc.reflogExpire=never", "-c", "gc.reflogExpireUnreachable=never",
         "gc", "--prune=now", "--quiet",
