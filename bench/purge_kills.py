@@ -151,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
                 same += 1
             else:
                 keys = [k for k in reference if reference[k] != got[k]]
-                failures.append(f"kill {n} at {delay:.2f} s: differs in {keys}")
+                shown = "; ".join(f"{k}: {str(got[k])[:300]} (unkilled: {str(reference[k])[:300]})" for k in keys if k != "tree")  # fmt: skip
+                failures.append(
+                    f"kill {n} at {delay:.2f} s: differs in {keys}: {shown}"
+                )
             clean += _clean(root)
             shutil.rmtree(root)
         print(f"unkilled purge: {duration:.1f} s")
