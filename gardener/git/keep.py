@@ -118,11 +118,17 @@ def blocker(repo: Repo) -> str | None:
 
 
 def other_worktrees(repo: Repo) -> list[str]:
-    """The folders of the repository's worktrees other than this one."""
+    """The folders of the repository's worktrees other than this one. The
+    first one git lists is the main worktree (named after the git folder,
+    which is wrong when ``.git`` is a symlink): it is another one only when
+    this is a linked worktree."""
     _, out = repo.run("worktree", "list", "--porcelain", "-z")
     trees = [f[len("worktree ") :] for f in split_z(out) if f.startswith("worktree ")]
+    _, dirs = repo.run("rev-parse", "--git-dir", "--git-common-dir")
+    git_dir, common = (os.path.realpath(os.path.join(repo.root, d)) for d in decode(dirs).split("\n")[:2])  # fmt: skip
     here = os.path.realpath(repo.root)
-    return [t for t in trees if os.path.realpath(t) != here]
+    others = [t for t in trees[1:] if os.path.realpath(t) != here]
+    return trees[:1] + others if git_dir != common else others
 
 
 def live_gc(repo: Repo) -> int | None:

@@ -327,6 +327,11 @@ def _erase(
     # the marks the edits change, planned now (a rerun after a kill writes the same)
     keys = purgekeys.plan(root, repo, needle, [f.path for f in before.files])
     commits, files = len(before.history.commits), len(before.files)
+    # a killed run whose rewrite was finished but reached only some refs
+    # (fast-import updates them one by one): its counts and marks are the true ones
+    earlier = rewriting.kept(repo)
+    keys = {**(earlier.get("keys") or {}), **keys}
+    commits, files = earlier.get("counts") or (commits, files)
     rewriting.begin(repo, needle, {"counts": [commits, files], "keys": keys})
     if before.history.commits:
         regex = needle_regex(needle.text)

@@ -180,7 +180,8 @@ def _refs(repo: Repo) -> dict[str, str]:
 
 
 def _write(repo: Repo, marker: dict[str, Any]) -> None:
-    atomic_write(repo.git_dir / MARKER, json.dumps(marker, indent=1), root=repo.root)
+    folder = repo.git_dir.resolve()  # .git may be a symlink
+    atomic_write(folder / MARKER, json.dumps(marker, indent=1), root=folder)
 
 
 def _read(repo: Repo) -> dict[str, Any]:

@@ -179,3 +179,20 @@ def test_a_running_gc_is_refused_and_a_killed_ones_file_is_not(ws: Workspace):
     finally:
         killed.wait()
     assert_gone(ws.root, NAME)
+
+
+def test_a_workspace_whose_git_folder_is_a_symlink_is_purged_and_ignores_its_salt(
+    ws: Workspace, tmp_path: Path
+):
+    """Regression (breaker, item 8): with ``.git`` a symlink, the salt was
+    left untracked and not ignored (the exclude file "resolved outside");
+    the first main worktree git lists is named after the git folder."""
+    import shutil
+
+    ws.note(f"{NAME} called", by="atlas")
+    shutil.move(ws.root / ".git", tmp_path / "gitdir")
+    (ws.root / ".git").symlink_to(tmp_path / "gitdir")
+    ws.purge(NAME, by="dpo")
+    assert_gone(ws.root, NAME)
+    status = git(ws.root, "status", "--porcelain", "--ignored")
+    assert "!! .gardener/salt" in status and "?? " not in status
