@@ -3,7 +3,9 @@
 For ``--minutes`` (default 10) in one workspace: an agent notes through
 ``gardener note`` (every fifth note a keyed fact), another appends lines with
 ``>>`` to today's note, a person saves MEMORY.md by write-temp-then-rename
-every few seconds (a line of their own at the end each time), a loop runs
+every few seconds (a line of their own at the end each time; every fourth
+save is made from the copy read for the save before, as an agent that
+rewrites the file from an old read does), a loop runs
 promote, prune and recall, ``gardener watch`` runs, and once a minute a
 person's name is noted then purged. Then the watcher is stopped and one
 record and one promote are run. Counted: note lines lost (each ``note``
@@ -42,6 +44,7 @@ class Soak:
         self.facts: list[int] = []
         self.note_failures: list[str] = []
         self.saves: list[int] = []
+        self.stale = 0  # saves made from an older copy
         self.loops = {"promote": [0, 0], "prune": [0, 0], "recall": [0, 0]}
         self.purges: list[tuple[str, int, str]] = []
         self.lock = threading.Lock()
@@ -73,14 +76,19 @@ class Soak:
 
     def person(self) -> None:
         memory = self.root / "MEMORY.md"
-        n = 0
+        n, last = 0, ""
         while self.running():
             time.sleep(3)
-            text = memory.read_text(encoding="utf-8")
+            if n % 4 == 3:  # saved from the copy read 3 s ago, whatever came since
+                text = last
+                self.stale += 1
+            else:
+                text = memory.read_text(encoding="utf-8")
             if not text.endswith("\n"):
                 text += "\n"
+            last = text + f"hand edit {n}\n"
             temp = memory.with_name(".MEMORY.md.swp")
-            temp.write_text(text + f"hand edit {n}\n", encoding="utf-8")
+            temp.write_text(last, encoding="utf-8")
             os.rename(temp, memory)  # as editors save
             self.saves.append(n)
             n += 1
@@ -169,7 +177,9 @@ def _report(
     purged_left = [name for name, code, _ in soak.purges if code == 0 and name.encode() in objects]  # fmt: skip
     print(f"notes through `gardener note`: {len(soak.noted)} lines + {len(soak.facts)} facts ok, {len(soak.note_failures)} refused")  # fmt: skip
     print(f"lines appended with >>: {appended}")
-    print(f"MEMORY.md saves by rename: {len(soak.saves)}")
+    print(
+        f"MEMORY.md saves by rename: {len(soak.saves)}, {soak.stale} of them from a copy read 3 s before"
+    )
     print("loops (ok, failed): " + ", ".join(f"{v} {ok}/{bad}" for v, (bad, ok) in soak.loops.items()))  # fmt: skip
     print(f"purges: {len(soak.purges)}, ok {sum(c == 0 for _, c, _ in soak.purges)}")
     print(f"LOST note lines: {len(lost_notes)} {lost_notes[:10]}; appended lines: {len(lost_appends)} {lost_appends[:10]}")  # fmt: skip

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.atomic import atomic_write, ensure_state_dir, replace_if_unchanged
 from gardener.files.layout import STATE_DIR
 from gardener.files.read import read_text
 from gardener.formats.memoryfile import parse_memory
@@ -188,6 +188,15 @@ def restore_promoted(s: Session, rel: str) -> str | None:
     also keeps some fresh entries (a person deleting one of them) is left
     as it is; so is one the merge cannot replay cleanly.
     """
+    for _ in range(3):  # a save landing meanwhile: plan again on it
+        done = _restore_promoted(s, rel)
+        if done is None or isinstance(done, str):
+            return done
+    return None
+
+
+def _restore_promoted(s: Session, rel: str) -> str | None | bool:
+    """``restore_promoted`` once; False when the file changed meanwhile."""
     committed = s.repo.committed_text(rel)
     current = _text(s.root / rel)
     if committed is None or current is None:
@@ -216,7 +225,7 @@ def restore_promoted(s: Session, rel: str) -> str | None:
 
 def _replay(
     s: Session, rel: str, base: str, committed: str, current: str, lost: list[Fact]
-) -> str | None:
+) -> str | None | bool:
     from gardener.git.mergefile import merge_file
     from gardener.model.config import multi_valued
     from gardener.planning.mergetext import merge_memory
@@ -230,7 +239,8 @@ def _replay(
         return None
     if done.conflicts or done.outside_conflicts:
         return None
-    atomic_write(s.root / rel, done.text)
+    if not replace_if_unchanged(s.root / rel, done.text, current, root=s.root):
+        return False  # a person's save landed meanwhile: never over it
     names = ", ".join(f.key or f.value[:30] for f in lost[:5])
     more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
     return (
