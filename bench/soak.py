@@ -198,9 +198,10 @@ def _report(
             print(f"purge {name}: exit {code}: {err}")
     for err in sorted(set(soak.note_failures))[:5]:
         print(f"note refused: {err}")
-    errors = [
-        x for x in watch_log.read_text(errors="replace").splitlines() if "rror" in x
-    ][:5]
+    logged = watch_log.read_text(errors="replace").splitlines()
+    back = sum("read before promote" in x for x in logged)
+    print(f"stale saves whose promoted entries were put back (watch's log): {back}")
+    errors = [x for x in logged if "rror" in x][:5]
     for line in errors:
         print(f"watch: {line}")
     lost = (
