@@ -88,12 +88,15 @@ def resume(root: Path, repo: Repo, needle: Needle) -> bool:
     belongs to a purge of another text (that one must be run again first)."""
     if not (repo.git_dir / MARKER).is_file():
         return False
+    marker = _read(repo)
+    if marker.get("done") and not (root / purged.PENDING).is_file():
+        end(repo)  # killed after its tombstone: only the marker was left
+        return False
     if not purged.pending_lines(root, needle.text):
         raise GardenerError(
             "a purge of another text was stopped half-way (.git/gardener-purge): "
             "run that purge again first, then this one"
         )
-    marker = _read(repo)
     if marker.get("done"):
         return True  # only the tombstone was left: the purge makes it
     if _refs(repo) != marker.get("refs"):

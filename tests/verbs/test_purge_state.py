@@ -196,3 +196,33 @@ def test_a_workspace_whose_git_folder_is_a_symlink_is_purged_and_ignores_its_sal
     assert_gone(ws.root, NAME)
     status = git(ws.root, "status", "--porcelain", "--ignored")
     assert "!! .gardener/salt" in status and "?? " not in status
+
+
+def test_a_purge_killed_after_its_rewrite_makes_another_texts_purge_wait(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+):
+    """The rerun must be of the same text (only it can scrub what the
+    rewrite left); another text's purge says so and changes nothing."""
+    import gardener.git.rewrite
+
+    other = "Ruth Abernathy-Quist"
+    ws.note(f"{NAME} and {other} called", by="atlas")
+    real = gardener.git.rewrite.rewrite_history
+
+    def killed(*args: object, **kwargs: object) -> None:
+        real(*args, **kwargs)  # type: ignore[arg-type]
+        raise SystemExit(137)
+
+    monkeypatch.setattr(gardener.git.rewrite, "rewrite_history", killed)
+    with pytest.raises(SystemExit):
+        ws.purge(NAME, by="dpo")
+    monkeypatch.undo()
+    head = git(ws.root, "rev-parse", "HEAD")
+    with pytest.raises(GardenerError, match="another text was stopped half-way"):
+        ws.purge(other, by="dpo")
+    assert git(ws.root, "rev-parse", "HEAD") == head
+    ws.purge(NAME, by="dpo")
+    ws.purge(other, by="dpo")
+    assert_gone(ws.root, NAME)
+    assert_gone(ws.root, other)
+    assert not (ws.root / ".git" / "gardener-purge").exists()
