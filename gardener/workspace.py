@@ -266,8 +266,9 @@ class Workspace:
         """Erase ``text`` from the files and every commit (see docs/design.md and
         ``gardener.verbs.purge``); ``push``: force-push the rewrite.
 
-        The rewrite resets the work tree, so the gardener's own uncommitted
-        files are committed first.
+        The gardener's own uncommitted files are committed first; before
+        that, the rewrite of a purge of ``text`` that was killed half-way is
+        finished (``gardener.verbs.rewriting``).
         """
         from gardener.store.ledger import FOLDER as LEDGER_FOLDER
         from gardener.store.ledger import LEGACY
