@@ -184,9 +184,14 @@ def purge_text(
     ``now`` (local time) goes in the tombstone. The caller holds the
     workspace lock and has committed the gardener's own changes.
 
+    Lines appended meanwhile (an agent's ``>>``) are kept, scrubbed
+    (``gardener.verbs.rewriting``), as are stashes and index flags.
+
     Raises UsageError for a text shorter than 4 characters, GardenerError when
-    tracked files have uncommitted changes or git is mid-merge/rebase (nothing
-    is changed then), or when anything still holds the text afterwards.
+    tracked files have uncommitted changes other than appended lines, git is
+    mid-merge/rebase, the repository has another worktree or a live gc
+    (nothing is changed then), or when an object still holds the text
+    afterwards.
     """
     check_text(text)
     root = Path(root)
