@@ -8,6 +8,8 @@ timing      run and time commands: the gardener, its baselines, the search tool
 probe       child-process probes (fresh interpreters); ``probe profile`` for one verb
 table       the results table: a Row per figure, as text or Markdown
 beliefs     ``python -m bench.beliefs``: promotion scored against hand labels of real workspaces
+purge_kills ``python -m bench.purge_kills``: purges killed at random moments, each run again
+soak        ``python -m bench.soak``: every writer at once for minutes, then what was lost
 
 How it measures, the targets and the latest figures: bench/README.md.
 """

@@ -266,19 +266,22 @@ class Workspace:
         """Erase ``text`` from the files and every commit (see docs/design.md and
         ``gardener.verbs.purge``); ``push``: force-push the rewrite.
 
-        The rewrite resets the work tree, so the gardener's own uncommitted
-        files are committed first.
+        The gardener's own uncommitted files are committed first; before
+        that, the rewrite of a purge of ``text`` that was killed half-way is
+        finished (``gardener.verbs.rewriting``).
         """
         from gardener.store.ledger import FOLDER as LEDGER_FOLDER
         from gardener.store.ledger import LEGACY
         from gardener.verbs.messages import review_marks_message
-        from gardener.verbs.purge import purge_text
+        from gardener.verbs.purge import purge_text, resume_killed
         from gardener.verbs.record import record
 
         with self._session() as session:
-            if not dry_run:
+            if not dry_run:  # a killed purge's rewrite first: record would see its half
+                resumed = resume_killed(self.root, session.repo, text, ignore_case)
                 record(session)
-                session.commit([LEDGER_FOLDER, LEGACY], review_marks_message())
+                if not resumed:  # else the marks it changed go in its tombstone
+                    session.commit([LEDGER_FOLDER, LEGACY], review_marks_message())
             return purge_text(
                 self.root, session.repo, text, dry_run=dry_run, now=session.now(),
                 commit=session.commit, by=by, ignore_case=ignore_case, push=push,

@@ -7,6 +7,7 @@ trees     a temporary index/work tree for a commit of given texts
 trailers  the Gardener-* trailers of a commit message: their names, written and read here
 log       history reads: a path's commits, object scans
 rewrite   history rewrites: filter-repo, reflogs, gc (purge)
+keep      what a rewrite keeps (stashes, index flags) and what stops one (worktrees, a live gc)
 merges    history reads for merges: merge commits of a path, their base, texts at commits
 mergefile ``git merge-file``: three texts merged as git merges a file
 setup     what a clone needs that git does not clone: the hook, the merge drivers

@@ -57,6 +57,9 @@ def refname(name):
     # a ref name cannot hold "[" or a space: the text becomes PURGED there
     new_name = sub(name)
     return re.sub(rb"[\[\] ]", b"", new_name) if new_name != name else name
+# no final ``reset --hard``: it would wipe what others appended meanwhile;
+# purge carries the work tree over itself (gardener.verbs.rewriting)
+fr.RepoFilter.cleanup = lambda *_args, **_kwargs: None
 args = fr.FilteringOptions.parse_args(spec["args"])
 fr.RepoFilter(
     args, blob_callback=blob, message_callback=sub, name_callback=sub,
@@ -77,8 +80,8 @@ def rewrite_history(
     message, name, email and ref name of every commit and tag reachable
     from any ref, with git-filter-repo.
 
-    The work tree is reset to the rewritten HEAD (tracked files only: the
-    caller checks there are no uncommitted changes). Remotes and remote-
+    The work tree and the index are left as they were (the caller carries
+    them over to the new HEAD); the repository's hooks do not run. Remotes and remote-
     tracking refs are kept (``--partial``), every commit is kept even if it
     becomes empty, replace refs are dropped. The old objects stay until
     ``forget_old_history``. Raises GardenerError if filter-repo is missing
@@ -89,9 +92,6 @@ def rewrite_history(
             f"git-filter-repo is not installed; install it with `{sys.executable} -m pip install git-filter-repo`"
         )
     shutil.rmtree(repo.git_dir / "filter-repo", ignore_errors=True)
-    regex = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
-    ref_safe = re.sub(r"[\[\] ]", "", replacement)  # as the driver's ``refname``
-    _rename_checked_out(repo, regex, ref_safe)
     spec = {
         "pattern": pattern,
         "replacement": replacement,
@@ -105,7 +105,7 @@ def rewrite_history(
         [sys.executable, "-c", _FILTER_REPO_DRIVER],
         input=json.dumps(spec).encode(),
         cwd=repo.root,
-        env={**os.environ, **repo.location_env()},
+        env={**os.environ, **repo.location_env(), **_no_hooks()},
         capture_output=True,
         check=False,
     )
@@ -114,10 +114,21 @@ def rewrite_history(
         raise GardenerError(
             f"git-filter-repo failed (exit {done.returncode}): {' / '.join(err)}"
         )
-    _drop_named_refs(repo, regex)
 
 
-def _drop_named_refs(repo: Repo, regex: re.Pattern[str]) -> None:
+def _no_hooks() -> dict[str, str]:
+    """Environment that adds ``core.hooksPath=/dev/null`` to every git that
+    filter-repo starts (a failing ``reference-transaction`` hook of the
+    repository aborted the rewrite half-way)."""
+    n = int(os.environ.get("GIT_CONFIG_COUNT", "0") or 0)
+    return {
+        "GIT_CONFIG_COUNT": str(n + 1),
+        f"GIT_CONFIG_KEY_{n}": "core.hooksPath",
+        f"GIT_CONFIG_VALUE_{n}": os.devnull,
+    }
+
+
+def drop_named_refs(repo: Repo, regex: re.Pattern[str]) -> None:
     """Delete the refs whose names hold the text: filter-repo made their
     renamed copies (``notes-PURGED``) and left the old names on the old history."""
     _, out = repo.run("for-each-ref", "--format=%(refname)")
@@ -126,7 +137,7 @@ def _drop_named_refs(repo: Repo, regex: re.Pattern[str]) -> None:
             repo.run("update-ref", "-d", name)
 
 
-def _rename_checked_out(repo: Repo, regex: re.Pattern[str], replacement: str) -> None:
+def rename_checked_out(repo: Repo, regex: re.Pattern[str], replacement: str) -> None:
     """Rename the branch checked out when its name holds the text, before the
     rewrite: filter-repo resets the work tree to HEAD's branch, which must
     still be there under the name it ends with."""
@@ -137,13 +148,16 @@ def _rename_checked_out(repo: Repo, regex: re.Pattern[str], replacement: str) ->
 
 
 def forget_old_history(repo: Repo, sub: Callable[[bytes], bytes]) -> None:
-    """Make the history before a rewrite unrecoverable from this repository.
+    """Make the history before a rewrite unrecoverable from this repository:
+    ``scrub_git_files``, ``expire_reflogs``, ``prune``."""
+    scrub_git_files(repo, sub)
+    expire_reflogs(repo)
+    prune(repo)
 
-    Removes filter-repo's leftovers (``.git/filter-repo/``), ORIG_HEAD and
-    FETCH_HEAD, applies ``sub`` to the saved commit messages
-    (COMMIT_EDITMSG...), expires every reflog entry and prunes every
-    unreachable object (``gc --prune=now``).
-    """
+
+def scrub_git_files(repo: Repo, sub: Callable[[bytes], bytes]) -> None:
+    """Remove filter-repo's leftovers (``.git/filter-repo/``), ORIG_HEAD and
+    FETCH_HEAD; apply ``sub`` to the saved commit messages (COMMIT_EDITMSG...)."""
     shutil.rmtree(repo.git_dir / "filter-repo", ignore_errors=True)
     for name in _OLD_POINTERS:
         (repo.git_dir / name).unlink(missing_ok=True)
@@ -153,5 +167,22 @@ def forget_old_history(repo: Repo, sub: Callable[[bytes], bytes]) -> None:
             data = path.read_bytes()
             if sub(data) != data:
                 path.write_bytes(sub(data))
+
+
+def expire_reflogs(repo: Repo) -> None:
+    """Expire every reflog entry of every ref (the stash's too)."""
     repo.run("reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all")
-    repo.run("gc", "--prune=now", "--quiet")
+
+
+def prune(repo: Repo) -> None:
+    """Delete every object no ref, reflog or index reaches (``gc --prune=now``);
+    the reflogs left are kept whatever their age (a rebuilt stash's entries).
+    A ``gc.pid`` no live gc holds (a killed one's) is removed first."""
+    from gardener.git.keep import live_gc
+
+    if (repo.git_dir / "gc.pid").exists() and live_gc(repo) is None:
+        (repo.git_dir / "gc.pid").unlink(missing_ok=True)
+    repo.run(
+        "-c", "gc.reflogExpire=never", "-c", "gc.reflogExpireUnreachable=never",
+        "gc", "--prune=now", "--quiet",
+    )  # fmt: skip

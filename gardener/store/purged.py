@@ -214,7 +214,8 @@ def begin(root: Path, line: str) -> None:
 
 def exclude_locally(root: Path, paths: Sequence[str]) -> None:
     """Add ``paths`` (workspace-relative) to ``.git/info/exclude`` unless
-    there; nothing if the git folder is not ``root/.git``."""
+    there; nothing if the git folder is not ``root/.git`` (a folder, or a
+    symlink to one)."""
     info = root / ".git" / "info"
     if not (root / ".git").is_dir():
         return
@@ -224,7 +225,8 @@ def exclude_locally(root: Path, paths: Sequence[str]) -> None:
     missing = [f"/{p}" for p in paths if f"/{p}" not in rules.split()]
     if missing:
         head = rules if rules.endswith("\n") or not rules else rules + "\n"
-        atomic_write(exclude, head + "\n".join(missing) + "\n")
+        # the git folder may be a symlink to a folder outside the workspace
+        atomic_write(exclude, head + "\n".join(missing) + "\n", root=info.resolve())
 
 
 def _ignore(root: Path, name: str, why: str) -> None:

@@ -14,6 +14,8 @@ forget       forget: retire the entries that match
 held         approve / reject: a person's decision on an entry held for review
 judge        review / decide: the entries waiting for the judge, its answers applied
 purge        purge: erase a text from the files and every commit (--push: force-push it)
+rewriting    purge's rewrite in steps a kill cannot spoil: the work tree carried over, stashes, flags
+purgekeys    the ledger marks and retired names a purge's edits change, planned before it
 sync         sync: record, fetch, merge, promote, push; follow a purge made on another clone
 follow       sync's half for a purge made elsewhere: old history found, own commits replayed; the pre-push check
 recall       recall: ranked facts and note entries, one key, or what held at a time

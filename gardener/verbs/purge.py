@@ -16,7 +16,6 @@ reflogs, gc).
 from __future__ import annotations
 
 import getpass
-import os
 import secrets
 import shutil
 from collections.abc import Callable, Sequence
@@ -26,28 +25,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gardener.errors import GardenerError
-from gardener.files.atomic import atomic_write
-from gardener.files.layout import note_date
-from gardener.files.read import read_text
-from gardener.formats.dailynote import parse_note
+from gardener.git import keep, trailers
 from gardener.git import log as gitlog
 from gardener.git import remote as gitremote
 from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import Identity, identity_for
 from gardener.git.log import HistoryScan, Holder
 from gardener.git.remote import Pushed
-from gardener.model.facts import Note
-from gardener.model.marks import fingerprints
+from gardener.git.run import decode
 from gardener.planning.purge import REPLACEMENT, Needle, check_text, needle_regex
-from gardener.store import purged, retired
-from gardener.store.ledger import Ledger, read_all
+from gardener.store import purged
+from gardener.verbs import purgekeys, rewriting
 from gardener.verbs.follow import new_purges
 from gardener.verbs.messages import purge_message
 
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
 
-_MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
+_MAX_FILE = rewriting.MAX_FILE
 _SHOWN_COMMITS = 20
 
 Commit = Callable[[Sequence[str], str, "Identity | None"], "str | None"]
@@ -189,9 +184,14 @@ def purge_text(
     ``now`` (local time) goes in the tombstone. The caller holds the
     workspace lock and has committed the gardener's own changes.
 
+    Lines appended meanwhile (an agent's ``>>``) are kept, scrubbed
+    (``gardener.verbs.rewriting``), as are stashes and index flags.
+
     Raises UsageError for a text shorter than 4 characters, GardenerError when
-    tracked files have uncommitted changes or git is mid-merge/rebase (nothing
-    is changed then), or when anything still holds the text afterwards.
+    tracked files have uncommitted changes other than appended lines, git is
+    mid-merge/rebase, the repository has another worktree or a live gc
+    (nothing is changed then), or when an object still holds the text
+    afterwards.
     """
     check_text(text)
     root = Path(root)
@@ -214,7 +214,7 @@ def purge_text(
     if not before.found:
         if dry_run:
             return result
-        return _finish_killed(root, needle, result, commit, by, now)
+        return _finish_killed(root, repo, needle, result, commit, by, now)
     if dry_run:
         blocked = _blockers(root, repo)
         if blocked:
@@ -226,11 +226,19 @@ def purge_text(
     old_refs = gitremote.refs(repo, "refs/heads", "refs/remotes", "refs/tags")
     purge_id, sha = _erase(root, repo, needle, before, commit, by, now)
     after = _survey(root, repo, needle)
-    if after.files or after.history.holding:
-        where = [f.path for f in after.files] + [f"object {s}" for s in after.history.holding[:5]]  # fmt: skip
+    if after.files:  # written again while the purge ran: once more
+        rewriting.scrub_work_tree(root, needle)
+        after = _survey(root, repo, needle)
+    if after.history.holding:
+        where = [f"object {s}" for s in after.history.holding[:5]]
         raise GardenerError(
             f"purge incomplete: these still hold the text: {', '.join(where)}"
         )
+    warnings += [
+        f"{f.path} was given the text again while the purge ran: the next record "
+        "takes it out before any commit (the text is refused from now on)"
+        for f in after.files
+    ]
     warnings += [
         f".git/{p} still holds the text (a remote URL or a setting?): edit it by hand"
         for p in after.git_files
@@ -249,6 +257,14 @@ def purge_text(
         warnings=tuple(warnings),
         pushed=pushed,
     )
+
+
+def resume_killed(root: Path, repo: Repo, text: str, ignore_case: bool) -> bool:
+    """Before anything else runs in a purge of ``text``: finish the history
+    rewrite of a purge of it that was killed half-way
+    (``gardener.verbs.rewriting.resume``); True if there was one."""
+    check_text(text)
+    return rewriting.resume(Path(root), repo, Needle(text, ignore_case))
 
 
 def _push_rewrite(repo: Repo, old: dict[str, str]) -> tuple[Pushed, ...]:
@@ -313,30 +329,33 @@ def _erase(
     line = purged.hash_line(root, needle.text, purge_id)
     # from here on, the text is refused, even if this is killed
     purged.begin(root, line)
-    retired_before = _retired_values(root, [f.path for f in before.files])
-    marks_before = {f.path: _marks_by_line(root, f.path) for f in before.files}
-    book = read_all(root, repo.git_dir)  # pending marks too: their folder goes below
+    # the marks the edits change, planned now (a rerun after a kill writes the same)
+    keys = purgekeys.plan(root, repo, needle, [f.path for f in before.files])
+    commits, files = len(before.history.commits), len(before.files)
+    # a killed run whose rewrite was finished but reached only some refs
+    # (fast-import updates them one by one): its counts and marks are the true ones
+    earlier = rewriting.kept(repo)
+    keys = {**(earlier.get("keys") or {}), **keys}
+    commits, files = earlier.get("counts") or (commits, files)
+    rewriting.begin(repo, needle, {"counts": [commits, files], "keys": keys})
     if before.history.commits:
         regex = needle_regex(needle.text)
         gitrewrite.rewrite_history(repo, regex, REPLACEMENT, needle.ignore_case)
-    gitrewrite.forget_old_history(repo, needle.sub)
-    _scrub_work_tree(root, before.files, needle)
-    rekeyed = _rekey_retired(root, retired_before)
-    rekeyed += _rekey_ledger(root, book, marks_before)
-    # the recall index and the settings cache: caches that may hold the text
-    shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
+    rewriting.finish(root, repo, needle, rewritten=bool(before.history.commits))
+    rekeyed = purgekeys.write(root, keys)
     paths = purged.remember(root, needle.text, line) + rekeyed
     who = needle.mask(by or _os_user())  # who asked may be whom it is about
-    commits, files = len(before.history.commits), len(before.files)
     sha = commit(
         paths, _tombstone(commits, files, purge_id, who, now), identity_for(who)
     )
     (root / purged.PENDING).unlink(missing_ok=True)
+    rewriting.end(repo)
     return purge_id, sha
 
 
 def _finish_killed(
     root: Path,
+    repo: Repo,
     needle: Needle,
     result: PurgeResult,
     commit: Commit,
@@ -351,16 +370,21 @@ def _finish_killed(
     if not lines:
         return result
     sha = None
+    kept = rewriting.kept(repo)  # what the killed run planned (if it got so far)
+    counts = kept.get("counts") or [0, 0]
     for line in lines:
-        if purged.is_remembered(root, line):
-            continue  # killed after its tombstone: only the pending line is left
         purge_id = line.split("\t", 1)[0]
+        if _tombstone_made(repo, purge_id):
+            continue  # killed after its tombstone: only the pending line is left
         who = needle.mask(by or _os_user())
+        paths = purgekeys.write(root, kept.get("keys") or {})
+        shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)  # caches
         sha = commit(
-            purged.remember(root, needle.text, line), _tombstone(0, 0, purge_id, who, now),
-            identity_for(who),
+            purged.remember(root, needle.text, line) + paths,
+            _tombstone(counts[0], counts[1], purge_id, who, now), identity_for(who),
         )  # fmt: skip
     purged.end_pending(root, lines)
+    rewriting.end(repo)
     return replace(
         result,
         purge_id=lines[-1].split("\t", 1)[0],
@@ -369,99 +393,10 @@ def _finish_killed(
     )
 
 
-def _note_at(root: Path, path: str) -> Note | None:
-    """The daily note at ``path``, parsed; None if it is not a dated note or
-    cannot be read."""
-    day = note_date(path.rpartition("/")[2])
-    if day is None:
-        return None
-    try:
-        return parse_note(path, day, read_text(root / path))
-    except (OSError, GardenerError):
-        return None
-
-
-def _entry_values(root: Path, path: str) -> dict[int, str]:
-    """Line -> value of each entry of the daily note at ``path`` ({}: none)."""
-    note = _note_at(root, path)
-    return {e.line: e.value for e in note.entries} if note else {}
-
-
-def _marks_by_line(root: Path, path: str) -> dict[int, str]:
-    """Line -> ledger mark of each entry of the daily note at ``path`` ({}: none)."""
-    note = _note_at(root, path)
-    return {e.line: mark for e, mark in fingerprints(note).items()} if note else {}
-
-
-def _rekey_ledger(
-    root: Path, book: Ledger, before: dict[str, dict[int, str]]
-) -> list[str]:
-    """Give the entries the purge edited their new ledger marks (a mark is a
-    digest of the entry's words, which now hold ``[PURGED]``): else promote
-    reads them as new entries and files them again, even ones a person had
-    removed from MEMORY.md. The marks waiting uncommitted are written into
-    the month files too. Returns the ledger files written, to commit with
-    the tombstone."""
-    marks = set(book.marks())
-    for path, old_marks in before.items():
-        new_marks = _marks_by_line(root, path)
-        for line, old in old_marks.items():
-            new = new_marks.get(line)
-            if new is None or new == old:
-                continue
-            marks |= {
-                new + m[len(old) :]
-                for m in marks
-                if m == old or m.startswith(old + "\t")
-            }
-    files = book.files(marks)
-    for rel, text in files.items():
-        target = root / rel
-        if text is None:
-            target.unlink(missing_ok=True)
-        else:
-            atomic_write(target, text, root=root)
-    return list(files)
-
-
-def _retired_values(root: Path, paths: Sequence[str]) -> dict[str, dict[int, str]]:
-    """Of the files a purge is about to scrub, the notes with entries
-    ``forget`` retired: path -> their entries' values by line (see
-    ``_rekey_retired``)."""
-    if not (root / retired.REGISTER).is_file():
-        return {}
-    listed = {m.partition("\t")[0] for m in retired.read(root)}
-    return {p: _entry_values(root, p) for p in paths if p in listed}
-
-
-def _rekey_retired(root: Path, before: dict[str, dict[int, str]]) -> list[str]:
-    """Rename, in ``.gardener/retired``, the entries the purge edited: they
-    are named by their words, which now hold ``[PURGED]``, and would answer
-    recall again under the new words. Returns the register's path if it
-    changed (to commit with the tombstone), else []."""
-    if not before:
-        return []
-    register = root / retired.REGISTER
-    text = register.read_text(encoding="utf-8", errors="surrogateescape")
-    entries = retired.parse(text)
-    for path, old_values in before.items():
-        new_values = _entry_values(root, path)
-        for line, old in old_values.items():
-            new = new_values.get(line)
-            was = retired.mark(path, old)
-            if new is not None and new != old and was in entries:
-                entries[retired.mark(path, new)] = entries.pop(was)
-    rendered = retired.render(entries)
-    if rendered == text:
-        return []
-    atomic_write(register, rendered, root=root)
-    return [retired.REGISTER]
-
-
 def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
     files: list[FileHit] = []
     too_large: list[str] = []
-    for path in _work_tree_files(root):
+    for path in rewriting.work_tree_files(root):
         rel = path.relative_to(root).as_posix()
         try:
             if path.stat().st_size >= _MAX_FILE:
@@ -477,36 +412,17 @@ def _survey(root: Path, repo: Repo, needle: Needle) -> _Survey:
     return _Survey(tuple(files), history, git_files, tuple(too_large))
 
 
-def _work_tree_files(root: Path) -> list[Path]:
-    """Regular files under ``root`` (symlinks not followed, ``.git`` folders skipped)."""
-    found = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
-        for name in sorted(names):
-            path = Path(folder, name)
-            if name != ".git" and path.is_file() and not path.is_symlink():
-                found.append(path)
-    return found
-
-
-def _scrub_work_tree(root: Path, files: Sequence[FileHit], needle: Needle) -> None:
-    """Replace the text in the files that held it (tracked ones were already reset)."""
-    for hit in files:
-        path = root / hit.path
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            continue
-        if needle.count(data):
-            atomic_write(path, needle.sub(data).decode("utf-8", "surrogateescape"), root=root)  # fmt: skip
-
-
 def _blockers(root: Path, repo: Repo) -> str | None:
-    """Why a history rewrite cannot run now, or None."""
+    """Why a history rewrite cannot run now, or None. A tracked file whose
+    only change is lines appended (an agent's ``>>``) is no obstacle: the
+    rewrite carries the work tree over (``gardener.verbs.rewriting``)."""
     busy = repo.in_progress()
     if busy:
         return f"git is in the middle of {busy} in {root}: finish or abort it, then purge again"
-    dirty = repo.uncommitted()
+    unsafe = keep.blocker(repo)
+    if unsafe:
+        return unsafe
+    dirty = [p for p in repo.uncommitted() if not _only_appended(root, repo, p)]
     if dirty:
         shown = ", ".join(dirty[:10]) + (" ..." if len(dirty) > 10 else "")
         return (
@@ -515,6 +431,20 @@ def _blockers(root: Path, repo: Repo) -> str | None:
             f"(`git -C {root} commit -m '...' -- <files>`) or stash them (`git -C {root} stash`), then purge again"
         )
     return None
+
+
+def _only_appended(root: Path, repo: Repo, rel: str) -> bool:
+    """Whether tracked ``rel`` differs from HEAD only by bytes appended in
+    the work tree (the index as HEAD)."""
+    code, head = repo.run("rev-parse", "-q", "--verify", f"HEAD:{rel}", ok=(0, 1, 128))
+    _, staged = repo.run("ls-files", "-s", "-z", "--", rel)
+    if code != 0 or decode(head).strip() not in decode(staged):
+        return False  # new, deleted or staged
+    try:
+        data = (root / rel).read_bytes()
+    except OSError:
+        return False
+    return data.startswith(repo.run("cat-file", "blob", decode(head).strip())[1])
 
 
 def _remote_warning(remotes: Sequence[str], dry_run: bool, push: bool) -> str:
@@ -533,6 +463,13 @@ def _remote_warning(remotes: Sequence[str], dry_run: bool, push: bool) -> str:
         f"(`gardener purge --push` does; or `git push --force-with-lease --all <remote>`), "
         f"{clones}"
     )
+
+
+def _tombstone_made(repo: Repo, purge_id: str) -> bool:
+    """Whether HEAD's history holds the tombstone of ``purge_id``."""
+    grep = f"--grep={trailers.trailer(trailers.PURGE_ID, purge_id)}"
+    _, out = repo.run("log", "-1", "--format=%H", "-F", grep)
+    return bool(out.strip())
 
 
 def _tombstone(commits: int, files: int, purge_id: str, who: str, now: datetime) -> str:

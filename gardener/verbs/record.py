@@ -36,7 +36,7 @@ from gardener.verbs.guard import (
 from gardener.verbs.messages import moves_message, record_message
 from gardener.verbs.reading import BACKUP_MAX_BYTES
 from gardener.verbs.results import RecordResult
-from gardener.verbs.rewrites import accept_held, hold_rewrite
+from gardener.verbs.rewrites import accept_held, hold_rewrite, restore_promoted
 from gardener.verbs.session import Session
 
 
@@ -83,6 +83,8 @@ def record(
     accepted = accept_held(s) if accept else None
     changed = _changed(s)
     memory = s.config.memory_file
+    if memory in changed and not accept and (back := restore_promoted(s, memory)):
+        s.warn(back)  # a copy read before promote: what it filed since comes back
     if memory in changed and not accept and (held := hold_rewrite(s, memory)):
         s.warn(held)
         changed.remove(memory)

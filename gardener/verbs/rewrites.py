@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
-from gardener.files.atomic import atomic_write, ensure_state_dir
+from gardener.files.atomic import atomic_write, ensure_state_dir, replace_if_unchanged
 from gardener.files.layout import STATE_DIR
 from gardener.files.read import read_text
 from gardener.formats.memoryfile import parse_memory
@@ -169,3 +169,103 @@ def _text(path: Path) -> str | None:
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+_STALE_DEPTH = 20  # promote commits looked back through for the writer's copy
+
+
+def restore_promoted(s: Session, rel: str) -> str | None:
+    """Put back into MEMORY.md (``rel``) the entries promote added since the
+    copy an outside writer rewrote it from: the warning saying so, or None.
+
+    The writer's copy is taken to be the file before one of the latest
+    promote commits (only promotes since it, nothing else changed the
+    file) when the change keeps some of that version's entries and drops
+    the entries those promotes added, keeping none of them: a writer who read the file after the promote would have
+    kept some of what it added. The writer's change is then replayed onto
+    the committed file (``merge_memory``, as the merge driver does: its
+    edits, additions and removals of older entries kept). A change that
+    also keeps some fresh entries (a person deleting one of them) is left
+    as it is; so is one the merge cannot replay cleanly.
+    """
+    for _ in range(3):  # a save landing meanwhile: plan again on it
+        done = _restore_promoted(s, rel)
+        if done is None or isinstance(done, str):
+            return done
+    return None
+
+
+def _restore_promoted(s: Session, rel: str) -> str | None | bool:
+    """``restore_promoted`` once; False when the file changed meanwhile."""
+    committed = s.repo.committed_text(rel)
+    current = _text(s.root / rel)
+    if committed is None or current is None:
+        return None
+    today = format_instant(s.now())[:10]
+    lost, _ = outside_loss(committed, current, today, rel)
+    if not lost or not all(f.id for f in lost):
+        return None
+    try:
+        head_ids = _ids(committed, rel)
+        now_ids = _ids(current, rel)
+    except ParseError:
+        return None
+    lost_ids = {f.id for f in lost}
+    for base in _promote_bases(s, rel):
+        try:
+            base_ids = _ids(base, rel)
+        except ParseError:
+            return None
+        added = head_ids - base_ids
+        # a copy of that version: keeps some of it, none of what came after
+        if lost_ids <= added and not added & now_ids and base_ids & now_ids:
+            return _replay(s, rel, base, committed, current, lost)
+    return None
+
+
+def _replay(
+    s: Session, rel: str, base: str, committed: str, current: str, lost: list[Fact]
+) -> str | None | bool:
+    from gardener.git.mergefile import merge_file
+    from gardener.model.config import multi_valued
+    from gardener.planning.mergetext import merge_memory
+
+    try:
+        done = merge_memory(
+            base, committed, current, merge_file,
+            multi=lambda key: multi_valued(key, s.config), path=rel,
+        )  # fmt: skip
+    except ParseError:
+        return None
+    if done.conflicts or done.outside_conflicts:
+        return None
+    if not replace_if_unchanged(s.root / rel, done.text, current, root=s.root):
+        return False  # a person's save landed meanwhile: never over it
+    names = ", ".join(f.key or f.value[:30] for f in lost[:5])
+    more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
+    return (
+        f"{rel} was rewritten from a copy read before promote filed {len(lost)}"
+        f" entries ({names}{more}): they are put back, the rest of the change is kept"
+    )
+
+
+def _promote_bases(s: Session, rel: str) -> list[str]:
+    """``rel``'s text before each of its latest commits, newest first, as
+    long as those commits are promotes."""
+    from gardener.git.merges import texts_at
+    from gardener.git.trailers import ACTION
+
+    fmt = f"--format=%H %(trailers:key={ACTION},valueonly,separator=%x2C)"
+    _, out = s.repo.run("log", f"-n{_STALE_DEPTH}", fmt, "--", rel)
+    parents = []
+    for line in out.decode("utf-8", "replace").splitlines():
+        sha, _, action = line.partition(" ")
+        if action.strip() != "promote":
+            break
+        parents.append(f"{sha}^")
+    texts = texts_at(s.repo, parents, rel)
+    return [t for p in parents if (t := texts.get(p)) is not None]
+
+
+def _ids(text: str, rel: str) -> set[str]:
+    return {f.id for f in parse_memory(text, rel).facts if f.id}

@@ -220,8 +220,8 @@ def test_short_text_is_refused_as_too_broad(ws: Workspace, text: str):
 
 def test_uncommitted_change_to_a_tracked_file_refuses(ws: Workspace):
     ws.note(f"{NAME} prefers tabs over spaces")
-    with (ws.root / ".gitattributes").open("a") as out:
-        out.write("*.bin binary\n")
+    attributes = ws.root / ".gitattributes"  # an edit, not lines appended
+    attributes.write_text("*.bin binary\n" + attributes.read_text())
     head = git(ws.root, "rev-parse", "HEAD")
     with pytest.raises(
         GardenerError, match=r"uncommitted changes .*\.gitattributes.*git -C"

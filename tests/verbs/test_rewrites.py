@@ -132,3 +132,51 @@ def test_accept_refuses_a_held_rewrite_the_gardener_committed_over(ten: Workspac
     with pytest.raises(GardenerError, match="committed again since"):
         ws.record(accept=True)
     assert (ws.root / ".gardener" / "held" / "MEMORY.md").exists()
+
+
+def test_a_rewrite_from_a_copy_read_before_promote_puts_the_promoted_back(
+    ten: Workspace,
+):
+    """Regression (breaker, issue 20 item 3): an agent rewrote MEMORY.md
+    from a copy it read before promote ran; the entries promoted since were
+    recorded as the person deleting them, the ledger called their notes
+    settled, so they were never filed again (43 of 488 facts)."""
+    ws = ten
+    memory = ws.root / "MEMORY.md"
+    stale = memory.read_text()  # the agent reads its copy here
+    ws.now_override = "2026-02-03T11:00"
+    (ws.root / "memory" / "2026-02-03.md").open("a").write(
+        "- fact: **host 10**: box10\n- fact: **host 11**: box11\n"
+    )
+    ws.promote()
+    assert "box10" in memory.read_text() and "box11" in memory.read_text()
+    # the agent writes its copy back with one edit of its own
+    memory.write_text(stale.replace("box3", "box3-new") + "\nthe agent's own line\n")
+    result = ws.record()
+    text = memory.read_text()
+    assert "box10" in text and "box11" in text  # promoted since: back
+    assert "box3-new" in text and "box3 " not in text.replace("box3-new", "")
+    assert "the agent's own line" in text
+    assert any("read before" in w for w in result.warnings)
+    committed = git(ws.root, "show", "HEAD:MEMORY.md")
+    assert "box10" in committed and "box3-new" in committed
+    assert ws.promote().commit is None  # nothing to file again, nothing lost
+    assert not [p for p in ws.check() if p.kind == "lost"]
+
+
+def test_a_person_deleting_a_fresh_entry_from_the_current_file_stands(
+    ten: Workspace,
+):
+    ws = ten
+    memory = ws.root / "MEMORY.md"
+    ws.now_override = "2026-02-03T11:00"
+    (ws.root / "memory" / "2026-02-03.md").open("a").write(
+        "- fact: **host 10**: box10\n- fact: **host 11**: box11\n"
+    )
+    ws.promote()
+    text = memory.read_text()
+    line = next(x for x in text.splitlines() if "box10" in x)
+    memory.write_text(text.replace(line + "\n", ""))  # read after the promote
+    ws.record()
+    assert "box10" not in memory.read_text() and "box11" in memory.read_text()
+    assert "box10" not in git(ws.root, "show", "HEAD:MEMORY.md")
