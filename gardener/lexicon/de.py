@@ -237,6 +237,10 @@ WORDS = Words(
     ),
     weak_removals=("{old} entfernt", "{old} gestrichen", "{old} abgeschaltet"),
     purposes=(
+        "{new} übernimmt die {subject}",
+        "{new} übernimmt den {subject}",
+        "{new} kümmert sich um die {subject}",
+        "{new} kümmert sich um den {subject}",
         "wir nutzen {new} für {subject}",
         "wir verwenden {new} für {subject}",
         "wir benutzen {new} für {subject}",

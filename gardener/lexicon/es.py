@@ -194,6 +194,11 @@ WORDS = Words(
     ),
     weak_removals=("eliminamos {old}", "quitamos {old}", "se eliminó {old}"),
     purposes=(
+        "{new} gestiona las {subject}",
+        "{new} gestiona la {subject}",
+        "{new} gestiona el {subject}",
+        "{new} se encarga de la {subject}",
+        "{new} se encarga del {subject}",
         "usamos {new} para {subject}",
         "utilizamos {new} para {subject}",
         "usa {new} para {subject}",

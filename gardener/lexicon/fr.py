@@ -206,6 +206,11 @@ WORDS = Words(
     ),
     weak_removals=("supprimé {old}", "retiré {old}", "enlevé {old}"),
     purposes=(
+        "{new} gère les {subject}",
+        "{new} gère la {subject}",
+        "{new} gère le {subject}",
+        "{new} s'occupe des {subject}",
+        "{new} s'occupe de la {subject}",
         "nous utilisons {new} pour {subject}",
         "on utilise {new} pour {subject}",
         "utilisons {new} pour {subject}",

@@ -173,6 +173,8 @@ WORDS = Words(
     ),
     weak_removals=("убрали {old}", "удалили {old}", "отключили {old}"),
     purposes=(
+        "{new} отвечает за {subject}",
+        "{new} обслуживает {subject}",
         "используем {new} для {subject}",
         "мы используем {new} для {subject}",
         "использует {new} для {subject}",

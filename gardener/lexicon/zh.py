@@ -231,6 +231,8 @@ WORDS = Words(
         "取消{old}",
     ),
     purposes=(
+        "{subject}由{new}负责",
+        "{new}负责{subject}",
         "用{new}做{subject}",
         "使用{new}做{subject}",
         "用{new}来做{subject}",

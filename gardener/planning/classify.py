@@ -600,10 +600,14 @@ def _purpose(text: str, words: Words) -> tuple[str, str] | None:
     found = first_frame(text, words.purposes)
     if not found:
         return None
-    _, groups, (start, end) = found
+    template, groups, (start, end) = found
     purpose, thing = bare(groups.get("subject")), bare(groups.get("new"))
     if not purpose or not thing:
         return None
+    if template.startswith("{new}") and not (
+        thing[:1].isupper() or thing[:1].isdigit()
+    ):
+        return None  # "RabbitMQ runs the job queue", not "the agent runs the tests"
     if any(a < end and start < b for a, b in negated(text, words)):
         return None  # "we will not use MongoDB for sessions"
     if any(len(p.split()) > _PURPOSE_WORDS for p in (purpose, thing)):

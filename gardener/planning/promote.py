@@ -206,6 +206,13 @@ def _file(
         return
     if c.key is None and c.leaves:  # "replaced Kimi with Ollama": Kimi's key
         c = anchored(c, (f for f in work.facts if not f.get("until")))
+    elif c.ends and c.key and c.leaves and work.current(c.key) is None:
+        # "dropped Memcached" keyed by its topic (cache), while the one current
+        # fact holding Memcached is keyed by its purpose (web sessions)
+        other = anchored(
+            replace(c, key=None), (f for f in work.facts if not f.get("until"))
+        )
+        c = other if other.key else c
     c = aliased(c, work.current, work.topic_names)
     c = by_subject(c, work.current, work.copulas)
     # the valid time as written, and as read back: whole minutes

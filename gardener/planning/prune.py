@@ -268,7 +268,8 @@ NOTES_ALWAYS = 7  # notes one prune may always delete: a week of daily notes
 def _over_budget(path: str, limit: int, notes: int) -> KeptNote:
     reason = (
         f"past its TTL, waits for a later pass: one pass deletes at most {limit}"
-        f" of {notes} notes (max_loss); --force deletes every note due"
+        f" of {notes} notes (a week of notes, or max_loss of them if more);"
+        " --force deletes every note due"
     )
     return KeptNote(path, "budget", reason)
 

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from gardener.git.log import first_added
 from gardener.model.config import as_values
 from gardener.model.facts import Note
-from gardener.planning.prune import Dating, PrunePlan, plan_prune
+from gardener.planning.prune import NOTES_ALWAYS, Dating, PrunePlan, plan_prune
 from gardener.recall.search import forget_files
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import Ledger, read_all
@@ -50,8 +50,8 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     if waiting:  # said where people look, not only in the kept list
         s.warnings.append(
             f"{waiting} more notes past their TTL wait for a later pass: one pass"
-            f" deletes at most max_loss={s.config.max_loss} of the notes"
-            " (a clock set ahead?); --force deletes them now"
+            f" deletes a week of notes ({NOTES_ALWAYS}) or max_loss={s.config.max_loss}"
+            " of them, whichever is more (a clock set ahead?); --force deletes them now"
         )
     done = PruneResult(plan, None, dry_run, tuple(s.warnings))
     if dry_run:
