@@ -25,7 +25,7 @@ from .workspaces import Built, copy, git, mark_processed
 if TYPE_CHECKING:
     from .figures import Setup
 
-LINE = "- 21:30 decision: **database**: DuckDB\n"
+LINE = "- 19:30 decision: **database**: DuckDB\n"  # before the pass's clock
 ENTRY_BYTES = 96  # about what an entry of the generator's notes takes
 
 

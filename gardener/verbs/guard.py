@@ -229,6 +229,7 @@ def redact_files(
     config: Config,
     now: datetime,
     memo: ScanMemo | None = None,
+    committed: Mapping[str, str | None] | None = None,
 ) -> list[Redaction]:
     """Redact never-store content in the given workspace files, in place.
 
@@ -251,6 +252,15 @@ def redact_files(
     (an agent that appends later through the same descriptor), the file is
     rewritten in place instead, so those later lines land in it, not in a
     replaced copy. ``memo``: keeps the scans for the caller to ask again.
+
+    ``committed``: the files' texts at the last commit (None: not committed),
+    which were scanned before that commit. A file whose lines no commit holds
+    (with the lines of context ``redact.unscanned`` gives them) hold no
+    finding is then not scanned whole: an append to a 50 MB note costs the
+    appended lines. Values refused before, and values found in the change,
+    are still looked for in the whole file; a finding in the new lines has
+    the whole file scanned, as without ``committed``. A rule added since the
+    last commit applies from then on (see docs/design.md, "Never store").
     """
     memo = memo or ScanMemo(0)
     paths = [p for p in paths if (root / p).is_file() and not (root / p).is_symlink()]
@@ -259,7 +269,13 @@ def redact_files(
     read: dict[str, tuple[str, list[tuple[int, int, str]]]] = {}
     for path in paths:  # the values of the whole change, before any file changes
         text = (root / path).read_bytes().decode("utf-8", "surrogateescape")
-        spans = memo.spans(text, never_store_for(path, config), config.allow)
+        extra = never_store_for(path, config)
+        before = committed.get(path) if committed is not None else None
+        fresh = text if before is None else redact.unscanned(text, before)
+        if fresh is text or memo.spans(fresh, extra, config.allow):
+            spans = memo.spans(text, extra, config.allow)
+        else:  # the new lines are clean: the rest was scanned when committed
+            spans = []
         read[path] = (text, spans)
         shared |= decision.values_of(text, spans)
     done: list[Redaction] = []

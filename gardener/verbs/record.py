@@ -9,7 +9,7 @@ gets its text back, and the rest is one commit attributed to whoever wrote it.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
@@ -102,12 +102,13 @@ def record(
     # a purged text is refused if stored again (new lines scanned)
     redacted += remove_purged(s.root, changed, repo.committed_texts)
     memo = ScanMemo()  # the commit's rescan of a text scanned here is a lookup
-    redacted += redact_files(s.root, changed, s.config, s.now(), memo)
+    committed = repo.committed_texts(changed)  # scanned then: only new lines are
+    redacted += redact_files(s.root, changed, s.config, s.now(), memo, committed)
     agents = {_agent_of(s.root, p) for p in changed if s.is_note(p)}
     author = repo.configured_identity() or identity_for(
         agents.pop() if len(agents) == 1 else None
     )
-    texts, again = _scanned_texts(s, changed, memo)
+    texts, again = _scanned_texts(s, changed, memo, committed)
     redacted += again
     summaries = [r.summary() for r in redacted]
     message = record_message(changed, kept, summaries, accepted)
@@ -212,7 +213,10 @@ def _follow_moves(s: Session, moved: dict[str, str]) -> None:
 
 
 def _scanned_texts(
-    s: Session, changed: Sequence[str], memo: ScanMemo
+    s: Session,
+    changed: Sequence[str],
+    memo: ScanMemo,
+    committed: Mapping[str, str | None],
 ) -> tuple[dict[str, str] | None, list[Redaction]]:
     """The texts of ``changed`` as last scanned, for the commit to take
     instead of what the files hold when git reads them: a writer appending
@@ -224,7 +228,6 @@ def _scanned_texts(
     paths = [s.root / p for p in changed]
     if not all(p.is_file() and not p.is_symlink() for p in paths):
         return None, []
-    committed = s.repo.committed_texts(list(changed))
     redacted: list[Redaction] = []
     for _ in range(3):
         texts = {
