@@ -128,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the workspaces")
     parser.add_argument("--repeats", type=int, help="runs per figure (median)")
     parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also print where one pass of each promote row spends its time",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         choices=[f.__name__ for f in FIGURES],
@@ -140,11 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[Row] = []
     notes: list[str] = []
+    setup: Setup | None = None
     try:
         built = workspaces(scratch, sizes)
         setup = Setup(
             scratch, args.repeats or int(sizes["repeats"]), int(sizes["facts"]),
             sizes["timeout"], built["day"], built["year"], built["five"], built["ten"],
+            profile=args.profile,
         )  # fmt: skip
         notes = context(built)
         for figure in FIGURES:
@@ -172,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text(rows))
     print()
     print("\n".join(notes))
+    for figure, report in setup.profiles if setup is not None else ():
+        print(f"\nphases of one pass, {figure} (wall and CPU seconds):\n{report}")
     if args.write:
         write_results(HERE / "README.md", markdown(rows, notes))
         log(f"wrote the table into {HERE / 'README.md'}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 import subprocess
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import timing
@@ -41,6 +41,10 @@ class Setup:
     year: Built  # "1 y"
     five: Built  # "5 y"
     ten: Built  # "10 y"
+    # ``--profile``: also time the phases of one pass per promote row, and
+    # keep (figure, report) here for the lines under the table
+    profile: bool = False
+    profiles: list[tuple[str, str]] = field(default_factory=list)
 
 
 def span(built: Built) -> str:
@@ -240,6 +244,11 @@ def _promote_facts(setup: Setup, prose: bool, target: float) -> Row:
             break  # one slow pass says enough
     how = "facts keyed by sentence patterns" if prose else "keyed facts"
     figure = f"promote {setup.facts:,} {how}, one pass"
+    if setup.profile:
+        ws = copy(raw, setup.scratch / name)
+        setup.profiles.append(
+            (figure, timing.probe_phases(ws.root, spec.now, setup.timeout))
+        )
     goal = f"<= {target:g} s"
     if not seconds:
         return Row(figure, "-", f"> {setup.timeout:.0f} s (stopped)", None, goal,
@@ -357,6 +366,14 @@ def promote_shapes(setup: Setup) -> list[Row]:
     return rows(setup)
 
 
+def big_note(setup: Setup) -> list[Row]:
+    """Append then promote, and recall, on a 50 MB note (bench/bignote.py)."""
+    from .bignote import big_note as rows
+
+    return rows(setup)
+
+
 FIGURES = (
-    note, recall, promote_facts, promote_shapes, promote_new_day, peak_rss, mcp_start
+    note, recall, promote_facts, promote_shapes, promote_new_day, peak_rss, mcp_start,
+    big_note,
 )  # fmt: skip

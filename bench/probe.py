@@ -6,6 +6,8 @@
 this process CMD is the only child, so ``RUSAGE_CHILDREN``'s maximum is its own.
 ``python -m bench.probe profile VERB ROOT NOW [QUERY]`` prints a cProfile of
 ``promote`` or ``recall`` (the 25 costliest functions by cumulative time).
+``python -m bench.probe phases ROOT NOW [--json]`` times one promote's phases
+(``bench.phases``: wall seconds, no profiler).
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ def main(argv: list[str]) -> None:
         print(json.dumps(time_promote(argv[1], argv[2])))
     elif argv[:1] == ["rss"] and len(argv) > 1:
         print(peak_rss_kib(argv[1:]))
+    elif argv[:1] == ["phases"] and len(argv) in (3, 4):
+        from .phases import phases, report
+
+        total, spent = phases(_verb("promote", argv[1], argv[2], ""))
+        as_json = {"seconds": total, "phases": spent}
+        print(json.dumps(as_json) if argv[3:] == ["--json"] else report(total, spent))
     elif argv[:1] == ["profile"] and len(argv) in (4, 5):
         profile(*argv[1:])
     else:

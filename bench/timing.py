@@ -123,6 +123,23 @@ def probe_promote(
     return data
 
 
+def probe_phases(root: Path, now: str, timeout: float | None = None) -> str:
+    """The phases of one ``Workspace.promote()`` on ``root`` (``bench.phases``),
+    as the probe prints them; what went wrong instead, if it failed."""
+    try:
+        out = subprocess.run(
+            [PYTHON, "-m", "bench.probe", "phases", str(root), now],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=Path(__file__).resolve().parent.parent,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return f"stopped after {timeout:.0f} s"
+    return out.stdout.rstrip() if out.returncode == 0 else out.stderr[-500:]
+
+
 def peak_rss_mb(cmd: Sequence[str], now: str = "") -> float:
     """Peak resident memory of ``cmd`` in MiB, measured by a probe process."""
     out = subprocess.run(

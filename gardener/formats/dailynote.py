@@ -163,6 +163,12 @@ def parse_note(path: str, day: date, text: str) -> Note:
     )
 
 
+def note_front(text: str) -> Mapping[str, object]:
+    """The front matter ``parse_note`` reads from a note's text (strings
+    only), without parsing its entries; ``{}`` for none or one not YAML."""
+    return _front(text)[0]
+
+
 def _front(text: str) -> tuple[Mapping[str, object], int]:
     """(a note's front matter, the lines it takes); ``({}, 0)`` without one
     or for one that is not YAML."""

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from gardener.lexicon.wordindex import WordFilter
+
 # Han, kana, Hangul: scripts written without spaces between words
 _UNSPACED = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
@@ -157,15 +159,25 @@ def _by_specificity(templates: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple((t, _longest_word(t)) for t in ordered)
 
 
+@lru_cache(maxsize=64)
+def _frames_filter(templates: tuple[str, ...]) -> tuple[tuple[str, ...], WordFilter]:
+    """The templates by specificity, and which of them a text can match (its
+    longest word is in it: ``could_match``), asked once per distinct word."""
+    ordered = _by_specificity(templates)
+    return (
+        tuple(t for t, _ in ordered),
+        WordFilter([(word,) if word else None for _, word in ordered]),
+    )
+
+
 def first_frame(
     text: str, templates: Iterable[str]
 ) -> tuple[str, dict[str, str], tuple[int, int]] | None:
     """(template, its groups stripped, the match's span) of the first template
     that matches, most literal text first (the most specific frame wins)."""
-    lowered = text.lower()
-    for template, word in _by_specificity(tuple(templates)):
-        if word not in lowered:
-            continue
+    ordered, word_filter = _frames_filter(tuple(templates))
+    for i in word_filter.candidates(text.lower()):
+        template = ordered[i]
         m = frame_regex(template).search(text)
         if m:
             groups = {k: v.strip() for k, v in m.groupdict().items() if v}

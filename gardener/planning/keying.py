@@ -100,7 +100,7 @@ _PERSON = re.compile(
 PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)  # a rules.md may list a pattern per relation
 def compile_template(template: str) -> tuple[re.Pattern[str], int]:
     """A rules.md template as a regex, and its specificity (literal characters)."""
     pieces = re.split(r"(\{(?:subject|value|key)\})", template.strip().rstrip("."))

@@ -180,8 +180,58 @@ def never_store_for(rel: str, config: Config) -> Sequence[tuple[str, str]]:
     return () if rel == "rules.md" else config.never_store
 
 
+class ScanMemo:
+    """``decision.found_spans`` of the texts one ``record`` scanned, by text.
+
+    Record scans each changed file, then reads the files again for its
+    commit and scans what no commit holds yet: for a note never committed
+    that is the whole file, the very text just scanned (an 18,000-entry
+    adoption scanned twice). The same text with the same rules has the same
+    findings, so the second scan is a lookup. Holds at most ``limit``
+    characters of text (a bigger one is scanned again, not kept).
+    """
+
+    def __init__(self, limit: int = 64_000_000) -> None:
+        self.limit = limit
+        self.held = 0
+        self.found: dict[
+            tuple[str, tuple[tuple[str, str], ...], tuple[str, ...]],
+            list[tuple[int, int, str]],
+        ] = {}
+
+    def spans(
+        self, text: str, extra: Sequence[tuple[str, str]], allow: Sequence[str]
+    ) -> list[tuple[int, int, str]]:
+        """``decision.found_spans(text, extra, allow)``."""
+        key = (text, tuple(extra), tuple(allow))
+        hit = self.found.get(key)
+        if hit is None:
+            hit = decision.found_spans(text, extra, allow)
+            if self.held + len(text) <= self.limit:
+                self.found[key] = hit
+                self.held += len(text)
+        return list(hit)  # the caller's to change
+
+    def flagged(
+        self,
+        text: str,
+        extra: Sequence[tuple[str, str]],
+        allow: Sequence[str],
+        remembered: decision.Spans | None,
+    ) -> bool:
+        """``decision.flagged(text, extra, allow, remembered)``."""
+        return bool(self.spans(text, extra, allow)) or bool(
+            remembered is not None and remembered(text)
+        )
+
+
 def redact_files(
-    root: Path, paths: Iterable[str], config: Config, now: datetime
+    root: Path,
+    paths: Iterable[str],
+    config: Config,
+    now: datetime,
+    memo: ScanMemo | None = None,
+    committed: Mapping[str, str | None] | None = None,
 ) -> list[Redaction]:
     """Redact never-store content in the given workspace files, in place.
 
@@ -203,15 +253,31 @@ def redact_files(
     over to the new file. While a process holds the file open for writing
     (an agent that appends later through the same descriptor), the file is
     rewritten in place instead, so those later lines land in it, not in a
-    replaced copy.
+    replaced copy. ``memo``: keeps the scans for the caller to ask again.
+
+    ``committed``: the files' texts at the last commit (None: not committed),
+    which were scanned before that commit. A file whose lines no commit holds
+    (with the lines of context ``redact.unscanned`` gives them) hold no
+    finding is then not scanned whole: an append to a 50 MB note costs the
+    appended lines. Values refused before, and values found in the change,
+    are still looked for in the whole file; a finding in the new lines has
+    the whole file scanned, as without ``committed``. A rule added since the
+    last commit applies from then on (see docs/design.md, "Never store").
     """
+    memo = memo or ScanMemo(0)
     paths = [p for p in paths if (root / p).is_file() and not (root / p).is_symlink()]
     remembered = refused.finder(str(root))
     shared: set[str] = set()
     read: dict[str, tuple[str, list[tuple[int, int, str]]]] = {}
     for path in paths:  # the values of the whole change, before any file changes
         text = (root / path).read_bytes().decode("utf-8", "surrogateescape")
-        spans = decision.found_spans(text, never_store_for(path, config), config.allow)
+        extra = never_store_for(path, config)
+        before = committed.get(path) if committed is not None else None
+        fresh = text if before is None else redact.unscanned(text, before)
+        if fresh is text or memo.spans(fresh, extra, config.allow):
+            spans = memo.spans(text, extra, config.allow)
+        else:  # the new lines are clean: the rest was scanned when committed
+            spans = []
         read[path] = (text, spans)
         shared |= decision.values_of(text, spans)
     done: list[Redaction] = []

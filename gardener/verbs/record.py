@@ -9,7 +9,7 @@ gets its text back, and the rest is one commit attributed to whoever wrote it.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
@@ -21,13 +21,14 @@ from gardener.files.layout import (
     utf8_name,
 )
 from gardener.files.read import read_text
-from gardener.formats.dailynote import parse_note
+from gardener.formats.dailynote import note_front
 from gardener.git.repo import identity_for
-from gardener.neverstore import decision, redact
+from gardener.neverstore import redact
 from gardener.store import journal, refused, retired
 from gardener.verbs.appendonly import restore_deleted, restore_notes
 from gardener.verbs.guard import (
     Redaction,
+    ScanMemo,
     never_store_for,
     redact_files,
     remove_purged,
@@ -109,12 +110,14 @@ def record(
     kept = restore_notes(s.root, repo, notes, s.now(), s.warnings)
     # a purged text is refused if stored again (new lines scanned)
     redacted += remove_purged(s.root, changed, repo.committed_texts)
-    redacted += redact_files(s.root, changed, s.config, s.now())
+    memo = ScanMemo()  # the commit's rescan of a text scanned here is a lookup
+    committed = repo.committed_texts(changed)  # scanned then: only new lines are
+    redacted += redact_files(s.root, changed, s.config, s.now(), memo, committed)
     agents = {_agent_of(s.root, p) for p in changed if s.is_note(p)}
     author = repo.configured_identity() or identity_for(
         agents.pop() if len(agents) == 1 else None
     )
-    texts, again = _scanned_texts(s, changed)
+    texts, again = _scanned_texts(s, changed, memo, committed)
     redacted += again
     summaries = [r.summary() for r in redacted]
     message = record_message(changed, kept, summaries, accepted)
@@ -241,7 +244,10 @@ def _follow_moves(s: Session, moved: dict[str, str]) -> None:
 
 
 def _scanned_texts(
-    s: Session, changed: Sequence[str]
+    s: Session,
+    changed: Sequence[str],
+    memo: ScanMemo,
+    committed: Mapping[str, str | None],
 ) -> tuple[dict[str, str] | None, list[Redaction]]:
     """The texts of ``changed`` as last scanned, for the commit to take
     instead of what the files hold when git reads them: a writer appending
@@ -253,7 +259,6 @@ def _scanned_texts(
     paths = [s.root / p for p in changed]
     if not all(p.is_file() and not p.is_symlink() for p in paths):
         return None, []
-    committed = s.repo.committed_texts(list(changed))
     redacted: list[Redaction] = []
     for _ in range(3):
         texts = {
@@ -270,13 +275,13 @@ def _scanned_texts(
         fresh = [
             rel
             for rel, new in grown.items()
-            if decision.flagged(
+            if memo.flagged(
                 new, never_store_for(rel, s.config), s.config.allow, remembered
             )
         ]
         if not fresh and not purged:
             return texts, redacted
-        redacted += purged + redact_files(s.root, fresh, s.config, s.now())
+        redacted += purged + redact_files(s.root, fresh, s.config, s.now(), memo)
     raise GardenerError(
         f"{', '.join(changed)} kept taking secrets while being recorded; nothing"
         " was committed: run `gardener check`"
@@ -292,5 +297,5 @@ def _agent_of(root: Path, rel: str) -> str | None:
         text = read_text(root / rel)
     except (ParseError, FileNotFoundError):
         return None
-    agent = parse_note(rel, day, text).front.get("agent") if day else None
+    agent = note_front(text).get("agent") if day else None
     return agent if isinstance(agent, str) else None

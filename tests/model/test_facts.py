@@ -93,3 +93,36 @@ def test_normalize_key_is_idempotent(pieces):
     key = "".join(pieces)
     once = normalize_key(key)
     assert normalize_key(once) == once
+
+
+def _normalize_key_by_the_letter(key: str) -> str:
+    """normalize_key as its docstring reads, every step on every key (the
+    function skips the steps that cannot change a key of letters, digits,
+    spaces and slashes, and the article regex where no article starts a part)."""
+    from gardener.model import facts
+
+    text = unicodedata.normalize("NFKC", key).casefold()
+    text = facts._KEY_PUNCT.sub(" ", text.translate(facts._KEY_SLASHES))
+    article = facts._KEY_ARTICLE
+    if "/" in text:
+        return " / ".join(article.sub("", " ".join(p.split())) for p in text.split("/"))
+    return article.sub("", " ".join(text.split()))
+
+
+_KEYISH = st.lists(
+    st.sampled_from([*"ab AT/_.-12 ／∕$#é", "the ", "an ", "a "]), max_size=12
+).map("".join)
+
+
+@given(st.one_of(_KEYISH, st.text(max_size=20)))
+@settings(max_examples=400)
+def test_normalize_key_takes_every_step_it_skips_as_a_no_op(key: str):
+    assert normalize_key(key) == _normalize_key_by_the_letter(key)
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["account 01234 / list price", "the owner / a  b", "A / B testing", "x//y", "the"],
+)
+def test_normalize_key_of_slashed_keys_is_the_full_path(key: str):
+    assert normalize_key(key) == _normalize_key_by_the_letter(key)

@@ -118,3 +118,57 @@ def test_a_staged_note_named_with_a_token_is_unstaged_when_renamed(ws: Workspace
         check=True,
     )  # fmt: skip
     assert token not in _everything_git_holds(ws.root)
+
+
+def _with_rule(ws: Workspace, rule: str) -> Workspace:
+    """``ws`` with a never_store rule added to rules.md, as a new run reads it."""
+    rules = ws.root / "rules.md"
+    rules.write_text(
+        rules.read_text().replace("never_store: {}", f"never_store: {{{rule}}}")
+    )
+    fresh = Workspace(ws.root, ws.now_override)
+    fresh.record()
+    return fresh
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_record_scans_the_lines_no_commit_holds_not_the_whole_note(ws: Workspace):
+    """An append to a committed note costs the appended lines: what the last
+    commit held was scanned then, and a rule added since applies from then
+    on (docs/design.md, "Never store")."""
+    note = ws.root / "memory" / "2026-03-01.md"
+    note.write_text(
+        "- codename Bluebird\n" + "".join(f"- line {n}\n" for n in range(20))
+    )
+    ws.record()
+    ws = _with_rule(ws, "codename: 'Bluebird'")
+    with note.open("a") as out:
+        out.write("- a clean line\n")
+    ws.record()
+    assert "- codename Bluebird\n" in note.read_text()
+    assert "a clean line" in git(ws.root, "show", "HEAD:memory/2026-03-01.md")
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_finding_in_the_new_lines_has_the_whole_note_scanned(ws: Workspace):
+    note = ws.root / "memory" / "2026-03-01.md"
+    note.write_text(
+        "- codename Bluebird\n" + "".join(f"- line {n}\n" for n in range(20))
+    )
+    ws.record()
+    ws = _with_rule(ws, "codename: 'Bluebird'")
+    with note.open("a") as out:
+        out.write("- Bluebird again\n")
+    ws.record()
+    assert "Bluebird" not in note.read_text()
+    assert "Bluebird" not in git(ws.root, "show", "HEAD:memory/2026-03-01.md")
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_never_committed_note_is_scanned_whole(ws: Workspace):
+    ws = _with_rule(ws, "codename: 'Bluebird'")
+    note = ws.root / "memory" / "2026-03-01.md"
+    note.write_text("---\nagent: rook\n---\n- codename Bluebird\n- clean\n")
+    ws.record()
+    assert "Bluebird" not in git(ws.root, "show", "HEAD:memory/2026-03-01.md")
+    assert "agent: rook" in note.read_text()
