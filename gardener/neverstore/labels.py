@@ -108,6 +108,8 @@ def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span 
 # Matching starts at the word (see ``passes.hits``).
 # where a label word may start: after a non-alphanumeric, or at a camelCase hump
 BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
+# an assignment: ":", "=", ":=", "=>", and make's "?=", "::=", ":::=", "+="
+ASSIGN = r"(?::{1,3}=|[?+]=|=>|[:=：])"
 _PREP = (
     r"for|of|to|on|at|für|von|vom|zum|zur|der|voor|van|pour|de|du|para|del|do|da"
     r"|di|della|per|dla|от|для|к"
@@ -123,7 +125,7 @@ _LABEL = (
     rf"(?:{BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
     r"(?:[ \t]*\([^()\n]{1,40}\))?"
     rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?"
-    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
+    rf"(?P<sep>[ \t]*{ASSIGN}[*_]{{0,2}}[ \t]*"
     rf"|[ \t]+(?i:{VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
     r"|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
     # a space alone, before a value that reads like a password: 8+ characters
@@ -162,7 +164,7 @@ SECRET_WORDS = f"""client secret api access private signing encryption master au
 # "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
 KEYED = (
     r"(?a)(?<=[A-Za-z0-9][_.-])(?i:key)(?:[_.-](?i:base))?(?![\w-])[\"'`]?"
-    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[ \t]*)"
+    rf"(?P<sep>[ \t]*{ASSIGN}[ \t]*)"
 )
 # What a "<name>_key" is when it is no secret: a public key or a data key.
 _KEY_KINDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup
