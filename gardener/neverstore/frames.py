@@ -32,6 +32,7 @@ from gardener.neverstore.regex import Span, lazy
 from gardener.neverstore.values import (
     TRAIL,
     classes,
+    not_a_pin,
     passlike,
     phrase_at,
     plausible,
@@ -40,20 +41,34 @@ from gardener.neverstore.values import (
 )
 
 
+def _top(line: str) -> list[str]:
+    """The alternatives of a regex at its top level (not inside a group)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(line):
+        if ch in "([" and line[i - 1 : i] != "\\":
+            depth += 1
+        elif ch in ")]" and line[i - 1 : i] != "\\":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(line[start:i])
+            start = i + 1
+    return [*parts, line[start:]]
+
+
 def _alts(table: tuple[tuple[str, str], ...]) -> str:
-    """One alternation of every language's words (``a|b|c`` each), longest first."""
-    words = {w for _, line in table for w in line.split("|")}
+    """One alternation of every language's words, longest first."""
+    words = {w for _, line in table for w in _top(line)}
     return "|".join(sorted(words, key=len, reverse=True))
 
 
 def words_of(table: tuple[tuple[str, str], ...]) -> str:
-    """The routing words of a table (``passes.hits``): each word's first word,
-    lowercased; CJK ones after "|"."""
+    """The routing words of a table (``passes.hits``): the literal start of each
+    alternative, lowercased; CJK ones after "|"."""
     west, east = set(), set()
     for _, line in table:
-        for w in line.split("|"):
+        for w in _top(line):
             head = re.split(r"[ \\\[(?]", w, maxsplit=1)[0].lower()
-            (west if head.isascii() or not _cjk(head) else east).add(head)
+            (east if _cjk(head) else west).add(head)
     return " ".join(sorted(west)) + (" | " + " | ".join(sorted(east)) if east else "")
 
 
@@ -77,14 +92,14 @@ PAIR_WORDS = (
 # serveur"), then ":" or "=" (or, after a CJK label, a space), then the user
 # and "/" or ":" before the password
 PAIR = (
-    rf"(?<![\w.-])(?i:{_alts(PAIR_WORDS)})(?![\w-])"
-    r"(?:[ \t]+[^\s:：=/|]{1,30}){0,4}?"
+    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS)})(?![\w-])"
+    r"(?:[ \t]+[^\s:：=/|]{1,30}){0,5}?"
     r"(?:[ \t]*(?:[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
-    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:)"
+    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/]))"
 )
 PAIR_ROUTE = words_of(PAIR_WORDS)
 _APP_WORDS = """page pages screen form flow button modal view route endpoint url link
-    ui redirect logout signup signin register dialog component test tests bug fix
+    ui redirect logout signup signin register dialog component bug fix
     issue api path handler template field state step box section tab menu window
     popup http https"""
 _APP = frozenset(_APP_WORDS.split())
@@ -168,7 +183,10 @@ def set_to(text: str, m: re.Match[str]) -> Span | None:
         s, e = m.span("value") if m.group("value") else m.span("jvalue")
         while e > s and text[e - 1] in TRAIL:
             e -= 1
-        return (s, e) if _one_word(text, s, e) or passlike(text[s:e]) else None
+        value = text[s:e]
+        word = value.isalpha() and len(value) >= 4 and not stopword(value)
+        ok = passlike(value) or word and plausible(value, "password", False, False)
+        return (s, e) if ok else None  # the verb after it ends the clause
     got = value_at(text, m.end())
     if got is None:
         return None
@@ -221,7 +239,7 @@ def answer(text: str, m: re.Match[str]) -> Span | None:
 # -- a bare "key" with a token's value ------------------------------------------
 
 KEY = (
-    r"(?:(?<![\w.-])|(?<=[a-z0-9])(?=K))(?i:key)(?![\w-])[\"'`]?"
+    r"(?:(?:(?<![\w.-])|(?<=[a-z0-9])(?=K))(?i:key)(?![\w-])|(?<=の)キー)[\"'`]?"
     r"(?P<sep>[ \t]*(?::{1,3}=|[?+]=|=>|[:=：])[ \t]*|[ \t]+(?i:is)[ \t]+(?:[:][ \t]*)?)"
 )
 _NOT_SECRET_KEYS = frozenset(
@@ -309,3 +327,31 @@ def attribute(text: str, m: re.Match[str]) -> Span | None:
     start, end, _ = got
     ok = plausible(text[start:end], "password", False, True)
     return (start, end) if ok else None
+
+
+# -- a code that opens a door, an alarm, a card ---------------------------------
+
+# "code" in the word order of each language, with what it opens (regex, per line);
+# English is weaklabels.CODE_PIN's ("door code 4829")
+CODE_WORDS = (
+    ("de", r"türcode|torcode|alarmcode|tresorcode|schlosscode|zahlencode|haustürcode"),
+    ("de", r"code[ \t]+(?:der|für[ \t]+die|vom|des)[ \t]+(?:tür|alarmanlage|tor|tresor)\w*"),
+    ("fr", r"digicode|code[ \t]+(?:de[ \t]+la|du|de[ \t]+l['\u2019])[ \t]*"
+     r"(?:porte|portail|alarme|garage|cadenas|coffre|immeuble|entrée)"),
+    ("es", r"código[ \t]+(?:de[ \t]+la|del)[ \t]+(?:puerta|portal|alarma|garaje|candado|caja)"),
+    ("ru", r"код[ \t]+(?:от[ \t]+)?(?:домофона|двери|сигнализации|замка|сейфа|подъезда|калитки)"),
+    ("zh", r"门禁密码|门锁密码|银行卡密码|保险箱密码|密码锁"),
+    ("ja", r"暗証番号"),
+)
+CODE = (
+    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(CODE_WORDS)})"
+    r"(?:[ \t]*[:：=][ \t]*|[ \t]+(?i:ist|est|es|это|是)[ \t]+|[ \t]*(?:是|は)[ \t]*|[ \t]+)#?"
+    r"(?P<value>\d{4,8}|\d(?:[- ]\d){3,7})(?![\w%]|[.,:/-]\d)"
+)
+CODE_ROUTE = words_of(CODE_WORDS)
+
+
+def code(text: str, m: re.Match[str]) -> Span | None:
+    """The digits after a code that opens something, unless they count or date."""
+    s, e = m.span("value")
+    return None if not_a_pin(text, s, e) else (s, e)
