@@ -191,6 +191,7 @@ _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass =
 )
 _SECRET = (
     r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
+    r"|access[ _-]?id"
     r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
     r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
     r"|jeton|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"

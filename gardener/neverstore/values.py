@@ -112,6 +112,8 @@ def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
         )
     if family == "password" and (_named(value) or _state(value)):
         return False
+    if family == "password" and value.isdigit() and len(value) < 4:
+        return False  # a count: "パスワードは90日ごとに", "password: 3 tries"
     if prose and not quoted and value.isalpha():
         return len(value) >= 4 and not value.lower().endswith(_WORDY)
     return True
