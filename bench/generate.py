@@ -194,7 +194,9 @@ class _Writer:
         span, wanted = range(8 * 60, 20 * 60), count + self.spec.keyed
         # a dense note (over 720 entries a day) shares minutes between entries
         minutes = sorted(
-            rng.sample(span, wanted) if wanted <= len(span) else rng.choices(span, k=wanted)
+            rng.sample(span, wanted)
+            if wanted <= len(span)
+            else rng.choices(span, k=wanted)
         )
         sections: dict[str, list[str]] = {}
         for i, minute in enumerate(minutes):

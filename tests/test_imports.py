@@ -56,6 +56,7 @@ HOT_PATH = {
     "gardener.neverstore.codes",
     "gardener.neverstore.detectors",
     "gardener.neverstore.engine",
+    "gardener.neverstore.frames",
     "gardener.neverstore.labels",
     "gardener.neverstore.passes",
     "gardener.neverstore.personal",

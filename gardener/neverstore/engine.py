@@ -285,15 +285,12 @@ def _second_opinion(
     return extra
 
 
-_AROUND = lazy(r"[\w+/=.-]*")
-
-
 def _written_to_replace(text: str, s: int, e: int) -> bool:
     """Whether the token around ``s:e`` is a placeholder or a public id (the
     rules' own findings skip them in ``group_candidates``)."""
     head = text[max(0, s - 64) : s]
     start = s - (len(head) - len(head.rstrip(_TOKEN_CHARS)))
-    end = _AROUND.match(text, e).end()
+    end = e + len(text[e : e + 256]) - len(text[e : e + 256].lstrip(_TOKEN_CHARS))
     return tokens.placeholder(text[start:end]) or tokens.public(text, start, end)
 
 

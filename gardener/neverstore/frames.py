@@ -64,7 +64,8 @@ def _alts(table: tuple[tuple[str, str], ...]) -> str:
 def words_of(table: tuple[tuple[str, str], ...]) -> str:
     """The routing words of a table (``passes.hits``): the literal start of each
     alternative, lowercased; CJK ones after "|"."""
-    west, east = set(), set()
+    west: set[str] = set()
+    east: set[str] = set()
     for _, line in table:
         for w in _top(line):
             head = re.split(r"[ \\\[(?]", w, maxsplit=1)[0].lower()
@@ -128,8 +129,12 @@ def pair(text: str, m: re.Match[str]) -> Span | None:
 
 def _clause_ends(text: str, end: int) -> bool:
     """Whether nothing but punctuation, "(" or a dash follows ``end`` on its line."""
-    rest = text[end : end + 3]
-    return not rest.strip() or rest[0] in ".,;:!?)—–(" or rest.startswith((" (", " —", " -"))
+    rest = text[end : end + 3].split("\n", 1)[0]
+    return (
+        not rest.strip()
+        or rest[0] in ".,;:!?)—–("
+        or rest.startswith((" (", " —", " -"))
+    )
 
 
 # -- a password set to a value ---------------------------------------------------
@@ -142,9 +147,17 @@ _PW = (
 SET_BEFORE = (
     ("en", r"set|sets|change|changed|changes|reset|resets|update|updated", r"to"),
     ("fr", r"mis|mets|changé|modifié|défini|réglé|remis", r"à|a|en|pour"),
-    ("es", r"cambié|cambie|cambió|puse|puso|cambiamos|establecí|configuré", r"a|en|por"),
+    (
+        "es",
+        r"cambié|cambie|cambió|puse|puso|cambiamos|establecí|configuré",
+        r"a|en|por",
+    ),
     ("pt", r"mudei|alterei|troquei|defini", r"para"),
-    ("ru", r"поменял[аи]?|сменил[аи]?|изменил[аи]?|установил[аи]?|поставил[аи]?", r"на"),
+    (
+        "ru",
+        r"поменял[аи]?|сменил[аи]?|изменил[аи]?|установил[аи]?|поставил[аи]?",
+        r"на",
+    ),
 )
 _SET_VERBS = _alts(tuple((lang, verbs) for lang, verbs, _ in SET_BEFORE))
 _SET_PREPS = _alts(tuple((lang, preps) for lang, _, preps in SET_BEFORE))
@@ -156,7 +169,7 @@ SET_TO = (
 SET_WORDS = words_of(tuple((lang, verbs) for lang, verbs, _ in SET_BEFORE))
 # the verb after the value: "Passwort auf Forelle gesetzt", "パスワードを X に変更"
 SET_AFTER = (
-    rf"(?<![\w.])(?i:passwort|kennwort)(?:[ \t]+[^\s:=：|]{{1,30}}){{0,3}}?[ \t]+auf[ \t]+"
+    r"(?<![\w.])(?i:passwort|kennwort)(?:[ \t]+[^\s:=：|]{1,30}){0,3}?[ \t]+auf[ \t]+"
     r"(?P<value>[^\s,;]{2,64})[ \t]+(?i:geändert|gesetzt|umgestellt|zurückgesetzt)"
     r"|(?:パスワード|暗証番号)を[ \t]*(?P<jvalue>[!-~]{2,64})[ \t]*に"
     r"(?:変更|リセット|設定|変え)"
@@ -192,7 +205,9 @@ def set_to(text: str, m: re.Match[str]) -> Span | None:
         return None
     start, end, quoted = got
     if quoted:
-        return (start, end) if plausible(text[start:end], "password", True, True) else None
+        return (
+            (start, end) if plausible(text[start:end], "password", True, True) else None
+        )
     phrase = phrase_at(text, start)
     if phrase:
         return phrase
@@ -202,9 +217,15 @@ def set_to(text: str, m: re.Match[str]) -> Span | None:
 # -- the answer to a security question ------------------------------------------
 
 ANSWER_WORDS = (
-    ("en", r"security[ \t]+questions?|security[ \t]+answers?|security[ \t]+q|secret[ \t]+question|answer[ \t]+to"),
+    (
+        "en",
+        r"security[ \t]+questions?|security[ \t]+answers?|security[ \t]+q|secret[ \t]+question|answer[ \t]+to",
+    ),
     ("de", r"sicherheitsfrage|sicherheitsantwort|geheimfrage"),
-    ("fr", r"question[ \t]+secrète|question[ \t]+de[ \t]+sécurité|réponse[ \t]+secrète"),
+    (
+        "fr",
+        r"question[ \t]+secrète|question[ \t]+de[ \t]+sécurité|réponse[ \t]+secrète",
+    ),
     ("es", r"pregunta[ \t]+de[ \t]+seguridad|respuesta[ \t]+de[ \t]+seguridad"),
     ("ru", r"контрольный[ \t]+вопрос|секретный[ \t]+вопрос"),
     ("zh", r"密保问题|安全问题|密保答案"),
@@ -242,11 +263,10 @@ KEY = (
     r"(?:(?:(?<![\w.-])|(?<=[a-z0-9])(?=K))(?i:key)(?![\w-])|(?<=の)キー)[\"'`]?"
     r"(?P<sep>[ \t]*(?::{1,3}=|[?+]=|=>|[:=：])[ \t]*|[ \t]+(?i:is)[ \t]+(?:[:][ \t]*)?)"
 )
-_NOT_SECRET_KEYS = frozenset(
-    """public pub gpg pgp ssh sort primary foreign partition cache lookup index
+_NOT_SECRET_KEY_WORDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup index
     idempotency dedup routing shard object row group map dict hash composite
-    unique cluster range s3 music musical piano license product registry""".split()
-)
+    unique cluster range s3 music musical piano license product registry"""
+_NOT_SECRET_KEYS = frozenset(_NOT_SECRET_KEY_WORDS.split())
 _HEAD = lazy(r"([A-Za-z]+)\Z")
 
 
@@ -335,11 +355,23 @@ def attribute(text: str, m: re.Match[str]) -> Span | None:
 # English is weaklabels.CODE_PIN's ("door code 4829")
 CODE_WORDS = (
     ("de", r"türcode|torcode|alarmcode|tresorcode|schlosscode|zahlencode|haustürcode"),
-    ("de", r"code[ \t]+(?:der|für[ \t]+die|vom|des)[ \t]+(?:tür|alarmanlage|tor|tresor)\w*"),
-    ("fr", r"digicode|code[ \t]+(?:de[ \t]+la|du|de[ \t]+l['\u2019])[ \t]*"
-     r"(?:porte|portail|alarme|garage|cadenas|coffre|immeuble|entrée)"),
-    ("es", r"código[ \t]+(?:de[ \t]+la|del)[ \t]+(?:puerta|portal|alarma|garaje|candado|caja)"),
-    ("ru", r"код[ \t]+(?:от[ \t]+)?(?:домофона|двери|сигнализации|замка|сейфа|подъезда|калитки)"),
+    (
+        "de",
+        r"code[ \t]+(?:der|für[ \t]+die|vom|des)[ \t]+(?:tür|alarmanlage|tor|tresor)\w*",
+    ),
+    (
+        "fr",
+        r"digicode|code[ \t]+(?:de[ \t]+la|du|de[ \t]+l['\u2019])[ \t]*"
+        r"(?:porte|portail|alarme|garage|cadenas|coffre|immeuble|entrée)",
+    ),
+    (
+        "es",
+        r"código[ \t]+(?:de[ \t]+la|del)[ \t]+(?:puerta|portal|alarma|garaje|candado|caja)",
+    ),
+    (
+        "ru",
+        r"код[ \t]+(?:от[ \t]+)?(?:домофона|двери|сигнализации|замка|сейфа|подъезда|калитки)",
+    ),
     ("zh", r"门禁密码|门锁密码|银行卡密码|保险箱密码|密码锁"),
     ("ja", r"暗証番号"),
 )

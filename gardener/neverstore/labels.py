@@ -130,7 +130,10 @@ _WHOSE = (
 VERBS = (
     ("en", r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"),
     ("en", r"(?:is|was)(?:[ \t]+(?:now|still))?|will[ \t]+be|became"),
-    ("de", r"(?:geändert|geaendert)[ \t]+(?:auf|zu|in)|ist(?:[ \t]+(?:jetzt|noch))?|lautet|war"),
+    (
+        "de",
+        r"(?:geändert|geaendert)[ \t]+(?:auf|zu|in)|ist(?:[ \t]+(?:jetzt|noch))?|lautet|war",
+    ),
     ("fr", r"changé[ \t]+(?:en|pour)|est(?:[ \t]+maintenant)?|était"),
     ("es", r"cambiad[ao][ \t]+a|es|era|sigue[ \t]+siendo"),
     ("pt", r"alterad[ao][ \t]+para|é"),

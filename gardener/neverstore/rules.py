@@ -129,7 +129,9 @@ TABLE: tuple[Rule, ...] = (
     _token("duffel-token", "duffel_", r"(?:test|live)_[\w-]{43}(?![\w-])"),
     _token("bitbucket-token", "BBDC-", r"[\w+/@-]{40,50}(?![\w+/@-])"),
     _token("bitbucket-token", "ATBB", r"[\w=.-]{20,}(?![\w=.-])"),
-    _token("atlassian-token", "AT", r"(?:ATT|CTT)3xFfG[\w+/=-]+=[A-Za-z0-9]{8}(?![\w-])"),
+    _token(
+        "atlassian-token", "AT", r"(?:ATT|CTT)3xFfG[\w+/=-]+=[A-Za-z0-9]{8}(?![\w-])"
+    ),
     _token("aws-appsync-key", "da2-", r"[a-z0-9]{26}(?![\w-])"),
     _token("octopus-key", "API-", r"[A-Z0-9]{29,34}(?![\w-])"),
     _token("flyio-token", "FlyV1 fm", r"\d+_[\w+/=,-]{100,}"),
@@ -197,10 +199,17 @@ TABLE: tuple[Rule, ...] = (
     ),
     Rule("secret", labels.KEYED, labels.keyed, "key"),
     Rule("secret", fr.KEY, fr.key, "key | キー"),
-    Rule("secret", fr.ELEMENT, fr.element, "password passwd secret token apikey api key passphrase"),
+    Rule(
+        "secret",
+        fr.ELEMENT,
+        fr.element,
+        "password passwd secret token apikey api key passphrase",
+    ),
     Rule("password", fr.PAIR, fr.pair, fr.PAIR_ROUTE),
     Rule("password", fr.SET_TO, fr.set_to, fr.SET_WORDS),
-    Rule("password", fr.SET_AFTER, fr.set_to, "passwort kennwort | パスワード | 暗証番号"),
+    Rule(
+        "password", fr.SET_AFTER, fr.set_to, "passwort kennwort | パスワード | 暗証番号"
+    ),
     Rule("password", fr.ATTRIBUTE, fr.attribute, "key name"),
     Rule("security-answer", fr.ANSWER, fr.answer, fr.ANSWER_WORDS_ROUTE),
     Rule("pin", fr.CODE, fr.code, fr.CODE_ROUTE),

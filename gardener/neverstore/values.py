@@ -107,6 +107,8 @@ def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     if family == "pin":
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
+        if value.isdigit() and len(value) >= 16 and (quoted or not prose):
+            return True  # a numeric token: discord_token: "2649...", asanaToken=3234...
         return (
             len(value) >= 6 and classes(value) >= 2 and not _THOUSANDS.fullmatch(value)
         )
