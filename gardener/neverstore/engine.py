@@ -128,8 +128,10 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
                 if rule != "base64-secret":
                     judge(i, m)
                     continue
-                if tokens.public(text, m.start(), m.end()):
-                    continue
+                if tokens.public(text, m.start(), m.end()) or tokens.hexadecimal(
+                    m.group()
+                ):
+                    continue  # a public id; a commit SHA or a UUID decodes to no text
                 inner = _decoded(m.group())
                 if inner is not None and _worth(inner, ctx.custom, eng):
                     deeper = Context(ctx.custom, ctx.allowed, ctx.depth + 1)

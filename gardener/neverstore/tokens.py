@@ -31,6 +31,11 @@ def mixed(length: int) -> Check:
 _HEX = frozenset("0123456789abcdefABCDEF-")
 
 
+def hexadecimal(run: str) -> bool:
+    """Whether a run is hex digits and dashes only (a SHA, a UUID, a digest)."""
+    return _HEX.issuperset(run)
+
+
 _KINDS = str.maketrans(  # a base64 run's characters as classes, separators dropped
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
     "0" * 26 + "1" * 26 + "2" * 10,
