@@ -94,8 +94,17 @@ def real_refusals(folder: Path) -> tuple[int, int, int]:
 
 def _git_everything(root: Path) -> str:
     """Every object git holds, and the reflogs, as text."""
+    # each object's type alone as its header: a size or an object id could
+    # hold a short value's digits ("blob 3306")
     objects = subprocess.run(
-        ["git", "-C", str(root), "cat-file", "--batch-all-objects", "--batch"],
+        [
+            "git",
+            "-C",
+            str(root),
+            "cat-file",
+            "--batch-all-objects",
+            "--batch=%(objecttype)",
+        ],  # fmt: skip
         capture_output=True,
         check=True,
     ).stdout.decode("utf-8", "replace")
@@ -107,7 +116,8 @@ def _git_everything(root: Path) -> str:
     log = subprocess.run(
         ["git", "-C", str(root), "log", "-p", "--all"], capture_output=True, check=True
     ).stdout.decode("utf-8", "replace")
-    return objects + reflog + log
+    # the commit messages name each redaction by path:line ("memory/x.md:2276")
+    return re.sub(r"\.md:\d+", ".md:N", objects + reflog + log)
 
 
 def direct_write(entries: list[tuple[str, str]], files: int) -> dict[str, object]:
@@ -140,7 +150,12 @@ def direct_write(entries: list[tuple[str, str]], files: int) -> dict[str, object
         found: dict[bool, list[str]] = {True: [], False: []}
         for kind, group in values.items():
             for value in sorted(group):
-                if value in everything or value in joined:
+                # as a whole token: a PIN's four digits are no leak inside a
+                # commit id that git log prints
+                token = re.compile(
+                    rf"(?<![0-9A-Za-z]){re.escape(value)}(?![0-9A-Za-z])"
+                )
+                if token.search(everything) or token.search(joined):
                     leaked["refused" if kind else "not refused"] += 1
                     found[kind].append(value)
         return {
