@@ -57,6 +57,7 @@ HOT_PATH = {
     "gardener.neverstore.codes",
     "gardener.neverstore.detectors",
     "gardener.neverstore.engine",
+    "gardener.neverstore.frames",
     "gardener.neverstore.labels",
     "gardener.neverstore.passes",
     "gardener.neverstore.personal",
@@ -179,6 +180,12 @@ def _brought_by_subprocess() -> frozenset[str]:
         [["the cat is Miso"], ["the dog is Rex"]],  # a new day's note, then an append
         [["--json", "--kind", "decision", "--key", "db", "we use SQLite"]],
         [["--by", "atlas", "deploys happen on Tuesdays"]],
+        # a commit SHA and a UUID: no token, so detect-secrets is not imported
+        [
+            [
+                "fixed in 3f9a1c2b7e4d5f6a8b9c0d1e2f3a4b5c6d7e8f90 for 123e4567-e89b-12d3-a456-426614174000"
+            ]
+        ],
     ],
 )
 def test_a_note_imports_only_what_it_needs(tmp_path: Path, notes: list[list[str]]):
@@ -188,6 +195,7 @@ def test_a_note_imports_only_what_it_needs(tmp_path: Path, notes: list[list[str]
         loaded = set(got["loaded"])
         assert "gardener.verbs.note" in loaded and "gardener.git.repo" in loaded
         assert not loaded & NEVER, sorted(loaded & NEVER)
+        assert "detect_secrets" not in loaded
         assert not (loaded - _brought_by_subprocess()) & {"contextlib", "threading"}
         statements = [(str(by), str(name)) for by, name in got["statements"]]  # type: ignore[misc]
         imported = {name for _, name in statements}

@@ -9,7 +9,8 @@ value looked for in every object git holds and the reflogs. Nothing is
 fetched: the cases are data under bench/secrets/data/ (see bench/README.md).
 
 Options: ``--size N`` entries for the direct-write part (default 1200),
-``--skip-direct``, ``--misses N`` to list up to N missed cases per source
+``--skip-direct``, ``--misses N`` to list up to N missed cases per source (``--half a``:
+only those of the half the rules are tuned on; half b is held out)
 (their first 100 characters: these are published test values), ``--json``.
 """
 
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -47,11 +49,19 @@ class Score:
     falsely_refused: list[str] = field(default_factory=list)
 
 
+def half(case: Case) -> str:
+    """Which half of its set a case is in: "a" (the rules were tuned on its
+    misses) or "b" (held out), fixed by a CRC of its text."""
+    return "ab"[zlib.crc32(case.text.encode("utf-8")) % 2]
+
+
 def scores(cases: list[Case]) -> dict[str, Score]:
-    """Per source (and per language of our own cases): recall and false refusals."""
+    """Per source, per half of it (``half``) and per language of our own cases:
+    recall and false refusals."""
     out: dict[str, Score] = {}
     for case in cases:
-        names = [case.source] + ([case.where] if case.source == "own" else [])
+        names = [case.source, f"{case.source}/{half(case)}"]
+        names += [case.where] if case.source == "own" else []
         verdict = refused(case.text)
         for name in names:
             s = out.setdefault(name, Score())
@@ -84,8 +94,17 @@ def real_refusals(folder: Path) -> tuple[int, int, int]:
 
 def _git_everything(root: Path) -> str:
     """Every object git holds, and the reflogs, as text."""
+    # each object's type alone as its header: a size or an object id could
+    # hold a short value's digits ("blob 3306")
     objects = subprocess.run(
-        ["git", "-C", str(root), "cat-file", "--batch-all-objects", "--batch"],
+        [
+            "git",
+            "-C",
+            str(root),
+            "cat-file",
+            "--batch-all-objects",
+            "--batch=%(objecttype)",
+        ],  # fmt: skip
         capture_output=True,
         check=True,
     ).stdout.decode("utf-8", "replace")
@@ -97,7 +116,8 @@ def _git_everything(root: Path) -> str:
     log = subprocess.run(
         ["git", "-C", str(root), "log", "-p", "--all"], capture_output=True, check=True
     ).stdout.decode("utf-8", "replace")
-    return objects + reflog + log
+    # the commit messages name each redaction by path:line ("memory/x.md:2276")
+    return re.sub(r"\.md:\d+", ".md:N", objects + reflog + log)
 
 
 def direct_write(entries: list[tuple[str, str]], files: int) -> dict[str, object]:
@@ -130,7 +150,12 @@ def direct_write(entries: list[tuple[str, str]], files: int) -> dict[str, object
         found: dict[bool, list[str]] = {True: [], False: []}
         for kind, group in values.items():
             for value in sorted(group):
-                if value in everything or value in joined:
+                # as a whole token: a PIN's four digits are no leak inside a
+                # commit id that git log prints
+                token = re.compile(
+                    rf"(?<![0-9A-Za-z]){re.escape(value)}(?![0-9A-Za-z])"
+                )
+                if token.search(everything) or token.search(joined):
                     leaked["refused" if kind else "not refused"] += 1
                     found[kind].append(value)
         return {
@@ -155,6 +180,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-direct", action="store_true")
     parser.add_argument("--misses", type=int, default=0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--half",
+        choices=("a", "b"),
+        help="list misses of this half only (--misses); tune on a, keep b held out",
+    )
     parser.add_argument(
         "--trufflehog",
         metavar="GIT_DIR",
@@ -196,10 +226,12 @@ def main(argv: list[str] | None = None) -> None:
         recall = _share(s.refused, s.secrets)
         false = _share(s.false_refusals, s.negatives)
         print(f"{name:<16} {recall:>18} {false:>18}")
+        if args.half and not name.endswith("/" + args.half):
+            continue
         for text in s.missed[: args.misses]:
-            print(f"    missed: {text[:100]!r}")
+            print(f"    missed: {text[:160]!r}")
         for text in s.falsely_refused[: args.misses]:
-            print(f"    refused: {text[:100]!r}")
+            print(f"    refused: {text[:160]!r}")
     if real is not None:
         lines, emails, total = real
         print(

@@ -13,9 +13,30 @@ from gardener.neverstore.redact import find
 
 DATA = Path(__file__).parent / "data"
 OUTSIDE = ("gitleaks", "detect-secrets")
-# dummy values the outside suites count as secrets that no one would store
-# (listed so the figure says what it leaves out): none at the moment
-EXCLUDED: frozenset[str] = frozenset()
+# Secret cases of the outside suites left out of the figures, listed so the
+# figure says what it leaves out: dummy values of x's that a memory should let
+# through as the placeholders they are (never-store skips them:
+# ``tokens.placeholder``), a URL whose password is the word "password", and
+# two format strings detect-secrets fills in at test time (``"{secret}"``),
+# which are no cases as written.
+_DUMMIES = """AP6xxxxxxxxxx AP2xxxxxxxxxx AP3xxxxxxxxxx AP5xxxxxxxxxx APAxxxxxxxxxx
+    APBxxxxxxxxxx AKCxxxxxxxxxx =AP6xxxxxxxxxx =AKCxxxxxxxxxx "AP6xxxxxxxxxx"
+    "AKCxxxxxxxxxx" artif-key:AP6xxxxxxxxxx artif-key:AKCxxxxxxxxxx
+    artifactoryx:_password=AKCxxxxxxxxxx artifactoryx:_password=AP6xxxxxxxxxx
+    //registry.npmjs.org/:_authToken=npm_xxxxxxxxxxx
+    SKxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"""
+EXCLUDED: frozenset[str] = frozenset(
+    [
+        *_DUMMIES.split(),
+        " AP6xxxxxxxxxx",
+        " AKCxxxxxxxxxx",
+        "X-JFrog-Art-Api: AKCxxxxxxxxxx",
+        "X-JFrog-Art-Api: AP6xxxxxxxxxx",
+        "https://username:password@yelp.com",
+        '"{secret}"',
+        "'{secret}'",
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -37,7 +58,7 @@ def load() -> list[Case]:
             continue
         for raw in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(raw)
-            if row["text"] in EXCLUDED:
+            if row["secret"] and row["text"] in EXCLUDED:
                 continue
             cases.append(
                 Case(

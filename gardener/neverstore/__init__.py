@@ -7,6 +7,7 @@ weaklabels    labels that are prose words too, with a second clue (``wifi pass x
 codes         recovery codes and TOTP seeds after their label
 tokens        vendor tokens' checks and high entropy (the patterns are in ``rules``)
 personal      e-mail addresses, card numbers, passwords in URLs
+frames        pairs, "set to", security answers, a bare key, markup, door codes (per language)
 values        what a labelled value may be: no placeholder, no prose; passphrases
 keyblocks     how far a private key runs after its BEGIN line
 passes        which rules run where: word tries, the two rule groups, the prefilter

@@ -31,9 +31,15 @@ BASE64_LIMIT = 4.5  # detect-secrets' own default limit for base64 strings
 _TOKENISH = re.compile(r"[A-Za-z0-9+/_=.:-]{20,}")
 
 
+_HEXISH = frozenset("0123456789abcdefABCDEF-:.")
+
+
 def suspicious(text: str) -> bool:
-    """True if ``text`` has a run that could be a token (cheap; no import)."""
-    return _TOKENISH.search(text) is not None
+    """True if ``text`` has a run that could be a token (cheap; no import). A
+    run of hex digits (a commit SHA, a UUID, a digest) is none: the plugins
+    that read hex alone are left out (``_SKIPPED``), and a note that names a
+    commit must not pay for importing detect-secrets."""
+    return any(not _HEXISH.issuperset(m.group()) for m in _TOKENISH.finditer(text))
 
 
 @lru_cache(maxsize=1)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from gardener.model.record import Record
+from gardener.neverstore import tokens
 from gardener.neverstore.passes import Engine, RuleGroup, compiled, engine, hits, runs
 from gardener.neverstore.regex import lazy, target
 from gardener.neverstore.rules import TABLE
@@ -91,6 +92,10 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
         rule, _, check = eng.rules[i]
         span = check(text, m) if check else target(m)
         if span and span[1] > span[0]:
+            if tokens.placeholder(text[span[0] : span[1]]):
+                return  # ghp_xxxx..., AKIA...EXAMPLE: written to be replaced
+            if TABLE[i].runs and tokens.public(text, span[0], span[1]):
+                return  # price_..., an SSH public key, a Drive folder's id
             out.append((span[0], span[1], base + i, rule))
 
     # A label whose value would start inside the value of the same rule's last hit
@@ -123,6 +128,10 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
                 if rule != "base64-secret":
                     judge(i, m)
                     continue
+                if tokens.public(text, m.start(), m.end()) or tokens.hexadecimal(
+                    m.group()
+                ):
+                    continue  # a public id; a commit SHA or a UUID decodes to no text
                 inner = _decoded(m.group())
                 if inner is not None and _worth(inner, ctx.custom, eng):
                     deeper = Context(ctx.custom, ctx.allowed, ctx.depth + 1)
@@ -264,6 +273,9 @@ def _second_opinion(
         s = text.find(value, starts[line - 1], stop)
         while s >= 0:  # detect-secrets reports a value once: redact every copy
             e = s + len(value)
+            if _written_to_replace(text, s, e):
+                s = text.find(value, e, stop)
+                continue
             if not _overlaps(taken, s, e) and not any(
                 m.start() <= s and e <= m.end()
                 for p in allowed
@@ -273,6 +285,18 @@ def _second_opinion(
                 insort(taken, (s, e))
             s = text.find(value, e, stop)
     return extra
+
+
+def _written_to_replace(text: str, s: int, e: int) -> bool:
+    """Whether the token around ``s:e`` is a placeholder or a public id (the
+    rules' own findings skip them in ``group_candidates``)."""
+    head = text[max(0, s - 64) : s]
+    start = s - (len(head) - len(head.rstrip(_TOKEN_CHARS)))
+    end = e + len(text[e : e + 256]) - len(text[e : e + 256].lstrip(_TOKEN_CHARS))
+    return tokens.placeholder(text[start:end]) or tokens.public(text, start, end)
+
+
+_TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+/=.-"
 
 
 def _overlaps(taken: list[tuple[int, int]], s: int, e: int) -> bool:

@@ -52,6 +52,9 @@ def labelled(family: str) -> Check:
         if "|" in sep:
             return _cell(text, m.start(), (start, end), quoted, family)
         prose = not any(c in ":=：" for c in sep)
+        if "adverb" in m.re.groupindex and m.group("adverb") and not quoted:
+            value = text[start:end]
+            return (start, end) if passlike(value) else None
         if family == "password" and not quoted:
             phrase = phrase_at(text, start, prose)
             if phrase:
@@ -108,32 +111,82 @@ def _cell(text: str, label: int, span: Span, quoted: bool, family: str) -> Span 
 # Matching starts at the word (see ``passes.hits``).
 # where a label word may start: after a non-alphanumeric, or at a camelCase hump
 BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
+# an assignment: ":", "=", ":=", "=>", and make's "?=", "::=", ":::=", "+="
+ASSIGN = r"(?::{1,3}=|[?+]=|=>|[:=：])"
 _PREP = (
-    r"for|of|to|on|at|für|von|vom|zum|zur|der|voor|van|pour|de|du|para|del|do|da"
-    r"|di|della|per|dla|от|для|к"
+    r"for|of|to|on|at|für|fürs|von|vom|zum|zur|der|des|beim|voor|van|pour|de|du|para"
+    r"|del|do|da|di|della|per|dla|от|для|к"
 )
-VERB = (
-    r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"
-    r"|(?:is|was)(?:[ \t]+(?:now|still))?|will[ \t]+be|became"
-    r"|(?:geändert|geaendert)[ \t]+(?:auf|zu|in)|changé[ \t]+(?:en|pour)"
-    r"|cambiad[ao][ \t]+a|alterad[ao][ \t]+para|cambiat[ao][ \t]+in"
-    r"|ist|lautet|war|est|était|es|era|é|è|jest|это"
+# a word naming whose password it is, between the label and its value
+# ("password root: x", "mot de passe root : x"), or a Russian genitive ("токен
+# доступа: x", "ПИН-код карты: x"), or French "d'..." ("jeton d'accès : x")
+_WHOSE = (
+    r"(?:[ \t]+(?i:root|admin|sudo|wifi|wlan|ssh|vpn|db|ftp|smtp|nas)(?![\w-])"
+    r"|[ \t]+[а-яё]{3,20}(?:а|я|ов|ей|ы|и)(?![\w-])|[ \t]+d['\u2019][a-zà-ÿ]{3,20})?"
 )
+# What comes between a label and its value, per language (one line each): "is",
+# "changed to", "lautet"...; ADVERBS are "now", "still" alone ("password now x"),
+# after which the value must have a password's shape (see ``labelled``).
+VERBS = (
+    ("en", r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"),
+    ("en", r"(?:is|was)(?:[ \t]+(?:now|still))?|will[ \t]+be|became"),
+    (
+        "de",
+        r"(?:geändert|geaendert)[ \t]+(?:auf|zu|in)|ist(?:[ \t]+(?:jetzt|noch))?|lautet|war",
+    ),
+    ("fr", r"changé[ \t]+(?:en|pour)|est(?:[ \t]+maintenant)?|était"),
+    ("es", r"cambiad[ao][ \t]+a|es|era|sigue[ \t]+siendo"),
+    ("pt", r"alterad[ao][ \t]+para|é"),
+    ("it", r"cambiat[ao][ \t]+in|è"),
+    ("pl", r"jest"),
+    ("ru", r"это"),
+)
+ADVERBS = (
+    ("en", r"now|still"),
+    ("de", r"jetzt|(?:immer[ \t]+)?noch"),
+    ("fr", r"maintenant|toujours"),
+    ("es", r"ahora|todavía"),
+    ("ru", r"теперь|(?:всё|все)[ \t]+ещё|ещё"),
+)
+# after a clause break (",", "?", a dash): "password — new one is x", "password?
+# it's x", "le mot de passe, c'est x"
+RESTARTS = (
+    ("en", r"(?:the[ \t]+)?new[ \t]+one[ \t]+is|it['\u2019]s|it[ \t]+is"),
+    ("fr", r"c['\u2019]est|le[ \t]+nouveau[ \t]+est"),
+    ("es", r"es|la[ \t]+nueva[ \t]+es"),
+    ("de", r"es[ \t]+ist|das[ \t]+neue[ \t]+ist"),
+)
+# CJK particles and verbs before a value: 是, は, 还是 ("still is"), 改为 ("changed to")
+CJK_SEPS = "还是 還是 仍是 改为 改成了 改成 设为 设置为 换成了 换成 是 为 為 はまだ は今 は 는 은"
+
+
+def _alternation(table: tuple[tuple[str, str], ...]) -> str:
+    return "|".join(line for _, line in table)
+
+
+VERB = _alternation(VERBS)
+_ADVERB = _alternation(ADVERBS)
+_RESTART = _alternation(RESTARTS)
+_CJK_SEP = "|".join(CJK_SEPS.split())
 _LABEL = (
     rf"(?:{BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
     r"(?:[ \t]*\([^()\n]{1,40}\))?"
-    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?"
-    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
+    rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?{_WHOSE}"
+    rf"(?P<sep>[ \t]*{ASSIGN}[*_]{{0,2}}[ \t]*"
+    rf"|[ \t]*[,;?!—–][ \t]*(?i:{_RESTART})[ \t]*[:：]?[ \t]*"
     rf"|[ \t]+(?i:{VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
-    r"|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|[ \t]*(?:是|为|為|は|는|은)[ \t]*|[ \t]*\|[ \t]*"
+    rf"|[ \t]+(?P<adverb>(?i:{_ADVERB}))[ \t]+"
+    rf"|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|[ \t]*(?:{_CJK_SEP})[ \t]*|[ \t]*\|[ \t]*"
     # a space alone, before a value that reads like a password: 8+ characters
     # with a lowercase letter, a digit and a capital or symbol ("passwd
     # Tr0ub4dor&3", "password Summer2024"); "password sha256", "argon2",
-    # "v2.3.1", "JIRA-1234" are prose in a developer's notes
-    r"|(?:['\u2019]s)?[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s]))"
+    # "v2.3.1", "JIRA-1234" are prose in a developer's notes; or before 32+
+    # hex digits ("twilio auth token 4f15...")
+    r"|(?:['\u2019]s)?[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s])"
+    r"|[ \t]+(?=[0-9a-f]{32,}(?![\w-])))"
 )
 _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
-    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"
+    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass|mdp"
     r"|senha|has[łl]o|parola[ \t]+d['\u2019]ordine|[şs]ifre(?:si)?|lösenord"
     r"|code[ \t]+d['\u2019]acc[eè]s"
     r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
@@ -141,9 +194,10 @@ _PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass =
 )
 _SECRET = (
     r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
+    r"|access[ _-]?id"
     r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
     r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
-    r"|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
+    r"|jeton|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
 )
 _PIN = r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?|пин(?:-код)?"
 # The lowercase words each label family can start with (prefixes will do);
@@ -153,16 +207,16 @@ _PIN_CJK = "暗証番号"
 _SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
 PASSWORD_WORDS = (
     "pass pw senha has contrase mot kennwort wachtwoord parola şifre sifre lösenord"
-    f" code парол | {_PW_CJK}"
+    f" code mdp парол | {_PW_CJK}"
 )
 PIN_WORDS = f"pin puk пин | {_PIN_CJK}"
 SECRET_WORDS = f"""client secret api access private signing encryption master auth
-    refresh token credential creds токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
+    refresh token credential creds jeton токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
 
 # "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
 KEYED = (
     r"(?a)(?<=[A-Za-z0-9][_.-])(?i:key)(?:[_.-](?i:base))?(?![\w-])[\"'`]?"
-    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[ \t]*)"
+    rf"(?P<sep>[ \t]*{ASSIGN}[ \t]*)"
 )
 # What a "<name>_key" is when it is no secret: a public key or a data key.
 _KEY_KINDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup

@@ -11,8 +11,11 @@ discord-webhook, slack-token, stripe-key, google-api-key, anthropic-key, openai-
 npm-token, huggingface-token, pypi-token, twilio-key, sendgrid-key, shopify-token,
 digitalocean-token, sourcegraph-token, notion-token, intra42-secret,
 onepassword-key, aws-bedrock-key, cloudflare-origin-ca, airtable-token,
-alibaba-key, adobe-secret, azure-client-secret, connection-string, bearer-token, auth-header, password, pin,
-secret, recovery-codes, email, card-number, base64-secret, high-entropy, and
+alibaba-key, adobe-secret, shippo-token, spectral-token, pganalyze-token,
+vault-token, duffel-token, bitbucket-token, atlassian-token, aws-appsync-key,
+octopus-key, flyio-token, sonar-token, openshift-token, besttime-key,
+bannerbear-key, bundler-credentials, azure-client-secret, connection-string, bearer-token, auth-header, password, pin,
+secret, security-answer, recovery-codes, email, card-number, base64-secret, high-entropy, and
 ``custom:<name>`` (rules.md). The engine that runs them is ``engine``; the public
 calls are in ``redact``.
 """
@@ -23,6 +26,7 @@ import re
 
 from gardener.model.record import Record
 from gardener.neverstore import codes, labels, personal, tokens
+from gardener.neverstore import frames as fr
 from gardener.neverstore import weaklabels as weak
 from gardener.neverstore.regex import Check
 
@@ -118,6 +122,31 @@ TABLE: tuple[Rule, ...] = (
     _token("airtable-token", "pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])"),
     _token("alibaba-key", "LTAI", r"[A-Za-z0-9]{20}(?![\w-])"),
     _token("adobe-secret", "p8e-", r"[A-Za-z0-9-]{32}(?![\w-])"),
+    _token("shippo-token", "shippo_", r"(?:live|test)_[a-f0-9]{40}(?![\w-])"),
+    _token("spectral-token", "spu-", r"[a-z0-9]{32}(?![\w-])"),
+    _token("pganalyze-token", "pgar_", r"[A-Za-z0-9]{27}(?![\w-])"),
+    _token("vault-token", "hv", r"(?:s\.[\w-]{90,120}|b\.[\w.-]{50,300})(?![\w.-])"),
+    _token("duffel-token", "duffel_", r"(?:test|live)_[\w-]{43}(?![\w-])"),
+    _token("bitbucket-token", "BBDC-", r"[\w+/@-]{40,50}(?![\w+/@-])"),
+    _token("bitbucket-token", "ATBB", r"[\w=.-]{20,}(?![\w=.-])"),
+    _token(
+        "atlassian-token", "AT", r"(?:ATT|CTT)3xFfG[\w+/=-]+=[A-Za-z0-9]{8}(?![\w-])"
+    ),
+    _token("aws-appsync-key", "da2-", r"[a-z0-9]{26}(?![\w-])"),
+    _token("octopus-key", "API-", r"[A-Z0-9]{29,34}(?![\w-])"),
+    _token("flyio-token", "FlyV1 fm", r"\d+_[\w+/=,-]{100,}"),
+    _token("sonar-token", "sq", r"[apu]_[A-Za-z0-9]{40}(?![\w-])"),
+    _token("openshift-token", "sha256~", r"[\w-]{43}(?![\w-])"),
+    _token("besttime-key", "pri_", r"[a-f0-9]{32}(?![\w-])"),
+    _token("bannerbear-key", "bb_", r"(?:pr|ma)_[a-f0-9]{30}(?![\w-])"),
+    # Bundler's credentials for a gem host, BUNDLE_<HOST>=user:password (the
+    # host's dots written "__"): the password, or the user when it is a token
+    Rule(
+        "bundler-credentials",
+        r"(?a)BUNDLE_(?<![\w-]BUNDLE_)(?:[A-Z0-9-]+__)+[A-Z0-9]+[\"']?[ \t]*[:=][ \t]*"
+        r"[\"']?(?P<value>[^\s:\"';&]+:[^\s\"';&]+)",
+        need="BUNDLE_",
+    ),
     Rule(
         "azure-client-secret",
         r"(?a)(?<![\w~.-])[\w~.]{3}\dQ~[\w~.-]{31,34}(?![\w~.-])",
@@ -169,6 +198,21 @@ TABLE: tuple[Rule, ...] = (
         need="--",
     ),
     Rule("secret", labels.KEYED, labels.keyed, "key"),
+    Rule("secret", fr.KEY, fr.key, "key | キー"),
+    Rule(
+        "secret",
+        fr.ELEMENT,
+        fr.element,
+        "password passwd secret token apikey api key passphrase",
+    ),
+    Rule("password", fr.PAIR, fr.pair, fr.PAIR_ROUTE),
+    Rule("password", fr.SET_TO, fr.set_to, fr.SET_WORDS),
+    Rule(
+        "password", fr.SET_AFTER, fr.set_to, "passwort kennwort | パスワード | 暗証番号"
+    ),
+    Rule("password", fr.ATTRIBUTE, fr.attribute, "key name"),
+    Rule("security-answer", fr.ANSWER, fr.answer, fr.ANSWER_WORDS_ROUTE),
+    Rule("pin", fr.CODE, fr.code, fr.CODE_ROUTE),
     Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),

@@ -14,7 +14,7 @@ import math
 import re
 from collections import Counter
 
-from gardener.neverstore.regex import Check, Span, target
+from gardener.neverstore.regex import Check, Span, lazy, target
 from gardener.neverstore.values import classes
 
 
@@ -29,6 +29,11 @@ def mixed(length: int) -> Check:
 
 
 _HEX = frozenset("0123456789abcdefABCDEF-")
+
+
+def hexadecimal(run: str) -> bool:
+    """Whether a run is hex digits and dashes only (a SHA, a UUID, a digest)."""
+    return _HEX.issuperset(run)
 
 
 _KINDS = str.maketrans(  # a base64 run's characters as classes, separators dropped
@@ -78,3 +83,34 @@ def high_entropy(text: str, m: re.Match[str]) -> Span | None:
     if run.count("/") > max(1, len(run) // 24):
         return None  # a path or URL; the second rule judges its segments alone
     return m.span() if _random_looking(run) else None
+
+
+# Ids that look random but are public, by their prefix (Stripe's object ids: a
+# price, a product, a customer...) or by what comes right before them: an SSH
+# public key's type, a Drive or Docs link, "folder"/"file id".
+PUBLIC_PREFIXES = (
+    "price_", "prod_", "plan_", "cus_", "sub_", "pi_", "pm_", "ch_", "in_",
+    "acct_", "evt_", "txn_", "prctbl_", "promo_", "si_", "ii_", "seti_",
+)  # fmt: skip
+_PUBLIC_BEFORE = lazy(
+    r"(?:(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)"
+    r"[ \t]+|(?:drive|docs)\.google\.com/[\w/.-]*/(?:folders|d|file/d)/"
+    r"|(?i:folder|file|doc|document|sheet|spreadsheet|drive)(?:[ \t]+id)?[ \t]*:?[ \t]+)\Z"
+)
+_PLACEHOLDER = lazy(r"EXAMPLE|(?i:x{8,}|your[_-]?(?:api[_-]?)?(?:key|token|secret))")
+
+
+def public(text: str, start: int, end: int) -> bool:
+    """Whether the token at ``start:end`` is a public id (see above)."""
+    if text.startswith(PUBLIC_PREFIXES, start):
+        return True
+    return bool(_PUBLIC_BEFORE.search(text, max(0, start - 80), start))
+
+
+def placeholder(value: str) -> bool:
+    """A token written to be replaced: ``ghp_xxxx...``, ``AKIA...EXAMPLE``,
+    ``sk-your-api-key``: mostly x's, or EXAMPLE, or "your key" in it."""
+    alnum = [c for c in value if c.isalnum()]
+    if alnum and sum(c in "xX" for c in alnum) >= 0.7 * len(alnum):
+        return True
+    return bool(_PLACEHOLDER.search(value))

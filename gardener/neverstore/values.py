@@ -107,11 +107,15 @@ def plausible(value: str, family: str, prose: bool, quoted: bool) -> bool:
     if family == "pin":
         return value.isdigit() and 4 <= len(value) <= 12
     if family == "secret":
+        if value.isdigit() and len(value) >= 16 and (quoted or not prose):
+            return True  # a numeric token: discord_token: "2649...", asanaToken=3234...
         return (
             len(value) >= 6 and classes(value) >= 2 and not _THOUSANDS.fullmatch(value)
         )
     if family == "password" and (_named(value) or _state(value)):
         return False
+    if family == "password" and value.isdigit() and len(value) < 4:
+        return False  # a count: "パスワードは90日ごとに", "password: 3 tries"
     if prose and not quoted and value.isalpha():
         return len(value) >= 4 and not value.lower().endswith(_WORDY)
     return True

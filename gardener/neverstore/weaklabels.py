@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from gardener.neverstore.labels import VERB
+from gardener.neverstore.labels import ASSIGN, VERB
 from gardener.neverstore.regex import ALNUM_ASCII, Span, lazy
 from gardener.neverstore.values import (
     counted,
@@ -98,7 +98,7 @@ _WIFI_WORDS = "wifi wi-fi wlan wpa wpa2 wpa3 wep router hotspot network"
 _WIFI = frozenset(_WIFI_WORDS.split())
 WEAK_PASSWORD = (
     r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd|key))(?![\w-])[*_\"'`]{0,2}"
-    r"(?P<sep>[ \t]*(?::=|=>|[:=：])[*_]{0,2}[ \t]*"
+    rf"(?P<sep>[ \t]*{ASSIGN}[*_]{{0,2}}[ \t]*"
     rf"|[ \t]+(?i:{VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)|[ \t]+)"
 )
 

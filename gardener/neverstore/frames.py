@@ -1,0 +1,389 @@
+"""Frames: a credential written as a pair, a sentence, an answer or markup.
+
+Each frame is a pattern built from per-language word lists (the tables below:
+adding a word in a language is one line, with a test row in
+tests/neverstore/data/) and a check that reads the value after it:
+
+- a pair after a network or login word: ``wifi: HomeNet / Kestrel-1984``,
+  ``creds for the db: app / Harbor-9``, ``FTP login: uploader:Sv4Lq8Xn``,
+  ``服务器账号 admin / Vx5Kn2Wt``: the second half, of password shape (a
+  letter and a digit or symbol, 6+ characters);
+- a password set to a value, in the word order of each language: ``changed the
+  router password to Pelican``, ``mot de passe changé en ...``, ``j'ai mis le mot
+  de passe à Sapin``, ``поменял пароль роутера на Ryabina``, ``Passwort auf
+  Forelle gesetzt``, ``パスワードを X に変更``: a single word will do here
+  (``set password to expire`` and ``to default`` stay prose);
+- the answer to a security question: ``security question (first pet):
+  Fluffy``, ``Sicherheitsfrage (...): Meier``, ``密保问题（...）：...``;
+- a bare ``key`` before ``=``, ``:`` or ``is`` with a token's value:
+  ``Using Key=Rb3Nv8Lq1Ks6``, ``Mailgun key is Pq7Wm2Xc9Lz4``, ``hubspotKey =
+  "..."`` (``key decision: we use SQLite`` is prose; ``sort_key`` is
+  ``labels.keyed``'s);
+- markup: an element named for a secret, ``<secret>...</secret>``,
+  ``<password>...</password>``, and a config line's ``key="DbPassword"
+  value="..."``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gardener.neverstore.regex import Span, lazy
+from gardener.neverstore.values import (
+    TRAIL,
+    classes,
+    not_a_pin,
+    passlike,
+    phrase_at,
+    plausible,
+    stopword,
+    value_at,
+)
+
+
+def _top(line: str) -> list[str]:
+    """The alternatives of a regex at its top level (not inside a group)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(line):
+        if ch in "([" and line[i - 1 : i] != "\\":
+            depth += 1
+        elif ch in ")]" and line[i - 1 : i] != "\\":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(line[start:i])
+            start = i + 1
+    return [*parts, line[start:]]
+
+
+def _alts(table: tuple[tuple[str, str], ...]) -> str:
+    """One alternation of every language's words, longest first."""
+    words = {w for _, line in table for w in _top(line)}
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+def words_of(table: tuple[tuple[str, str], ...]) -> str:
+    """The routing words of a table (``passes.hits``): the literal start of each
+    alternative, lowercased; CJK ones after "|"."""
+    west: set[str] = set()
+    east: set[str] = set()
+    for _, line in table:
+        for w in _top(line):
+            head = re.split(r"[ \\\[(?]", w, maxsplit=1)[0].lower()
+            (east if _cjk(head) else west).add(head)
+    return " ".join(sorted(west)) + (" | " + " | ".join(sorted(east)) if east else "")
+
+
+def _cjk(word: str) -> bool:
+    return any("\u2e80" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7a3" for c in word)
+
+
+# -- a pair: what it opens, then user / password ---------------------------------
+
+# what a user-and-password pair is for, or that it is one (regex words per line)
+PAIR_WORDS = (
+    ("en", r"wifi|wi-fi|wlan|hotspot|ssid|login|logins|creds|credentials|account"),
+    ("de", r"zugangsdaten|zugang|anmeldung|anmeldedaten|konto"),
+    ("fr", r"identifiants|connexion|accès|acces|compte"),
+    ("es", r"credenciales|acceso|cuenta|usuario[ \t]+y[ \t]+contraseña"),
+    ("ru", r"доступ|учётка|учетка|логин[ \t]+и[ \t]+пароль|учётные[ \t]+данные"),
+    ("zh", r"账号|帐号|账户|登录|登陆"),
+    ("ja", r"ログイン|アカウント|ID/パス"),
+)
+# the label, then up to four words saying for what ("for the staging db", "du
+# serveur"), then ":" or "=" (or, after a CJK label, a space), then the user
+# and "/" or ":" before the password
+PAIR = (
+    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS)})(?![\w-])"
+    r"(?:[ \t]+[^\s:：=/|]{1,30}){0,5}?"
+    r"(?:[ \t]*(?:[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
+    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/]))"
+)
+PAIR_ROUTE = words_of(PAIR_WORDS)
+_APP_WORDS = """page pages screen form flow button modal view route endpoint url link
+    ui redirect logout signup signin register dialog component bug fix
+    issue api path handler template field state step box section tab menu window
+    popup http https"""
+_APP = frozenset(_APP_WORDS.split())
+
+
+def pair(text: str, m: re.Match[str]) -> Span | None:
+    """The password of a pair (see the module docstring), if the user is no part
+    of an app (``login page / dashboard2``) and the password has its shape."""
+    user = m.group("user")
+    if user.lower() in _APP or user.lower().rstrip("s") in _APP:
+        return None
+    got = value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    value = text[start:end]
+    if m.group("sep") == ":" and ("/" in value or value.startswith("/")):
+        return None  # a URL or a path: "login: https://..."
+    if quoted:
+        return (start, end) if plausible(value, "password", False, True) else None
+    ok = "/" not in value and passlike(value)
+    if ok and value.rstrip("0123456789").isalpha():  # a word and a number
+        ok = _clause_ends(text, end)  # not "admin / readonly2 roles"
+    return (start, end) if ok else None
+
+
+def _clause_ends(text: str, end: int) -> bool:
+    """Whether nothing but punctuation, "(" or a dash follows ``end`` on its line."""
+    rest = text[end : end + 3].split("\n", 1)[0]
+    return (
+        not rest.strip()
+        or rest[0] in ".,;:!?)—–("
+        or rest.startswith((" (", " —", " -"))
+    )
+
+
+# -- a password set to a value ---------------------------------------------------
+
+_PW = (
+    r"password|passwd|pwd|pw|pass|passphrase|passwort|kennwort|mot[ \t]+de[ \t]+passe"
+    r"|mdp|contraseña|clave|пароль|senha|wachtwoord"
+)
+# verb before the label, and the preposition before the value (regex, per line)
+SET_BEFORE = (
+    ("en", r"set|sets|change|changed|changes|reset|resets|update|updated", r"to"),
+    ("fr", r"mis|mets|changé|modifié|défini|réglé|remis", r"à|a|en|pour"),
+    (
+        "es",
+        r"cambié|cambie|cambió|puse|puso|cambiamos|establecí|configuré",
+        r"a|en|por",
+    ),
+    ("pt", r"mudei|alterei|troquei|defini", r"para"),
+    (
+        "ru",
+        r"поменял[аи]?|сменил[аи]?|изменил[аи]?|установил[аи]?|поставил[аи]?",
+        r"на",
+    ),
+)
+_SET_VERBS = _alts(tuple((lang, verbs) for lang, verbs, _ in SET_BEFORE))
+_SET_PREPS = _alts(tuple((lang, preps) for lang, _, preps in SET_BEFORE))
+SET_TO = (
+    rf"(?<![\w.])(?i:{_SET_VERBS})(?![\w-])(?:[ \t]+[\w'’-]{{1,24}}){{0,3}}?[ \t]+"
+    rf"(?i:{_PW})(?![\w-])(?:[ \t]+[^\s:=：|]{{1,30}}){{0,3}}?"
+    rf"(?:[ \t]+(?i:{_SET_PREPS})[ \t]+|(?<=ь)[ \t]+(?=[A-Za-z0-9]))"
+)
+SET_WORDS = words_of(tuple((lang, verbs) for lang, verbs, _ in SET_BEFORE))
+# the verb after the value: "Passwort auf Forelle gesetzt", "パスワードを X に変更"
+SET_AFTER = (
+    r"(?<![\w.])(?i:passwort|kennwort)(?:[ \t]+[^\s:=：|]{1,30}){0,3}?[ \t]+auf[ \t]+"
+    r"(?P<value>[^\s,;]{2,64})[ \t]+(?i:geändert|gesetzt|umgestellt|zurückgesetzt)"
+    r"|(?:パスワード|暗証番号)を[ \t]*(?P<jvalue>[!-~]{2,64})[ \t]*に"
+    r"(?:変更|リセット|設定|変え)"
+)
+
+
+def _one_word(text: str, start: int, end: int) -> bool:
+    """A single word that is a value where a frame has named it one: 4+ letters
+    (or a password's shape), no word that says what a password is like, and the
+    end of its clause after it."""
+    value = text[start:end]
+    if passlike(value):
+        return True
+    if not value.isalpha() or len(value) < 4 or stopword(value):
+        return False
+    if not plausible(value, "password", False, False):
+        return False
+    return _clause_ends(text, end)
+
+
+def set_to(text: str, m: re.Match[str]) -> Span | None:
+    """The value a password is set to, before or after its verb."""
+    if m.lastindex and (m.group("value") or m.group("jvalue")):
+        s, e = m.span("value") if m.group("value") else m.span("jvalue")
+        while e > s and text[e - 1] in TRAIL:
+            e -= 1
+        value = text[s:e]
+        word = value.isalpha() and len(value) >= 4 and not stopword(value)
+        ok = passlike(value) or word and plausible(value, "password", False, False)
+        return (s, e) if ok else None  # the verb after it ends the clause
+    got = value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    if quoted:
+        return (
+            (start, end) if plausible(text[start:end], "password", True, True) else None
+        )
+    phrase = phrase_at(text, start)
+    if phrase:
+        return phrase
+    return (start, end) if _one_word(text, start, end) else None
+
+
+# -- the answer to a security question ------------------------------------------
+
+ANSWER_WORDS = (
+    (
+        "en",
+        r"security[ \t]+questions?|security[ \t]+answers?|security[ \t]+q|secret[ \t]+question|answer[ \t]+to",
+    ),
+    ("de", r"sicherheitsfrage|sicherheitsantwort|geheimfrage"),
+    (
+        "fr",
+        r"question[ \t]+secrète|question[ \t]+de[ \t]+sécurité|réponse[ \t]+secrète",
+    ),
+    ("es", r"pregunta[ \t]+de[ \t]+seguridad|respuesta[ \t]+de[ \t]+seguridad"),
+    ("ru", r"контрольный[ \t]+вопрос|секретный[ \t]+вопрос"),
+    ("zh", r"密保问题|安全问题|密保答案"),
+    ("ja", r"秘密の質問|秘密の答え"),
+)
+# the label, maybe "(what it asks)" or "for the bank", maybe a quoted question,
+# then a close paren if the label was inside one, then ":" or "is"
+ANSWER = (
+    rf"(?<![\w.])(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
+    r"(?:[ \t]*[(（][^()（）\n]{1,60}[)）]|[ \t]+(?:for|of|für|pour|para|для)[^\n:：]{1,40}?"
+    r"|[ \t]*[\"“'][^\"”'\n]{1,80}[\"”'])?[)）]?"
+    r"(?P<sep>[ \t]*[:：=][ \t]*|[ \t]+(?i:is|ist|est|es|это)[ \t]+)"
+)
+ANSWER_WORDS_ROUTE = words_of(ANSWER_WORDS)
+_ANSWER_END = lazy(r"[^\n.,;!?()（）]{1,40}")
+
+
+def answer(text: str, m: re.Match[str]) -> Span | None:
+    """The answer: up to the end of its clause, at most 40 characters."""
+    got = _ANSWER_END.match(text, m.end())
+    if got is None:
+        return None
+    start, end = got.span()
+    while end > start and (text[end - 1].isspace() or text[end - 1] in TRAIL):
+        end -= 1
+    value = text[start:end].strip("\"'“”")
+    if not value or not plausible(value.split()[0], "password", False, True):
+        return None
+    return (start, end) if len(value) >= 2 else None
+
+
+# -- a bare "key" with a token's value ------------------------------------------
+
+KEY = (
+    r"(?:(?:(?<![\w.-])|(?<=[a-z0-9])(?=K))(?i:key)(?![\w-])|(?<=の)キー)[\"'`]?"
+    r"(?P<sep>[ \t]*(?::{1,3}=|[?+]=|=>|[:=：])[ \t]*|[ \t]+(?i:is)[ \t]+(?:[:][ \t]*)?)"
+)
+_NOT_SECRET_KEY_WORDS = """public pub gpg pgp ssh sort primary foreign partition cache lookup index
+    idempotency dedup routing shard object row group map dict hash composite
+    unique cluster range s3 music musical piano license product registry"""
+_NOT_SECRET_KEYS = frozenset(_NOT_SECRET_KEY_WORDS.split())
+_HEAD = lazy(r"([A-Za-z]+)\Z")
+
+
+def tokenlike(value: str) -> bool:
+    """A value shaped like an API key: 8+ characters of lower, upper and digits;
+    or hex of 16+ with letters and digits; or 20+ of two classes."""
+    body = value.strip("{}")
+    if len(body) < 8 or " " in body:
+        return False
+    hexed = len(body) >= 16 and all(c in "0123456789abcdefABCDEF-" for c in body)
+    if hexed:
+        return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+    lower = any(c.islower() for c in body)
+    upper = any(c.isupper() for c in body)
+    digit = any(c.isdigit() for c in body)
+    if lower and upper and digit:
+        return True
+    return len(body) >= 20 and digit and (lower or upper) and classes(body) >= 2
+
+
+def key(text: str, m: re.Match[str]) -> Span | None:
+    """The token after a bare ``key`` (or ``fooKey``) and an assignment or "is"."""
+    if m.start() and text[m.start() - 1].isalpha():
+        head = _HEAD.search(text, max(0, m.start() - 40), m.start())
+        if head and head.group(1).lower() in _NOT_SECRET_KEYS:
+            return None
+    word = _HEAD.search(text, max(0, m.start() - 41), max(0, m.start() - 1))
+    if word and word.group(1).lower() in _NOT_SECRET_KEYS:
+        return None  # "the public key: ..."
+    got = value_at(text, m.end())
+    if got is None:
+        return None
+    start, end, quoted = got
+    value = text[start:end]
+    ok = tokenlike(value) and plausible(value.strip("{}"), "secret", False, quoted)
+    return (start, end) if ok else None
+
+
+# -- markup ---------------------------------------------------------------------
+
+_SECRET_TAGS = r"password|passwd|secret|token|apikey|api_key|key|passphrase"
+# <secret>...</secret>, <clientSecret>...: matched at the label word (the element
+# name may start before it: the check looks back for "<")
+ELEMENT = rf"(?i:{_SECRET_TAGS})>"
+_OPEN = lazy(r"<(?:[A-Za-z][\w.:-]{0,40})?\Z")
+
+
+def element(text: str, m: re.Match[str]) -> Span | None:
+    """The content of an element named for a secret, up to its closing tag."""
+    if not _OPEN.search(text, max(0, m.start() - 42), m.start()):
+        return None
+    close = text.find("</", m.end(), m.end() + 600)
+    if close < 0 or "\n" in text[m.end() : close]:
+        return None
+    start, end = m.end(), close
+    while start < end and text[start] in " \t{":
+        start += 1
+    while end > start and text[end - 1] in " \t}":
+        end -= 1
+    value = text[start:end]
+    if not value or not plausible(value, "secret", False, True):
+        return None
+    return (start, end)
+
+
+ATTRIBUTE = (
+    r"(?<![\w-])(?i:key|name)=(?P<q>[\"'])[\w.:-]{0,40}?"
+    r"(?i:password|passwd|pwd|secret|token|apikey|api_key)[\w.:-]{0,40}?(?P=q)"
+    r"[ \t]+(?i:value)="
+)
+
+
+def attribute(text: str, m: re.Match[str]) -> Span | None:
+    """The value of ``key="...Password..." value="x"``."""
+    got = value_at(text, m.end())
+    if got is None or not got[2]:
+        return None
+    start, end, _ = got
+    ok = plausible(text[start:end], "password", False, True)
+    return (start, end) if ok else None
+
+
+# -- a code that opens a door, an alarm, a card ---------------------------------
+
+# "code" in the word order of each language, with what it opens (regex, per line);
+# English is weaklabels.CODE_PIN's ("door code 4829")
+CODE_WORDS = (
+    ("de", r"türcode|torcode|alarmcode|tresorcode|schlosscode|zahlencode|haustürcode"),
+    (
+        "de",
+        r"code[ \t]+(?:der|für[ \t]+die|vom|des)[ \t]+(?:tür|alarmanlage|tor|tresor)\w*",
+    ),
+    (
+        "fr",
+        r"digicode|code[ \t]+(?:de[ \t]+la|du|de[ \t]+l['\u2019])[ \t]*"
+        r"(?:porte|portail|alarme|garage|cadenas|coffre|immeuble|entrée)",
+    ),
+    (
+        "es",
+        r"código[ \t]+(?:de[ \t]+la|del)[ \t]+(?:puerta|portal|alarma|garaje|candado|caja)",
+    ),
+    (
+        "ru",
+        r"код[ \t]+(?:от[ \t]+)?(?:домофона|двери|сигнализации|замка|сейфа|подъезда|калитки)",
+    ),
+    ("zh", r"门禁密码|门锁密码|银行卡密码|保险箱密码|密码锁"),
+    ("ja", r"暗証番号"),
+)
+CODE = (
+    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(CODE_WORDS)})"
+    r"(?:[ \t]*[:：=][ \t]*|[ \t]+(?i:ist|est|es|это|是)[ \t]+|[ \t]*(?:是|は)[ \t]*|[ \t]+)#?"
+    r"(?P<value>\d{4,8}|\d(?:[- ]\d){3,7})(?![\w%]|[.,:/-]\d)"
+)
+CODE_ROUTE = words_of(CODE_WORDS)
+
+
+def code(text: str, m: re.Match[str]) -> Span | None:
+    """The digits after a code that opens something, unless they count or date."""
+    s, e = m.span("value")
+    return None if not_a_pin(text, s, e) else (s, e)
