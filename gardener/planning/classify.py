@@ -123,6 +123,12 @@ class _Words:
             for a in dict.fromkeys((*config.patterns, *w.patterns))
         }
         self.topic_names = keying.topic_names(config.topics, w.topic_names)
+        # the patterns of a name ("my name is {value}"): identity under any heading
+        self.name_patterns = {
+            a: t
+            for a, t in self.patterns.items()
+            if a.rsplit("/", 1)[-1].strip() == "name"
+        }
         self.attributes = frozenset(
             a.casefold()
             for a, templates in self.patterns.items()
@@ -297,17 +303,18 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if decided:
         # "switched CI from X to Y", "we no longer use Redis": a decision
         return "decision", False, frame.kind if frame and not chose else "purpose"
-    said = (
-        voice.read_voice(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
-    )
+    readable = len(low) <= PATTERN_LIMIT
     if by_heading and not (
         keyed and shielded and by_heading not in config.durable_kinds
     ):
-        if by_heading == "event" and not keyed and said and said.rule in _RECAPPED:
+        recap = by_heading == "event" and not keyed and readable
+        said = voice.read_voice(entry.value, ws.lexicon) if recap else None
+        if said and said.rule in _RECAPPED:
             # "## Session summary" recaps a session: "Dana likes ...", "Cron
             # jobs must ..." in it are what the session taught, not what it did
             return said.kind, False, said.rule
         return by_heading, False, "heading"
+    said = voice.read_voice(entry.value, ws.lexicon) if readable else None
     if said and not keyed:  # "Sam likes ...", "X should ...", "Verified ..."
         return said.kind, False, said.rule
     if time_at >= 0 and durable_at < 0:
@@ -338,8 +345,10 @@ def _topic_subject(text: str, config: Config) -> tuple[str, str] | None:
 def _names_someone(text: str, config: Config) -> bool:
     """Whether a name pattern ("my name is {value}", "the user is {value}")
     reads a name in ``text``."""
-    found = match_pattern(text, config)
-    return found is not None and found[0].rsplit("/", 1)[-1].strip() == "name"
+    ws = _words(config)
+    if not ws.name_patterns:
+        return False
+    return keying.match_pattern(text, ws.name_patterns, ws.time) is not None
 
 
 def _setting(text: str, config: Config) -> bool:

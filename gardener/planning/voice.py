@@ -186,12 +186,17 @@ def _attitude_at(text: str, words: Words) -> int:
     return min(found, default=-1)
 
 
+@lru_cache(maxsize=16)
+def _conditional_regex(conditionals: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"(?:{_words_regex(conditionals)})(?!\w)")
+
+
 def _norm_at(text: str, low: str, words: Words) -> int:
     """Where a modal norm or a leading present-tense conditional starts, or -1."""
     m = find(low, words.norms, words.exclusions)
     at = m.start() if m else -1
     if at != 0 and words.conditionals:
-        cond = re.match(rf"(?:{_words_regex(words.conditionals)})(?!\w)", low)
+        cond = _conditional_regex(words.conditionals).match(low)
         # "If the build fails, retry once": a rule; "When I checked, ..." a log
         if cond and re.search(r",\s|，|、", low) and not _past(low, words):
             return 0
