@@ -101,13 +101,16 @@ def test_concurrent_cli_notes(ws: Workspace):
 def _children() -> list[int]:
     me = str(os.getpid())
     found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    # listdir, not glob: a process that exits while glob stats its folder
+    # raised ProcessLookupError out of pathlib (a flaky failure under load)
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
         if fields[1] == me:
-            found.append(int(stat.parent.name))
+            found.append(int(pid))
     return found
 
 

@@ -179,3 +179,33 @@ def test_note_recall_record_and_check_run_without_fcntl(tmp_path: Path) -> None:
         ["git", "status", "--porcelain"], cwd=ws.root, capture_output=True, text=True
     )
     assert status.stdout == ""
+
+
+def test_the_mcp_server_starts_and_notes_without_fcntl(tmp_path: Path) -> None:
+    """Claude Desktop on Windows: the server a host starts over stdio answers
+    tools/list and commits a note where fcntl and os.pread are missing."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    ws, _ = Workspace.init(tmp_path / "ws")
+    host = StdioServerParameters(
+        command=sys.executable,
+        args=["-c", WINDOWS_LIKE, "-w", str(ws.root), "mcp"],
+        env=dict(os.environ),
+    )
+
+    async def main() -> None:
+        async with Client(host, mode="legacy") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert "memory_note" in names
+            done = await client.call_tool("memory_note", {"text": "the cat is Miso"})
+            assert not done.is_error, done.content
+
+    anyio.run(main)
+    log = subprocess.run(
+        ["git", "log", "-1", "-p", "--format=%s"],
+        cwd=ws.root,
+        capture_output=True,
+        text=True,
+    )
+    assert "the cat is Miso" in log.stdout
