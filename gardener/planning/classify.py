@@ -307,7 +307,14 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if by_heading and not (
         keyed and shielded and by_heading not in config.durable_kinds
     ):
-        recap = by_heading == "event" and not keyed and readable
+        # a timed line is a log line, a paragraph a report: only a short
+        # untimed sentence of a recap is what the session taught
+        recap = (
+            by_heading == "event"
+            and not keyed
+            and entry.time is None
+            and len(low) <= _STATEMENT
+        )
         said = voice.read_voice(entry.value, ws.lexicon) if recap else None
         if said and said.rule in _RECAPPED:
             # "## Session summary" recaps a session: "Dana likes ...", "Cron

@@ -198,3 +198,13 @@ def test_read_voice_never_raises_and_stays_inside_the_text(text):
         assert 0 <= said.at <= len(text)
         assert said.kind in ("preference", "fact", "event", "state")
     assert -1 <= durable_at(text, WORDS) <= len(text)
+
+
+def test_a_timed_or_long_line_of_a_log_section_stays_an_event():
+    """The demo's "18:00 retro ..., nobody has looked at accessibility yet,
+    which has to happen before ..." became a current fact and the second
+    answer to `recall cache`: a timed line is a log line."""
+    assert (
+        placed(entry("18:00 Cron jobs must write to /var/lib/app", "Shipped"), RULES)[0]
+        == "event"
+    )
