@@ -606,11 +606,26 @@ def _time_words(time_words: tuple[str, ...]) -> re.Pattern[str]:
 _PURPOSE_WORDS = 4  # a purpose or a thing longer than this is a clause, not a name
 
 
+_PURPOSES: dict[
+    tuple[str, tuple[str, ...], tuple[str, ...]], tuple[str, str] | None
+] = {}
+
+
 def _purpose(text: str, words: Words) -> tuple[str, str] | None:
     """(purpose, thing) of a sentence choosing a thing for a purpose (the
-    lexicon's ``purposes`` frames), both short, or None."""
+    lexicon's ``purposes`` frames), both short, or None. Kept per text: the
+    kind (``placed``) and the key (``_keyed_prose``) both ask."""
     if not words.purposes:
         return None
+    held = (text, words.purposes, words.time_words)
+    if held not in _PURPOSES:
+        if len(_PURPOSES) > 4096:
+            _PURPOSES.clear()
+        _PURPOSES[held] = _read_purpose(text, words)
+    return _PURPOSES[held]
+
+
+def _read_purpose(text: str, words: Words) -> tuple[str, str] | None:
     # "we now use X for Y": when is the note's valid time, not part of a frame
     text = _time_words(words.time_words).sub("", text)
     found = first_frame(text, words.purposes)

@@ -75,6 +75,9 @@ def test_a_statement_about_no_current_key_stays_unkeyed():
     current = _current(STAGING)
     for text in ("the build is green again", "Sam is based in Washington, D.C."):
         assert by_subject(_said(text), current, COPULAS).key is None
+
+
+def test_a_statement_keeps_an_abbreviations_stop():
     dc = Fact("Berlin", "Sam", "m2", "Facts", {"since": "2026-05-04"})
     c = by_subject(_said("Sam is based in Washington, D.C."), _current(dc), COPULAS)
     assert c.value == "based in Washington, D.C."
