@@ -237,7 +237,7 @@ class Workspace:
         """Apply the judge ``by``'s answers to pending entries in one pass.
 
         ``judgments``: ``Judgment`` values, or the objects ``decide --json``
-        reads (``{"id", "verdict", "kind"?, "key"?, "value"?}``). Invalid ones
+        reads (``{"id", "verdict", "kind"?, "key"?, "value"?, "replaces"?}``). Invalid ones
         are refused with a reason (``DecideResult.refused``); the rest are
         filed through the decision table. Raises GardenerError for a
         malformed object or no judge name, LossBudgetError as promote does.

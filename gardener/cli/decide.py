@@ -40,6 +40,12 @@ def _remember_json(
     help="It ends KEY's current value (a removal); nothing is added.",
 )
 @click.option(
+    "--replaces",
+    metavar="FACT_ID",
+    help="It replaces this current entry (an id from review's near entries),"
+    " keyed or not.",
+)
+@click.option(
     "--key", metavar="KEY", help="The key to file it under (default: the rules' guess)."
 )
 @click.option(
@@ -55,7 +61,7 @@ def _remember_json(
     flag_value="",
     callback=_remember_json,
     help="Print JSON; with -, also read many answers as JSON from stdin:"
-    ' {"decisions": [{"id", "verdict", "kind", "key", "value"}]}.',
+    ' {"decisions": [{"id", "verdict", "kind", "key", "value", "replaces"}]}.',
 )
 @click.option(
     "--by",
@@ -68,21 +74,32 @@ def _remember_json(
 @click.pass_context
 def decide(
     ctx: click.Context, entry_id: str | None, kind: str | None, transient: bool,
-    correction: bool, ends: str | None, key: str | None, value: str | None,
-    stdin: str | None, by: str | None, force: bool,
+    correction: bool, ends: str | None, replaces: str | None, key: str | None,
+    value: str | None, stdin: str | None, by: str | None, force: bool,
 ) -> None:  # fmt: skip
     """Judge pending entries (ids from `gardener review`): one by its ID and
     options, or many with `--json -`. Each answer is filed through the same
     decision table as promote's; a bad one is refused with its reason."""
     as_json = stdin is not None
     if stdin:
-        if entry_id or kind or transient or correction or ends or key or value:
+        if (
+            entry_id
+            or kind
+            or transient
+            or correction
+            or ends
+            or key
+            or value
+            or replaces
+        ):
             raise UsageError(
                 "--json - reads every answer from stdin: give no ID or options"
             )
         answers = _read_stdin(stdin)
     else:
-        answers = [_one(entry_id, kind, transient, correction, ends, key, value)]
+        answers = [
+            _one(entry_id, kind, transient, correction, ends, key, value, replaces)
+        ]
     result = workspace(ctx).decide(answers, by or "agent", force=force)
     data = result.as_dict()
     if result.result is not None:
@@ -114,18 +131,21 @@ def _read_stdin(where: str) -> list[dict[str, object]]:
 
 def _one(
     entry_id: str | None, kind: str | None, transient: bool, correction: bool,
-    ends: str | None, key: str | None, value: str | None,
+    ends: str | None, key: str | None, value: str | None, replaces: str | None = None,
 ) -> dict[str, object]:  # fmt: skip
     if not entry_id:
         raise UsageError(
             "give the ID of a pending entry (gardener review), or --json -"
         )
     chosen = [n for n, on in (("--transient", transient), ("--ends", ends),
-                              ("--durable", (kind or correction) and not ends)) if on]  # fmt: skip
+                              ("--durable", (kind or correction or replaces) and not ends)) if on]  # fmt: skip
     if len(chosen) != 1:
         raise UsageError(
-            "give one of --durable KIND (or --correction), --transient, --ends KEY"
+            "give one of --durable KIND (or --correction, --replaces ID),"
+            " --transient, --ends KEY"
         )
+    if replaces and correction:
+        raise UsageError("--replaces goes with --durable, not --correction")
     if transient:
         return {"id": entry_id, "verdict": "transient"}
     if ends:
@@ -135,6 +155,7 @@ def _one(
             "key": ends,
             "value": value,
             "kind": kind,
+            "replaces": replaces,
         }
     verdict = "correction" if correction else "durable"
     return {
@@ -143,6 +164,7 @@ def _one(
         "kind": kind,
         "key": key,
         "value": value,
+        "replaces": replaces,
     }
 
 

@@ -62,3 +62,6 @@ def lines(queue: Review) -> Iterator[str]:
         if item["nearest_keys"]:
             said.append("near keys: " + ", ".join(item["nearest_keys"]))  # type: ignore[arg-type]
         yield "  rules' guess: " + "; ".join(said)
+        for near in item.get("near") or ():  # type: ignore[attr-defined]
+            named = f"{near['key']}: " if near["key"] else ""
+            yield f"  near #{near['id']} (since {near['since']}): {named}{near['value']}"

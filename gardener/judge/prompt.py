@@ -3,9 +3,10 @@
 A pending item is one element of ``gardener review --json``'s ``pending``
 list: ``{"id", "path", "line", "since", "text", "headings", "why", "guess":
 {"kind", "key", "value", "action"}, "current": {"key", "value", "since"} |
-None, "nearest_keys": [str, ...]}``. A judgment is one element of the
-``decisions`` list ``gardener decide --json -`` reads: ``{"id", "verdict",
-"kind"?, "key"?, "value"?}``.
+None, "nearest_keys": [str, ...], "near": [{"id", "key", "value", "since"},
+...]}``. A judgment is one element of the ``decisions`` list ``gardener
+decide --json -`` reads: ``{"id", "verdict", "kind"?, "key"?, "value"?,
+"replaces"?}``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ _JUDGMENT: dict[str, object] = {
             "type": "string",
             "description": "omit to keep the guess; words taken from the item's text",
         },
+        "replaces": {
+            "type": "string",
+            "description": "durable or ends only: the id of one of the item's near entries it replaces or ends",
+        },
     },
     "required": ["id", "verdict"],
     "additionalProperties": False,
@@ -63,6 +68,12 @@ preference (what someone likes or wants), decision (what was chosen), fact \
 - correction: it says an earlier value was wrong; its value replaces the \
 current value of the key from the start.
 - ends: it says the current value of a key no longer holds; "key" names that key.
+
+An item lists the current entries it is near ("near", with ids). When it \
+replaces one of them (a new value of the same thing, said another way), add \
+"replaces": that id to a durable verdict; when it says one no longer holds, \
+answer "ends" with "replaces": that id. Entries that can both be true are not \
+replaced.
 
 Each item gives the rules' guess (kind, key, value) and, when the key already \
 has one, its current value. Omit "key" or "value" to keep the guess ("key": "" \
@@ -106,7 +117,7 @@ def parse_answer(text: str, ids: Collection[str]) -> list[dict[str, str]]:
     durable kind as the verdict is durable of that kind), its key, when given,
     a string ("" for unkeyed) and its value a non-empty one; a judgment that
     is not is left out (its item stays pending). The judgments come back with only the known
-    fields, stripped: ``{"id", "verdict", "kind"?, "key"?, "value"?}``; a
+    fields, stripped: ``{"id", "verdict", "kind"?, "key"?, "value"?, "replaces"?}``; a
     transient one has only id and verdict, and a kind stays only on a durable
     or correction verdict.
 
@@ -171,6 +182,12 @@ def _judgment(raw: object) -> dict[str, str] | None:
             return None
         if verdict in FILING:
             judgment["kind"] = kind
+    replaces = raw.get("replaces")
+    if replaces is not None:
+        if not isinstance(replaces, str) or verdict not in ("durable", "ends"):
+            return None
+        if replaces.strip():
+            judgment["replaces"] = replaces.strip()
     key, value = raw.get("key"), raw.get("value")
     if key is not None:
         if not isinstance(key, str):

@@ -80,6 +80,9 @@ class Classified:
     leaves: str | None = None
     # who judged it (``gardener decide``, the llm judge): None when the rules did
     judge: str | None = None
+    # the id of a current fact the judge said this entry replaces (or, with
+    # ``ends``, ends), whatever its key: how an unkeyed fact is ever superseded
+    replaces: str | None = None
 
     @property
     def undecided(self) -> bool:

@@ -66,13 +66,15 @@ class Waiting:
 class Judgment:
     """One answer: ``verdict`` is one of ``VERDICTS``; ``kind``, ``key`` and
     ``value`` are optional (None: the rules' guess; ``key=""``, or ``null``
-    in JSON: unkeyed)."""
+    in JSON: unkeyed); ``replaces``: the id of a current fact the entry
+    replaces (durable) or ends (``ends``), keyed or not."""
 
     id: str
     verdict: str
     kind: str | None = None
     key: str | None = None
     value: str | None = None
+    replaces: str | None = None
 
 
 def waits(
@@ -131,7 +133,7 @@ def guessed_action(c: Classified, current: Fact | None) -> str:
 
 def read_judgments(data: object) -> list[Judgment]:
     """Judgments from parsed JSON: ``{"decisions": [...]}`` or a bare list,
-    each ``{"id", "verdict", "kind"?, "key"?, "value"?}`` (a durable kind as
+    each ``{"id", "verdict", "kind"?, "key"?, "value"?, "replaces"?}`` (a durable kind as
     the verdict means durable of that kind). Raises ValueError naming the
     first bad one (``decision 2: ...``, counted from 1)."""
     items = data.get("decisions") if isinstance(data, Mapping) else data
@@ -142,7 +144,7 @@ def read_judgments(data: object) -> list[Judgment]:
         if not isinstance(item, Mapping):
             raise ValueError(f"decision {n}: expected an object")
         fields = {}
-        for name in ("id", "verdict", "kind", "key", "value"):
+        for name in ("id", "verdict", "kind", "key", "value", "replaces"):
             value = item.get(name)
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"decision {n}: {name} must be a string")
@@ -159,7 +161,14 @@ def read_judgments(data: object) -> list[Judgment]:
             raise ValueError(
                 f"decision {n} ({ident}): verdict must be one of {', '.join(VERDICTS)}"
             )
-        out.append(Judgment(ident, verdict, kind, fields["key"], fields["value"]))
+        replaces = fields["replaces"] or None
+        if replaces and verdict not in ("durable", "ends"):
+            raise ValueError(
+                f"decision {n} ({ident}): replaces goes with verdict durable or ends"
+            )
+        out.append(
+            Judgment(ident, verdict, kind, fields["key"], fields["value"], replaces)
+        )
     return out
 
 
@@ -169,15 +178,20 @@ def apply_judgment(
     config: Config,
     judge: str,
     current: Callable[[str], Fact | None],
+    fact_of: Callable[[str], Fact | None] = lambda ident: None,
 ) -> Classified:
     """The entry of ``w`` as ``j`` places it, judged by ``judge`` (a name).
 
+    ``fact_of(id)`` is the current fact of that id (for ``j.replaces``).
     Raises ValueError (why, for the judge to read) for a kind that is not one
     of the workspace's durable kinds (or of event/state/todo for a transient
     one), a malformed key, a value that is not words of the entry's text, a
-    correction or an end naming a key with no current value.
+    correction or an end naming a key with no current value, a ``replaces``
+    naming no current fact or one dated after the entry.
     """
     guess, entry = w.guess, w.entry
+    if j.replaces is not None:
+        return _replacing(j, w, config, judge, current, fact_of)
     if j.verdict == "transient":
         kind = j.kind or (guess.kind if guess.kind in TRANSIENT_KINDS else "event")
         if kind not in TRANSIENT_KINDS:
@@ -253,6 +267,42 @@ def apply_judgment(
     return Classified(
         durable, True, correction, key, value, "judge", "judge", judge=judge
     )
+
+
+def _replacing(
+    j: Judgment,
+    w: Waiting,
+    config: Config,
+    judge: str,
+    current: Callable[[str], Fact | None],
+    fact_of: Callable[[str], Fact | None],
+) -> Classified:
+    """``j`` naming the current fact it replaces or ends (``j.replaces``):
+    read as the same answer without it, then pointed at that fact. A keyed
+    fact replaced by an entry of no other key lends it its key, so the
+    decision table supersedes it as any value of the key (docs/design.md, The
+    judge)."""
+    assert j.replaces is not None
+    old = fact_of(j.replaces.lstrip("#"))
+    if old is None:
+        raise ValueError(f"no current entry has the id {j.replaces!r}")
+    if old.since and old.since[:16] > w.since[:16]:
+        raise ValueError(
+            f"{old.id} holds since {old.since}, after this entry ({w.since}):"
+            " an entry replaces only what held before it"
+        )
+    lent = old.key if old.key and not j.key else j.key
+    if j.verdict == "ends":
+        if old.key:  # a keyed value ends as "ends KEY" ends it
+            return apply_judgment(replace(j, key=old.key, replaces=None), w, config,
+                                  judge, current)  # fmt: skip
+        kind = j.kind if j.kind in config.durable_kinds else "fact"
+        return Classified(kind, True, False, None, "", "judge", "judge", ends=True,
+                          judge=judge, replaces=old.id)  # fmt: skip
+    c = apply_judgment(replace(j, key=lent, replaces=None), w, config, judge, current)
+    if old.key and c.key and normalize_key(c.key) == normalize_key(old.key):
+        return c  # the decision table's own supersession
+    return replace(c, replaces=old.id)
 
 
 def _key(key: str | None) -> str | None:
@@ -358,3 +408,41 @@ def nearest_keys(
             )
         ]  # fmt: skip
     return list(dict.fromkeys(found))[:limit]
+
+
+def nearest_facts(
+    text: str, facts: Sequence[Fact], since: str, limit: int = 3
+) -> list[Fact]:
+    """Up to ``limit`` of the current ``facts`` (keyed or not) that held
+    before ``since`` and share words with ``text``, best first: what the
+    judge may say the entry replaces. Words are compared by their first five
+    letters ("updates" meets "update"; two-character runs in Chinese and
+    Japanese); a fact is near when it shares two of them and at least two
+    fifths of the shorter side's (a changed number or name leaves the rest)."""
+    mine = _stems(text)
+    if len(mine) < 2:
+        return []
+    scored: list[tuple[float, int, Fact]] = []
+    for n, f in enumerate(facts):
+        if f.since and f.since[:16] > since[:16]:
+            continue
+        theirs = _stems(f"{f.key or ''} {f.value}")
+        shared = len(mine & theirs)
+        if shared >= 2:
+            score = shared / min(len(mine), len(theirs))
+            if score >= 0.4:
+                scored.append((-score, n, f))
+    return [f for _, _, f in sorted(scored)[:limit]]
+
+
+_WORD = re.compile(r"[^\W\d_]{4,}|[\u3040-\u30ff\u4e00-\u9fff]{2,}")
+
+
+def _stems(text: str) -> set[str]:
+    out: set[str] = set()
+    for word in _WORD.findall(text.casefold()):
+        if ord(word[0]) >= 0x3040:
+            out.update(word[i : i + 2] for i in range(len(word) - 1))
+        else:
+            out.add(word[:5])
+    return out

@@ -229,10 +229,13 @@ class Reconciliation:
         """
         if at is None:
             at = parse_instant(since)
+        section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
+        if c.replaces is not None:
+            self._replaced_by(entry, c, since, section)
+            return
         if c.ends:
             self._end(entry, c, since, at)
             return
-        section = SECTION_OF_KIND.get(c.kind or "fact", "Facts")
         if c.key is None:
             dup = self.duplicate(c.value)
             if dup:
@@ -316,6 +319,43 @@ class Reconciliation:
         fact = self._make(
             entry, c, since, section if c.kind else old.section, supersedes=old.id
         )
+        self._replace(old, self._retire(old, until=since, superseded_by=fact.id))
+        self._append(fact)
+        self._decide("supersede", entry, c, fact.id, old.id)
+
+    def _replaced_by(
+        self, entry: Entry, c: Classified, since: str, section: str
+    ) -> None:
+        """The judge's "this entry replaces (or ends) fact ``c.replaces``",
+        whatever the two keys: the fact moves to Superseded with ``until`` =
+        ``since``, superseded by the entry's new fact (or, for an end, with
+        ``reason=ended``). A fact no longer current by then, or holding the
+        same value, is left as it is (docs/design.md, The judge)."""
+        old = next(
+            (f for f in self.facts if f.id == c.replaces and is_current(f, self.today)),
+            None,
+        )
+        if old is None:
+            self._decide(
+                "reject", entry, c, reason="the entry it replaces is not current"
+            )
+            return
+        if c.ends:
+            mark = f"{entry.path}:{entry.line}"
+            self._replace(
+                old, self._retire(old, until=since, reason=ENDED, ended_by=mark)
+            )
+            self.decisions.append(
+                Decision("end", old.key, old.value, entry.path, entry.line, old.id,
+                         old.id, ENDED, entry.by)
+            )  # fmt: skip
+            return
+        if same_value(old.value, c.value):
+            self._decide(
+                "reject", entry, c, old.id, reason="same value as the entry it replaces"
+            )
+            return
+        fact = self._make(entry, c, since, section, supersedes=old.id)
         self._replace(old, self._retire(old, until=since, superseded_by=fact.id))
         self._append(fact)
         self._decide("supersede", entry, c, fact.id, old.id)

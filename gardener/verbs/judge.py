@@ -25,6 +25,7 @@ from gardener.planning.judging import (
     Judgment,
     Waiting,
     apply_judgment,
+    nearest_facts,
     nearest_keys,
 )
 from gardener.planning.promote import PromotionPlan
@@ -85,11 +86,13 @@ def review(s: Session, limit: int = 20) -> Review:
     texts redacted and cut to ``TEXT_CHARS``, the whole kept near
     ``BUDGET_CHARS``."""
     plan = pending_plan(s)
-    keys = _current_keys(plan.facts, format_instant(s.now()))
+    today = format_instant(s.now())
+    keys = _current_keys(plan.facts, today)
+    now = [f for f in plan.facts if f.id and is_current(f, today)]
     items: list[dict[str, object]] = []
     used = 0
     for w in plan.pending[: max(0, limit)]:
-        item = _item(w, keys, s)
+        item = _item(w, keys, now, s)
         used += len(str(item))
         if items and used > BUDGET_CHARS:
             break
@@ -98,7 +101,9 @@ def review(s: Session, limit: int = 20) -> Review:
     return Review(tuple(items), len(plan.pending), oldest)
 
 
-def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
+def _item(
+    w: Waiting, keys: Sequence[str], now: Sequence[Fact], s: Session
+) -> dict[str, object]:
     config = s.config
     # the first day prune may delete the entry's note unjudged
     until = w.entry.day + timedelta(
@@ -146,6 +151,17 @@ def _item(w: Waiting, keys: Sequence[str], s: Session) -> dict[str, object]:
                 g.key, w.entry.value[:TEXT_CHARS], keys, config.topics
             )
         ],
+        # current entries it may replace, keyed or not: the judge answers
+        # {"replaces": id} (docs/design.md, The judge)
+        "near": [
+            {
+                "id": f.id,
+                "key": clean(f.key, 120),
+                "value": clean(f.value, 120),
+                "since": f.since,
+            }
+            for f in nearest_facts(w.entry.value[:TEXT_CHARS], now, w.since)
+        ],
     }
 
 
@@ -186,7 +202,9 @@ def decide(
         applied.clear()
         where.clear()
         waiting = {w.id: w for w in plan.pending}
-        latest = _lookup(plan.facts, format_instant(s.now()))
+        today = format_instant(s.now())
+        latest = _lookup(plan.facts, today)
+        by_id = {f.id: f for f in plan.facts if f.id and is_current(f, today)}
 
         def current(key: str) -> Fact | None:
             return latest.get(normalize_key(key))
@@ -198,7 +216,9 @@ def decide(
                 refused.append({"id": j.id, "reason": _not_pending(j.id, plan, judged)})
                 continue
             try:
-                judged[w.mark] = apply_judgment(j, w, s.config, judge.strip(), current)
+                judged[w.mark] = apply_judgment(
+                    j, w, s.config, judge.strip(), current, by_id.get
+                )
             except ValueError as exc:
                 refused.append({"id": j.id, "reason": str(exc)})
                 continue
