@@ -269,8 +269,10 @@ def ask_model(s: Session, done: PromoteResult, force: bool = False) -> PromoteRe
     from gardener.planning.judging import read_judgments
 
     config = s.config
-    keys = _current_keys(done.plan.facts, format_instant(s.now()))
-    items = [_item(w, keys, s) for w in done.plan.pending[: config.judge_limit]]
+    today = format_instant(s.now())
+    keys = _current_keys(done.plan.facts, today)
+    now = [f for f in done.plan.facts if f.id and is_current(f, today)]
+    items = [_item(w, keys, now, s) for w in done.plan.pending[: config.judge_limit]]
     run = judge_with_llm(
         config.judge_model or None, _instructions(s), items,
         batch=config.judge_batch, limit=config.judge_limit,
