@@ -220,13 +220,15 @@ class Workspace:
                 review(session, held, approve)
             return self.promote() if approve else None
 
-    def review(self, limit: int = 20) -> Review:
+    def review(self, limit: int = 20, after: str | None = None) -> Review:
         """The entries waiting for the judge, oldest first (at most ``limit``,
-        the texts bounded); nothing is written. See ``gardener.verbs.judge``."""
+        the texts bounded), starting after the pending id ``after`` (a page
+        ends at ``Review.next_after``); nothing is written. See
+        ``gardener.verbs.judge``."""
         from gardener.verbs.judge import review
 
         with self._session(lock=False) as session:
-            return review(session, limit)
+            return review(session, limit, after)
 
     def decide(
         self,

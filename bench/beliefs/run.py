@@ -28,7 +28,13 @@ from .labels import Item, Labels
 from .setups import Setup
 
 DAY_HOUR = "09:00"  # the time of day both passes run at (local, the rules' timezone)
-LATER_DAYS = 35  # day 36 is day 1 + 35 days: past the 30-day note TTL
+LATER_DAYS = 35
+DURABLE = (
+    "identity",
+    "preference",
+    "decision",
+    "fact",
+)  # day 36 is day 1 + 35 days: past the 30-day note TTL
 
 
 @dataclass(frozen=True)
@@ -174,44 +180,115 @@ def _judge(
     ws: Workspace, labels: Labels, out: Run, answer: bool
 ) -> list[dict[str, object]]:
     """Count the judge's queue by label; with ``answer``, answer it from the
-    labels (durable: the rules' guess, kind fact if none, and the key of the
-    labelled change it is part of, if any; transient: transient; ambiguous or
-    unlabelled: left pending) and return decide's decisions."""
-    queue = ws.review(100000).items
+    labels, round after round as an agent would (review shows ~8 KB at a
+    time), and return decide's decisions: durable: the rules' guess, kind
+    fact if none, and the key of the labelled change it is part of, if any
+    (the new side of a labelled change is durable whatever its own label);
+    transient: transient; ambiguous or unlabelled: left pending. The new side
+    of a change whose old side is filed (by the rules or an earlier answer)
+    under another key or none is answered with ``replaces``: that fact's id,
+    as an agent reading review's near entries would."""
+    for label in _labels_of(ws, labels):
+        out.queue[label] = out.queue.get(label, 0) + 1
+    if not answer:
+        return []
     hinted = {
         item: pair.hint.split(":", 1)[0].strip()
         for pair in labels.pairs
         if pair.hint
         for item in (pair.old, *pair.new)
     }
-    answers = []
-    for item in queue:
-        label = labels.items.get(
-            (str(item["path"]), int(str(item["line"]))), "unlabelled"
-        )
-        out.queue[label] = out.queue.get(label, 0) + 1
-        guess = item["guess"]
-        assert isinstance(guess, dict)
-        if label == "durable":
-            kind = (
-                guess["kind"]
-                if guess["kind"] in ("identity", "preference", "decision", "fact")
-                else "fact"
-            )
-            where = (str(item["path"]), int(str(item["line"])))
-            said = {"id": item["id"], "verdict": "durable", "kind": kind}
-            if where in hinted:  # the change it is part of names the key
-                said["key"] = hinted[where]
-            answers.append(said)
-        elif label == "transient":
-            answers.append({"id": item["id"], "verdict": "transient"})
-    if not answer or not answers:
+    olds: dict[Item, list[Item]] = {}
+    for pair in labels.pairs:
+        for n in pair.new:
+            olds.setdefault(n, []).append(pair.old)
+    decisions: list[dict[str, object]] = []
+    for _ in range(50):  # each round answers what the queue shows
+        filed = {
+            (str(d["path"]), int(str(d["line"]))): str(d["fact"])
+            for d in [*out.decisions, *decisions]
+            if d.get("fact") and d["action"] in ("add", "supersede", "history")
+        }
+        answers = []
+        queue = list(_pages(ws))
+        waiting = {_where(item) for item in queue}
+        for item in queue:
+            said = _answer(item, labels, hinted, olds, filed, waiting)
+            if said is not None:
+                answers.append(said)
+        if not answers:
+            break
+        decisions += _decide(ws, answers, out)
+    return decisions
+
+
+def _pages(ws: Workspace) -> Iterator[dict[str, object]]:
+    """Every pending item, page by page as ``review --after`` shows them."""
+    page = ws.review(100000)
+    yield from page.items
+    while page.next_after:
+        page = ws.review(100000, page.next_after)
+        yield from page.items
+
+
+def _labels_of(ws: Workspace, labels: Labels) -> list[str]:
+    """The label of every pending entry (the whole queue, not one page)."""
+    from gardener.verbs.judge import pending_plan
+
+    with ws._session() as s:  # noqa: SLF001 - the bench counts the whole queue
+        plan = pending_plan(s)
+    return [
+        labels.items.get((w.entry.path, w.entry.line), "unlabelled")
+        for w in plan.pending
+    ]
+
+
+def _where(item: dict[str, object]) -> Item:
+    return (str(item["path"]), int(str(item["line"])))
+
+
+def _answer(
+    item: dict[str, object],
+    labels: Labels,
+    hinted: dict[Item, str],
+    olds: dict[Item, list[Item]],
+    filed: dict[Item, str],
+    waiting: set[Item],
+) -> dict[str, object] | None:
+    """The oracle's answer to one queue item (None: left pending). ``olds``:
+    the old side of the change each new side is part of; ``filed``: the fact
+    id each item was filed as; ``waiting``: the items pending now."""
+    where = _where(item)
+    label = labels.items.get(where, "unlabelled")
+    guess = item["guess"]
+    assert isinstance(guess, dict)
+    said: dict[str, object] = {"id": item["id"]}
+    old = next((o for o in olds.get(where, ()) if o in filed), None)
+    if old is not None:
+        said["replaces"] = filed[old]  # the key is the replaced fact's
+    elif where in olds and (where not in hinted or waiting & set(olds[where])):
+        return None  # answered once its old side is filed
+    if label == "durable" or where in hinted or old is not None:
+        kind = guess["kind"] if guess["kind"] in DURABLE else "fact"
+        said.update(verdict="durable", kind=kind)
+        if where in hinted and old is None:  # the change it is part of names the key
+            said["key"] = hinted[where]
+        return said
+    if label == "transient":
+        return {"id": item["id"], "verdict": "transient"}
+    return None
+
+
+def _decide(
+    ws: Workspace, answers: list[dict[str, object]], out: Run
+) -> list[dict[str, object]]:
+    if not answers:
         return []
     try:
         done = ws.decide(answers, by="oracle")
     except LossBudgetError:
         done = ws.decide(answers, by="oracle", force=True)
-    out.judged = len(done.applied)
+    out.judged += len(done.applied)
     if done.refused:
         out.errors.append(
             f"oracle judge: {len(done.refused)} answers refused: {done.refused[0]}"

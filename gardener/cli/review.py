@@ -19,13 +19,17 @@ if TYPE_CHECKING:
     "--limit", type=click.IntRange(min=1), default=20, show_default=True,
     help="Show at most N entries (the output stays near 8 KB either way).",
 )  # fmt: skip
+@click.option(
+    "--after", metavar="ID",
+    help="Start after this pending entry (the next page; its id is the last shown).",
+)  # fmt: skip
 @json_option
 @click.pass_context
-def review(ctx: click.Context, limit: int, as_json: bool) -> None:
+def review(ctx: click.Context, limit: int, after: str | None, as_json: bool) -> None:
     """List the entries waiting for a judgment: what the rules could not place,
     or placed with low confidence. Answer with `gardener decide`."""
     ws = workspace(ctx)
-    queue = ws.review(limit)
+    queue = ws.review(limit, after)
     if as_json:
         emit(queue.as_dict())
         return
@@ -38,6 +42,8 @@ def lines(queue: Review) -> Iterator[str]:
         yield "review: nothing waits for a judgment"
         return
     more = f", showing {len(queue.items)}" if len(queue.items) < queue.total else ""
+    if queue.next_after:
+        more += f"; next page: --after {queue.next_after}"
     yield (
         f"review: {queue.total} entr{'y waits' if queue.total == 1 else 'ies wait'} for a"
         f" judgment (oldest {queue.oldest}{more}); answer each with"

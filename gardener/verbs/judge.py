@@ -41,11 +41,14 @@ BUDGET_CHARS = 8000  # the queue's texts together, at most, unless --limit says 
 @dataclass(frozen=True)
 class Review:
     """The queue: ``items`` (as ``review --json`` prints them, oldest first),
-    ``total`` pending in all, ``oldest`` (valid time of the first, or None)."""
+    ``total`` pending in all, ``oldest`` (valid time of the first, or None),
+    ``next_after``: the id to pass as ``after`` for the next page (None on
+    the last)."""
 
     items: tuple[dict[str, object], ...]
     total: int
     oldest: str | None
+    next_after: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -53,6 +56,7 @@ class Review:
             "total": self.total,
             "shown": len(self.items),
             "oldest": self.oldest,
+            "next_after": self.next_after,
             "answer": "gardener decide --json - (see gardener decide --help)",
         }
 
@@ -81,24 +85,37 @@ def pending_plan(s: Session) -> PromotionPlan:
     return plan_now(s, memory, scan_notes(s), memo)
 
 
-def review(s: Session, limit: int = 20) -> Review:
-    """The oldest ``limit`` pending entries, each with what a judge needs,
-    texts redacted and cut to ``TEXT_CHARS``, the whole kept near
-    ``BUDGET_CHARS``."""
+def review(s: Session, limit: int = 20, after: str | None = None) -> Review:
+    """The oldest ``limit`` pending entries (those after the pending id
+    ``after``, if given), each with what a judge needs, texts redacted and
+    cut to ``TEXT_CHARS``, the whole kept near ``BUDGET_CHARS``. Raises
+    GardenerError for an ``after`` that is no pending id."""
     plan = pending_plan(s)
+    pending = list(plan.pending)
+    if after:
+        at = next((n for n, w in enumerate(pending) if w.id == after), None)
+        if at is None:
+            raise GardenerError(
+                f"review --after {after}: no pending entry has this id"
+                " (answered since, or mistyped)"
+            )
+        pending = pending[at + 1 :]
     today = format_instant(s.now())
     keys = _current_keys(plan.facts, today)
     now = [f for f in plan.facts if f.id and is_current(f, today)]
     items: list[dict[str, object]] = []
     used = 0
-    for w in plan.pending[: max(0, limit)]:
+    for w in pending[: max(0, limit)]:
         item = _item(w, keys, now, s)
         used += len(str(item))
         if items and used > BUDGET_CHARS:
             break
         items.append(item)
     oldest = plan.pending[0].since if plan.pending else None
-    return Review(tuple(items), len(plan.pending), oldest)
+    more = len(items) < len(pending)
+    return Review(
+        tuple(items), len(plan.pending), oldest, str(items[-1]["id"]) if more else None
+    )
 
 
 def _item(

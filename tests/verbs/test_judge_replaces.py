@@ -105,3 +105,40 @@ def test_decide_replaces_on_the_command_line(ws: Workspace, run_cli) -> None:  #
     run_cli("-w", str(ws.root), "decide", pending, "--durable", "decision",
             "--replaces", old, "--by", "atlas", now=ws.now_override)  # fmt: skip
     assert facts(ws)[old].superseded
+
+
+def long_queue(ws: Workspace) -> Workspace:
+    """60 pending entries of ~300 characters each (judge_scope: all)."""
+    (ws.root / "rules.md").write_text("---\njudge_scope: all\n---\n", encoding="utf-8")
+    lines = "".join(
+        f"- We use tool {n} for the nightly reports, " + "and it stays so " * 16 + "\n"
+        for n in range(60)
+    )
+    write(ws, "2026-02-20.md", "# 2026-02-20\n\n## Misc\n" + lines)
+    return Workspace(ws.root, now_override=ws.now_override)
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_review_pages_past_the_entries_a_judge_leaves_pending(ws: Workspace) -> None:
+    """An agent unsure of the first ~8 KB of the queue saw the same page for
+    ever: the entries after it never reached a judge."""
+    ws = long_queue(ws)
+    first = ws.review(1000)
+    assert first.total == 60 and 0 < len(first.items) < 60
+    seen = [i["id"] for i in first.items]
+    page = first
+    while page.next_after:
+        page = ws.review(1000, page.next_after)
+        seen += [i["id"] for i in page.items]
+    assert len(seen) == len(set(seen)) == 60
+    with pytest.raises(GardenerError, match="no pending entry has this id"):
+        ws.review(10, "pffffffff")
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_review_prints_how_to_reach_the_next_page(ws: Workspace, run_cli) -> None:  # type: ignore[no-untyped-def]
+    ws = long_queue(ws)
+    out = run_cli("-w", str(ws.root), "review", "--limit", "100", now=ws.now_override)
+    after = out.output.split("next page: --after ")[1].split(")")[0].split()[0]
+    more = run_cli("-w", str(ws.root), "review", "--after", after, now=ws.now_override)
+    assert after not in more.output.split("\n", 1)[1][:20]
