@@ -244,8 +244,9 @@ def _tools(tools: Tools, prefix: str) -> list[Tool]:
 
     async def memory_review(
         limit: Annotated[int, Field(ge=1, le=MAX_RESULTS)] = 20,
+        after: str | None = None,
     ) -> dict[str, Any]:
-        return await _run(lambda: tools.review(limit))
+        return await _run(lambda: tools.review(limit, after))
 
     async def memory_note(
         ctx: Context,

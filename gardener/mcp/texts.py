@@ -42,8 +42,9 @@ KEY = (
 BY = "Who writes it; defaults to this MCP client's name (the commit names it)."
 JUDGMENTS = (
     'One object per entry of memory_review: {"id", "verdict", "kind"?, "key"?,'
-    ' "value"?}; verdict is durable (give kind: identity, preference, decision,'
-    " fact), transient, correction or ends."
+    ' "value"?, "replaces"?}; verdict is durable (give kind: identity, preference,'
+    " decision, fact), transient, correction or ends; replaces: the id of one of"
+    " the entry's near entries it replaces (durable) or ends (ends)."
 )
 
 TOOLS = {
@@ -70,8 +71,9 @@ conflicts, secrets), entries held for a person's review, MEMORY.md's size \
 against its budget, and how many entries wait for memory_review.""",
     "memory_review": """\
 The entries the rules could not place, waiting for your judgment, oldest \
-first: each with its id, text and the rules' guess. Answer them with \
-memory_decide.""",
+first: each with its id, text, the rules' guess and the current entries it \
+is near. A page is about 8 KB: pass after=next_after for the next. Answer \
+them with memory_decide.""",
     "memory_note": """\
 Write one fact, decision, preference or event to today's daily note; it is \
 committed at once and promoted into MEMORY.md later. Call it whenever the user \
@@ -92,7 +94,7 @@ also does this on its own after a quiet spell). Returns what was added, \
 superseded, held for review and left pending.""",
     "memory_decide": """\
 Apply your judgments to entries from memory_review, in one pass: each \
-{id, verdict, kind?, key?, value?}. Returns the ids applied and those refused, \
+{id, verdict, kind?, key?, value?, replaces?}. Returns the ids applied and those refused, \
 with the reason.""",
 }
 

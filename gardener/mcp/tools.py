@@ -171,10 +171,11 @@ class Tools:
             "pending": pending,
         }
 
-    def review(self, limit: int = 20) -> dict[str, object]:
-        """The entries waiting for the judge (``gardener review --json``), the
-        tool that answers them in ``answer``."""
-        queue = self.ws.review(max(1, min(limit, MAX_RESULTS))).as_dict()
+    def review(self, limit: int = 20, after: str | None = None) -> dict[str, object]:
+        """The entries waiting for the judge (``gardener review --json``; the
+        page after the pending id ``after``), the tool that answers them in
+        ``answer``."""
+        queue = self.ws.review(max(1, min(limit, MAX_RESULTS)), after).as_dict()
         return {**queue, "answer": f"{self.prefix}memory_decide"}
 
     # -- writing ---------------------------------------------------------------
