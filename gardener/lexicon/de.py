@@ -329,6 +329,8 @@ WORDS = Words(
     results=("{subject} auf {new} gesetzt", "{subject} auf {new} umgestellt"),
     placements=("{subject} unter {new} angelegt", "{subject} unter {new} gespeichert"),
     states=(
+        "immer noch",
+        "noch immer",
         "wieder",
         "noch nicht",
         "noch kein",

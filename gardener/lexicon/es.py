@@ -276,6 +276,9 @@ WORDS = Words(
     results=("{subject} configurado en {new}", "{subject} actualizado a {new}"),
     placements=("{subject} creado en {new}", "{subject} guardado en {new}"),
     states=(
+        "sigue siendo",
+        "todavía está",
+        "aún está",
         "de nuevo",
         "otra vez",
         "todavía no",

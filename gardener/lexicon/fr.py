@@ -300,6 +300,9 @@ WORDS = Words(
     results=("{subject} réglé sur {new}", "{subject} passé à {new}"),
     placements=("{subject} créé dans {new}", "{subject} enregistré dans {new}"),
     states=(
+        "toujours en",
+        "est toujours",
+        "sont toujours",
         "de nouveau",
         "à nouveau",
         "pas encore",

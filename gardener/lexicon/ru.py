@@ -248,6 +248,9 @@ WORDS = Words(
     results=("{subject} установлен на {new}", "{subject} переведён на {new}"),
     placements=("{subject} создан в {new}", "{subject} сохранён в {new}"),
     states=(
+        "всё ещё",
+        "все еще",
+        "до сих пор",
         "снова",
         "опять",
         "ещё не",

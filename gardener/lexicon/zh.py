@@ -286,6 +286,8 @@ WORDS = Words(
     results=("{subject}设置为{new}", "{subject}设为{new}", "{subject}升级到{new}"),
     placements=("{subject}创建在{new}", "{subject}放在{new}", "{subject}保存在{new}"),
     states=(
+        "还在",
+        "依然",
         "还没",
         "尚未",
         "仍然",

@@ -34,6 +34,7 @@ _TRANSIENT_SHAPE = re.compile(
     + _TAGS
     + r""")   # a log level or a status tag
         | \S+\s+\#?\d+(?:[./]\d+)? | \S+\#\d+   # a numbered step: Step 2, Run #3
+        | [\u3040-\u30ff\u3400-\u9fff]+\d+(?:[./]\d+)?   # ステップ1, 步骤2
         | [QA]\d*
         | \#\d+
     )$""",

@@ -115,7 +115,11 @@ _RULES: tuple[re.Pattern[str], ...] = (
 _TIME = re.compile(
     r"\b(?:now|nowadays|these days|lately|again|anymore|any more|currently|today|"
     r"jetzt|inzwischen|mittlerweile|maintenant|désormais|ahora|ya|сейчас|теперь|"
-    r"since \w+)\b|现在|如今|最近|今は|最近は|もう",
+    r"since \w+|still|also|really|too|even|"
+    # aspect and focus words say when or how much, not who: "Sam still prefers tea"
+    r"immer noch|noch immer|auch|aussi|encore|también|todavía|aún|тоже|также|всё ещё|"
+    r"always|immer|toujours|siempre|всегда)\b"
+    r"|现在|如今|最近|今は|最近は|もう|仍然|依然",
     re.IGNORECASE,
 )
 _ARTICLES = frozenset(
