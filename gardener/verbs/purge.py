@@ -227,7 +227,7 @@ def purge_text(
     purge_id, sha = _erase(root, repo, needle, before, commit, by, now)
     after = _survey(root, repo, needle)
     if after.files:  # written again while the purge ran: once more
-        rewriting.scrub_work_tree(root, needle)
+        rewriting.scrub_work_tree(root, needle, rewriting.carry_folder(repo))
         after = _survey(root, repo, needle)
     if after.history.holding:
         where = [f"object {s}" for s in after.history.holding[:5]]
