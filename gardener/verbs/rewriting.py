@@ -111,6 +111,34 @@ def resume(root: Path, repo: Repo, needle: Needle) -> bool:
     return True
 
 
+def hold_rebased_stashes(root: Path, repo: Repo, onto: str) -> list[str]:
+    """Sync is putting HEAD on a remote's purged history (``onto``): hold
+    every stash entry rebuilt on ``onto``, with the texts purged from this
+    workspace taken out (``keep.rebase_stashes``), before the stale refs
+    (the stash too) are dropped. Returns the messages for
+    ``forget_keeping_stashes``."""
+    from gardener.verbs.guard import purged_scrubber
+
+    scrub = purged_scrubber(root)
+
+    def sub(data: bytes) -> bytes:
+        if scrub is None:
+            return data
+        text = data.decode("utf-8", "surrogateescape")
+        return scrub(text)[0].encode("utf-8", "surrogateescape")
+
+    keep.drop_held(repo)
+    return keep.rebase_stashes(repo, onto, sub)
+
+
+def forget_keeping_stashes(repo: Repo, messages: list[str]) -> None:
+    """Forget the old history (``gitrewrite.forget_old_history``), then make
+    the entries ``hold_rebased_stashes`` held the stash again."""
+    gitrewrite.forget_old_history(repo, lambda data: data)
+    keep.restore_stashes(repo, messages)
+    keep.drop_held(repo)
+
+
 def kept(repo: Repo) -> dict[str, Any]:
     """What ``begin`` was given to keep; {} if no marker is there."""
     got = _read(repo).get("kept")
