@@ -24,6 +24,7 @@ show         show: lines of MEMORY.md, rules.md or a note, secrets redacted
 check        check: what is wrong in the workspace's files, or staged, or in history
 init         init: create or adopt a workspace, install the pre-commit and pre-push hooks
 guard        redaction of the files a verb commits, quarantine, purged texts
+nottext      files that are not text: committed as they are, never redacted
 secrets      what check reports about secrets: files, names, the hook's index, history
 appendonly   a committed note rewritten by hand gets its committed text back; one deleted, restored
 rewrites     a rewrite of MEMORY.md past max_loss held aside until ``record --accept``
