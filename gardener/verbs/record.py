@@ -99,10 +99,10 @@ def record(
     gone = restore_deleted(s.root, repo, notes, s.warnings)
     changed = [p for p in changed if p not in gone]
     notes = [p for p in notes if p not in gone]
-    odd, held = not_text_files(s.root, changed, s.config)  # never rewritten
-    for warning in held.values():
+    odd, binary_secrets = not_text_files(s.root, changed, s.config)  # never rewritten
+    for warning in binary_secrets.values():
         s.warn(warning)
-    changed = [p for p in changed if p not in held]
+    changed = [p for p in changed if p not in binary_secrets]
     if not changed:
         return None, []
     renamed, redacted = rename_secret_names(
