@@ -15,6 +15,9 @@ held         approve / reject: a person's decision on an entry held for review
 judge        review / decide: the entries waiting for the judge, its answers applied
 purge        purge: erase a text from the files and every commit (--push: force-push it)
 rewriting    purge's rewrite in steps a kill cannot spoil: the work tree carried over, stashes, flags
+purgeresume  the rerun of a purge killed half-way: the rewrite finished, the tombstone made once
+purgepush    purge --push: the rewrite force-pushed with a lease, a remote on this machine pruned
+purgeresult  what a purge found and did (PurgeResult), its report lines
 purgekeys    the ledger marks and retired names a purge's edits change, planned before it
 sync         sync: record, fetch, merge, promote, push; follow a purge made on another clone
 follow       sync's half for a purge made elsewhere: old history found, own commits replayed; the pre-push check
