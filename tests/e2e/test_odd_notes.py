@@ -65,6 +65,7 @@ def test_a_binary_with_an_address_in_it_is_never_rewritten_nor_committed(
     assert "atlas-3" in run_cli("-w", str(ws.root), "recall", "deploy", now=NOW).output
     run_cli("-w", str(ws.root), "prune", now="2026-09-01T10:00")
     run_cli("-w", str(ws.root), "note", "one more", now=NOW)
+    run_cli("-w", str(ws.root), "purge", "atlas-3", "--yes", now=NOW)
     assert odd.read_bytes() == BINARY
 
 
@@ -92,3 +93,69 @@ def test_a_binary_without_a_secret_is_committed_byte_for_byte(ws: Workspace, run
         capture_output=True, check=True,
     ).stdout  # fmt: skip
     assert blob == data == odd.read_bytes()
+
+
+HAND = (
+    "- The office is in Berlin {until=2026-01-01}\n"
+    "- The car is red {until=2031-01-01}\n"
+    "\n## Superseded\n"
+    "- The boat was blue {until=2026-01-01}\n"
+    "- The van was white {since=2026-02-01 until=2026-01-15}\n"
+    "- The bike was green {until=2031-01-01}\n"
+)
+
+
+def hand_lines(ws: Workspace, extra: str = "") -> str:
+    text = ws.memory_path.read_text().replace(
+        "<!-- gardener:end -->", HAND + extra + "<!-- gardener:end -->"
+    )
+    ws.memory_path.write_text(text)
+    return text
+
+
+def line_of(ws: Workspace, words: str) -> int:
+    lines = ws.memory_path.read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if words in line)
+
+
+def test_lines_typed_by_hand_with_until_are_kept_and_an_inverted_one_reported(
+    ws: Workspace, run_cli
+):
+    """Before: prune deleted the hand-typed superseded lines as old entries
+    (the boat, the van), and ``check`` said nothing of an ``until`` before
+    its ``since``."""
+    run_cli("-w", str(ws.root), "promote", now=NOW)
+    hand_lines(ws)
+    run_cli("-w", str(ws.root), "record", now=NOW)
+    out = run_cli("-w", str(ws.root), "check", code=4, now=NOW).output
+    van = line_of(ws, "The van")
+    assert f"MEMORY.md:{van}: parse: until=2026-01-15 is before since=2026-02-01" in out
+    assert out.count("MEMORY.md:") == 1  # the others are fine: past, future
+    later = "2027-06-01T10:00"
+    run_cli("-w", str(ws.root), "prune", "--force", now=later)
+    run_cli("-w", str(ws.root), "promote", now=later)
+    text = ws.memory_path.read_text()
+    assert all(line in text for line in HAND.splitlines() if line.startswith("- "))
+    assert (
+        "car is red" in run_cli("-w", str(ws.root), "recall", "car", now=later).output
+    )
+
+
+def test_a_malformed_until_typed_by_hand_is_named_and_loses_nothing(
+    ws: Workspace, run_cli
+):
+    run_cli("-w", str(ws.root), "promote", now=NOW)
+    before = hand_lines(ws, "- The lab is in Paris {until=banana}\n")
+    run_cli("-w", str(ws.root), "record", now=NOW)
+    lab = line_of(ws, "The lab")
+    where = f"MEMORY.md:{lab}"
+    assert where in run_cli("-w", str(ws.root), "check", code=4, now=NOW).output
+    out = run_cli("-w", str(ws.root), "promote", code=1, now=NOW).output
+    assert f"{where}: until='banana' is not a date" in out
+    run_cli("-w", str(ws.root), "prune", now=NOW)
+    run_cli("-w", str(ws.root), "note", "the printer is on floor 2", now=NOW)
+    assert "atlas-3" in run_cli("-w", str(ws.root), "recall", "deploy", now=NOW).output
+    assert ws.memory_path.read_text() == before
+    ws.memory_path.write_text(before.replace("{until=banana}", "{until=2026-02-01}"))
+    run_cli("-w", str(ws.root), "promote", now=NOW)
+    assert "The lab is in Paris {until=2026-02-01}" in ws.memory_path.read_text()
