@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -123,7 +124,7 @@ def _git(root: Path, *args: str) -> str:
     ).stdout
 
 
-def run(minutes: float) -> int:
+def run(minutes: float, keep: Path | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
         ws, _ = Workspace.init(root, now_override=_NOW)
@@ -150,7 +151,11 @@ def run(minutes: float) -> int:
         watch.wait(60)
         final = [soak.gardener("record"), soak.gardener("promote")]
         appended = int((Path(tmp) / "appended").read_text().strip() or 0)
-        return _report(soak, root, appended, final, Path(tmp) / "watch.log")
+        lost = _report(soak, root, appended, final, Path(tmp) / "watch.log")
+        if keep is not None and lost:  # the workspace and the watcher's log, to read
+            shutil.copytree(tmp, keep, symlinks=True, dirs_exist_ok=True)
+            print(f"kept in {keep}")
+        return lost
 
 
 def _report(
@@ -218,8 +223,11 @@ def _report(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument(
+        "--keep", type=Path, help="copy the workspace here if anything was lost"
+    )
     args = parser.parse_args(argv)
-    return run(args.minutes)
+    return run(args.minutes, args.keep)
 
 
 if __name__ == "__main__":

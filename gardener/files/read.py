@@ -105,6 +105,23 @@ def read_files(
             os.close(folder_fd)
 
 
+def not_text(data: bytes) -> tuple[int, str] | None:
+    """Why ``data`` is not text: (line, what) for its first NUL byte or
+    byte that is not UTF-8 (lines counted from 1), else None."""
+    nul = data.find(b"\0")
+    try:
+        data.decode("utf-8")
+        bad = -1
+    except UnicodeDecodeError as e:
+        bad = e.start
+    if nul < 0 and bad < 0:
+        return None
+    at = min(x for x in (nul, bad) if x >= 0)
+    what = "a NUL byte" if at == nul else f"byte 0x{data[at]:02x}, not UTF-8"
+    column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+    return data.count(b"\n", 0, at) + 1, f"{what} at column {column}"
+
+
 def decode_text(data: bytes, path: str | os.PathLike[str]) -> str:
     """``data`` (read from ``path``) decoded as ``read_text`` does; ParseError if not UTF-8."""
     try:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gardener.git.run import decode, split_z
@@ -61,6 +62,66 @@ def restore_stashes(repo: Repo, messages: Sequence[str]) -> None:
     for n, sha in enumerate(commits):
         message = messages[n] if n < len(messages) else "stash kept by purge"
         repo.run("stash", "store", "-q", "-m", message, sha)
+
+
+def rebase_stashes(repo: Repo, onto: str, sub: Callable[[bytes], bytes]) -> list[str]:
+    """Rebuild every stash entry on commit ``onto`` and hold it
+    (``hold_stashes``'s refs), for a history replaced without filter-repo
+    (sync following a remote's purge: the entries' bases are the old
+    history, which goes). Each entry keeps what it changed from its base
+    (work tree, index and untracked parts folded into one): those files, as
+    ``sub`` edits their bytes, on ``onto``'s tree; its index is that tree
+    too. Returns the entries' messages, oldest first, edited by ``sub``;
+    ``restore_stashes`` then makes them the stash again."""
+    messages = []
+    for n, (sha, message) in enumerate(stashes(repo)):
+        tree = _rebased_tree(repo, sha, onto, sub)
+        who = _people(repo, sha)  # the entry's own author and committer
+        _, index = repo.run("commit-tree", tree, "-p", onto, "-m", "index kept by sync", env=who)  # fmt: skip
+        i = decode(index).strip()
+        _, out = repo.run("commit-tree", tree, "-p", onto, "-p", i, "-m", message, env=who)  # fmt: skip
+        repo.run("update-ref", f"{HELD}{n:04d}", decode(out).strip())
+        messages.append(decode(sub(message.encode("utf-8", "surrogateescape"))))
+    return messages
+
+
+def _rebased_tree(
+    repo: Repo, sha: str, onto: str, sub: Callable[[bytes], bytes]
+) -> str:
+    """``onto``'s tree with the files stash entry ``sha`` changed taken
+    from it (``sub`` applied): a tree id. A temporary index, not git's."""
+    _, out = repo.run("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", f"{sha}^1", sha)  # fmt: skip
+    fields = split_z(out)
+    changes = [(fields[i].split()[1], fields[i].split()[4], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]  # fmt: skip
+    code, _ = repo.run("rev-parse", "-q", "--verify", f"{sha}^3", ok=(0, 1))
+    if code == 0:  # ``stash -u``: its untracked files
+        changes += [(e.split()[0], "A", e.split("\t", 1)[1]) for e in repo.ls("ls-tree", "-r", "-z", f"{sha}^3")]  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder:
+        env = {"GIT_INDEX_FILE": os.path.join(folder, "index")}
+        repo.run("read-tree", onto, env=env)
+        for mode, status, path in changes:
+            if status == "D":
+                repo.run("update-index", "--force-remove", "--", path, env=env)
+                continue
+            source = f"{sha}^3:{path}" if status == "A" and code == 0 and not _in(repo, sha, path) else f"{sha}:{path}"  # fmt: skip
+            _, data = repo.run("cat-file", "blob", source)
+            _, blob = repo.run("hash-object", "-w", "--stdin", stdin=sub(data))
+            info = f"{mode},{decode(blob).strip()},{path}"
+            repo.run("update-index", "--add", "--cacheinfo", info, env=env)
+        _, tree = repo.run("write-tree", env=env)
+    return decode(tree).strip()
+
+
+def _people(repo: Repo, sha: str) -> dict[str, str]:
+    """The author and committer of ``sha``, as git's environment variables."""
+    names = [f"GIT_{who}_{what}" for who in ("AUTHOR", "COMMITTER") for what in ("NAME", "EMAIL", "DATE")]  # fmt: skip
+    _, out = repo.run("log", "-1", "--format=%an%x00%ae%x00%ad%x00%cn%x00%ce%x00%cd", "--date=raw", sha)  # fmt: skip
+    return dict(zip(names, decode(out).rstrip("\n").split("\0"), strict=False))
+
+
+def _in(repo: Repo, sha: str, path: str) -> bool:
+    code, _ = repo.run("cat-file", "-e", f"{sha}:{path}", ok=(0, 1, 128))
+    return code == 0
 
 
 def drop_held(repo: Repo) -> None:

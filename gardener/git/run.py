@@ -41,6 +41,7 @@ _OPTIONS = (
     "-c", "core.quotepath=false",
     "-c", "core.precomposeunicode=false",
     "-c", "core.autocrlf=false",  # a file's bytes are committed as they are
+    "-c", "core.fileMode=false",  # an exec bit set on a note is no change to it
     "-c", "i18n.commitEncoding=utf-8",
     "-c", "i18n.logOutputEncoding=utf-8",
     "-c", f"core.hooksPath={os.devnull}",

@@ -10,7 +10,12 @@ from gardener.formats.blocks import tail
 from gardener.formats.memoryfile import render_fact
 from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Fact, Memory, Problem
-from gardener.model.validtime import format_instant, is_current, is_instant
+from gardener.model.validtime import (
+    format_instant,
+    is_current,
+    is_instant,
+    parse_instant,
+)
 from gardener.neverstore import redact
 from gardener.planning.polarity import polarity
 
@@ -69,6 +74,7 @@ def memory_problems(
                         f"{name}={value!r} is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)",
                     )
                 )
+        problems += _inverted(fact, path)
         if fact.key and is_current(fact, today) and not multi_valued(fact.key, config):
             current[fact.norm_key or ""].append(fact.line)
     for fact in memory.facts:
@@ -95,6 +101,25 @@ def memory_problems(
     problems += contradictions(memory, today, path)
     problems += _budget(memory, config, today, path)
     return problems
+
+
+def _inverted(fact: Fact, path: str) -> list[Problem]:
+    """A ``until`` before the entry's ``since`` (typed by hand: the gardener
+    never writes one): the entry holds at no time, so recall never finds it."""
+    since, until = fact.get("since"), fact.get("until")
+    if not (since and until and is_instant(since) and is_instant(until)):
+        return []
+    if parse_instant(until) >= parse_instant(since):
+        return []
+    return [
+        Problem(
+            "parse",
+            path,
+            fact.line,
+            f"until={until} is before since={since}: the entry holds at no time"
+            " (recall never finds it); fix either date",
+        )
+    ]
 
 
 def _budget(memory: Memory, config: Config, today: str, path: str) -> list[Problem]:

@@ -1,6 +1,7 @@
 """Plan a prune pass (pure): the compost (see docs/design.md).
 
-- Superseded entries whose ``until`` is older than the retention are deleted.
+- Superseded entries the gardener filed (with an id) whose ``until`` is older
+  than the retention are deleted; a line typed by hand (no id) is kept.
 - Current entries whose ``expires`` has passed move to Superseded
   (``until`` = ``expires``, ``reason=expired``).
 - Daily notes older than the TTL are deleted only when every durable entry in
@@ -286,7 +287,8 @@ def _within_budget(
     if size <= budget or budget <= 0:
         return kept, []
     history = sorted(
-        (f for f in kept if f.superseded), key=lambda f: (f.get("until") or "", f.line)
+        (f for f in kept if f.superseded and f.id),  # a hand-typed line stays
+        key=lambda f: (f.get("until") or "", f.line),
     )
     leaving: list[Fact] = []
     for fact in history:
@@ -317,7 +319,8 @@ def _compost(
     for fact in memory.facts:
         if fact.superseded:
             end = fact.get("until")
-            if end and _parses(end) and parse_instant(end) < cutoff:
+            # a line typed by hand (no id) is the person's: never deleted by age
+            if fact.id and end and _parses(end) and parse_instant(end) < cutoff:
                 removed.append(fact)
                 continue
             kept.append(fact)

@@ -35,6 +35,7 @@ from gardener.verbs.guard import (
     rename_secret_names,
 )
 from gardener.verbs.messages import moves_message, record_message
+from gardener.verbs.nottext import not_text_files
 from gardener.verbs.reading import BACKUP_MAX_BYTES
 from gardener.verbs.results import RecordResult
 from gardener.verbs.rewrites import accept_held, hold_rewrite, restore_promoted
@@ -98,6 +99,10 @@ def record(
     gone = restore_deleted(s.root, repo, notes, s.warnings)
     changed = [p for p in changed if p not in gone]
     notes = [p for p in notes if p not in gone]
+    odd, binary_secrets = not_text_files(s.root, changed, s.config)  # never rewritten
+    for warning in binary_secrets.values():
+        s.warn(warning)
+    changed = [p for p in changed if p not in binary_secrets]
     if not changed:
         return None, []
     renamed, redacted = rename_secret_names(
@@ -109,10 +114,11 @@ def record(
     notes = [renamed.get(p, p) for p in notes]
     kept = restore_notes(s.root, repo, notes, s.now(), s.warnings)
     # a purged text is refused if stored again (new lines scanned)
-    redacted += remove_purged(s.root, changed, repo.committed_texts)
+    text = [p for p in changed if p not in odd]
+    redacted += remove_purged(s.root, text, repo.committed_texts)
     memo = ScanMemo()  # the commit's rescan of a text scanned here is a lookup
     committed = repo.committed_texts(changed)  # scanned then: only new lines are
-    redacted += redact_files(s.root, changed, s.config, s.now(), memo, committed)
+    redacted += redact_files(s.root, text, s.config, s.now(), memo, committed)
     agents = {_agent_of(s.root, p) for p in changed if s.is_note(p)}
     author = repo.configured_identity() or identity_for(
         agents.pop() if len(agents) == 1 else None

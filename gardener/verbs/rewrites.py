@@ -230,9 +230,15 @@ def _replay(
     from gardener.model.config import multi_valued
     from gardener.planning.mergetext import merge_memory
 
+    def outside(base: str, ours: str, theirs: str) -> tuple[str, int]:
+        # the writer's own text outside the block: a conflict there (their
+        # line promote committed with its entries, then one more) keeps both
+        text, conflicts = merge_file(base, ours, theirs)
+        return (union_conflicts(text), 0) if conflicts else (text, 0)
+
     try:
         done = merge_memory(
-            base, committed, current, merge_file,
+            base, committed, current, outside,
             multi=lambda key: multi_valued(key, s.config), path=rel,
         )  # fmt: skip
     except ParseError:
@@ -247,6 +253,28 @@ def _replay(
         f"{rel} was rewritten from a copy read before promote filed {len(lost)}"
         f" entries ({names}{more}): they are put back, the rest of the change is kept"
     )
+
+
+def union_conflicts(text: str) -> str:
+    """``merge_file``'s output with each conflict resolved as both sides: the
+    lines of ours, then those of theirs that ours lacks."""
+    out: list[str] = []
+    ours: list[str] = []
+    theirs: list[str] = []
+    side = None
+    for line in text.splitlines(keepends=True):
+        if side is None and line.startswith("<<<<<<< "):
+            side, ours, theirs = "ours", [], []
+        elif side == "ours" and line.rstrip("\r\n") == "=======":
+            side = "theirs"
+        elif side == "theirs" and line.startswith(">>>>>>> "):
+            out += ours + [x for x in theirs if x not in ours]
+            side = None
+        elif side is not None:
+            (ours if side == "ours" else theirs).append(line)
+        else:
+            out.append(line)
+    return "".join(out)
 
 
 def _promote_bases(s: Session, rel: str) -> list[str]:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from gardener.errors import GardenerError
 from gardener.files.atomic import atomic_write
-from gardener.files.scrub import replace_carrying
+from gardener.files.scrub import finish_carries, replace_carrying
 from gardener.git import keep
 from gardener.git import rewrite as gitrewrite
 from gardener.git.run import decode
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from gardener.git.repo import Repo
 
 MARKER = "gardener-purge"  # in the git folder: a rewrite begun and not finished
+CARRY = "gardener-carry"  # in the git folder: old files kept until carried over
 MAX_FILE = 64 << 20  # work-tree files larger than this are reported, not scanned
 _REF_SAFE = re.sub(r"[\[\] ]", "", REPLACEMENT)  # as the driver's ref names
 
@@ -67,7 +68,7 @@ def finish(root: Path, repo: Repo, needle: Needle, rewritten: bool) -> None:
     marker = _read(repo)
     if rewritten:
         _rename_names(root, repo, needle)
-    scrub_work_tree(root, needle)
+    scrub_work_tree(root, needle, carry_folder(repo))
     if rewritten:
         repo.run("reset", "-q", index=True)  # the index of the new HEAD
         gitrewrite.drop_named_refs(repo, _regex(needle))
@@ -97,6 +98,8 @@ def resume(root: Path, repo: Repo, needle: Needle) -> bool:
             "a purge of another text was stopped half-way (.git/gardener-purge): "
             "run that purge again first, then this one"
         )
+    # a kill in a carry-over: the lines that reached the old file go on
+    finish_carries(carry_folder(repo), root, needle.sub)
     if marker.get("done"):
         return True  # only the tombstone was left: the purge makes it
     if _refs(repo) != marker.get("refs"):
@@ -106,6 +109,34 @@ def resume(root: Path, repo: Repo, needle: Needle) -> bool:
     keep.set_flags(repo, marker.get("flags", {}))
     (repo.git_dir / MARKER).unlink(missing_ok=True)
     return True
+
+
+def hold_rebased_stashes(root: Path, repo: Repo, onto: str) -> list[str]:
+    """Sync is putting HEAD on a remote's purged history (``onto``): hold
+    every stash entry rebuilt on ``onto``, with the texts purged from this
+    workspace taken out (``keep.rebase_stashes``), before the stale refs
+    (the stash too) are dropped. Returns the messages for
+    ``forget_keeping_stashes``."""
+    from gardener.verbs.guard import purged_scrubber
+
+    scrub = purged_scrubber(root)
+
+    def sub(data: bytes) -> bytes:
+        if scrub is None:
+            return data
+        text = data.decode("utf-8", "surrogateescape")
+        return scrub(text)[0].encode("utf-8", "surrogateescape")
+
+    keep.drop_held(repo)
+    return keep.rebase_stashes(repo, onto, sub)
+
+
+def forget_keeping_stashes(repo: Repo, messages: list[str]) -> None:
+    """Forget the old history (``gitrewrite.forget_old_history``), then make
+    the entries ``hold_rebased_stashes`` held the stash again."""
+    gitrewrite.forget_old_history(repo, lambda data: data)
+    keep.restore_stashes(repo, messages)
+    keep.drop_held(repo)
 
 
 def kept(repo: Repo) -> dict[str, Any]:
@@ -120,12 +151,18 @@ def end(repo: Repo) -> None:
     (repo.git_dir / MARKER).unlink(missing_ok=True)
 
 
-def scrub_work_tree(root: Path, needle: Needle) -> list[str]:
+def carry_folder(repo: Repo) -> Path:
+    """Where ``replace_carrying`` keeps old files until carried over."""
+    return repo.git_dir.resolve() / CARRY  # .git may be a symlink
+
+
+def scrub_work_tree(root: Path, needle: Needle, hold: Path | None = None) -> list[str]:
     """Replace the text in every work-tree file that holds it, keeping lines
-    appended meanwhile (``replace_carrying``); returns their paths."""
+    appended meanwhile (``replace_carrying``, with ``hold`` as its folder
+    of old files); returns their paths."""
     done = []
     for path in _scannable(work_tree_files(root)):
-        if replace_carrying(path, needle.sub, root) is not None:
+        if replace_carrying(path, needle.sub, root, hold) is not None:
             done.append(path.relative_to(root).as_posix())
     return done
 

@@ -26,7 +26,7 @@ from gardener.git import rewrite as gitrewrite
 from gardener.git.identity import GARDENER, identity_env
 from gardener.git.run import decode
 from gardener.store import purged
-from gardener.verbs import follow
+from gardener.verbs import follow, rewriting
 
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
@@ -241,8 +241,9 @@ def _rewrite(
     replayed = gitremote.rev(repo, "HEAD") or new
     repo.run("update-ref", f"refs/heads/{branch}", replayed)
     repo.run("symbolic-ref", "HEAD", f"refs/heads/{branch}")
+    stashes = rewriting.hold_rebased_stashes(root, repo, replayed)
     dropped = follow.drop_stale_refs(repo, new, old)
-    gitrewrite.forget_old_history(repo, lambda data: data)
+    rewriting.forget_keeping_stashes(repo, stashes)  # rebuilt on the new history
     # the recall index and the settings cache may hold the purged text
     shutil.rmtree(repo.git_dir / "gardener", ignore_errors=True)
     return replace(result, dropped=tuple(dropped))

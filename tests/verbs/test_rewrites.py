@@ -180,3 +180,33 @@ def test_a_person_deleting_a_fresh_entry_from_the_current_file_stands(
     ws.record()
     assert "box10" not in memory.read_text() and "box11" in memory.read_text()
     assert "box10" not in git(ws.root, "show", "HEAD:MEMORY.md")
+
+
+def test_a_stale_copy_whose_own_line_promote_committed_still_gets_the_promoted_back(
+    ten: Workspace,
+):
+    """Found by the 10-minute soak (bench.soak: 1 promoted fact lost in 50):
+    a person's save landed during a promote, so the promote's commit holds
+    the person's line too; their next save, from the copy they had, adds a
+    second line after it. The text outside the block then conflicted in the
+    replay (the first line on both sides, the second on one), and the
+    promoted entry was recorded as deleted."""
+    ws = ten
+    memory = ws.root / "MEMORY.md"
+    stale = memory.read_text() + "hand edit 1\n"  # the person's save ...
+    ws.now_override = "2026-02-03T11:00"
+    (ws.root / "memory" / "2026-02-03.md").open("a").write(
+        "- fact: **host 10**: box10\n"
+    )
+    ws.promote()
+    # ... landed while that promote ran: its commit holds the line too
+    memory.write_text(memory.read_text() + "hand edit 1\n")
+    git(ws.root, "-c", "user.name=P", "-c", "user.email=p@example.invalid", "commit", "-q", "--amend", "--no-edit", "--no-verify", "--", "MEMORY.md")  # fmt: skip
+    memory.write_text(stale + "hand edit 2\n")  # the next save, from their copy
+    result = ws.record()
+    text = memory.read_text()
+    assert "box10" in text, result.warnings
+    assert (
+        text.endswith("hand edit 1\nhand edit 2\n") and text.count("hand edit 1") == 1
+    )
+    assert any("read before" in w for w in result.warnings)
