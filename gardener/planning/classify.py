@@ -18,8 +18,8 @@ from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry, normalize_key, normalize_value
 from gardener.planning import keying, voice
-from gardener.planning.ending import removal_value
-from gardener.planning.frames import bare, negated, read_frame
+from gardener.planning.ending import names, removal_value
+from gardener.planning.frames import Frame, bare, negated, read_frame
 from gardener.planning.headings import read_headings
 from gardener.planning.keying import (
     PATTERN_LIMIT,
@@ -533,6 +533,9 @@ def _keyed_prose(
             topic_of(frame.subject, config.topics) if frame.subject else None
         )
         key = about[0] if about else None
+        then = _then(entry, kind, correction, rule, frame, key, config)
+        if then is not None:
+            return then
         gone = about[1] if about and about[1] else frame.old
         how = "frame" if key else "none"  # an unkeyed one may be anchored later
         return _decided(
@@ -580,6 +583,38 @@ def _keyed_prose(
     if used:  # "we use Sentry for error tracking": the purpose is the key
         return _decided(kind, correction, rule, used[0], used[1], "purpose")
     return _decided(kind, correction, rule, None, value, "none")
+
+
+def _then(
+    entry: Entry,
+    kind: str | None,
+    correction: bool,
+    rule: str,
+    frame: Frame,
+    key: str | None,
+    config: Config,
+) -> Classified | None:
+    """A removal whose next clause names the new value of what it removed
+    ("Nous n'utilisons plus Woodpecker, la CI tourne sur GitLab CI", "不再使用
+    Redis，缓存改用进程内的 LRU") as a change: the new value supersedes the
+    removed one, instead of the line ending it and the new value being lost.
+    None when the clause names no value (a bare clause: "which was a pain"),
+    or one of another key than the removal's. Keyed ``clause``: the value
+    it leaves re-anchors it in ``promote`` when another key holds that."""
+    if not frame.rest or not frame.old:
+        return None
+    then = _keyed_prose(entry, kind, correction, rule, frame.rest, config)
+    named = then.key is not None or then.value != frame.rest
+    if then.ends or not named or (
+        key and then.key and normalize_key(then.key) != normalize_key(key)
+    ):
+        return None
+    if names(frame.old, then.value):  # "dropped Redis, Redis Cloud now" is no new name
+        return None
+    return _decided(
+        kind, correction, rule, key or then.key, then.value,
+        "clause", leaves=frame.old,
+    )  # fmt: skip
 
 
 def _weakly_removed(text: str, words: Words) -> str | None:

@@ -27,7 +27,10 @@ class Frame:
     decision on its own ("no longer use X", "switched X to Y"), not one that
     may be an event or a number's change ("removed X", "X → Y", "from 5 to
     7"); subject/old/new: the frame's groups, articles dropped; whole: the
-    frame begins the text and what follows it, if anything, is another clause.
+    frame begins the text and what follows it, if anything, is another clause;
+    rest: the clause after the frame's, past a comma or semicolon ("la CI
+    tourne sur GitLab CI" after "Nous n'utilisons plus Woodpecker, "), ""
+    when there is none.
     """
 
     kind: str
@@ -36,6 +39,7 @@ class Frame:
     new: str | None = None
     strong: bool = True
     whole: bool = False
+    rest: str = ""
 
 
 def bare(phrase: str | None) -> str | None:
@@ -130,13 +134,15 @@ def read_frame(text: str, words: Words) -> Frame | None:
             # a verb are a clause, not the thing changed; the frame says nothing
             # ("moved to B, A is decommissioned": the change frame reads it)
             continue
+        whole = _whole(text, span)
         frame = Frame(
             kind,
             bare(groups.get("subject")),
             bare(_first_clause(groups.get("old"))),
             bare(_untimed(groups.get("new"), words.time_words)),
             strong,
-            _whole(text, span),
+            whole,
+            _rest(text, span, groups.get("old")),
         )
         if frame.new if kind == "change" else frame.old:
             return frame
@@ -160,6 +166,21 @@ def _first_clause(phrase: str | None) -> str | None:
     if phrase is None:
         return None
     return _CLAUSE_MARK.split(phrase, maxsplit=1)[0]
+
+
+_LEAD = " ,;:.!—–-，；：。！"
+
+
+def _rest(text: str, span: tuple[int, int], old: str | None) -> str:
+    """The clause after a frame's: past the comma its left value was cut at
+    ("不再使用 Redis，缓存改用 LRU": the old group runs to the end, its first
+    clause is Redis), or past the match when a clause mark follows it."""
+    if old is not None:
+        cut = _CLAUSE_MARK.split(old, maxsplit=1)
+        if len(cut) == 2:
+            return (cut[1] + text[span[1] :]).strip(_LEAD)
+    after = text[span[1] :]
+    return after.strip(_LEAD) if _CLAUSE_MARK.match(after.lstrip()) else ""
 
 
 def _whole(text: str, span: tuple[int, int]) -> bool:

@@ -38,6 +38,7 @@ from gardener.model.validtime import (
 from gardener.neverstore.instructions import reads_as_instruction
 from gardener.planning.anchor import aliased, anchored, by_subject
 from gardener.planning.classify import Classified, classify
+from gardener.planning.ending import names
 from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
@@ -206,7 +207,7 @@ def _file(
         return
     if c.key is None and c.leaves:  # "replaced Kimi with Ollama": Kimi's key
         c = anchored(c, (f for f in work.facts if not f.get("until")))
-    elif c.ends and c.key and c.leaves and work.current(c.key) is None:
+    elif c.key and c.leaves and _elsewhere(c, work.current(c.key)):
         # "dropped Memcached" keyed by its topic (cache), while the one current
         # fact holding Memcached is keyed by its purpose (web sessions)
         other = anchored(
@@ -220,6 +221,15 @@ def _file(
     work.reconcile(entry, c, since, "#" not in mark, minute)
     seen.discard(mark + APPROVED)
     seen.add(mark)
+
+
+def _elsewhere(c: Classified, held: Fact | None) -> bool:
+    """Whether the value ``c`` leaves may be held under another key than its
+    own: a removal, or a removal's next clause (``keyed_by == "clause"``),
+    whose key holds nothing or another value than the one removed."""
+    if not (c.ends or c.keyed_by == "clause"):
+        return False
+    return held is None or not names(c.leaves or "", held.value)
 
 
 def plan_promotion(
