@@ -341,4 +341,15 @@ WORDS = Words(
         "nicht mehr",
     ),
     copulas=("ist", "sind", "bedeutet", "gilt als"),
+    change_words=(
+        "jetzt", "ab jetzt", "ab sofort", "inzwischen", "mittlerweile", "nun",
+        "stattdessen", "nicht mehr", "künftig", "ab heute",
+    ),
+    calendar_words=(
+        "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag",
+        "montags", "dienstags", "mittwochs", "donnerstags", "freitags", "samstags",
+        "sonntags", "januar", "februar", "märz", "april", "mai", "juni", "juli",
+        "august", "september", "oktober", "november", "dezember", "täglich",
+        "wöchentlich", "monatlich", "jährlich", "stündlich",
+    ),
 )

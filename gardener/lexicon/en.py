@@ -865,4 +865,15 @@ WORDS = Words(
         "counts as",
         "lives",
     ),
+    change_words=(
+        "now", "from now on", "as of now", "as of today", "starting today", "from today",
+        "anymore", "any more", "instead", "these days", "nowadays", "going forward",
+    ),
+    calendar_words=(
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays",
+        "sundays", "january", "february", "march", "april", "june", "july",
+        "august", "september", "october", "november", "december", "daily", "weekly",
+        "monthly", "yearly", "hourly", "nightly", "biweekly", "quarterly",
+    ),
 )

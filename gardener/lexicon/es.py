@@ -290,4 +290,14 @@ WORDS = Words(
         "ya no",
     ),
     copulas=("es", "son", "significa"),
+    change_words=(
+        "ahora", "a partir de ahora", "desde ahora", "de ahora en adelante", "ya no",
+        "en su lugar", "en lugar de eso",
+    ),
+    calendar_words=(
+        "lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo",
+        "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+        "septiembre", "octubre", "noviembre", "diciembre", "diario", "semanal",
+        "mensual", "anual",
+    ),
 )

@@ -314,4 +314,14 @@ WORDS = Words(
         "ne … plus",
     ),
     copulas=("est", "sont", "signifie"),
+    change_words=(
+        "maintenant", "désormais", "dorénavant", "à partir de maintenant",
+        "à partir d'aujourd'hui", "plutôt", "à la place", "ne plus",
+    ),
+    calendar_words=(
+        "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+        "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+        "septembre", "octobre", "novembre", "décembre", "quotidien", "hebdomadaire",
+        "mensuel", "annuel",
+    ),
 )

@@ -62,6 +62,13 @@ class Words:
                     ("created {subject} at {new}"): durable when it is a path
     states          phrases of a state report ("is ready", "working again")
     copulas         present verbs of a plain statement ("is", "means")
+
+    Against the current facts (``gardener.planning.slots``):
+    change_words    words saying a value holds from now on ("now", "from now on",
+                    "instead"): a sentence that differs from a current fact in
+                    one place and says one of these replaces it
+    calendar_words  names of weekdays and months: with numbers and clock times,
+                    the quantities a schedule or a limit holds one of at a time
     """
 
     kind_cues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -92,6 +99,8 @@ class Words:
     placements: tuple[str, ...] = ()
     states: tuple[str, ...] = ()
     copulas: tuple[str, ...] = ()
+    change_words: tuple[str, ...] = ()
+    calendar_words: tuple[str, ...] = ()
 
 
 def merge(parts: Iterable[Words]) -> Words:

@@ -19,6 +19,7 @@ from gardener.formats.entryline import FUTURE_SLACK_S, no_value, too_long
 from gardener.formats.memoryfile import Memo, render_memory
 from gardener.formats.retired import before as retired_before
 from gardener.formats.retired import mark as retired_mark
+from gardener.lexicon.words import lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry, Fact, Memory, Note
 from gardener.model.marks import (
@@ -42,6 +43,7 @@ from gardener.planning.ending import names
 from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
+from gardener.planning.slotchange import SlotReader, restated
 
 _CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}")
 
@@ -279,6 +281,7 @@ def plan_promotion(
     per_note = [entry_marks(n) for n in notes]
     queue = _queue(notes, per_note, seen, config.zone, horizon)
     judged = judged or {}
+    reader = SlotReader(work.facts, work.today, lexicon(tuple(config.languages)))
     kinds = [judged.get(row[4]) or classify(row[3], config) for row in queue]
     texts = {
         # a judge's key and value are checked with the text: they are what it writes
@@ -306,7 +309,12 @@ def plan_promotion(
             # "we stopped using restic": which key it ends, only the judge can say
             # when no current value is named (an anchored one files as usual)
             kinds[i] = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
+        near = None
+        if not gone:  # "PRs stay under 250 lines now" after "... under 400 lines"
+            kinds[i], near = restated(kinds[i], reader, work.current, config.durable_kinds)
         wait = None if gone else waits(kinds[i], config, work.current)
+        if near is not None and config.judge != "none":
+            wait = near
         if wait is not None:
             # left unmarked: its note is read again until the judge answers
             why, held = wait

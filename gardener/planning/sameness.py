@@ -2,7 +2,8 @@
 
 Promote rejects an entry whose value is the same as a current entry's; the
 comparison ignores case, space and punctuation, and for long values allows a
-few characters of difference but never different digits.
+few characters of difference but never different digits, nor different
+weekdays or months ("updates on Mondays" is not "updates on Fridays").
 """
 
 from __future__ import annotations
@@ -11,11 +12,16 @@ import re
 import sys
 from collections import Counter
 
+from functools import lru_cache
+
+from gardener.lexicon.match import phrase_regex
+from gardener.lexicon.words import lexicon
 from gardener.model.facts import normalize_value
 
 NEAR_DUPLICATE = 92  # rapidfuzz ratio at or above this is "the same"
 FUZZY_LENGTH = 12  # normalized values shorter than this must match exactly
-_DIGITS = re.compile(r"\d+")
+# CJK numerals count as digits: 每周一 is not 每周五
+_DIGITS = re.compile(r"\d+|[一二三四五六七八九十百千万两〇零]+")
 
 
 def same_value(a: str, b: str) -> bool:
@@ -29,6 +35,8 @@ def same_value(a: str, b: str) -> bool:
     if min(len(na), len(nb)) < FUZZY_LENGTH:
         return False
     if digits(na) != digits(nb):  # v0.1 vs v0.2, $4,200 vs $3,600
+        return False
+    if _calendar(na) != _calendar(nb):  # Mondays vs Fridays
         return False
     if surely_apart(na, nb):
         return False
@@ -58,3 +66,15 @@ def surely_apart(a: str, b: str) -> bool:
 def digits(normalized: str) -> tuple[str, ...]:
     """The runs of digits in a normalized value, in order."""
     return tuple(_DIGITS.findall(normalized))
+
+
+def _calendar(normalized: str) -> tuple[str, ...]:
+    """The weekday and month names in a normalized value, in order (every
+    language of the lexicon: a value is compared whatever its language)."""
+    regex = _calendar_regex()
+    return tuple(regex.findall(normalized)) if regex is not None else ()
+
+
+@lru_cache(maxsize=1)
+def _calendar_regex() -> re.Pattern[str] | None:
+    return phrase_regex(lexicon().calendar_words)
