@@ -491,7 +491,6 @@ WORDS = Words(
         "{subject} changed from {old} to {new}",
         "{subject} changed to {new}",
         "{subject} moved to {new}",
-        "{subject} is now {new}",
         "replaced {old} with {new}",
         "{old} was replaced by {new}",
         "{old} replaced by {new}",

@@ -18,6 +18,7 @@ from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry, normalize_key, normalize_value
 from gardener.planning import keying, voice
+from gardener.planning.copulachange import copula_change, unmarked
 from gardener.planning.ending import names, removal_value
 from gardener.planning.frames import Frame, bare, negated, read_frame
 from gardener.planning.headings import read_headings
@@ -280,7 +281,11 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return "identity", False, "pattern"
     keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
     # a frame is one sentence: matching a long paragraph costs quadratic time
-    frame = read_frame(entry.value, ws.lexicon) if len(low) <= PATTERN_LIMIT else None
+    frame = (
+        read_frame(entry.value, ws.lexicon) or copula_change(entry.value, ws.lexicon)
+        if len(low) <= PATTERN_LIMIT
+        else None
+    )
     chose = (
         not keyed
         and len(low) <= _STATEMENT
@@ -527,7 +532,7 @@ def _keyed_prose(
     if len(value) > PATTERN_LIMIT:
         return _decided(kind, correction, rule, None, value, "none")
     rejected = negated(value, ws.lexicon)
-    frame = read_frame(value, ws.lexicon)
+    frame = read_frame(value, ws.lexicon) or copula_change(value, ws.lexicon)
     if frame and frame.kind == "removal" and frame.old:
         about = topic_of(frame.old, config.topics) or (
             topic_of(frame.subject, config.topics) if frame.subject else None
@@ -710,7 +715,11 @@ def match_pattern(text: str, config: Config) -> tuple[str, str] | None:
     """(key, value) from the most specific of rules.md's and the lexicon's
     sentence patterns (see ``keying.match_pattern``), or None."""
     ws = _words(config)
-    return keying.match_pattern(text, ws.patterns, ws.time)
+    found = keying.match_pattern(text, ws.patterns, ws.time)
+    if found is None:
+        return None
+    # "Python version is 3.12 from now on": the mark of change is no part of it
+    return found[0], unmarked(found[1], ws.lexicon)
 
 
 def match_topic(text: str, config: Config) -> tuple[str, str] | None:

@@ -83,14 +83,6 @@ def _untimed(phrase: str | None, time_words: tuple[str, ...]) -> str | None:
     return phrase
 
 
-def _named(value: str | None) -> bool:
-    """Whether a value is written as a name or a number ("Postgres", "Omar",
-    "20"), not a state ("green", "working"): "the database is now Postgres"
-    states a decision, "the build is now green" a state."""
-    text = (value or "").strip("*`\"' ")
-    return bool(text) and (text[0].isupper() or text[0].isdigit())
-
-
 def _name_like(phrase: str | None) -> bool:
     """Whether a frame's subject can name a thing: no clause punctuation, no
     bracket left open (None, no subject group, is fine)."""
@@ -122,7 +114,6 @@ def read_frame(text: str, words: Words) -> Frame | None:
                 "→" in template
                 or "->" in template
                 or template.startswith(("from ", "now "))
-                or (" is now " in template and not _named(groups.get("new")))
             )
         if kind == "change" and _code(groups.get("subject")):
             # "`board.py` now uses the richer data": a change log of code
