@@ -235,7 +235,10 @@ WORDS = Words(
         "{old} wird nicht mehr verwendet",
         "{old} abgelöst",
     ),
-    weak_removals=("{old} entfernt", "{old} gestrichen", "{old} abgeschaltet"),
+    weak_removals=(
+        "{old} entfernt", "{old} gestrichen", "{old} abgeschaltet", "{old} ist weg",
+        "{old} ist raus", "{old} wurde entfernt",
+    ),
     purposes=(
         "{new} übernimmt die {subject}",
         "{new} übernimmt den {subject}",

@@ -204,7 +204,10 @@ WORDS = Words(
         "{old} est abandonné",
         "{old} abandonné",
     ),
-    weak_removals=("supprimé {old}", "retiré {old}", "enlevé {old}"),
+    weak_removals=(
+        "supprimé {old}", "retiré {old}", "enlevé {old}", "{old} a été supprimé",
+        "{old} a été retiré", "{old} est parti",
+    ),
     purposes=(
         "{new} gère les {subject}",
         "{new} gère la {subject}",

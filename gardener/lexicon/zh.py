@@ -228,6 +228,9 @@ WORDS = Words(
         "移除了{old}",
         "删除了{old}",
         "{old}被移除",
+        "{old}没了",
+        "{old}已移除",
+        "{old}已删除",
         "取消{old}",
     ),
     purposes=(

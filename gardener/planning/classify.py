@@ -461,7 +461,9 @@ def classify(entry: Entry, config: Config) -> Classified:
         # "Removed RabbitMQ, jobs run from cron now": a log line, but what it
         # names as gone may be a current value (``anchor`` decides: an ending)
         gone = (
-            _weakly_removed(value, ws.lexicon) if kind in ("state", "event") else None
+            _weakly_removed(value, ws.lexicon)
+            if kind in ("state", "event", None)  # "Black is gone": undecided
+            else None
         )
         return Classified(kind, durable, correction, None, value, "none", rule,
                           ends=gone is not None, leaves=gone)  # fmt: skip

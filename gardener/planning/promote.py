@@ -309,6 +309,16 @@ def plan_promotion(
             # "we stopped using restic": which key it ends, only the judge can say
             # when no current value is named (an anchored one files as usual)
             kinds[i] = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
+        if not kinds[i].durable and not gone and kinds[i].ends:
+            # a log line (or an undecided one: "Black is gone") removing the
+            # one current value it names ends it
+            ends = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
+            if ends.key:
+                kinds[i] = replace(
+                    ends, kind=ends.kind or "decision", durable=True, rule="removal"
+                )
+                texts[i] = text
+                refused[i] = refusals([text], config)[0]
         near = None
         if not gone:  # "PRs stay under 250 lines now" after "... under 400 lines"
             kinds[i], near = restated(kinds[i], reader, work.current, config.durable_kinds)
@@ -325,13 +335,6 @@ def plan_promotion(
             if explain:
                 outcomes.append(_outcome(entry, kinds[i], None, False, why))
             continue
-        if not kinds[i].durable and not gone and kinds[i].ends:
-            # a log line removing the one current value it names ends it
-            ends = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
-            if ends.key:
-                kinds[i] = replace(ends, durable=True, rule="removal")
-                texts[i] = text
-                refused[i] = refusals([text], config)[0]
         if not kinds[i].durable or gone:
             # a retired one was forgotten before it was filed; an undecided
             # one stays unmarked, so a later rule or a judge can still place
