@@ -164,6 +164,21 @@ def _queue(
     )
 
 
+def queue_places(
+    notes: Sequence[Note], zone: tzinfo
+) -> dict[str, tuple[datetime, str, int]]:
+    """Pending id (``marks.pending_id``) -> (valid time, path, line) of every
+    entry of ``notes``, pending or not: the queue's order, so that a page of
+    the review queue that ended at an entry answered since goes on after it."""
+    return {
+        pending_id(mark): (at, e.path, e.line)
+        for note in notes
+        for e, mark, at in zip(
+            note.entries, entry_marks(note), _valid_times(note, zone), strict=True
+        )
+    }
+
+
 def _file(
     work: Reconciliation,
     seen: set[str],

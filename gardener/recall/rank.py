@@ -246,7 +246,8 @@ def as_of(
     key: str | None = None,
     query: str | None = None,
 ) -> list[Hit]:
-    """Facts valid at ``when`` (a date means that whole day), newest first.
+    """Facts valid at ``when`` (a date means that whole day), newest first,
+    each with status ``current`` (it held then).
 
     Raises ValueError if ``when`` is not a date or date-time.
     """
@@ -255,7 +256,8 @@ def as_of(
     if key is not None:
         nk = normalize_key(key)
         chosen = [f for f in chosen if f.norm_key == nk]
-    hits = [fact_hit(f, memory_file) for f in chosen]
+    # the status is the fact's at ``when``: it held then, whatever it is now
+    hits = [fact_hit(f, memory_file, status="current") for f in chosen]
     if query:
         return rank(query, hits)
     return sorted(hits, key=_recency)

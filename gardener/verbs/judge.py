@@ -28,8 +28,9 @@ from gardener.planning.judging import (
     nearest_facts,
     nearest_keys,
 )
-from gardener.planning.promote import PromotionPlan
+from gardener.planning.promote import PromotionPlan, queue_places
 from gardener.store import linememo
+from gardener.store.notescan import Scan
 from gardener.verbs.promote import plan_now, promote, scan_notes, scrubbed
 from gardener.verbs.results import PromoteResult
 from gardener.verbs.session import Session
@@ -64,42 +65,53 @@ class Review:
 @dataclass(frozen=True)
 class DecideResult:
     """What ``decide`` did: the pass (None when nothing valid was asked),
-    and the judgments refused, each ``{"id", "reason"}``."""
+    the judgments refused, each ``{"id", "reason"}``, and the judge's name
+    (``judged_by``; a decision's ``by`` is who wrote the note)."""
 
     result: PromoteResult | None
     refused: tuple[dict[str, str], ...] = ()
     applied: tuple[str, ...] = field(default=())  # the ids applied
+    judged_by: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         out = self.result.as_dict() if self.result else {"commit": None}
-        return {**out, "applied": list(self.applied), "refused": list(self.refused)}
+        return {
+            **out, "judged_by": self.judged_by, "applied": list(self.applied),
+            "refused": list(self.refused),
+        }  # fmt: skip
 
 
-def pending_plan(s: Session) -> PromotionPlan:
-    """The plan a promote would make now (nothing written), for its queue."""
+def pending_plan(s: Session, found: Scan | None = None) -> PromotionPlan:
+    """The plan a promote would make now (nothing written), for its queue,
+    over the notes ``found`` (default: scanned now)."""
     before = s.memory_text()
     memo = linememo.load(s.repo.git_dir)
     memory = parse_memory(
         NEW_FILE if before is None else before, s.config.memory_file, memo
     )
-    return plan_now(s, memory, scan_notes(s), memo)
+    return plan_now(s, memory, found or scan_notes(s), memo)
 
 
 def review(s: Session, limit: int = 20, after: str | None = None) -> Review:
     """The oldest ``limit`` pending entries (those after the pending id
     ``after``, if given), each with what a judge needs, texts redacted and
-    cut to ``TEXT_CHARS``, the whole kept near ``BUDGET_CHARS``. Raises
-    GardenerError for an ``after`` that is no pending id."""
-    plan = pending_plan(s)
+    cut to ``TEXT_CHARS``, the whole kept near ``BUDGET_CHARS``. An ``after``
+    answered since goes on from its place in the queue. Raises GardenerError
+    for an ``after`` that is no entry's id."""
+    found = scan_notes(s)
+    plan = pending_plan(s, found)
     pending = list(plan.pending)
     if after:
         at = next((n for n, w in enumerate(pending) if w.id == after), None)
-        if at is None:
-            raise GardenerError(
-                f"review --after {after}: no pending entry has this id"
-                " (answered since, or mistyped)"
-            )
-        pending = pending[at + 1 :]
+        if at is not None:
+            pending = pending[at + 1 :]
+        else:  # answered since the page was shown: go on from where it stood
+            places = queue_places(found.notes, s.config.zone)
+            if after not in places:
+                raise GardenerError(
+                    f"review --after {after}: no entry of the notes has this id"
+                )
+            pending = [w for w in pending if places[w.id] > places[after]]
     today = format_instant(s.now())
     keys = _current_keys(plan.facts, today)
     now = [f for f in plan.facts if f.id and is_current(f, today)]
@@ -261,7 +273,9 @@ def decide(
             applied.remove(ident)
     shown = tuple({"id": clean(r["id"]), "reason": clean(r["reason"])} for r in refused)
     result = replace(result, plan=scrubbed(result.plan, config))
-    return DecideResult(result if where else None, shown, tuple(applied))
+    return DecideResult(
+        result if where else None, shown, tuple(applied), judge.strip()
+    )
 
 
 def _not_pending(ident: str, plan: PromotionPlan, judged: Mapping[str, object]) -> str:

@@ -82,6 +82,8 @@ def test_note_promote_recall_why_json_shapes(root: Path, run_cli):
         run_cli("recall", "--json", "--key", "database", "--as-of", "2026-01-13")
     )["results"]
     assert [r["value"] for r in past] == ["Postgres"]
+    # it held then: labelled by what it was on that day, not by what it is now
+    assert [r["status"] for r in past] == ["current"] and past[0]["until"]
     history = as_json(run_cli("why", "--json", "database"))["history"]
     assert [h["value"] for h in history] == ["Postgres", "SQLite"] and all(
         h["commit"] for h in history

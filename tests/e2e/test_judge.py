@@ -111,6 +111,7 @@ def test_the_judge_files_every_durable_entry_with_its_key_and_valid_time(
     result = judge(root)
     assert result["refused"] == []
     assert len(result["applied"]) == len(ANSWERS)
+    assert result["judged_by"] == "atlas"  # the judge, not the notes' author
     assert "nothing waits" in gardener(root, "review")
 
     # valid time is the note's: Priya held from Nov 2 until Omar on Nov 20

@@ -131,8 +131,23 @@ def test_review_pages_past_the_entries_a_judge_leaves_pending(ws: Workspace) -> 
         page = ws.review(1000, page.next_after)
         seen += [i["id"] for i in page.items]
     assert len(seen) == len(set(seen)) == 60
-    with pytest.raises(GardenerError, match="no pending entry has this id"):
+    with pytest.raises(GardenerError, match="no entry of the notes has this id"):
         ws.review(10, "pffffffff")
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_review_goes_on_after_an_entry_answered_since(ws: Workspace) -> None:
+    """Tester: an agent answered the last entry of a page, then asked for the
+    page after it: 'no pending entry has this id' instead of the next page."""
+    ws = long_queue(ws)
+    first = ws.review(1000)
+    last = first.next_after
+    assert last is not None
+    ws.decide([{"id": last, "verdict": "transient"}], by="atlas")
+    after = ws.review(1000, last)
+    ids = [i["id"] for i in after.items]
+    assert ids and last not in ids and not set(ids) & {i["id"] for i in first.items}
+    assert after.items[0]["id"] == ws.review(1000).items[len(first.items) - 1]["id"]
 
 
 @pytest.mark.now("2026-03-01T18:00")
