@@ -10,6 +10,7 @@ short ``Label: value`` prefix; an entry with none of these stays unkeyed.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -711,6 +712,13 @@ def _heads(thing: str, word: str) -> bool:
     """Whether ``word`` (a topic word) opens ``thing``: "dark mode for the
     editor" is about the theme, "vim keybindings in VS Code" not the editor."""
     return normalize_value(thing).startswith(normalize_value(word))
+
+
+def topic_aliases(config: Config) -> Mapping[str, tuple[str, ...]]:
+    """Normalized name of a topic (rules.md's, in any language of the
+    lexicon) -> the topic's normalized names in every language ("datenbank"
+    -> ("database", "datenbank", "db", ...))."""
+    return _words(config).topic_names
 
 
 def match_pattern(text: str, config: Config) -> tuple[str, str] | None:

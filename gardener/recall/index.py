@@ -216,6 +216,24 @@ class Index:
             self.db.execute("ROLLBACK")
             raise
 
+    def remember_aliases(self, names: Mapping[str, Sequence[str]]) -> None:
+        """Keep ``names`` (a topic's name, normalized -> its names in every
+        language: ``classify.topic_aliases``) for ``aliases``, when they
+        differ from those kept. The settings are in the index's signature, so
+        names kept under other settings are gone with their rows."""
+        memo = json.dumps({k: list(v) for k, v in sorted(names.items())},
+                          ensure_ascii=False)  # fmt: skip
+        row = self.db.execute("SELECT value FROM meta WHERE name = 'aliases'").fetchone()
+        if row is None or row[0] != memo:
+            with self.db:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)", (memo,))
+
+    def aliases(self) -> dict[str, list[str]]:
+        """What ``remember_aliases`` kept ({} for nothing)."""
+        row = self.db.execute("SELECT value FROM meta WHERE name = 'aliases'").fetchone()
+        found = json.loads(row[0]) if row else {}
+        return found if isinstance(found, dict) else {}
+
     def _forget_listings(self) -> None:
         """Drop every ``remember_listing`` memo (inside a write transaction):
         a refresh may drop rows another listing names (a recall that listed the

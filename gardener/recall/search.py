@@ -110,9 +110,9 @@ def search(
     damaged index is rebuilt, and an index in memory answers if it cannot be.
     """
     from gardener.model.config import as_values
+    from gardener.planning.classify import topic_aliases
 
-    expression = match_expression(query)
-    if expression is None:
+    if match_expression(query) is None:
         return []
     scope = Scope(root, config.memory_file, config.notes_dir,
                    config.note_ttl_days, now, everything)  # fmt: skip
@@ -130,7 +130,8 @@ def search(
                 read = functools.partial(read_docs, root, config, {})
                 index.refresh(scope.files, scope.present, read, scope.floor)
                 scope.remember(index)
-                hits = scope.answer(index, expression, limit)
+                index.remember_aliases(topic_aliases(config))
+                hits = scope.answer(index, query, limit)
             break
         except (sqlite3.Error, ValueError, TypeError, KeyError):
             if where is None:
@@ -161,8 +162,7 @@ def search_fresh(
         now = local_now(zone, os.environ.get("GARDENER_NOW"))
     except (KeyError, TypeError, ValueError, OverflowError):
         return None
-    expression = match_expression(query)
-    if expression is None:
+    if match_expression(query) is None:
         return []
     try:
         index = open_built(os.path.join(root, ".git"), signature(values))
@@ -178,7 +178,7 @@ def search_fresh(
             known = scope.unchanged()
             if not known and not index.fresh(scope.files, scope.present, scope.floor):
                 return None
-            hits = scope.answer(index, expression, limit)
+            hits = scope.answer(index, query, limit)
             index.db.execute("COMMIT")
             if not known:  # the rows match the files: remember their stamps
                 try:
@@ -283,8 +283,13 @@ class Scope:
             index.remember_listing(self.notes_dir, self.held, self.since or "",
                                    self.memory_file, self.names)  # fmt: skip
 
-    def answer(self, index: Index, expression: str, limit: int | None) -> list[Hit]:
-        """The hits for the FTS5 ``expression`` from an index that is up to date."""
+    def answer(self, index: Index, query: str, limit: int | None) -> list[Hit]:
+        """The hits for ``query`` from an index that is up to date: any of its
+        words, or another language's name of a topic it names (the index's
+        ``aliases``)."""
+        expression = match_expression(query, index.aliases())
+        if expression is None:
+            return []
         # --all keeps every match: which note entries are pending is moot
         pending = (
             {}

@@ -20,6 +20,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False  # a warm recall imports this module: no typing at run time
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
 # the scripts written without spaces between words, and Hangul (written with
 # spaces, but with particles stuck to each word); only letters unicode61
 # keeps in tokens (katakana's middle dot ・ and the voicing marks ゛゜ are
@@ -104,7 +108,9 @@ def _grams(found: re.Match[str]) -> str:
     return " " + " ".join([*pairs, run[-1]]) + " "
 
 
-def match_expression(query: str) -> str | None:
+def match_expression(
+    query: str, aliases: Mapping[str, Sequence[str]] | None = None
+) -> str | None:
     """An FTS5 query matching any word of ``query``; None if it has no word.
 
     Question and function words (``_QUERY_STOP``) are left out unless the
@@ -113,32 +119,52 @@ def match_expression(query: str) -> str | None:
     A CJK run in a word is a term of its own: the phrase of its bigrams (the
     run as a substring), or for one character a prefix query. So
     ``PostgreSQL数据库`` asks for ``PostgreSQL`` or ``数据库``.
+
+    ``aliases`` (a topic's name, casefolded -> its names in every language;
+    ``Index.aliases``) adds the names of a topic the query, or one of its
+    words, names: ``Datenbank`` asks for ``database`` too, each name a
+    phrase.
     """
     terms: list[str] = []
     words = _WORD.findall(query)
     named = [w for w in words if w.casefold() not in _QUERY_STOP]
     for word in named or words:
-        if word.isascii():
-            terms.append(_quoted(word))
-            continue
-        # split the word into CJK runs and the rest, by hand: a query is short,
-        # and a warm recall should not compile _runs' pattern
-        pieces: list[tuple[bool, str]] = []
-        for char in word:
-            cjk = _cjk(char)
-            if pieces and pieces[-1][0] == cjk:
-                pieces[-1] = (cjk, pieces[-1][1] + char)
+        terms += _word_terms(word)
+    if aliases and words:
+        asked = [" ".join(w.casefold() for w in named or words), *(w.casefold() for w in named)]
+        for name in dict.fromkeys(n for a in asked for n in aliases.get(a, ())):
+            if name in asked:
+                continue
+            if any(_cjk(c) for c in name):
+                terms += _word_terms(name.replace(" ", ""))
             else:
-                pieces.append((cjk, char))
-        for cjk, piece in pieces:
-            if not cjk:
-                terms.append(_quoted(piece))
-            elif len(piece) == 1:
-                terms.append(_quoted(piece) + "*")
-            else:
-                pairs = [piece[i : i + 2] for i in range(len(piece) - 1)]
-                terms.append(_quoted(" ".join(pairs)))
-    return " OR ".join(terms) if terms else None
+                terms.append(_quoted(" ".join(_WORD.findall(name))))
+    return " OR ".join(dict.fromkeys(terms)) if terms else None
+
+
+def _word_terms(word: str) -> list[str]:
+    """The FTS5 terms of one word of a query (see ``match_expression``)."""
+    if word.isascii():
+        return [_quoted(word)]
+    # split the word into CJK runs and the rest, by hand: a query is short,
+    # and a warm recall should not compile _runs' pattern
+    pieces: list[tuple[bool, str]] = []
+    for char in word:
+        cjk = _cjk(char)
+        if pieces and pieces[-1][0] == cjk:
+            pieces[-1] = (cjk, pieces[-1][1] + char)
+        else:
+            pieces.append((cjk, char))
+    terms = []
+    for cjk, piece in pieces:
+        if not cjk:
+            terms.append(_quoted(piece))
+        elif len(piece) == 1:
+            terms.append(_quoted(piece) + "*")
+        else:
+            pairs = [piece[i : i + 2] for i in range(len(piece) - 1)]
+            terms.append(_quoted(" ".join(pairs)))
+    return terms
 
 
 def _quoted(term: str) -> str:
