@@ -240,6 +240,11 @@ WORDS = Words(
         "{old} ist raus", "{old} wurde entfernt",
     ),
     purposes=(
+        "nutzt {new} als {subject}",
+        "nutzen {new} als {subject}",
+        "verwendet {new} als {subject}",
+        "verwenden {new} als {subject}",
+        "benutzt {new} als {subject}",
         "{new} übernimmt die {subject}",
         "{new} übernimmt den {subject}",
         "{new} kümmert sich um die {subject}",

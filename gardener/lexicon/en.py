@@ -547,6 +547,10 @@ WORDS = Words(
         "uninstalled {old}",
     ),
     purposes=(
+        "uses {new} as {subject}",
+        "is using {new} as {subject}",
+        "use {new} as {subject}",
+        "using {new} as {subject}",
         "{new} runs the {subject}",
         "{new} runs our {subject}",
         "{new} handles the {subject}",

@@ -194,6 +194,9 @@ WORDS = Words(
     ),
     weak_removals=("eliminamos {old}", "quitamos {old}", "se eliminó {old}"),
     purposes=(
+        "usa {new} como {subject}",
+        "usamos {new} como {subject}",
+        "utiliza {new} como {subject}",
         "{new} gestiona las {subject}",
         "{new} gestiona la {subject}",
         "{new} gestiona el {subject}",

@@ -209,6 +209,8 @@ WORDS = Words(
         "{old} a été retiré", "{old} est parti",
     ),
     purposes=(
+        "utilise {new} comme {subject}",
+        "utilisons {new} comme {subject}",
         "{new} gère les {subject}",
         "{new} gère la {subject}",
         "{new} gère le {subject}",

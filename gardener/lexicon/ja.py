@@ -203,6 +203,7 @@ WORDS = Words(
     ),
     weak_removals=("{old}を削除", "{old}を外した", "{old}をやめた", "{old}を止めた"),
     purposes=(
+        "{new}を{subject}として使",
         "{subject}は{new}が担当",
         "{subject}には{new}を使う",
         "{subject}には{new}を使います",

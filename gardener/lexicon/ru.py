@@ -173,6 +173,9 @@ WORDS = Words(
     ),
     weak_removals=("убрали {old}", "удалили {old}", "отключили {old}"),
     purposes=(
+        "использует {new} как {subject}",
+        "используем {new} как {subject}",
+        "использует {new} в качестве {subject}",
         "{new} отвечает за {subject}",
         "{new} обслуживает {subject}",
         "используем {new} для {subject}",

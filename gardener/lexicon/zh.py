@@ -234,6 +234,9 @@ WORDS = Words(
         "取消{old}",
     ),
     purposes=(
+        "用{new}作为{subject}",
+        "使用{new}作为{subject}",
+        "用{new}当{subject}",
         "{subject}由{new}负责",
         "{new}负责{subject}",
         "用{new}做{subject}",

@@ -309,6 +309,8 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return "state", False, "transient cue"  # unless an attitude or rule came first
     if keyed and label is not None and _ARROW.match(label[1]):
         return "decision", False, "change"  # "Deploy target: Fly.io → Hetzner"
+    if chose and keying.owner(entry.value):
+        return "preference", False, "purpose"  # "Mira uses Vim as her editor"
     if decided:
         # "switched CI from X to Y", "we no longer use Redis": a decision
         return "decision", False, frame.kind if frame and not chose else "purpose"
@@ -577,6 +579,19 @@ def _keyed_prose(
     if about:
         return _decided(kind, correction, rule, about[0], about[1], "copula")
     topic = keying.match_topic(value, config.topics, rejected)
+    used = _purpose(value, ws.lexicon)
+    if used:
+        used = unmarked(used[0], ws.lexicon), unmarked(used[1], ws.lexicon)
+    owner = keying.owner(value) if kind == "preference" and used else None
+    # the purpose is a topic's very name, in any language ("as his editor",
+    # "als Editor"), not a narrower thing ("for the analytics database")
+    named = ws.topic_names.get(normalize_key(used[0])) if used else None
+    if used and (owner or named):
+        # "Mira uses Vim as her editor": her editor is Vim, whatever she
+        # likes; "he uses Vim as his editor": the editor, not "editor for ..."
+        key = named[0] if named else used[0]
+        key = f"{owner} / {key}" if owner else key
+        return _decided(kind, correction, rule, key, used[1], "purpose")
     held = _held(value) if kind == "preference" else None
     if held and not (topic and _heads(held[1], topic[1])):
         # "Sam loves coffee" / "Sam hates coffee now": one key, the newer
@@ -587,7 +602,6 @@ def _keyed_prose(
         who = person(value) if kind == "preference" else None
         key = f"{who} / {topic[0]}" if who else topic[0]
         return _decided(kind, correction, rule, key, topic[1], "topic")
-    used = _purpose(value, ws.lexicon)
     if used:  # "we use Sentry for error tracking": the purpose is the key
         return _decided(kind, correction, rule, used[0], used[1], "purpose")
     return _decided(kind, correction, rule, None, value, "none")

@@ -97,6 +97,15 @@ _PERSON = re.compile(
     r"(?:prefers|likes|loves|hates|dislikes|wants|"
     r"would rather|can't stand|always|never)\b"
 )
+# "Mira uses Vim as her editor": a person's own tool (a pronoun is no owner)
+_OWNER = re.compile(
+    r"^(?:the\s+)?(user|[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'’-]+)\s+(?:uses|is using|has been using|"
+    r"nutzt|verwendet|benutzt|utilise|usa|utiliza|использует)\s"
+)
+_PRONOUNS = frozenset(
+    "we i they you he she it wir ich sie er nous on je il elle ils мы я они он она"
+    " nosotros yo ellos él ella".split()
+)
 PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
 
 
@@ -391,6 +400,16 @@ def person(text: str) -> str | None:
         return None
     who = m.group(1)
     return "user" if who.casefold() == "user" else who
+
+
+def owner(text: str) -> str | None:
+    """The person whose tool a sentence names ("Mira uses Vim as her editor"
+    -> "Mira", "Sam nutzt Firefox als Browser" -> "Sam"), or None (a pronoun,
+    no verb of use)."""
+    m = _OWNER.match(text.strip())
+    if not m or m.group(1).casefold() in _PRONOUNS:
+        return None
+    return m.group(1)
 
 
 def topic_of(
