@@ -627,8 +627,10 @@ def _then(
         return None
     then = _keyed_prose(entry, kind, correction, rule, frame.rest, config)
     named = then.key is not None or then.value != frame.rest
-    if then.ends or not named or (
-        key and then.key and normalize_key(then.key) != normalize_key(key)
+    if (
+        then.ends
+        or not named
+        or (key and then.key and normalize_key(then.key) != normalize_key(key))
     ):
         return None
     if names(frame.old, then.value):  # "dropped Redis, Redis Cloud now" is no new name

@@ -32,8 +32,12 @@ def _marks(change_words: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[s
     """(a change word opening a value, a change word closing a subject)."""
     words = sorted(change_words, key=len, reverse=True)
     # a spaced word stands whole; a Chinese or Japanese one needs no space
-    ends = "|".join(re.escape(w) + ("" if unspaced(w[-1]) else r"(?!\w)") for w in words)
-    starts = "|".join(("" if unspaced(w[0]) else r"(?<!\w)") + re.escape(w) for w in words)
+    ends = "|".join(
+        re.escape(w) + ("" if unspaced(w[-1]) else r"(?!\w)") for w in words
+    )
+    starts = "|".join(
+        ("" if unspaced(w[0]) else r"(?<!\w)") + re.escape(w) for w in words
+    )
     return (
         re.compile(rf"^\s*(?:{ends})[\s,:，]*", re.IGNORECASE),
         re.compile(rf"(?:{starts})\s*$", re.IGNORECASE),

@@ -16,7 +16,17 @@ from gardener.lexicon.match import could_match, first_frame, frame_regex, unspac
 from gardener.lexicon.words import Words
 
 _ARTICLES = (
-    "the ", "a ", "an ", "our ", "my ", "its ", "their ", "your ", "all ", "her ", "his ",
+    "the ",
+    "a ",
+    "an ",
+    "our ",
+    "my ",
+    "its ",
+    "their ",
+    "your ",
+    "all ",
+    "her ",
+    "his ",
 )
 _MAX_WORDS = 8  # a value or subject longer than this is a clause, not a name
 

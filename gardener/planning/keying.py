@@ -103,8 +103,35 @@ _OWNER = re.compile(
     r"nutzt|verwendet|benutzt|utilise|usa|utiliza|использует)\s"
 )
 _PRONOUNS = frozenset(
-    "we i they you he she it wir ich sie er nous on je il elle ils мы я они он она"
-    " nosotros yo ellos él ella".split()
+    [
+        "we",
+        "i",
+        "they",
+        "you",
+        "he",
+        "she",
+        "it",
+        "wir",
+        "ich",
+        "sie",
+        "er",
+        "nous",
+        "on",
+        "je",
+        "il",
+        "elle",
+        "ils",
+        "мы",
+        "я",
+        "они",
+        "он",
+        "она",
+        "nosotros",
+        "yo",
+        "ellos",
+        "él",
+        "ella",
+    ]
 )
 PATTERN_LIMIT = 1000  # characters; longer entries are not matched against patterns
 

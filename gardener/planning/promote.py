@@ -336,7 +336,9 @@ def plan_promotion(
                 refused[i] = refusals([text], config)[0]
         near = None
         if not gone:  # "PRs stay under 250 lines now" after "... under 400 lines"
-            kinds[i], near = restated(kinds[i], reader, work.current, config.durable_kinds)
+            kinds[i], near = restated(
+                kinds[i], reader, work.current, config.durable_kinds
+            )
         wait = None if gone else waits(kinds[i], config, work.current)
         if near is not None and config.judge != "none":
             wait = near

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-
 from functools import lru_cache
 
 from gardener.lexicon.match import phrase_regex

@@ -112,8 +112,10 @@ def _calendar(names: tuple[str, ...]) -> frozenset[str]:
 
 
 def _quantity(token: str, calendar: frozenset[str]) -> bool:
-    return bool(_NUMBER.match(token)) or token in calendar or any(
-        token in name for name in calendar if unspaced(token) and unspaced(name)
+    return (
+        bool(_NUMBER.match(token))
+        or token in calendar
+        or any(token in name for name in calendar if unspaced(token) and unspaced(name))
     )
 
 
@@ -141,7 +143,10 @@ class SlotIndex:
         if len(toks) < _MIN_FRAME - 1:
             return iter(())
         found: Iterable[int] = sorted(
-            {*self._by_end.get("^" + toks[0], ()), *self._by_end.get("$" + toks[-1], ())}
+            {
+                *self._by_end.get("^" + toks[0], ()),
+                *self._by_end.get("$" + toks[-1], ()),
+            }
         )
         return iter(found)
 
@@ -167,7 +172,11 @@ class SlotReader:
         found: list[tuple[Fact, Slot]] = []
         for at in self.index.candidates(sentence):
             fact = self.facts[at]
-            if fact.superseded or fact.kind == "event" or not is_current(fact, self.today):
+            if (
+                fact.superseded
+                or fact.kind == "event"
+                or not is_current(fact, self.today)
+            ):
                 continue  # superseded or corrected since it was indexed
             slot = slot_change(sentence, fact.value, self.words)
             if slot is not None:

@@ -223,14 +223,20 @@ class Index:
         names kept under other settings are gone with their rows."""
         memo = json.dumps({k: list(v) for k, v in sorted(names.items())},
                           ensure_ascii=False)  # fmt: skip
-        row = self.db.execute("SELECT value FROM meta WHERE name = 'aliases'").fetchone()
+        row = self.db.execute(
+            "SELECT value FROM meta WHERE name = 'aliases'"
+        ).fetchone()
         if row is None or row[0] != memo:
             with self.db:
-                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)", (memo,))
+                self.db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('aliases', ?)", (memo,)
+                )
 
     def aliases(self) -> dict[str, list[str]]:
         """What ``remember_aliases`` kept ({} for nothing)."""
-        row = self.db.execute("SELECT value FROM meta WHERE name = 'aliases'").fetchone()
+        row = self.db.execute(
+            "SELECT value FROM meta WHERE name = 'aliases'"
+        ).fetchone()
         found = json.loads(row[0]) if row else {}
         return found if isinstance(found, dict) else {}
 

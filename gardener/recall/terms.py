@@ -131,7 +131,10 @@ def match_expression(
     for word in named or words:
         terms += _word_terms(word)
     if aliases and words:
-        asked = [" ".join(w.casefold() for w in named or words), *(w.casefold() for w in named)]
+        asked = [
+            " ".join(w.casefold() for w in named or words),
+            *(w.casefold() for w in named),
+        ]
         for name in dict.fromkeys(n for a in asked for n in aliases.get(a, ())):
             if name in asked:
                 continue

@@ -273,9 +273,7 @@ def decide(
             applied.remove(ident)
     shown = tuple({"id": clean(r["id"]), "reason": clean(r["reason"])} for r in refused)
     result = replace(result, plan=scrubbed(result.plan, config))
-    return DecideResult(
-        result if where else None, shown, tuple(applied), judge.strip()
-    )
+    return DecideResult(result if where else None, shown, tuple(applied), judge.strip())
 
 
 def _not_pending(ident: str, plan: PromotionPlan, judged: Mapping[str, object]) -> str:

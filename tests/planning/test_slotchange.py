@@ -42,7 +42,10 @@ def test_one_place_changed_is_a_slot(old, new, slot):
     [
         ("We use Postgres", "We use Postgres"),  # a repeat has no slot
         ("Sam likes tea", "Mira hates coffee"),  # no frame
-        ("Deploys go out on Tuesdays after lunch", "Standups are on Tuesdays after the review"),
+        (
+            "Deploys go out on Tuesdays after lunch",
+            "Standups are on Tuesdays after the review",
+        ),
         ("the staging host is in Frankfurt", "prefers dark mode everywhere"),
     ],
 )
@@ -65,7 +68,9 @@ def test_one_number_swapped_for_another_is_measured(words, data):
     old = [*words[:at], "12", *words[at + 1 :]]
     new = [*words[:at], "34", *words[at + 1 :]]
     found = slot_change(" ".join(new), " ".join(old), WORDS)
-    assert found is not None and found.measured and (found.old, found.new) == ("12", "34")
+    assert (
+        found is not None and found.measured and (found.old, found.new) == ("12", "34")
+    )
     worded = slot_change(" ".join(new), " ".join(words), WORDS)
     assert worded is not None and not worded.measured  # a word for a number
 
@@ -81,7 +86,9 @@ def test_the_reader_skips_superseded_and_prefers_a_replaceable_fact():
     found = reader.find("PRs should stay under 250 lines")
     assert found is not None and found[0].id == "a"
     # a fact filed later in the same pass is found too
-    facts.append(Fact("Nightly backups run at 02:00", id="c", attrs={"since": "2026-05-02"}))
+    facts.append(
+        Fact("Nightly backups run at 02:00", id="c", attrs={"since": "2026-05-02"})
+    )
     found = reader.find("Nightly backups run at 03:30")
     assert found is not None and found[0].id == "c" and found[1].measured
 

@@ -33,7 +33,10 @@ def test_an_alias_is_a_phrase_of_the_query() -> None:
     expression = match_expression("welche Datenbank", aliases)
     assert expression is not None
     assert expression.split(" OR ") == [
-        '"Datenbank"', '"database"', '"база данных"', '"数据 据库"',
+        '"Datenbank"',
+        '"database"',
+        '"база данных"',
+        '"数据 据库"',
     ]
     assert match_expression("Datenbank") == '"Datenbank"'
 
