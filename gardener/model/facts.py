@@ -36,7 +36,6 @@ ATTRIBUTE_ORDER = (
 )
 
 
-@lru_cache(maxsize=65536)
 def normalize_key(key: str) -> str:
     """Compare keys as one: case, spaces, punctuation, Unicode form (NFKC,
     casefold) and a leading article ignored, part by part around ``/``.
@@ -47,6 +46,33 @@ def normalize_key(key: str) -> str:
     between digits is kept (``python 3.12`` is not ``python 312``); ``+``,
     ``#`` and currency signs stay (``c++``, ``c#``); ``_`` is a space.
     """
+    known = _KNOWN_KEYS.get(key)
+    return known if known is not None else _normal_key(key)
+
+
+# normal forms worked out by an earlier process (``know_keys``): a pass over a
+# MEMORY.md of 17,000 keys would otherwise work each out again (~35 ms)
+_KNOWN_KEYS: dict[str, str] = {}
+_KNOWN_LIMIT = 200_000  # keys kept at most, as the memo that gives them
+
+
+def know_keys(pairs: Mapping[str, str]) -> None:
+    """Take ``pairs`` (key -> ``normalize_key(key)``, as an earlier process
+    computed them) as known, up to ``_KNOWN_LIMIT`` keys in all.
+
+    Only a shortcut: a pair that is not ``normalize_key``'s own answer would
+    make keys compare wrongly, so give only what it returned.
+    """
+    room = _KNOWN_LIMIT - len(_KNOWN_KEYS)
+    if room >= len(pairs):
+        _KNOWN_KEYS.update(pairs)
+    elif room > 0:
+        _KNOWN_KEYS.update(list(pairs.items())[:room])
+
+
+@lru_cache(maxsize=65536)
+def _normal_key(key: str) -> str:
+    """``normalize_key`` worked out."""
     text = unicodedata.normalize("NFKC", key).casefold()
     if not _PLAIN_KEY.fullmatch(text):
         text = text.translate(_KEY_SLASHES)

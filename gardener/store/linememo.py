@@ -10,21 +10,25 @@ does not hold is rendered).
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import os
 import sys
 from contextlib import suppress
+from functools import cache
 from pathlib import Path
 
 from gardener.formats.memoryfile import parse_fact, render_fact
-from gardener.model.facts import Fact
+from gardener.model import facts
+from gardener.model.facts import Fact, know_keys, normalize_key
 
 FILE = "memory-lines"
 # marshal's format is the interpreter's; the tuple layout is ours
-_VERSION = ("gardener memory lines", 1, sys.version_info[:2])
+_VERSION = ("gardener memory lines", 2, sys.version_info[:2])
 
-# value, key, id, attributes, struck, canonical (render_fact gives the line back)
-Parsed = tuple[str, str | None, str | None, dict[str, str], bool, bool]
+# value, key, id, attributes, struck, canonical (render_fact gives the line
+# back), the key's ``normalize_key`` (None without a key)
+Parsed = tuple[str, str | None, str | None, dict[str, str], bool, bool, str | None]
 
 
 class LineMemo:
@@ -52,10 +56,11 @@ class LineMemo:
             hit = (
                 fact.value, fact.key, fact.id, dict(fact.attrs), fact.struck,
                 render_fact(fact) == content,
+                normalize_key(fact.key) if fact.key else None,
             )  # fmt: skip
             self.known[content] = hit
         else:
-            value, key, ident, attrs, struck, _ = hit
+            value, key, ident, attrs, struck, _, _ = hit
             fact = Fact(value, key, ident, section, dict(attrs), struck, lineno)
         self.seen[content] = hit
         if hit[5]:
@@ -70,21 +75,38 @@ class LineMemo:
 
 
 def load(git_dir: Path | None) -> LineMemo:
-    """The memo in ``git_dir/gardener/``; an empty one if missing or unreadable."""
+    """The memo in ``git_dir/gardener/``; an empty one if missing or unreadable.
+
+    Its keys' normal forms are made known (``facts.know_keys``): each pass
+    compares every key of MEMORY.md, and a fresh process would work each out.
+    """
     if git_dir is None:
         return LineMemo()
     try:
         data = marshal.loads((git_dir / "gardener" / FILE).read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return LineMemo()
-    if not isinstance(data, tuple) or len(data) != 2 or data[0] != _VERSION:
+    if not isinstance(data, tuple) or len(data) != 3 or data[0] != _VERSION:
         return LineMemo()
     known = data[1]
     if not isinstance(known, dict) or not all(
-        isinstance(v, tuple) and len(v) == 6 for v in known.values()
+        isinstance(v, tuple) and len(v) == 7 for v in known.values()
     ):
         return LineMemo()
+    if data[2] == _normal_code():  # the normal forms of the code running now
+        know_keys({v[1]: v[6] for v in known.values() if v[1] is not None})
     return LineMemo(known)
+
+
+@cache
+def _normal_code() -> str:
+    """A digest of the source that gives keys their normal form
+    (``gardener/model/facts.py``), so that a memo saved by another version of
+    it makes none known; "" if it cannot be read (a memo then makes none known)."""
+    try:
+        return hashlib.sha1(Path(facts.__file__).read_bytes()).hexdigest()
+    except (OSError, TypeError):
+        return ""
 
 
 def save(git_dir: Path | None, memo: LineMemo) -> None:
@@ -102,5 +124,5 @@ def save(git_dir: Path | None, memo: LineMemo) -> None:
         # owner-only, as the recall index: it holds MEMORY.md's text
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as out:
-            out.write(marshal.dumps((_VERSION, memo.seen)))
+            out.write(marshal.dumps((_VERSION, memo.seen, _normal_code() or "-")))
         os.replace(temp, folder / FILE)

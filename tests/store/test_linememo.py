@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from gardener.formats.memoryfile import (
     render_fact,
     render_memory,
 )
+from gardener.model import facts
+from gardener.model.facts import normalize_key
 from gardener.store.linememo import FILE, LineMemo, load, save
 
 LINES = [
@@ -83,3 +86,59 @@ def test_the_memo_is_readable_by_its_owner_only(tmp_path: Path):
     (tmp_path / "gardener").mkdir()
     save(tmp_path, memo)
     assert (tmp_path / "gardener" / FILE).stat().st_mode & 0o777 == 0o600
+
+
+KEYS = ["The Great Movies ／ author", "Tier 2 renewal/List  Price", "**the database:**"]
+
+
+def _memo_of(keys: list[str]) -> LineMemo:
+    memo = LineMemo()
+    for n, key in enumerate(keys):
+        memo.parse(f"- **{key}**: v{n} {{#m{n}}}", "Facts", n + 1)
+    return memo
+
+
+def test_a_loaded_memo_makes_its_keys_normal_forms_known(tmp_path: Path):
+    # a fresh process then compares MEMORY.md's keys without working each out
+    (tmp_path / "gardener").mkdir()
+    save(tmp_path, _memo_of(KEYS))
+    before = dict(facts._KNOWN_KEYS)
+    try:
+        facts._KNOWN_KEYS.clear()
+        load(tmp_path)
+        for key in KEYS:
+            assert facts._KNOWN_KEYS[key] == facts._normal_key(key)
+            assert normalize_key(key) == facts._normal_key(key)
+    finally:
+        facts._KNOWN_KEYS.clear()
+        facts._KNOWN_KEYS.update(before)
+
+
+def test_a_memo_saved_by_other_key_code_makes_none_known(tmp_path: Path):
+    # the normal form may change with the code: a memo from before the change
+    # still parses lines, but its normal forms are not taken
+    (tmp_path / "gardener").mkdir()
+    save(tmp_path, _memo_of(["Odd Key"]))
+    path = tmp_path / "gardener" / FILE
+    version, known, _ = marshal.loads(path.read_bytes())
+    line = next(iter(known))
+    known[line] = (*known[line][:6], "a wrong normal form")
+    path.write_bytes(marshal.dumps((version, known, "another source")))
+    before = dict(facts._KNOWN_KEYS)
+    try:
+        facts._KNOWN_KEYS.clear()
+        assert set(load(tmp_path).known) == {line}
+        assert "Odd Key" not in facts._KNOWN_KEYS
+        assert normalize_key("Odd Key") == "odd key"
+    finally:
+        facts._KNOWN_KEYS.clear()
+        facts._KNOWN_KEYS.update(before)
+
+
+def test_known_keys_stop_at_their_limit(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(facts, "_KNOWN_KEYS", {})
+    monkeypatch.setattr(facts, "_KNOWN_LIMIT", 2)
+    facts.know_keys({"A": "a", "B": "b", "C": "c"})
+    assert facts._KNOWN_KEYS == {"A": "a", "B": "b"}
+    facts.know_keys({"D": "d"})
+    assert len(facts._KNOWN_KEYS) == 2 and normalize_key("D") == "d"
