@@ -72,12 +72,12 @@ def scores(cases: list[Case]) -> dict[str, Score]:
             if case.secret:
                 s.secrets += 1
                 s.refused += verdict
-                if not verdict:
+                if not verdict and case.half != "c":  # held out: never listed
                     s.missed.append(case.text)
             else:
                 s.negatives += 1
                 s.false_refusals += verdict
-                if verdict:
+                if verdict and case.half != "c":
                     s.falsely_refused.append(case.text)
     return out
 

@@ -219,14 +219,26 @@ def set_to(text: str, m: re.Match[str]) -> Span | None:
 ANSWER_WORDS = (
     (
         "en",
-        r"security[ \t]+questions?|security[ \t]+answers?|security[ \t]+q|secret[ \t]+question|answer[ \t]+to",
+        r"security[ \t]+questions?(?:[ \t]+answers?)?|security[ \t]+answers?"
+        r"|security[ \t]+q|secret[ \t]+question|answer[ \t]+to",
     ),
     ("de", r"sicherheitsfrage|sicherheitsantwort|geheimfrage"),
     (
         "fr",
         r"question[ \t]+secrète|question[ \t]+de[ \t]+sécurité|réponse[ \t]+secrète",
     ),
-    ("es", r"pregunta[ \t]+de[ \t]+seguridad|respuesta[ \t]+de[ \t]+seguridad"),
+    (
+        "es",
+        r"pregunta[ \t]+de[ \t]+seguridad|respuesta[ \t]+de[ \t]+seguridad|pregunta[ \t]+secreta",
+    ),
+    (
+        "pt",
+        r"pergunta[ \t]+de[ \t]+segurança|resposta[ \t]+de[ \t]+segurança|pergunta[ \t]+secreta",
+    ),
+    (
+        "it",
+        r"domanda[ \t]+di[ \t]+sicurezza|risposta[ \t]+di[ \t]+sicurezza|domanda[ \t]+segreta",
+    ),
     ("ru", r"контрольный[ \t]+вопрос|секретный[ \t]+вопрос"),
     ("zh", r"密保问题|安全问题|密保答案"),
     ("ja", r"秘密の質問|秘密の答え"),
@@ -237,7 +249,7 @@ ANSWER = (
     rf"(?<![\w.])(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
     r"(?:[ \t]*[(（][^()（）\n]{1,60}[)）]|[ \t]+(?:for|of|für|pour|para|для)[^\n:：]{1,40}?"
     r"|[ \t]*[\"“'][^\"”'\n]{1,80}[\"”'])?[)）]?"
-    r"(?P<sep>[ \t]*[:：=][ \t]*|[ \t]+(?i:is|ist|est|es|это)[ \t]+)"
+    r"(?P<sep>[ \t]*(?:[:：=]|->|→)[ \t]*|[ \t]+(?i:is|ist|est|es|é|è|это)[ \t]+)"
 )
 ANSWER_WORDS_ROUTE = words_of(ANSWER_WORDS)
 _ANSWER_END = lazy(r"[^\n.,;!?()（）]{1,40}")
