@@ -253,11 +253,16 @@ ANSWER = (
 )
 ANSWER_WORDS_ROUTE = words_of(ANSWER_WORDS)
 _ANSWER_END = lazy(r"[^\n.,;!?()（）]{1,40}")
+_ASKED = lazy(r"[^\n:：?？]{1,80}?(?:[ \t]*(?:->|→|=>)|[?？])[ \t]*")
 
 
 def answer(text: str, m: re.Match[str]) -> Span | None:
-    """The answer: up to the end of its clause, at most 40 characters."""
-    got = _ANSWER_END.match(text, m.end())
+    """The answer: up to the end of its clause, at most 40 characters; after
+    the question's own words, when an arrow or "?" follows them ("security
+    question: first school -> Elm Park")."""
+    pos = m.end()
+    asked = _ASKED.match(text, pos)
+    got = _ANSWER_END.match(text, asked.end() if asked else pos)
     if got is None:
         return None
     start, end = got.span()
