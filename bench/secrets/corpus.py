@@ -78,7 +78,9 @@ def load() -> list[Case]:
                 continue
             secret, lang, value, text = line.split("\t", 3)
             cases.append(
-                Case("own", f"own:{lang}", text, secret == "1", value or None, None, part)
+                Case(
+                    "own", f"own:{lang}", text, secret == "1", value or None, None, part
+                )
             )
     return cases
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 
 from gardener.neverstore.regex import Span, lazy
+from gardener.neverstore.tables import alts as _alts
+from gardener.neverstore.tables import words_of
 from gardener.neverstore.values import (
     TRAIL,
     classes,
@@ -39,43 +41,6 @@ from gardener.neverstore.values import (
     stopword,
     value_at,
 )
-
-
-def _top(line: str) -> list[str]:
-    """The alternatives of a regex at its top level (not inside a group)."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(line):
-        if ch in "([" and line[i - 1 : i] != "\\":
-            depth += 1
-        elif ch in ")]" and line[i - 1 : i] != "\\":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            parts.append(line[start:i])
-            start = i + 1
-    return [*parts, line[start:]]
-
-
-def _alts(table: tuple[tuple[str, str], ...]) -> str:
-    """One alternation of every language's words, longest first."""
-    words = {w for _, line in table for w in _top(line)}
-    return "|".join(sorted(words, key=len, reverse=True))
-
-
-def words_of(table: tuple[tuple[str, str], ...]) -> str:
-    """The routing words of a table (``passes.hits``): the literal start of each
-    alternative, lowercased; CJK ones after "|"."""
-    west: set[str] = set()
-    east: set[str] = set()
-    for _, line in table:
-        for w in _top(line):
-            head = re.split(r"[ \\\[(?]", w, maxsplit=1)[0].lower()
-            (east if _cjk(head) else west).add(head)
-    return " ".join(sorted(west)) + (" | " + " | ".join(sorted(east)) if east else "")
-
-
-def _cjk(word: str) -> bool:
-    return any("\u2e80" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7a3" for c in word)
-
 
 # -- a pair: what it opens, then user / password ---------------------------------
 

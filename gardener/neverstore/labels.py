@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from gardener.neverstore.regex import ALNUM_ASCII, Check, Span, lazy
+from gardener.neverstore.tables import alts, words_of
 from gardener.neverstore.values import (
     TRAIL,
     describes,
@@ -128,7 +129,10 @@ _WHOSE = (
 # "changed to", "lautet"...; ADVERBS are "now", "still" alone ("password now x"),
 # after which the value must have a password's shape (see ``labelled``).
 VERBS = (
-    ("en", r"(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"),
+    (
+        "en",
+        r"(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to",
+    ),
     ("en", r"(?:is|was)|will[ \t]+be|became"),
     (
         "de",
@@ -179,7 +183,7 @@ RESTARTS = (
     ("pt", r"(?:agora[ \t]+)?é|a[ \t]+nova[ \t]+é"),
     ("it", r"(?:adesso|ora)[ \t]+è|la[ \t]+nuova[ \t]+è"),
     ("de", r"(?:jetzt[ \t]+)?(?:ist[ \t]+es|es[ \t]+ist)|das[ \t]+neue[ \t]+ist"),
-    ("ru", r"(?:теперь[ \t]+)?это|новый[ \t]+[-—–:]?"),
+    ("ru", r"(?:теперь[ \t]+)?это|новый(?:[ \t]+[-—–])?"),
 )
 # CJK particles and verbs before a value: 是, は, 还是 ("still is"), 改为 ("changed to"),
 # maybe after 已经/已 ("already": 已经改为) or 现在 ("now")
@@ -188,7 +192,8 @@ CJK_BEFORE = "已经 已經 已"  # "already", before a verb of CJK_SEPS
 
 
 def _alternation(table: tuple[tuple[str, str], ...]) -> str:
-    return "|".join(line for _, line in table)
+    # longest first: "es ist" before Spanish "es", whose value would be "ist"
+    return alts(table)
 
 
 VERB = _alternation(VERBS)
@@ -214,37 +219,65 @@ _LABEL = (
     r"|(?:['\u2019]s)?[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s])"
     r"|[ \t]+(?=[0-9a-f]{32,}(?![\w-])))"
 )
-_PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
-    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass|mdp"
-    r"|senha|has[łl]o|parola[ \t]+d['\u2019]ordine|[şs]ifre(?:si)?|lösenord"
-    r"|code[ \t]+d['\u2019]acc[eè]s"
-    r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
-    r"|парол(?:ь|я|ю|ем|и|ей|е)"
+# The labels of each family, a row per language (``tables``): regex alternatives,
+# matched case-insensitively at a word's start (CJK ones anywhere), and the
+# routing words when an alternative has no literal start. A label in a new
+# language is one row here, with a case in tests/neverstore/data/refused.tsv.
+PASSWORD_LABELS = (
+    # a bare "pass" needs a prefix (DB_PASS): "Pass: 42", "all-pass = 0.6" are none
+    (
+        "en",
+        r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass",
+        "pass pw",
+    ),
+    ("fr", r"mot[ \t]+de[ \t]+passe|mdp|code[ \t]+d['\u2019]acc[eè]s"),
+    ("de", r"passwort|kennwort"),
+    ("es", r"contrase(?:ñ|n\u0303|n)a"),
+    ("pt", r"senha"),
+    ("it", r"parola[ \t]+d['\u2019]ordine"),
+    ("nl", r"wachtwoord"),
+    ("pl", r"has[łl]o"),
+    ("tr", r"[şs]ifre(?:si)?", "şifre sifre"),
+    ("sv", r"lösenord"),
+    ("ru", r"парол(?:ь|я|ю|ем|и|ей|е)"),
+    ("zh", r"密码|密碼|口令"),
+    ("ja", r"パスワード"),
+    ("ko", r"비밀번호|암호"),
 )
-_SECRET = (
-    r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
-    r"|access[ _-]?id"
-    r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
-    r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
-    r"|jeton|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)|clave|chiave|chave"
+PIN_LABELS = (
+    ("en", r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?"),
+    ("ru", r"пин(?:-код)?"),
+    ("ja", r"暗証番号"),
 )
-_PIN = r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?|пин(?:-код)?"
-# The lowercase words each label family can start with (prefixes will do);
-# ``passes.hits`` finds them. CJK words need no word boundary before them.
-_PW_CJK = "密码|密碼|口令|パスワード|비밀번호|암호"
-_PIN_CJK = "暗証番号"
-_SECRET_CJK = (
-    "令牌|密钥|密鑰|トークン|토큰|(?<=[Aa][Pp][Ii])キー|(?<=[Aa][Pp][Ii][ \t])キー|アクセスキー"
-    "|シークレットキー|秘密鍵"
+SECRET_LABELS = (
+    (
+        "en",
+        r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
+        r"|access[ _-]?id|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key"
+        r"|master[ _-]?key|(?:auth|access|refresh|api)[ _-]?token|token|credentials?"
+        r"|creds",
+        "client secret api access private signing encryption master auth refresh"
+        " token credential creds",
+    ),
+    ("fr", r"jeton|cl(?:é|e\u0301)", "jeton clé cle\u0301"),
+    ("de", r"schl(?:ü|u\u0308|ue)ssel", "schl"),
+    ("es", r"clave"),
+    ("it", r"chiave"),
+    ("pt", r"chave"),
+    ("nl", r"sleutel"),
+    ("ru", r"токен\w{0,2}|ключ\w{0,2}"),
+    ("zh", r"令牌|密钥|密鑰"),
+    (
+        "ja",
+        r"トークン|(?<=[Aa][Pp][Ii])キー|(?<=[Aa][Pp][Ii][ \t])キー|アクセスキー"
+        r"|シークレットキー|秘密鍵",
+        "トークン キー アクセスキー シークレットキー 秘密鍵",
+    ),
+    ("ko", r"토큰"),
 )
-PASSWORD_WORDS = (
-    "pass pw senha has contrase mot kennwort wachtwoord parola şifre sifre lösenord"
-    f" code mdp парол | {_PW_CJK}"
-)
-PIN_WORDS = f"pin puk пин | {_PIN_CJK}"
-SECRET_WORDS = f"""client secret api access private signing encryption master auth
-    refresh token credential creds jeton токен ключ schl sleutel clé cle\u0301 clave chiave chave
-    | 令牌 | 密钥 | 密鑰 | トークン | 토큰 | キー | アクセスキー | シークレットキー | 秘密鍵"""
+PASSWORD_WORDS = words_of(PASSWORD_LABELS)
+PIN_WORDS = words_of(PIN_LABELS)
+SECRET_WORDS = words_of(SECRET_LABELS)
 
 # "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
 KEYED = (
@@ -289,6 +322,6 @@ def keyed(text: str, m: re.Match[str]) -> Span | None:
     return (start, end) if ok else None
 
 
-PASSWORD = _LABEL % (_PW, _PW_CJK)
-PIN = _LABEL % (_PIN, _PIN_CJK)
-SECRET = _LABEL % (_SECRET, _SECRET_CJK)
+PASSWORD = _LABEL % (alts(PASSWORD_LABELS, False), alts(PASSWORD_LABELS, True))
+PIN = _LABEL % (alts(PIN_LABELS, False), alts(PIN_LABELS, True))
+SECRET = _LABEL % (alts(SECRET_LABELS, False), alts(SECRET_LABELS, True))

@@ -12,10 +12,8 @@ up or miscopied ones too); prose breaks such runs with words no list holds
 from __future__ import annotations
 
 import functools
-import importlib.util
 import re
 import unicodedata
-from pathlib import Path
 
 from gardener.neverstore.regex import Span, lazy
 
@@ -36,6 +34,9 @@ def _fold(word: str) -> str:
 @functools.cache
 def _lists() -> tuple[frozenset[str], ...]:
     """The word lists, folded; none when ``mnemonic`` is not installed."""
+    import importlib.util  # here: a note's start never pays for them
+    from pathlib import Path
+
     spec = importlib.util.find_spec("mnemonic")
     if spec is None or not spec.submodule_search_locations:
         return ()
