@@ -118,9 +118,12 @@ def public(text: str, start: int, end: int) -> bool:
         s -= 1
     if s < start and _PUBLIC_BEFORE.search(text, max(0, s - 80), s):
         return True  # ssh-ed25519 AAAA.../...: the run after the key's type
-    from gardener.neverstore.wallets import address  # a high-entropy hit: rare
+    token = text[start:end]
+    if not 25 <= len(token) <= 90 or hexadecimal(token):
+        return False  # no address: a SHA or a UUID never pays for the import
+    from gardener.neverstore.wallets import address  # a long random run: rare
 
-    return address(text[start:end])
+    return address(token)
 
 
 def placeholder(value: str) -> bool:

@@ -12,8 +12,6 @@ entropy (``tokens``).
 
 from __future__ import annotations
 
-import hashlib
-
 _BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 _BECH32_HRPS = ("bc", "tb", "bcrt", "ltc", "tltc")
 _BECH32_CONSTS = (1, 0x2BC830A3)  # bech32, bech32m
@@ -58,6 +56,8 @@ def base58check(token: str) -> bool:
     raw = n.to_bytes(25, "big") if n.bit_length() <= 200 else b""
     if len(raw) != 25 or raw[0] not in _VERSIONS:
         return False
+    import hashlib  # here: ~25 ms to import, and bech32 needs none
+
     digest = hashlib.sha256(hashlib.sha256(raw[:21]).digest()).digest()
     return digest[:4] == raw[21:]
 
