@@ -1,5 +1,6 @@
 """The benchmark's corpus: the outside cases (``data/*.jsonl``, built once by
-``bench.secrets.build``) and our own (``data/own.tsv``), as ``Case`` rows; and
+``bench.secrets.build``) and our own (``data/own.tsv``, halves a and b by a CRC
+of the text; ``data/own-c.tsv``, half c, written later and held out), as ``Case`` rows; and
 the direct-write corpus made from them (``direct_lines``)."""
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Case:
     secret: bool
     value: str | None  # the secret itself, when known (for the leak count)
     guess: str | None = None  # a token that may be it (see bench.secrets.build)
+    half: str | None = None  # "c": our held-out half c (own-c.tsv); else by CRC
 
 
 def load() -> list[Case]:
@@ -70,11 +72,16 @@ def load() -> list[Case]:
                     row.get("guess"),
                 )  # fmt: skip
             )
-    for line in (DATA / "own.tsv").read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        secret, lang, value, text = line.split("\t", 3)
-        cases.append(Case("own", f"own:{lang}", text, secret == "1", value or None))
+    for name, part in (("own.tsv", None), ("own-c.tsv", "c")):
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            secret, lang, value, text = line.split("\t", 3)
+            cases.append(
+                Case(
+                    "own", f"own:{lang}", text, secret == "1", value or None, None, part
+                )
+            )
     return cases
 
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 
 from gardener.neverstore.regex import Span, lazy
+from gardener.neverstore.tables import alts as _alts
+from gardener.neverstore.tables import words_of
 from gardener.neverstore.values import (
     TRAIL,
     classes,
@@ -39,43 +41,6 @@ from gardener.neverstore.values import (
     stopword,
     value_at,
 )
-
-
-def _top(line: str) -> list[str]:
-    """The alternatives of a regex at its top level (not inside a group)."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(line):
-        if ch in "([" and line[i - 1 : i] != "\\":
-            depth += 1
-        elif ch in ")]" and line[i - 1 : i] != "\\":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            parts.append(line[start:i])
-            start = i + 1
-    return [*parts, line[start:]]
-
-
-def _alts(table: tuple[tuple[str, str], ...]) -> str:
-    """One alternation of every language's words, longest first."""
-    words = {w for _, line in table for w in _top(line)}
-    return "|".join(sorted(words, key=len, reverse=True))
-
-
-def words_of(table: tuple[tuple[str, str], ...]) -> str:
-    """The routing words of a table (``passes.hits``): the literal start of each
-    alternative, lowercased; CJK ones after "|"."""
-    west: set[str] = set()
-    east: set[str] = set()
-    for _, line in table:
-        for w in _top(line):
-            head = re.split(r"[ \\\[(?]", w, maxsplit=1)[0].lower()
-            (east if _cjk(head) else west).add(head)
-    return " ".join(sorted(west)) + (" | " + " | ".join(sorted(east)) if east else "")
-
-
-def _cjk(word: str) -> bool:
-    return any("\u2e80" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7a3" for c in word)
-
 
 # -- a pair: what it opens, then user / password ---------------------------------
 
@@ -219,14 +184,26 @@ def set_to(text: str, m: re.Match[str]) -> Span | None:
 ANSWER_WORDS = (
     (
         "en",
-        r"security[ \t]+questions?|security[ \t]+answers?|security[ \t]+q|secret[ \t]+question|answer[ \t]+to",
+        r"security[ \t]+questions?(?:[ \t]+answers?)?|security[ \t]+answers?"
+        r"|security[ \t]+q|secret[ \t]+question|answer[ \t]+to",
     ),
     ("de", r"sicherheitsfrage|sicherheitsantwort|geheimfrage"),
     (
         "fr",
         r"question[ \t]+secrète|question[ \t]+de[ \t]+sécurité|réponse[ \t]+secrète",
     ),
-    ("es", r"pregunta[ \t]+de[ \t]+seguridad|respuesta[ \t]+de[ \t]+seguridad"),
+    (
+        "es",
+        r"pregunta[ \t]+de[ \t]+seguridad|respuesta[ \t]+de[ \t]+seguridad|pregunta[ \t]+secreta",
+    ),
+    (
+        "pt",
+        r"pergunta[ \t]+de[ \t]+segurança|resposta[ \t]+de[ \t]+segurança|pergunta[ \t]+secreta",
+    ),
+    (
+        "it",
+        r"domanda[ \t]+di[ \t]+sicurezza|risposta[ \t]+di[ \t]+sicurezza|domanda[ \t]+segreta",
+    ),
     ("ru", r"контрольный[ \t]+вопрос|секретный[ \t]+вопрос"),
     ("zh", r"密保问题|安全问题|密保答案"),
     ("ja", r"秘密の質問|秘密の答え"),
@@ -237,15 +214,20 @@ ANSWER = (
     rf"(?<![\w.])(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
     r"(?:[ \t]*[(（][^()（）\n]{1,60}[)）]|[ \t]+(?:for|of|für|pour|para|для)[^\n:：]{1,40}?"
     r"|[ \t]*[\"“'][^\"”'\n]{1,80}[\"”'])?[)）]?"
-    r"(?P<sep>[ \t]*[:：=][ \t]*|[ \t]+(?i:is|ist|est|es|это)[ \t]+)"
+    r"(?P<sep>[ \t]*(?:[:：=]|->|→)[ \t]*|[ \t]+(?i:is|ist|est|es|é|è|это)[ \t]+)"
 )
 ANSWER_WORDS_ROUTE = words_of(ANSWER_WORDS)
 _ANSWER_END = lazy(r"[^\n.,;!?()（）]{1,40}")
+_ASKED = lazy(r"[^\n:：?？]{1,80}?(?:[ \t]*(?:->|→|=>)|[?？])[ \t]*")
 
 
 def answer(text: str, m: re.Match[str]) -> Span | None:
-    """The answer: up to the end of its clause, at most 40 characters."""
-    got = _ANSWER_END.match(text, m.end())
+    """The answer: up to the end of its clause, at most 40 characters; after
+    the question's own words, when an arrow or "?" follows them ("security
+    question: first school -> Elm Park")."""
+    pos = m.end()
+    asked = _ASKED.match(text, pos)
+    got = _ANSWER_END.match(text, asked.end() if asked else pos)
     if got is None:
         return None
     start, end = got.span()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from gardener.neverstore.regex import ALNUM_ASCII, Check, Span, lazy
+from gardener.neverstore.tables import alts, words_of
 from gardener.neverstore.values import (
     TRAIL,
     describes,
@@ -121,60 +122,93 @@ _PREP = (
 # ("password root: x", "mot de passe root : x"), or a Russian genitive ("токен
 # доступа: x", "ПИН-код карты: x"), or French "d'..." ("jeton d'accès : x")
 _WHOSE = (
-    r"(?:[ \t]+(?i:root|admin|sudo|wifi|wlan|ssh|vpn|db|ftp|smtp|nas)(?![\w-])"
+    r"(?:[ \t]+(?i:root|admin|sudo|wifi|wlan|wpa2?|ssh|vpn|db|ftp|smtp|nas|api)(?![\w-])"
     r"|[ \t]+[а-яё]{3,20}(?:а|я|ов|ей|ы|и)(?![\w-])|[ \t]+d['\u2019][a-zà-ÿ]{3,20})?"
 )
 # What comes between a label and its value, per language (one line each): "is",
 # "changed to", "lautet"...; ADVERBS are "now", "still" alone ("password now x"),
 # after which the value must have a password's shape (see ``labelled``).
 VERBS = (
-    ("en", r"(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to"),
-    ("en", r"(?:is|was)(?:[ \t]+(?:now|still))?|will[ \t]+be|became"),
+    (
+        "en",
+        r"(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to",
+    ),
+    ("en", r"(?:is|was)|will[ \t]+be|became"),
     (
         "de",
-        r"(?:geändert|geaendert)[ \t]+(?:auf|zu|in)|ist(?:[ \t]+(?:jetzt|noch))?|lautet|war",
+        r"(?:wurde[ \t]+)?(?:geändert|geaendert)[ \t]+(?:auf|zu|in)|ist|lautet|war",
     ),
-    ("fr", r"changé[ \t]+(?:en|pour)|est(?:[ \t]+maintenant)?|était"),
-    ("es", r"cambiad[ao][ \t]+a|es|era|sigue[ \t]+siendo"),
-    ("pt", r"alterad[ao][ \t]+para|é"),
-    ("it", r"cambiat[ao][ \t]+in|è"),
+    (
+        "fr",
+        r"(?:a[ \t]+été[ \t]+)?(?:changé|modifié|remplacé)e?[ \t]+(?:en|pour|par)"
+        r"|est|était",
+    ),
+    (
+        "es",
+        r"(?:ha[ \t]+sido[ \t]+|fue[ \t]+)?(?:cambiad|modificad)[ao][ \t]+(?:a|por)"
+        r"|es|era|sigue[ \t]+siendo",
+    ),
+    ("pt", r"(?:foi[ \t]+)?(?:alterad|mudad|trocad)[ao][ \t]+para|é|era"),
+    ("it", r"(?:è[ \t]+stat[ao][ \t]+)?(?:cambiat|modificat)[ao][ \t]+(?:in|a)|è|era"),
     ("pl", r"jest"),
-    ("ru", r"это"),
+    ("ru", r"это|(?:изменён|изменен|сменён|сменен)[ \t]+на"),
 )
+# "now", "still": alone before the value ("password now x"), after which the
+# value must have a password's shape (see ``labelled``); or around a verb
+# ("password is now x", "la contraseña ahora es x", "Passwort ist immer noch x")
 ADVERBS = (
     ("en", r"now|still"),
     ("de", r"jetzt|(?:immer[ \t]+)?noch"),
     ("fr", r"maintenant|toujours"),
-    ("es", r"ahora|todavía"),
+    ("es", r"ahora|todavía|aún"),
+    ("pt", r"agora|ainda"),
+    ("it", r"adesso|ora|ancora"),
     ("ru", r"теперь|(?:всё|все)[ \t]+ещё|ещё"),
 )
-# after a clause break (",", "?", a dash): "password — new one is x", "password?
-# it's x", "le mot de passe, c'est x"
+# after a clause break (",", "?", a dash), maybe a few words after the label:
+# "password — new one is x", "password? it's x", "le mot de passe, c'est x",
+# "the vpn password stopped working; it's x now"
 RESTARTS = (
-    ("en", r"(?:the[ \t]+)?new[ \t]+one[ \t]+is|it['\u2019]s|it[ \t]+is"),
-    ("fr", r"c['\u2019]est|le[ \t]+nouveau[ \t]+est"),
-    ("es", r"es|la[ \t]+nueva[ \t]+es"),
-    ("de", r"es[ \t]+ist|das[ \t]+neue[ \t]+ist"),
+    (
+        "en",
+        r"(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|['\u2019]s)|(?:now[ \t]+)?it['\u2019]s"
+        r"|(?:now[ \t]+)?it[ \t]+is|(?:it[ \t]+)?(?:was[ \t]+|got[ \t]+|has[ \t]+been[ \t]+)?"
+        r"(?:changed|reset|set)[ \t]+to",
+    ),
+    (
+        "fr",
+        r"(?:maintenant[ \t]+)?c['\u2019]est(?:[ \t]+maintenant)?|le[ \t]+nouveau[ \t]+est",
+    ),
+    ("es", r"(?:ahora[ \t]+)?es|la[ \t]+nueva[ \t]+es"),
+    ("pt", r"(?:agora[ \t]+)?é|a[ \t]+nova[ \t]+é"),
+    ("it", r"(?:adesso|ora)[ \t]+è|la[ \t]+nuova[ \t]+è"),
+    ("de", r"(?:jetzt[ \t]+)?(?:ist[ \t]+es|es[ \t]+ist)|das[ \t]+neue[ \t]+ist"),
+    ("ru", r"(?:теперь[ \t]+)?это|новый(?:[ \t]+[-—–])?"),
 )
-# CJK particles and verbs before a value: 是, は, 还是 ("still is"), 改为 ("changed to")
-CJK_SEPS = "还是 還是 仍是 改为 改成了 改成 设为 设置为 换成了 换成 是 为 為 はまだ は今 は 는 은"
+# CJK particles and verbs before a value: 是, は, 还是 ("still is"), 改为 ("changed to"),
+# maybe after 已经/已 ("already": 已经改为) or 现在 ("now")
+CJK_SEPS = "还是 還是 仍是 改为 改成了 改成 设为 设置为 换成了 换成 现在是 是 为 為 はまだ は今 は 는 은"
+CJK_BEFORE = "已经 已經 已"  # "already", before a verb of CJK_SEPS
 
 
 def _alternation(table: tuple[tuple[str, str], ...]) -> str:
-    return "|".join(line for _, line in table)
+    # longest first: "es ist" before Spanish "es", whose value would be "ist"
+    return alts(table)
 
 
 VERB = _alternation(VERBS)
 _ADVERB = _alternation(ADVERBS)
 _RESTART = _alternation(RESTARTS)
-_CJK_SEP = "|".join(CJK_SEPS.split())
+_CJK_SEP = f"(?:{'|'.join(CJK_BEFORE.split())})?(?:{'|'.join(CJK_SEPS.split())})"
 _LABEL = (
     rf"(?:{BOUND}(?i:%s)(?i:s)?(?!\w)[\"'`*]{{0,2}}|%s)"
     r"(?:[ \t]*\([^()\n]{1,40}\))?"
     rf"(?:[ \t]+(?i:{_PREP})(?:[ \t]+[^\s:=：|]{{1,40}}){{1,4}}?)?{_WHOSE}"
     rf"(?P<sep>[ \t]*{ASSIGN}[*_]{{0,2}}[ \t]*"
-    rf"|[ \t]*[,;?!—–][ \t]*(?i:{_RESTART})[ \t]*[:：]?[ \t]*"
-    rf"|[ \t]+(?i:{VERB})(?:[ \t]*[:：][ \t]*|[ \t]+)"
+    rf"|(?:[ \t]+[^\s,;?!—–:=：|]{{1,24}}){{0,4}}?[ \t]*[,;?!—–][ \t]*(?i:{_RESTART})"
+    r"[ \t]*[:：]?[ \t]*"
+    rf"|[ \t]+(?:(?i:{_ADVERB})[ \t]+)?(?i:{VERB})(?:[ \t]+(?i:{_ADVERB}))?"
+    r"(?:[ \t]*[:：][ \t]*|[ \t]+)"
     rf"|[ \t]+(?P<adverb>(?i:{_ADVERB}))[ \t]+"
     rf"|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+|[ \t]*(?:{_CJK_SEP})[ \t]*|[ \t]*\|[ \t]*"
     # a space alone, before a value that reads like a password: 8+ characters
@@ -185,33 +219,65 @@ _LABEL = (
     r"|(?:['\u2019]s)?[ \t]+(?=[^\s]{8})(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[^a-z\d\s])"
     r"|[ \t]+(?=[0-9a-f]{32,}(?![\w-])))"
 )
-_PW = (  # a bare "pass" needs a prefix (DB_PASS), so "Pass: 42" and "all-pass = 0.6" are no labels
-    r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass|mdp"
-    r"|senha|has[łl]o|parola[ \t]+d['\u2019]ordine|[şs]ifre(?:si)?|lösenord"
-    r"|code[ \t]+d['\u2019]acc[eè]s"
-    r"|contrase(?:ñ|n\u0303|n)a|mot[ \t]+de[ \t]+passe|passwort|kennwort|wachtwoord"
-    r"|парол(?:ь|я|ю|ем|и|ей|е)"
+# The labels of each family, a row per language (``tables``): regex alternatives,
+# matched case-insensitively at a word's start (CJK ones anywhere), and the
+# routing words when an alternative has no literal start. A label in a new
+# language is one row here, with a case in tests/neverstore/data/refused.tsv.
+PASSWORD_LABELS = (
+    # a bare "pass" needs a prefix (DB_PASS): "Pass: 42", "all-pass = 0.6" are none
+    (
+        "en",
+        r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass",
+        "pass pw",
+    ),
+    ("fr", r"mot[ \t]+de[ \t]+passe|mdp|code[ \t]+d['\u2019]acc[eè]s"),
+    ("de", r"passwort|kennwort"),
+    ("es", r"contrase(?:ñ|n\u0303|n)a"),
+    ("pt", r"senha"),
+    ("it", r"parola[ \t]+d['\u2019]ordine"),
+    ("nl", r"wachtwoord"),
+    ("pl", r"has[łl]o"),
+    ("tr", r"[şs]ifre(?:si)?", "şifre sifre"),
+    ("sv", r"lösenord"),
+    ("ru", r"парол(?:ь|я|ю|ем|и|ей|е)"),
+    ("zh", r"密码|密碼|口令"),
+    ("ja", r"パスワード"),
+    ("ko", r"비밀번호|암호"),
 )
-_SECRET = (
-    r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
-    r"|access[ _-]?id"
-    r"|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key"
-    r"|(?:auth|access|refresh|api)[ _-]?token|token|credentials?|creds|токен\w{0,2}"
-    r"|jeton|ключ\w{0,2}|schl(?:ü|u\u0308|ue)ssel|sleutel|cl(?:é|e\u0301)[ \t]+api|clave"
+PIN_LABELS = (
+    ("en", r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?"),
+    ("ru", r"пин(?:-код)?"),
+    ("ja", r"暗証番号"),
 )
-_PIN = r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?|пин(?:-код)?"
-# The lowercase words each label family can start with (prefixes will do);
-# ``passes.hits`` finds them. CJK words need no word boundary before them.
-_PW_CJK = "密码|密碼|口令|パスワード|비밀번호|암호"
-_PIN_CJK = "暗証番号"
-_SECRET_CJK = "令牌|密钥|密鑰|トークン|토큰"
-PASSWORD_WORDS = (
-    "pass pw senha has contrase mot kennwort wachtwoord parola şifre sifre lösenord"
-    f" code mdp парол | {_PW_CJK}"
+SECRET_LABELS = (
+    (
+        "en",
+        r"client[ _-]?secret|secret[ _-]?key|secret|api[ _-]?key|apikey|access[ _-]?key"
+        r"|access[ _-]?id|private[ _-]?key|signing[ _-]?key|encryption[ _-]?key"
+        r"|master[ _-]?key|(?:auth|access|refresh|api)[ _-]?token|token|credentials?"
+        r"|creds",
+        "client secret api access private signing encryption master auth refresh"
+        " token credential creds",
+    ),
+    ("fr", r"jeton|cl(?:é|e\u0301)", "jeton clé cle\u0301"),
+    ("de", r"schl(?:ü|u\u0308|ue)ssel", "schl"),
+    ("es", r"clave"),
+    ("it", r"chiave"),
+    ("pt", r"chave"),
+    ("nl", r"sleutel"),
+    ("ru", r"токен\w{0,2}|ключ\w{0,2}"),
+    ("zh", r"令牌|密钥|密鑰"),
+    (
+        "ja",
+        r"トークン|(?<=[Aa][Pp][Ii])キー|(?<=[Aa][Pp][Ii][ \t])キー|アクセスキー"
+        r"|シークレットキー|秘密鍵",
+        "トークン キー アクセスキー シークレットキー 秘密鍵",
+    ),
+    ("ko", r"토큰"),
 )
-PIN_WORDS = f"pin puk пин | {_PIN_CJK}"
-SECRET_WORDS = f"""client secret api access private signing encryption master auth
-    refresh token credential creds jeton токен ключ schl sleutel clé cle\u0301 clave | {_SECRET_CJK}"""
+PASSWORD_WORDS = words_of(PASSWORD_LABELS)
+PIN_WORDS = words_of(PIN_LABELS)
+SECRET_WORDS = words_of(SECRET_LABELS)
 
 # "SECRET_KEY_BASE: <hex>", "APP_KEY=base64:...": a key named by its purpose.
 KEYED = (
@@ -256,6 +322,6 @@ def keyed(text: str, m: re.Match[str]) -> Span | None:
     return (start, end) if ok else None
 
 
-PASSWORD = _LABEL % (_PW, _PW_CJK)
-PIN = _LABEL % (_PIN, _PIN_CJK)
-SECRET = _LABEL % (_SECRET, _SECRET_CJK)
+PASSWORD = _LABEL % (alts(PASSWORD_LABELS, False), alts(PASSWORD_LABELS, True))
+PIN = _LABEL % (alts(PIN_LABELS, False), alts(PIN_LABELS, True))
+SECRET = _LABEL % (alts(SECRET_LABELS, False), alts(SECRET_LABELS, True))

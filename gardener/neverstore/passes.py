@@ -161,7 +161,8 @@ def hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
                 word = _folded(m.group(), rules.humped)
             found.append((m.start(), word))
     if rules.cjk and not text.isascii():
-        found += [(m.start(), m.group()) for m in compiled(rules.cjk).finditer(text)]
+        # in the lowercased text: a route word may mix scripts ("id/パス")
+        found += [(m.start(), m.group()) for m in compiled(rules.cjk).finditer(low)]
     return sorted(found)
 
 

@@ -15,7 +15,7 @@ alibaba-key, adobe-secret, shippo-token, spectral-token, pganalyze-token,
 vault-token, duffel-token, bitbucket-token, atlassian-token, aws-appsync-key,
 octopus-key, flyio-token, sonar-token, openshift-token, besttime-key,
 bannerbear-key, bundler-credentials, azure-client-secret, connection-string, bearer-token, auth-header, password, pin,
-secret, security-answer, recovery-codes, email, card-number, base64-secret, high-entropy, and
+secret, security-answer, recovery-codes, seed-phrase, email, card-number, base64-secret, high-entropy, and
 ``custom:<name>`` (rules.md). The engine that runs them is ``engine``; the public
 calls are in ``redact``.
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from gardener.model.record import Record
-from gardener.neverstore import codes, labels, personal, tokens
+from gardener.neverstore import codes, labels, personal, seeds, tokens
 from gardener.neverstore import frames as fr
 from gardener.neverstore import weaklabels as weak
 from gardener.neverstore.regex import Check
@@ -216,6 +216,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),
+    Rule("seed-phrase", seeds.PHRASE, seeds.seed_phrase),
     Rule(
         "email",
         r"(?a)@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",

@@ -2,8 +2,8 @@
 
 Vendor tokens are found by their prefix and shape (the patterns are in ``rules``);
 some also need two character classes (``mixed``). Hex runs (SHAs, bare UUIDs,
-Ethereum addresses) are never high-entropy; wallet addresses are public and not
-targeted, though a base58 Bitcoin address may trip high-entropy (erring to refuse).
+Ethereum addresses) are never high-entropy; wallet addresses are public, told
+from random tokens by their checksums (``wallets``).
 A base64 run is decoded and read again by the engine (``engine``).
 """
 
@@ -100,11 +100,30 @@ _PUBLIC_BEFORE = lazy(
 _PLACEHOLDER = lazy(r"EXAMPLE|(?i:x{8,}|your[_-]?(?:api[_-]?)?(?:key|token|secret))")
 
 
+_RUN = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/="
+)  # base64's characters: a segment of a key's body is judged with the body
+
+
 def public(text: str, start: int, end: int) -> bool:
-    """Whether the token at ``start:end`` is a public id (see above)."""
+    """Whether the token at ``start:end`` is a public id (see above) or a wallet
+    address (``wallets``); a segment between "/" of a base64 run (an SSH public
+    key's body) is judged with its whole run."""
     if text.startswith(PUBLIC_PREFIXES, start):
         return True
-    return bool(_PUBLIC_BEFORE.search(text, max(0, start - 80), start))
+    if _PUBLIC_BEFORE.search(text, max(0, start - 80), start):
+        return True
+    s = start
+    while s > 0 and start - s < 1024 and text[s - 1] in _RUN:
+        s -= 1
+    if s < start and _PUBLIC_BEFORE.search(text, max(0, s - 80), s):
+        return True  # ssh-ed25519 AAAA.../...: the run after the key's type
+    token = text[start:end]
+    if not 25 <= len(token) <= 90 or hexadecimal(token):
+        return False  # no address: a SHA or a UUID never pays for the import
+    from gardener.neverstore.wallets import address  # a long random run: rare
+
+    return address(token)
 
 
 def placeholder(value: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gardener.neverstore.notvalues import NOT_VALUE_WORDS
 from gardener.neverstore.regex import Span, lazy
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
@@ -27,22 +28,7 @@ _BARE = lazy(
     r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]{1,512}"
 )
 _MASK = "*xX•·.-_#?…"  # a value of these only is a mask: ****, xxx-xxx
-# Words that sit where a value would but say where it is or what it is like.
-_WORDS = """none null nil empty blank n/a na tbd todo unknown unset redacted hidden
-    masked required optional see in at on from stored kept saved ask check via use
-    using with without reset rotate rotated changed expired invalid valid wrong correct
-    incorrect weak strong long short too not never always set the a an this that it its
-    my your our their his her what which who where when how if and or but is are was be
-    been must should will can could would may might only also still now here there
-    below above same true false yes no off str string bytes int bool text any dict
-    secretstr env environment vault keychain keyring 1password bitwarden lastpass
-    manager case protected encrypted hashed managed shared known provided generated
-    random different unchanged available missing password passwords passwd pass pwd
-    secret token key xxx placeholder example sample dummy fake flag flags option
-    options argument arg args parameter param switch prompt instead value values
-    policy policies rules requirements length strength hint field done gone fine ok
-    okay requerida requerido obligatoire erforderlich vereist"""
-_NOT_VALUES = frozenset(_WORDS.split())
+_NOT_VALUES = frozenset(w for _, line in NOT_VALUE_WORDS for w in line.split())
 _LONGEST = max(map(len, _NOT_VALUES))
 _THOUSANDS = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")  # a count: 12,345
 _WORDY = ("ed", "ing", "ly", "ion", "ible", "able", "ive", "ful", "less", "ent", "ous")

@@ -262,10 +262,10 @@ def pin_spaced(text: str, m: re.Match[str]) -> Span | None:
 CODE_PIN = (
     r"(?<![\w.])(?i:code|combo|combination)(?![\w-])[*_\"'`]{0,2}"
     r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)#?"
-    r"(?P<value>\d{4,8}|\d(?:-\d){3,7}|\d{1,2}(?:-\d{1,2}){2,3})(?![\w%]|[.,:/-]\d)"
+    r"(?P<value>\d{4,8}|\d(?:[- ]\d){3,7}|\d{1,2}(?:-\d{1,2}){2,3})(?![\w%]|[.,:/-]\d)"
 )
 _UNLOCKS_WORDS = """door doors gate garage alarm safe lock unlock padlock keypad locker
-    lockbox entry access bike"""
+    lockbox entry access bike disarm arming"""
 _UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
 
 

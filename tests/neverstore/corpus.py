@@ -137,6 +137,66 @@ BUILT_REFUSED: list[tuple[str, str]] = [
         "jwt",
     ),
     ("Authorization: Bearer " + "u8jzPde0IgxLd6GncfBAep", "bearer-token"),
+    # a case for every vendor prefix of the rule table (tests/neverstore/test_tables.py)
+    (
+        "bedrock key " + "ABSK" + "xEEsAoCaA2QTqpOoast0vQj8VMtbYo9Mqb5jZMQObDDMOTsoYtx"
+        "qAYfwFBHPl8KsLcsf1YaHxpFjttuDDekSEU2aC13Fa61ESYhD1NfFPb9jTo6z5xcIcQPz",
+        "aws-bedrock-key",
+    ),
+    ("octopus " + "API-" + "U46EOUGF8HPAZCHDZJQPLAP7PHGJRY0C", "octopus-key"),
+    ("bitbucket app " + "ATBB" + "zD4UDDqcdbTmBQq79GygZnhAOgshDBj1", "bitbucket-token"),
+    (
+        "bitbucket dc " + "BBDC-" + "zpi4i4zBGozlxQF0l3AnQB2bFtKsh2eWYtVFpIPEnLCG",
+        "bitbucket-token",
+    ),
+    (
+        "fly deploy token "
+        + "FlyV1 fm"
+        + "2_iFJfWOQgUQudDfZFUWdGvIkgTxzszeomDnTaOaovzMN"
+        "ndr5ObyOdjQ9IS8onGY2O2IQ0OUV86rGbNNZZGnELEwiTDVT6lgmbf7xUsP0P9gjcl7",
+        "flyio-token",
+    ),
+    ("bannerbear " + "bb_" + "pr_37b6d252e214456d1b3cd83c6bebd0", "bannerbear-key"),
+    ("appsync " + "da2-" + "wmfny0dn09vc7zwbj0pukzdycz", "aws-appsync-key"),
+    (
+        "duffel " + "duffel_" + "test_O2VCP7cj59akV4mQLsNQLA91bdh50H0IaiuMNfLItCj",
+        "duffel-token",
+    ),
+    ("pganalyze " + "pgar_" + "MB8sKNZAIf5SX7jNctqtP9SC6Uu", "pganalyze-token"),
+    ("besttime " + "pri_" + "28c9f033ac8e9680f062d47ad380a5bd", "besttime-key"),
+    (
+        "oc login --token=" + "sha256~" + "LsxWnkPmZUHcIfraTbJg2V1rmghFFwba4eTqRA3hvAM",
+        "openshift-token",
+    ),
+    (
+        "shippo " + "shippo_" + "live_fc7695755cb24064d289daac6a7e00b0edd24770",
+        "shippo-token",
+    ),
+    ("spectral " + "spu-" + "lckqox5c5ipu40xvps0a0an1janibg6m", "spectral-token"),
+    (
+        "origin ca key "
+        + "v1.0-"
+        + "7c80e1a9aa771948ab372f19-78c491bc06b2aabd973624d54"
+        "656e764d9137b9713023541cdb9755abcd79d4b3dcfb4c7dd56d2cd307eabe25923ba816d38d7a2"
+        "de7b8bae27a072e9b5b2caf443bc961a985b994ddc",
+        "cloudflare-origin-ca",
+    ),
+    (
+        "jira "
+        + "ATATT3xFfG"
+        + "HAZt9xslXTTIQrh6bpy0VAq3GZuO2R8UziJdi0Y4mj4TIJZ9RnvIh4TOe"
+        "tAfG82EOMjRZA0G6vbBxKd5WVwd9ExLXa3zphJn9pH9xdreYrmVM1JIJ5iqQt6wukvg6KLYrvadWwbDVrEO"
+        "dUmtqeVT6FbNKHRizFU89L0zlmq9jRh6nd1ItZ46=UZUDK7AF",
+        "atlassian-token",
+    ),
+    (
+        "vault "
+        + "hv"
+        + "s.lhQCvpm8FOFlEsD4qmq5ShuHRWYl398ZpkpmVxKGmZR53W1FnTtqavzoXUzI"
+        "wLKHr0rMTtJhsEK7GjFRYOYkmnPRZBiAGEK",
+        "vault-token",
+    ),
+    ("sonar " + "sq" + "p_g6TmLqI2vYZ10QIEfFjEjFfpPfIwn76YOzYL0IRW", "sonar-token"),
 ]
 
 BUILT_BENIGN: list[str] = [
