@@ -19,7 +19,7 @@ from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry, normalize_key, normalize_value
 from gardener.planning import keying, voice
-from gardener.planning.copulachange import copula_change, unmarked
+from gardener.planning.copulachange import copula_change, named, unmarked
 from gardener.planning.ending import names, removal_value
 from gardener.planning.frames import Frame, bare, negated, read_frame
 from gardener.planning.headings import read_headings
@@ -315,6 +315,18 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         # "switched CI from X to Y", "we no longer use Redis": a decision
         return "decision", False, frame.kind if frame and not chose else "purpose"
     readable = len(low) <= PATTERN_LIMIT
+    if (
+        by_heading == "state"
+        and keyed
+        and label is not None
+        and normalize_key(label[0]) in ws.topic_names
+        and not status_value(label[1])
+        and named(label[1].split(None, 1)[0] if label[1].split() else "")
+    ):
+        # "## System Health" / "**Database:** Postgres 16": a topic's label
+        # naming a thing says what is used, whatever the heading says of its
+        # health ("**CI:** green", "**Cache:** down since 09:00" are states)
+        return "fact", False, "label"
     if by_heading and not (
         keyed and shielded and by_heading not in config.durable_kinds
     ):
