@@ -329,21 +329,26 @@ def _marked(text: str, spans: list[Found]) -> tuple[str, list[Span], list[Span]]
     return "".join(parts) + text[pos:], shifts, marks
 
 
+# each round redacts at least one more span; a label's line holds few tokens
+_ROUNDS = 64
+
+
 def redact(
     text: str, extra: Sequence[tuple[str, str]] = (), allow: Sequence[str] = ()
 ) -> tuple[str, list[Finding]]:
     """``(text with each finding's span replaced by "[REDACTED:<rule>]", findings)``.
 
-    Idempotent: markers are never flagged, ``find`` already includes whatever a
-    marker would newly expose to our rules, and what it would expose to
-    detect-secrets is redacted in up to three more rounds.
+    Idempotent: markers are never flagged, and what a marker newly exposes is
+    redacted in more rounds until none is found (at most ``_ROUNDS``).
     """
     found = find(text, extra, allow)
     clean = _marked(text, [(f.start, f.end, f.rule) for f in found])[0]
-    # detect-secrets' plugins are not marker-aware: a marker can complete a shape
-    # they match (a UUID run into a label). Settle it here; the extra findings
-    # carry offsets into the partly redacted text, their lines are the same.
-    for _ in range(3):
+    # A marker can expose more: detect-secrets' plugins are not marker-aware (a
+    # UUID run into a label), and our rules read a token after a marker as a
+    # label's value ("PASSWORT: 0< 0000000A 0000000A": each round exposes the
+    # next token). Settle it here; the extra findings carry offsets into the
+    # partly redacted text, their lines are the same.
+    for _ in range(_ROUNDS):
         more = find(clean, extra, allow)
         if not more:
             break

@@ -6,7 +6,7 @@ Every value here is fake and invented for these tests.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gardener.neverstore.redact import (
@@ -149,6 +149,9 @@ def test_spans_are_sane_on_secret_laden_text(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text() | mixed_text)
+@example(
+    "PASSWORT: 0< 0000000A 0000000A 0000000A 0000000A"
+)  # CI: each round exposed one more
 def test_redact_is_idempotent(text: str) -> None:
     once, _ = redact(text)
     twice, found = redact(once)
