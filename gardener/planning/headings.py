@@ -108,6 +108,25 @@ def heading_kind(
     return None
 
 
+# what ends a section's name: "Lofi Video 2 — Animation progress", "Alpha: status"
+_NAME_END = re.compile(r"\s+[-–—|]\s+|\s*[:：]\s+|\s*[(（]")
+
+
+def _name(
+    heading: str, extra: Mapping[str, tuple[str, ...]], words: Words
+) -> str | None:
+    """The name an enclosing heading gives a section ("Lofi Video 2 — Image
+    approved (2026-03-22)" names "Lofi Video 2"), or None when it names a
+    kind, a date or nothing of its own ("## Decisions", "## Session 3")."""
+    text = plain(heading)
+    head = _NAME_END.split(text, maxsplit=1)[0].strip()
+    if not head or only_date(head) or _generic(head, words):
+        return None
+    if _kind_of(head, extra, words) or _CLOCK.search(head) or _DATE.search(head):
+        return None
+    return undated(head)
+
+
 def _title(heading: str, extra: Mapping[str, tuple[str, ...]], words: Words) -> bool:
     """Whether an outermost heading with a date, no clock time and no word
     naming a kind is the note's title ("# 2026-02-11 - Voice, trust &
@@ -156,10 +175,19 @@ def read_headings(
     session's kind does not reach the account's label bullets).
     """
     subject: str | None = None
+    scoped = False
     for depth, heading in reversed(list(enumerate(headings))):
         kind = heading_kind(heading, extra, words)
         if kind == "event" and depth == 0 and _title(heading, extra, words):
             continue  # "# 2026-02-11 - Voice & trust": the note's title
+        if subject is not None and not scoped and depth > 0:
+            # "## Project Alpha — In progress" / "### Approved image": two
+            # projects' "Approved image" are two subjects (docs/design.md,
+            # Promote > Key); the outermost heading is the note's title
+            scoped = True
+            name = _name(heading, extra, words)
+            if name:
+                subject = f"{name} / {subject}"
         if kind:
             lm = _LABELLED.match(plain(heading))
             if subject is None and lm and kind in ("decision", "fact"):
