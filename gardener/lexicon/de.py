@@ -264,6 +264,7 @@ WORDS = Words(
         "{new} wird für {subject} genutzt",
     ),
     negations=(
+        "weder {old}",
         "gegen {old} entschieden",
         "nicht {old}",
         "kein {old}",
@@ -271,6 +272,7 @@ WORDS = Words(
         "statt {old}",
         "anstatt {old}",
     ),
+    conjunctions=("und", "oder", "noch", "auch nicht"),
     topic_names={
         "database": ("Datenbank", "DB"),
         "cache": ("Cache", "Zwischenspeicher"),

@@ -576,6 +576,7 @@ WORDS = Words(
         "{new} is what we use for {subject}",
     ),
     negations=(
+        "neither {old}",
         "decided against {old}",
         "not going with {old}",
         "will not use {old}",
@@ -589,6 +590,7 @@ WORDS = Words(
         "rather than {old}",
         "not {old}",
     ),
+    conjunctions=("and", "or", "nor"),
     topic_names={
         "database": ("db", "main database", "datastore"),
         "deploy target": ("hosting", "deployment target"),

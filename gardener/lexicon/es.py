@@ -210,6 +210,7 @@ WORDS = Words(
         "{new} se usa para {subject}",
     ),
     negations=(
+        "ni {old}",
         "decidimos no usar {old}",
         "no usaremos {old}",
         "no {old}",
@@ -217,6 +218,7 @@ WORDS = Words(
         "en lugar de {old}",
         "descartamos {old}",
     ),
+    conjunctions=("y", "o", "ni", "e", "u"),
     topic_names={
         "database": ("base de datos", "BD"),
         "cache": ("caché", "cache"),

@@ -228,6 +228,7 @@ WORDS = Words(
         "on a choisi {new} pour {subject}",
     ),
     negations=(
+        "ni {old}",
         "décidé de ne pas utiliser {old}",
         "pas {old}",
         "plutôt que {old}",
@@ -235,6 +236,7 @@ WORDS = Words(
         "contre {old}",
         "refusé {old}",
     ),
+    conjunctions=("et", "ou", "ni"),
     topic_names={
         "database": ("base de données", "BDD"),
         "cache": ("cache",),

@@ -219,6 +219,7 @@ WORDS = Words(
         "{old}ではなく",
         "{old}は却下",
     ),
+    conjunctions=("や", "と", "も"),
     topic_names={
         "database": ("データベース", "DB"),
         "cache": ("キャッシュ",),

@@ -34,6 +34,8 @@ class Words:
     weak_removals   frames that end a value only in an entry durable by other
                     means or about a known topic ("removed X" is often an event)
     negations       frames that reject a value: {old} is never filed
+    conjunctions    words joining a list ("and", "nor", "ni", "noch", "也不"): a
+                    negation rejects every name of the list it opens
     purposes        frames of a thing chosen for a purpose: {new} the thing, the
                     value, {subject} the purpose, the key ("we use {new} for
                     {subject}": "we use Sentry for error tracking")
@@ -83,6 +85,7 @@ class Words:
     removals: tuple[str, ...] = ()
     weak_removals: tuple[str, ...] = ()
     negations: tuple[str, ...] = ()
+    conjunctions: tuple[str, ...] = ()
     purposes: tuple[str, ...] = ()
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     topic_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -253,6 +253,7 @@ WORDS = Words(
         "而不是{old}",
         "不选{old}",
     ),
+    conjunctions=("和", "或", "与", "也不用", "也不"),
     topic_names={
         "database": ("数据库", "資料庫"),
         "cache": ("缓存", "快取"),

@@ -10,6 +10,7 @@ The frames are the lexicon's, in every language it holds (see docs/design.md,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from gardener.lexicon.match import could_match, first_frame, frame_regex, unspaced
@@ -195,12 +196,30 @@ def _whole(text: str, span: tuple[int, int]) -> bool:
 
 def negated(text: str, words: Words) -> list[tuple[int, int]]:
     """The spans of ``text`` that a negation frame rejects ("decided against
-    {old}", "not {old}"): nothing in them is ever filed as a value."""
+    {old}", "not {old}"), each with the names of the list it opens ("ne pas
+    utiliser Vercel, ni Netlify", "not Vercel or Netlify"): nothing in them is
+    ever filed as a value."""
     spans = []
     lowered = text.lower()
+    listed = _listed(words.conjunctions)
     for template in words.negations:
         if not could_match(template, lowered):
             continue
         for m in frame_regex(template).finditer(text):
-            spans.append(m.span("old"))
+            start, end = m.span("old")
+            while listed and (more := listed.match(text, end)):
+                end = more.end()
+            spans.append((start, end))
     return spans
+
+
+@lru_cache(maxsize=8)
+def _listed(conjunctions: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A list's next name after a conjunction (", nor Netlify", "、也不用 Y")."""
+    if not conjunctions:
+        return None
+    joined = "|".join(
+        re.escape(c) + (r"\b" if c[-1:].isascii() and c[-1:].isalpha() else "")
+        for c in sorted(conjunctions, key=len, reverse=True)
+    )
+    return re.compile(rf"[ \t]*[,，、/]?[ \t]*(?<!\w)(?:{joined})[ \t]*[^\s,，、;；。.!?！？]+", re.I)

@@ -141,6 +141,25 @@ def test_a_negated_value_is_never_filed(line):
 @pytest.mark.parametrize(
     "line",
     [
+        "- decision: We will not use Vercel, nor Netlify.",
+        "- decision: We use neither Vercel nor Netlify.",
+        "- decision: decided against Vercel or Netlify",
+        "- decision: On a décidé de ne pas utiliser Vercel, ni Netlify.",
+        "- decision: Wir nutzen weder Vercel noch Netlify.",
+        "- decision: No usaremos Vercel ni Netlify.",
+        "- decision: Не будем использовать ни Vercel, ни Netlify.",
+        "- decision: 不用 Vercel，也不用 Netlify。",
+    ],
+)
+def test_a_negation_rejects_every_name_of_its_list(line):
+    # a new user's French line filed `deploy target: Netlify` (the last name)
+    c = one(line)
+    assert c.key != "deploy target" and c.value not in ("Vercel", "Netlify"), c
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
         "- 非常に速いビルドだった",  # 常に "always" inside 非常に "very"
         "- テストを書いています",  # いま inside -います
         "- 我叫了外卖",  # 我叫 "my name is" before an aspect particle: "I ordered"
