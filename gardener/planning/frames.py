@@ -10,8 +10,8 @@ The frames are the lexicon's, in every language it holds (see docs/design.md,
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gardener.lexicon.match import could_match, first_frame, frame_regex, unspaced
 from gardener.lexicon.words import Words
@@ -222,4 +222,6 @@ def _listed(conjunctions: tuple[str, ...]) -> re.Pattern[str] | None:
         re.escape(c) + (r"\b" if c[-1:].isascii() and c[-1:].isalpha() else "")
         for c in sorted(conjunctions, key=len, reverse=True)
     )
-    return re.compile(rf"[ \t]*[,，、/]?[ \t]*(?<!\w)(?:{joined})[ \t]*[^\s,，、;；。.!?！？]+", re.I)
+    return re.compile(
+        rf"[ \t]*[,，、/]?[ \t]*(?<!\w)(?:{joined})[ \t]*[^\s,，、;；。.!?！？]+", re.I
+    )
