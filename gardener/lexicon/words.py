@@ -69,6 +69,8 @@ class Words:
     change_words    words saying a value holds from now on ("now", "from now on",
                     "instead"): a sentence that differs from a current fact in
                     one place and says one of these replaces it
+    recurring       times that come back ("mornings", "Fridays", "abends", "по
+                    утрам", "毎朝"): a label's value naming one states a schedule
     calendar_words  names of weekdays and months: with numbers and clock times,
                     the quantities a schedule or a limit holds one of at a time
     """
@@ -104,6 +106,7 @@ class Words:
     copulas: tuple[str, ...] = ()
     change_words: tuple[str, ...] = ()
     calendar_words: tuple[str, ...] = ()
+    recurring: tuple[str, ...] = ()
 
 
 def merge(parts: Iterable[Words]) -> Words:

@@ -255,7 +255,7 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return _cue_kind(low, config), True, "correction cue"
     label = _label(entry, config)
     if label:
-        shape, kind = label_class(label[0], ws.lexicon)
+        shape, kind = label_class(label[0], ws.lexicon, label[1])
         if shape == "kind":
             return kind, False, "label"
         if (
@@ -280,7 +280,9 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     ):
         # "Der Nutzer ist Jonas Weber, ...", "I'm Wren, ...": under any heading
         return "identity", False, "pattern"
-    keyed = label is not None and label_class(label[0], ws.lexicon)[0] == "key"
+    keyed = (
+        label is not None and label_class(label[0], ws.lexicon, label[1])[0] == "key"
+    )
     # a frame is one sentence: matching a long paragraph costs quadratic time
     frame = (
         read_frame(entry.value, ws.lexicon) or copula_change(entry.value, ws.lexicon)
@@ -462,7 +464,7 @@ def classify(entry: Entry, config: Config) -> Classified:
     if correction and label and not label[2]:
         found_label = split_label(value)  # the label after the cue, if any
         label = (found_label[0], found_label[1], False) if found_label else None
-    shape = label_class(label[0], ws.lexicon)[0] if label else None
+    shape = label_class(label[0], ws.lexicon, label[1])[0] if label else None
     # a template is one sentence: matching a long paragraph costs quadratic time
     found = None
     if (durable or kind is None) and len(value) <= PATTERN_LIMIT and shape != "key":

@@ -10,6 +10,7 @@ docs/design.md, "Label bullets".
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from gardener.lexicon.match import unspaced
 from gardener.lexicon.words import Words
@@ -111,10 +112,18 @@ def _among(label: str, phrases: tuple[str, ...], compounds: bool = False) -> boo
     return compounds and " " in label and last in phrases
 
 
-def label_class(label: str, words: Words) -> tuple[str, str | None]:
-    """("kind", kind) | ("transient", None) | ("generic", None) | ("key", None)."""
+def label_class(
+    label: str, words: Words, value: str | None = None
+) -> tuple[str, str | None]:
+    """("kind", kind) | ("transient", None) | ("generic", None) | ("key", None).
+
+    ``value``, when given, is what the label introduces: a compound that is
+    transient only by its head noun ("Review time:", "Backup time:") is a key
+    when its value states a schedule ("mornings", "nightly", "Fridays")."""
     if _RECURRENCE.match(folded(label)):
         return "kind", "fact"
+    if _KEY_FORM.match(label.strip()):
+        return "key", None  # "Dana / review time:": the gardener's own key form
     if _TRANSIENT_SHAPE.match(label.strip()):
         return "transient", None
     low = folded(label)
@@ -128,10 +137,39 @@ def label_class(label: str, words: Words) -> tuple[str, str | None]:
         if " " in head and (last in labels or last.rstrip("s") in labels):
             return "kind", kind
     if _among(low, words.transient_labels, compounds=True):
+        if value is not None and not _among(low, words.transient_labels):
+            if schedule(value, words):
+                return "key", None
         return "transient", None
     if _among(low, words.generic_labels):
         return "generic", None
     return "key", None
+
+
+# "Subject / attribute": a label written as a key (docs/design.md, Key)
+_KEY_FORM = re.compile(r"^[^/:]{1,60}\S\s/\s\S[^/:]{0,60}$")
+
+
+def schedule(value: str, words: Words) -> bool:
+    """Whether ``value`` opens with a recurrence ("every 2 hours", "nightly",
+    "每天") or names a time that comes back ("mornings, before 10:00",
+    "Fridays"): the lexicon's ``recurring``; "Monday 9:00" is one day's."""
+    low = folded(value).lstrip("*_ ")
+    first = re.split(r"[,;.，；。(（]", low, maxsplit=1)[0].strip()
+    opening = first.split()
+    if any(_RECURRENCE.match(" ".join(opening[:n])) for n in (1, 2, 3, 4)):
+        return True
+    return _recurring_regex(words.recurring).search(low) is not None
+
+
+@lru_cache(maxsize=8)
+def _recurring_regex(names: tuple[str, ...]) -> re.Pattern[str]:
+    spaced = sorted((n for n in names if not unspaced(n)), key=len, reverse=True)
+    cjk = sorted((n for n in names if unspaced(n)), key=len, reverse=True)
+    parts = [rf"(?<!\w)(?:{'|'.join(map(re.escape, spaced))})(?!\w)"] if spaced else []
+    if cjk:
+        parts.append("|".join(map(re.escape, cjk)))
+    return re.compile("|".join(parts) or r"(?!)", re.IGNORECASE)
 
 
 # words that open a clause, not a name: "had lunch: pizza", "we tried: x"
