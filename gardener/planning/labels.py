@@ -137,9 +137,9 @@ def label_class(
         if " " in head and (last in labels or last.rstrip("s") in labels):
             return "kind", kind
     if _among(low, words.transient_labels, compounds=True):
-        if value is not None and not _among(low, words.transient_labels):
-            if schedule(value, words):
-                return "key", None
+        compound = not _among(low, words.transient_labels)
+        if compound and value is not None and schedule(value, words):
+            return "key", None
         return "transient", None
     if _among(low, words.generic_labels):
         return "generic", None
