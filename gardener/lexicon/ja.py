@@ -242,8 +242,10 @@ WORDS = Words(
             "私は{value}と申します",
         ),
         "user / name": (
+            "ユーザーは{value}です",
             "ユーザーは{value}",
             "{value}と呼んで",
+            "ユーザーの名前は{value}です",
             "ユーザーの名前は{value}",
         ),
     },

@@ -580,8 +580,10 @@ def _keyed_prose(
                 kind, correction, rule, by_new[0], new, "frame", leaves=frame.old
             )
         if frame.subject:
+            # "日历同步的 cron 现在改为每两小时一次": "now" is when, not what
+            subject = unmarked(frame.subject, ws.lexicon)
             return _decided(
-                kind, correction, rule, frame.subject, new, "frame", leaves=frame.old
+                kind, correction, rule, subject, new, "frame", leaves=frame.old
             )
         used = _purpose(value, ws.lexicon)
         if used:  # "wir nutzen jetzt GlitchTip für Fehlertracking"

@@ -149,9 +149,15 @@ def compile_template(template: str) -> tuple[re.Pattern[str], int]:
             regex += rf"(?=\S)(?P<{piece[1:-1]}>.+?)(?<!\s)"
         elif piece:
             literal += len(piece.strip())
-            regex += r"\s+".join(re.escape(word) for word in piece.split(" ")).replace(
+            words = r"\s+".join(re.escape(word) for word in piece.split(" ")).replace(
                 r"\s+\s+", r"\s+"
             )
+            # "我叫 Pip", "私の名前は Pip です": a Latin name in Chinese or
+            # Japanese text is often set off by spaces the template does not have
+            edge = piece.strip()
+            if edge and (unspaced(edge[0]) or unspaced(edge[-1])):
+                words = rf"\s*{words}\s*"
+            regex += words
     start = "^" if template.lstrip().startswith("{") else r"(?:^|(?<=\W))"
     if not template.isascii():
         start = "^" if template.lstrip().startswith("{") else ""

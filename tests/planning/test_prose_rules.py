@@ -419,3 +419,27 @@ def test_a_rate_limit_is_a_fact_in_every_language(line):
 
 def test_a_rate_in_a_log_line_is_an_event():
     assert one("- Ran 60 requests per minute in the load test").kind == "event"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        # a Latin name set off by spaces inside Chinese or Japanese text
+        ("- 私の名前は Pip です。", "name", "Pip"),
+        ("- 我叫 Pip。", "name", "Pip"),
+        ("- ユーザーは Jonas です", "user / name", "Jonas"),
+        # German "von X auf Y <participle>"
+        ("- Wir sind von Postgres auf SQLite umgestiegen.", "database", "SQLite"),
+        # a change word in a frame's subject is when, not what
+        ("- 日历同步的 cron 现在改为每两小时一次", "日历同步的 cron", "每两小时一次"),
+        (
+            "- The sync cron now changed to every two hours",
+            "sync cron",
+            "every two hours",
+        ),
+    ],
+)
+def test_a_second_new_users_phrasings(text: str, key: str, value: str) -> None:
+    # "私の名前は Pip です" was filed as `package manager: Pip`
+    c = one(text)
+    assert (c.durable, c.key, c.value) == (True, key, value)
