@@ -16,6 +16,7 @@ from datetime import datetime
 
 from gardener.formats import retired as retired_notes
 from gardener.formats.memoryfile import render_memory
+from gardener.lexicon.match import unspaced
 from gardener.model.facts import Fact, Memory, normalize_key, normalize_value
 from gardener.model.hit import Hit
 from gardener.model.kinds import SUPERSEDED
@@ -32,7 +33,7 @@ class Selector:
     """Which current entries to forget; every given field must match."""
 
     key: str | None = None  # compared as keys are (case, space, Unicode)
-    query: str | None = None  # every word appears in "key: value"
+    query: str | None = None  # every word of it is a whole word of "key: value"
     source: str | None = None  # the entry's ``source`` attribute, exactly
     by: str | None = None  # the entry's ``by`` (agent), exactly
 
@@ -63,10 +64,15 @@ class Selector:
         return self.query is None or self.matches_text(hit.text)
 
     def matches_text(self, text: str) -> bool:
-        """Whether every word of ``query`` appears in ``text`` (False without a query)."""
-        norm = normalize_value(text)
-        words = normalize_value(self.query or "").split()
-        return bool(words) and all(w in norm.split() or w in norm for w in words)
+        """Whether every word of ``query`` is a whole word of ``text`` (False
+        without a query): "box-b" is the phrase "box b", never "box-c" nor a
+        word holding a "b"; a word of Chinese or Japanese is found anywhere."""
+        norm = f" {normalize_value(text)} "
+        words = [normalize_value(w) for w in (self.query or "").split()]
+        words = [w for w in words if w]
+        return bool(words) and all(
+            f" {w} " in norm or (unspaced(w) and w in norm) for w in words
+        )
 
 
 @dataclass(frozen=True)

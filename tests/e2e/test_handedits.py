@@ -45,19 +45,31 @@ def test_forget_beyond_the_budget_refuses_and_says_what(eight: Workspace, run_cl
     ws = eight
     text, head = ws.memory_path.read_text(), git(ws.root, "rev-parse", "HEAD")
     with pytest.raises(LossBudgetError) as info:
-        ws.forget("box")
+        ws.forget("host")
     message = str(info.value)
     assert "would remove 8 of 8 current entries" in message
     assert all(f"host {i}" in message for i in range(8)) and "--force" in message
     assert ws.memory_path.read_text() == text
     assert git(ws.root, "rev-parse", "HEAD") == head
-    out = run_cli("-w", str(ws.root), "forget", "box", code=1, now=NOW)
+    out = run_cli("-w", str(ws.root), "forget", "host", code=1, now=NOW)
     assert "would remove 8 of 8" in out.output and "host 3" in out.output
-    assert ws.forget("box", dry_run=True).commit is None  # a dry run shows it all
-    assert len(ws.forget("box", dry_run=True).plan.retired) == 8
+    assert ws.forget("host", dry_run=True).commit is None  # a dry run shows it all
+    assert len(ws.forget("host", dry_run=True).plan.retired) == 8
     assert ws.forget("box1").commit is not None  # one entry is within the budget
-    assert ws.forget("box", force=True).commit is not None
+    assert ws.forget("host", force=True).commit is not None
     assert current(ws) == []
+
+
+def test_forget_matches_whole_words_only(eight: Workspace) -> None:
+    # a new user's "forget box-b" would have retired every box: "b" matched
+    # inside any word, "box" inside "box3"
+    assert ws_forgets(eight, "box") == []
+    assert ws_forgets(eight, "box-3") == []
+    assert ws_forgets(eight, "box3") == ["box3"]
+
+
+def ws_forgets(ws: Workspace, query: str) -> list[str]:
+    return sorted(f.value for f in ws.forget(query, dry_run=True).plan.retired)
 
 
 def test_promote_beyond_the_budget_refuses(eight: Workspace, run_cli):
