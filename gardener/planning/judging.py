@@ -25,6 +25,10 @@ from gardener.planning.keying import topic_of
 from gardener.planning.labels import split_label
 from gardener.planning.sameness import same_value
 
+# "[REDACTED:password]": what a redaction leaves (gardener.neverstore.engine)
+_MARKER = re.compile(r"\[REDACTED(?::[^\]\n]{0,80})?\]")
+_ANY_WORD = re.compile(r"\w")
+
 VERDICTS = ("durable", "transient", "correction", "ends")
 TRANSIENT_KINDS = ("event", "state", "todo")
 # keys the rules inferred from the wording alone ("the Postgres pool is 20"),
@@ -255,6 +259,11 @@ def apply_judgment(
     if _negated(value, text, config):
         raise ValueError(
             f"the entry says not {value!r}: a negated value is never filed"
+        )
+    if "[REDACTED" in value and not _ANY_WORD.search(_MARKER.sub(" ", value)):
+        raise ValueError(
+            f"the value {value!r} is only a redacted secret: a secret is never"
+            " filed, not even as its marker"
         )
     if _LINE_SYNTAX.match(value):
         raise ValueError(

@@ -68,3 +68,30 @@ def test_nearest_keys_offer_the_existing_spelling() -> None:
     topics = {"database": ("postgres", "sqlite")}
     assert nearest_keys(None, "sqlite from here", ["Database"], topics) == ["Database"]
     assert nearest_keys(None, "", keys) == [] and nearest_keys("x", "x", []) == []
+
+
+def test_a_redaction_marker_is_no_value() -> None:
+    # a new user's judge filed `staging / password: [REDACTED:password]`
+    from datetime import date
+
+    from gardener.formats.dailynote import parse_note
+    from gardener.planning.classify import classify
+    from gardener.planning.judging import Judgment, Waiting, apply_judgment
+    from gardener.store.settings import default_config
+
+    config = default_config()
+    text = "- The staging box runs Debian 12 with [REDACTED:password] as root.\n"
+    (entry,) = parse_note("memory/2026-02-21.md", date(2026, 2, 21), text).entries
+    waiting = Waiting(
+        "p1", "m", entry, "2026-02-21", classify(entry, config), "undecided", "skip"
+    )
+    for value in ("[REDACTED:password]", "[REDACTED:password] as root"):
+        answer = Judgment("p1", "durable", "fact", "staging / password", value)
+        if value == "[REDACTED:password]":
+            with pytest.raises(ValueError, match="only a redacted secret"):
+                apply_judgment(answer, waiting, config, "atlas", lambda key: None)
+        else:  # it says more than the secret: filed as it reads
+            assert (
+                apply_judgment(answer, waiting, config, "atlas", lambda key: None).value
+                == value
+            )
