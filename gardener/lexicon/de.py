@@ -90,6 +90,8 @@ WORDS = Words(
         "preference": ("vorlieben", "präferenzen", "einstellungen des nutzers"),
         "identity": ("identität", "über mich", "profil", "nutzerinfo"),
         "fact": (
+            "wichtige infos",
+            "schlüsselinformationen",
             "fakten",
             "erkenntnisse",
             "lektionen",

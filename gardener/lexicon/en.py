@@ -151,6 +151,9 @@ WORDS = Words(
             "persona",
         ),
         "fact": (
+            "key info",
+            "key information",
+            "important info",
             "fact",
             "reference",
             "notes to self",

@@ -71,6 +71,8 @@ WORDS = Words(
         "preference": ("preferencias",),
         "identity": ("identidad", "sobre mí", "perfil"),
         "fact": (
+            "información clave",
+            "datos clave",
             "hechos",
             "lecciones",
             "aprendizajes",

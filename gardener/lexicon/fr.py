@@ -77,6 +77,8 @@ WORDS = Words(
         "preference": ("préférences",),
         "identity": ("identité", "à propos de moi", "profil"),
         "fact": (
+            "informations clés",
+            "infos clés",
             "faits",
             "leçons",
             "apprentissages",

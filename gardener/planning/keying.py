@@ -307,11 +307,14 @@ def _topic_regex(words: tuple[str, ...]) -> re.Pattern[str] | None:
 def _modifier(after: str, topic: str) -> bool:
     """Whether the word after a topic word makes it a modifier ("Postgres
     connection pool"), not the value ("Redis for the queue", "Redis cache")."""
+    name = topic.casefold().split()[-1]
+    joined = re.match(r"^-([^\W\d_][\w-]*)", after)
+    if joined:  # "vom Redis-Client": a compound's first part ("Redis-Cache" is the cache)
+        return not joined.group(1).casefold().startswith(name[:4])
     m = re.match(r"^\s+([a-z][\w-]*)", after)
     if not m:
         return False
     word = m.group(1).casefold()
-    name = topic.casefold().split()[-1]
     # a past tense after it is its verb ("SQLite replaced Postgres"), not a noun
     return (
         word not in _FUNCTION
@@ -416,7 +419,8 @@ def copular(text: str, topics: Mapping[str, tuple[str, ...]]) -> tuple[str, str]
     if not m:
         return None
     subject = (m.group("subject") or m.group("csubject") or "").strip()
-    value = (m.group("value") or m.group("cvalue") or "").strip().rstrip(".。")
+    value = first_sentence((m.group("value") or m.group("cvalue") or "").strip())
+    value = value.rstrip(".。")
     subject = _ARTICLE.sub("", subject)
     for words in topics.values():
         regex = _topic_regex(words)
@@ -477,7 +481,17 @@ _ASIDE = re.compile(
     r"|,\s*(?:not|nicht|kein\w*|pas|non|no|не|ne)\s.*$",
     re.IGNORECASE,
 )
-_TAIL = re.compile(r"\s*(?:だった|でした|です|である|だ)?\s*[。！]?\s*$")
+_TAIL = re.compile(r"\s*(?:のまま|だった|でした|です|である|だ)?\s*[。！]?\s*$")
+# where a first sentence ends: "SQLite. We won't go back", "SQLite のまま。Postgres"
+_SENTENCE_END = re.compile(r"(?<=[^\s.])[.!?](?=\s+[^\W\d_])|[。！？](?=.)")
+
+
+def first_sentence(text: str) -> str:
+    """``text`` up to the end of its first sentence (the stop kept): a value
+    never runs into the next sentence. A stop inside a name ("Fly.io", "3.12")
+    is followed by no space and ends nothing."""
+    m = _SENTENCE_END.search(text)
+    return text[: m.end()] if m else text
 _SUBJECT_WORDS, _VALUE_WORDS = 5, 8
 
 
@@ -500,7 +514,8 @@ def copula_split(text: str, copulas: tuple[str, ...]) -> tuple[str, str] | None:
     if m is None or m.start() == 0:
         return None
     subject = _SUBJECT_ARTICLE.sub("", text[: m.start()].strip(" *_`")).strip()
-    value = strip_stop(_TAIL.sub("", _ASIDE.sub("", text[m.end() :].strip())))
+    rest = first_sentence(text[m.end() :].strip())
+    value = strip_stop(_TAIL.sub("", _ASIDE.sub("", rest)))
     if not subject or not value:
         return None
     if len(subject.split()) > _SUBJECT_WORDS or len(value.split()) > _VALUE_WORDS:

@@ -443,3 +443,36 @@ def test_a_second_new_users_phrasings(text: str, key: str, value: str) -> None:
     # "私の名前は Pip です" was filed as `package manager: Pip`
     c = one(text)
     assert (c.durable, c.key, c.value) == (True, key, value)
+
+
+@pytest.mark.parametrize(
+    ("heading", "text", "key", "value"),
+    [
+        # a value never runs into the next sentence
+        (
+            None,
+            "- データベースは SQLite のまま。Postgres には戻さない。",
+            "データベース",
+            "SQLite",
+        ),
+        (
+            None,
+            "- The database stays SQLite. We won't go back to Postgres.",
+            "database",
+            "SQLite",
+        ),
+        # "Key info" is a heading of facts, not a subject
+        ("关键信息", "- 月费: 55 €", "月费", "55 €"),
+        ("Key info", "- Monthly fee: 55 €", "Monthly fee", "55 €"),
+        # a topic word that is a compound's first part is no value
+        (
+            "Key Learnings",
+            "- Der Timeout beim Login kam vom Redis-Client, nicht vom Netzwerk.",
+            None,
+            None,
+        ),
+    ],
+)
+def test_values_end_at_a_sentence_and_compounds_are_no_topic(heading, text, key, value):
+    c = one((f"## {heading}\n" if heading else "") + text + "\n")
+    assert c.key == key and (value is None or c.value == value), c
