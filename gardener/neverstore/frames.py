@@ -34,7 +34,6 @@ from gardener.neverstore.tables import words_of
 from gardener.neverstore.values import (
     TRAIL,
     classes,
-    not_a_pin,
     passlike,
     phrase_at,
     plausible,
@@ -329,43 +328,3 @@ def attribute(text: str, m: re.Match[str]) -> Span | None:
     start, end, _ = got
     ok = plausible(text[start:end], "password", False, True)
     return (start, end) if ok else None
-
-
-# -- a code that opens a door, an alarm, a card ---------------------------------
-
-# "code" in the word order of each language, with what it opens (regex, per line);
-# English is weaklabels.CODE_PIN's ("door code 4829")
-CODE_WORDS = (
-    ("de", r"türcode|torcode|alarmcode|tresorcode|schlosscode|zahlencode|haustürcode"),
-    (
-        "de",
-        r"code[ \t]+(?:der|für[ \t]+die|vom|des)[ \t]+(?:tür|alarmanlage|tor|tresor)\w*",
-    ),
-    (
-        "fr",
-        r"digicode|code[ \t]+(?:de[ \t]+la|du|de[ \t]+l['\u2019])[ \t]*"
-        r"(?:porte|portail|alarme|garage|cadenas|coffre|immeuble|entrée)",
-    ),
-    (
-        "es",
-        r"código[ \t]+(?:de[ \t]+la|del)[ \t]+(?:puerta|portal|alarma|garaje|candado|caja)",
-    ),
-    (
-        "ru",
-        r"код[ \t]+(?:от[ \t]+)?(?:домофона|двери|сигнализации|замка|сейфа|подъезда|калитки)",
-    ),
-    ("zh", r"门禁密码|门锁密码|银行卡密码|保险箱密码|密码锁"),
-    ("ja", r"暗証番号"),
-)
-CODE = (
-    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(CODE_WORDS)})"
-    r"(?:[ \t]*[:：=][ \t]*|[ \t]+(?i:ist|est|es|это|是)[ \t]+|[ \t]*(?:是|は)[ \t]*|[ \t]+)#?"
-    r"(?P<value>\d{4,8}|\d(?:[- ]\d){3,7})(?![\w%]|[.,:/-]\d)"
-)
-CODE_ROUTE = words_of(CODE_WORDS)
-
-
-def code(text: str, m: re.Match[str]) -> Span | None:
-    """The digits after a code that opens something, unless they count or date."""
-    s, e = m.span("value")
-    return None if not_a_pin(text, s, e) else (s, e)

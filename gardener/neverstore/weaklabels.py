@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 
+from gardener.neverstore.doors import VALUE, door_value
 from gardener.neverstore.labels import ASSIGN, VERB
 from gardener.neverstore.regex import ALNUM_ASCII, Span, lazy
 from gardener.neverstore.values import (
@@ -258,22 +259,34 @@ def pin_spaced(text: str, m: re.Match[str]) -> Span | None:
 # "door code 4829", "alarm code: 4829", "safe combination is 12-34-56": "code" after
 # a word for what it unlocks, then a space, ":", "=" or "is" and 4-8 digits (or a
 # dial's 3-4 numbers joined by "-") ("error code 4829", "zip code 90210"
-# and "verification code" stay notes: they open nothing).
+# and "verification code" stay notes: they open nothing). Before ":" or "is",
+# a few words may say which door ("the door code for the office is 2580"); a
+# lock that is its own label ("keypad: 8-1-4-4", "bike padlock 4821") needs no
+# word before it when ":" or "is" follows it ("keypad 1234 layout" is prose). The value is ``doors.door_value``'s (a keypad's "4B21" too).
 CODE_PIN = (
-    r"(?<![\w.])(?i:code|combo|combination)(?![\w-])[*_\"'`]{0,2}"
-    r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)#?"
-    r"(?P<value>\d{4,8}|\d(?:[- ]\d){3,7}|\d{1,2}(?:-\d{1,2}){2,3})(?![\w%]|[.,:/-]\d)"
+    r"(?<![\w.])(?P<label>(?i:code|combo|combination|keypad|padlock|lockbox|keysafe))"
+    r"(?![\w-])[*_\"'`]{0,2}"
+    r"(?:(?:[ \t]+(?i:for|of|to|at|on)(?:[ \t]+[^\s:=,;.!?]{1,24}){1,3}?)?"
+    r"(?P<sep>[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?)"
+    r"|[ \t]+)#?"
+    r"(?P<value>\d{1,2}(?:-\d{1,2}){2,3}(?![\w%]|[.,:/-]\d)|"
+    + VALUE.removeprefix("(?P<value>")
 )
+CODE_PIN_WORDS = "code combo combination keypad padlock lockbox keysafe"
 _UNLOCKS_WORDS = """door doors gate garage alarm safe lock unlock padlock keypad locker
     lockbox entry access bike disarm arming"""
 _UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
+_SELF_NAMED = frozenset(("keypad", "padlock", "lockbox", "keysafe"))
 
 
 def code_pin(text: str, m: re.Match[str]) -> Span | None:
-    """The digits after ``code`` or ``combo``, if a word before says what it unlocks."""
+    """The value after ``code`` or ``combo``, if a word before says what it
+    unlocks, or after a lock that is its own label (``keypad``)."""
     word = _word_before(_head(text, m.start())[0], " \t*_`")[0]
     s, e = m.span("value")
-    return (s, e) if word in _UNLOCKS and not not_a_pin(text, s, e) else None
+    self_named = m.group("label").lower() in _SELF_NAMED and m.group("sep")
+    opens = word in _UNLOCKS or self_named
+    return (s, e) if opens and door_value(text, s, e) else None
 
 
 # "login admin / s3cretP@ss", "creds: admin / hunter2": a login or credential
