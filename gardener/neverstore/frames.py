@@ -46,21 +46,27 @@ from gardener.neverstore.values import (
 # what a user-and-password pair is for, or that it is one (regex words per line)
 PAIR_WORDS = (
     ("en", r"wifi|wi-fi|wlan|hotspot|ssid|login|logins|creds|credentials|account"),
+    # a remote login is a pair too: "ssh into the pi with pi / x", "rdp: admin / x"
+    ("en", r"ssh|sftp|rdp|vnc|telnet"),
     ("de", r"zugangsdaten|zugang|anmeldung|anmeldedaten|konto"),
     ("fr", r"identifiants|connexion|accès|acces|compte"),
     ("es", r"credenciales|acceso|cuenta|usuario[ \t]+y[ \t]+contraseña"),
+    ("it", r"credenziali|accesso|utenza|utente[ \t]+e[ \t]+password"),
+    ("pt", r"credenciais|acesso|conta|usuário[ \t]+e[ \t]+senha"),
     ("ru", r"доступ|учётка|учетка|логин[ \t]+и[ \t]+пароль|учётные[ \t]+данные"),
     ("zh", r"账号|帐号|账户|登录|登陆"),
     ("ja", r"ログイン|アカウント|ID/パス"),
 )
 # the label, then up to four words saying for what ("for the staging db", "du
 # serveur"), then ":" or "=" (or, after a CJK label, a space), then the user
-# and "/" or ":" before the password
+# and "/" or ":" before the password (" : " too after a ":" or an arrow:
+# "creds -> bot : x", while "identifiants du serveur : admin / x" is no user
+# "serveur")
 PAIR = (
     rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS)})(?![\w-])"
     r"(?:[ \t]+[^\s:：=/|]{1,30}){0,5}?"
-    r"(?:[ \t]*(?:[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
-    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/]))"
+    r"(?:[ \t]*(?P<lsep>[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
+    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/])|(?(lsep)[ \t]+:[ \t]+|(?!)))"
 )
 PAIR_ROUTE = words_of(PAIR_WORDS)
 _APP_WORDS = """page pages screen form flow button modal view route endpoint url link
@@ -68,6 +74,9 @@ _APP_WORDS = """page pages screen form flow button modal view route endpoint url
     issue api path handler template field state step box section tab menu window
     popup http https"""
 _APP = frozenset(_APP_WORDS.split())
+# after these the "user" is a host or a route: "ssh to prod via bastion / jump-2"
+_ROUTE_WORDS = "via through to into from behind over"
+_ROUTES = frozenset(_ROUTE_WORDS.split())
 
 
 def pair(text: str, m: re.Match[str]) -> Span | None:
@@ -76,12 +85,15 @@ def pair(text: str, m: re.Match[str]) -> Span | None:
     user = m.group("user")
     if user.lower() in _APP or user.lower().rstrip("s") in _APP:
         return None
+    before = text[max(0, m.start("user") - 12) : m.start("user")].split()
+    if before and before[-1].lower() in _ROUTES:
+        return None
     got = value_at(text, m.end())
     if got is None:
         return None
     start, end, quoted = got
     value = text[start:end]
-    if m.group("sep") == ":" and ("/" in value or value.startswith("/")):
+    if m.group("sep").strip() == ":" and ("/" in value or value.startswith("/")):
         return None  # a URL or a path: "login: https://..."
     if quoted:
         return (start, end) if plausible(value, "password", False, True) else None

@@ -97,6 +97,7 @@ def _word_before(head: str, skip: str) -> tuple[str, str]:
 # a network's key is its password: "wifi key is hunter22", "WPA2 key: x"
 _WIFI_WORDS = "wifi wi-fi wlan wpa wpa2 wpa3 wep router hotspot network"
 _WIFI = frozenset(_WIFI_WORDS.split())
+_NAMED = lazy(r"[ \t]*\([^()\n]{1,40}\)[ \t]*\Z")
 WEAK_PASSWORD = (
     r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd|key))(?![\w-])[*_\"'`]{0,2}"
     rf"(?P<sep>[ \t]*{ASSIGN}[*_]{{0,2}}[ \t]*"
@@ -114,7 +115,9 @@ def weak_password(text: str, m: re.Match[str]) -> Span | None:
     if not (bare or key) and sep.strip():
         return None  # "password: x", "password is x": the password rule's
     head, whole = _head(text, m.start())
-    cred = _word_before(head, " \t/-*_`")[0] in (_WIFI if key else _CREDS)
+    # a name in brackets between the word and the label: "wifi (HomeNet-5G) key"
+    named = _NAMED.sub("", head)
+    cred = _word_before(named, " \t/-*_`")[0] in (_WIFI if key else _CREDS)
     if key and not cred:
         return None
     field = bare and strong and not cred
