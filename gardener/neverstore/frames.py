@@ -216,13 +216,13 @@ ANSWER_WORDS = (
         r"domanda[ \t]+di[ \t]+sicurezza|risposta[ \t]+di[ \t]+sicurezza|domanda[ \t]+segreta",
     ),
     ("ru", r"контрольный[ \t]+вопрос|секретный[ \t]+вопрос"),
-    ("zh", r"密保问题|安全问题|密保答案"),
-    ("ja", r"秘密の質問|秘密の答え"),
+    ("zh", r"密保问题(?:的)?答案|安全问题(?:的)?答案|密保问题|安全问题|密保答案"),
+    ("ja", r"秘密の質問(?:の答え)?|秘密の答え"),
 )
 # the label, maybe "(what it asks)" or "for the bank", maybe a quoted question,
 # then a close paren if the label was inside one, then ":" or "is"
 ANSWER = (
-    rf"(?<![\w.])(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
+    rf"(?:(?<![\w.])|(?<=[\u2e80-\u9fff]))(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
     r"(?:[ \t]*[(（][^()（）\n]{1,60}[)）]|[ \t]+(?:for|of|für|pour|para|для)[^\n:：]{1,40}?"
     r"|[ \t]*[\"“'][^\"”'\n]{1,80}[\"”'])?[)）]?"
     r"(?P<sep>[ \t]*(?:[:：=]|->|→)[ \t]*|[ \t]+(?i:is|ist|est|es|é|è|это)[ \t]+)"

@@ -247,6 +247,7 @@ PASSWORD_LABELS = (
 PIN_LABELS = (
     ("en", r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?"),
     ("ru", r"пин(?:-код)?"),
+    ("zh", r"[Pp][Ii][Nn]码|[Pp][Ii][Nn]碼", "pin码 pin碼"),
     ("ja", r"暗証番号"),
 )
 SECRET_LABELS = (
@@ -259,11 +260,12 @@ SECRET_LABELS = (
         "client secret api access private signing encryption master auth refresh"
         " token credential creds",
     ),
-    ("fr", r"jeton|cl(?:é|e\u0301)", "jeton clé cle\u0301"),
+    # a Romance noun before "API" ("clé API du service", "la clave API de Twilio")
+    ("fr", r"jeton(?:[ \t]+api)?|cl(?:é|e\u0301)(?:[ \t]+api)?", "jeton clé cle\u0301"),
     ("de", r"schl(?:ü|u\u0308|ue)ssel", "schl"),
-    ("es", r"clave"),
-    ("it", r"chiave"),
-    ("pt", r"chave"),
+    ("es", r"clave(?:[ \t]+(?:de[ \t]+)?api)?"),
+    ("it", r"chiave(?:[ \t]+api)?"),
+    ("pt", r"chave(?:[ \t]+(?:de[ \t]+)?api)?"),
     ("nl", r"sleutel"),
     ("ru", r"токен\w{0,2}|ключ\w{0,2}"),
     ("zh", r"令牌|密钥|密鑰"),
