@@ -26,10 +26,11 @@ from gardener.neverstore.values import not_a_pin
 CODE_WORDS = (
     (
         "de",
-        r"(?:haust[üu]r|t[üu]r|tor|alarm|alarmanlagen|tresor|schloss|zahlen|garagen"
-        r"|zugangs|tastatur|schließfach)-?code",
-        "haustür haustur tür tur tor alarm alarmanlagen tresor schloss zahlen"
-        " garagen zugangs tastatur schließfach",
+        r"(?:haus|keller|wohnungs|eingangs|büro|garagen|hof|garten)?(?:t[üu]r|tor)-?code"
+        r"|(?:alarm(?:anlagen)?|tresor|schloss|zahlen|garagen|zugangs|tastatur"
+        r"|schließfach|safe)-?code",
+        "haus keller wohnungs eingangs büro garagen hof garten tür tur tor alarm"
+        " tresor schloss zahlen zugangs tastatur schließfach safe",
     ),
     (
         "de",
@@ -42,24 +43,37 @@ CODE_WORDS = (
     ),
     (
         "es",
-        r"(?:código|clave)[ \t]+(?:de[ \t]+la|del)[ \t]+"
-        r"(?:puerta|portal|alarma|garaje|candado|caja)",
+        r"(?:código|clave)[ \t]+(?:(?:de[ \t]+la|del)[ \t]+"
+        r"(?:puerta|portal|alarma|garaje|candado|caja)|de[ \t]+acceso)",
         "código clave",
     ),
     (
         "it",
-        r"codice[ \t]+(?:della|del|dello|dell['\u2019])[ \t]*"
-        r"(?:porta|portone|allarme|cancello|garage|lucchetto|cassaforte|citofono)",
+        r"codice[ \t]+(?:(?:della|del|dello|dell['\u2019])[ \t]*"
+        r"(?:porta|portone|allarme|cancello|garage|lucchetto|cassaforte|citofono)"
+        r"|d['\u2019]accesso|di[ \t]+accesso)",
     ),
     (
         "pt",
-        r"código[ \t]+(?:da|do)[ \t]+"
-        r"(?:porta|portão|alarme|garagem|cadeado|cofre|portaria)",
+        r"código[ \t]+(?:(?:da|do)[ \t]+"
+        r"(?:porta|portão|alarme|garagem|cadeado|cofre|portaria)|de[ \t]+acesso)",
     ),
     (
         "ru",
         r"код[ \t]+(?:от[ \t]+)?(?:домофона|двери|сигнализации|замка|сейфа|подъезда|калитки)",
     ),
+    (
+        "nl",
+        r"(?:deur|poort|alarm|kluis|garage|toegangs|voordeur)[ \t-]?code",
+        "deur poort alarm kluis garage toegangs voordeur",
+    ),
+    (
+        "pl",
+        r"kod[ \t]+(?:(?:do|od)[ \t]+(?:drzwi|bramy|domofonu|alarmu|sejfu|kłódki"
+        r"|garażu)|dostępu)",
+    ),
+    ("tr", r"(?:kapı|alarm|kasa|garaj|giriş)[ \t]+kodu", "kapı alarm kasa garaj giriş"),
+    ("sv", r"portkod|dörrkod|larmkod|kodlås"),
     ("zh", r"门禁密码|门锁密码|银行卡密码|保险箱密码|密码锁"),
     ("ja", r"暗証番号"),
 )
@@ -68,7 +82,8 @@ _IS = r"ist|est|es|è|é|это|is"
 # the digits, digits split by dashes or spaces, or a keypad's capitals and digits
 VALUE = r"(?P<value>\d(?:[- ]\d){3,7}|\d{4,8}|[0-9A-Z]{4,8})(?![\w%]|[.,:/-]\d)"
 CODE = (
-    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{alts(CODE_WORDS)})"
+    # after a hyphen too: "Büro-Türcode"
+    rf"(?:(?<![\w.])|(?<=[\u2e80-\u9fff]))(?i:{alts(CODE_WORDS)})"
     # a few words for which door, then ":" or "is"; or a space alone
     r"(?:(?:[ \t]+[^\s:：=,;.!?]{1,24}){0,4}?"
     rf"(?:[ \t]*[:：=][ \t]*|[ \t]+(?i:{_IS})[ \t]+|[ \t]*(?:是|は)[ \t]*)|[ \t]+)#?"

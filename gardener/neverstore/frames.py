@@ -56,6 +56,10 @@ PAIR_WORDS = (
     ("ru", r"доступ|учётка|учетка|логин[ \t]+и[ \t]+пароль|учётные[ \t]+данные"),
     ("zh", r"账号|帐号|账户|登录|登陆"),
     ("ja", r"ログイン|アカウント|ID/パス"),
+    ("nl", r"inloggegevens|inlog"),
+    ("pl", r"dane[ \t]+logowania|logowanie|konto"),
+    ("tr", r"giriş[ \t]+bilgileri|hesap[ \t]+bilgileri"),
+    ("sv", r"inloggningsuppgifter|inloggning"),
 )
 # the label, then up to four words saying for what ("for the staging db", "du
 # serveur"), then ":" or "=" (or, after a CJK label, a space), then the user
@@ -63,7 +67,9 @@ PAIR_WORDS = (
 # "creds -> bot : x", while "identifiants du serveur : admin / x" is no user
 # "serveur")
 PAIR = (
-    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS)})(?![\w-])"
+    # a CJK word anywhere ("sshログイン"), another one where a word starts
+    rf"(?:(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS, False)})(?![\w-])"
+    rf"|(?:{_alts(PAIR_WORDS, True)}))"
     r"(?:[ \t]+[^\s:：=/|]{1,30}){0,5}?"
     r"(?:[ \t]*(?P<lsep>[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
     r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/])|(?(lsep)[ \t]+:[ \t]+|(?!)))"
