@@ -24,7 +24,10 @@ a second clue: a word before it, the start of a field, a command before it.
 - ``code`` or ``combo`` after what it unlocks (door, gate, garage, alarm, safe, lock,
   padlock, keypad, locker, entry, access...): 4-8 digits, maybe after ``#`` or split
   by dashes (``door code 4829``, ``gate code #4821``, ``door code is 4-8-2-9``; not
-  ``error code 4829``, ``zip code 90210``).
+  ``error code 4829``, ``zip code 90210``), or a keypad's ``4B21``
+  (``doors.door_value``); ``for the office`` may come before ``:`` or ``is``; a
+  lock that names itself (``keypad``, ``padlock``, ``lockbox``) needs no word
+  before it when ``:`` or ``is`` follows.
 - a PIN's digits are no PIN when they count or date something: a unit or count word
   follows them (``code 1200 lines``), they are a year before a word (``code 2024
   firmware``), or their clause names a port.
