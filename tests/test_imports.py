@@ -56,6 +56,7 @@ HOT_PATH = {
     "gardener.neverstore",
     "gardener.neverstore.codes",
     "gardener.neverstore.detectors",
+    "gardener.neverstore.doors",  # door codes: split from frames, regex text only
     "gardener.neverstore.engine",
     "gardener.neverstore.frames",
     "gardener.neverstore.labels",

@@ -9,10 +9,11 @@ value looked for in every object git holds and the reflogs. Nothing is
 fetched: the cases are data under bench/secrets/data/ (see bench/README.md).
 
 Options: ``--size N`` entries for the direct-write part (default 1200),
-``--skip-direct``, ``--misses N`` to list up to N missed cases per source (``--half a``:
-only those of one half; our own half c is held out and its misses are
-never listed)
-(their first 100 characters: these are published test values), ``--json``.
+``--skip-direct``, ``--misses N`` to list up to N missed cases per source
+(their first 160 characters: these are published test values or our own
+invented ones; ``--half a``: only those of one half, a, b or c; our own half
+d, ``data/own-d.tsv`` when it is there, is held out and its misses are never
+listed, nor in ``--json``), ``--json``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench.secrets.corpus import Case, direct_lines, load
+from bench.secrets.corpus import HELD_OUT, Case, direct_lines, load
 from gardener.neverstore.redact import find
 
 
@@ -53,7 +54,8 @@ class Score:
 def half(case: Case) -> str:
     """Which half of its set a case is in: "a" (the rules were tuned on its
     misses) or "b" (held out at first, tuned on since), fixed by a CRC of its
-    text; or "c" for our own half c (``own-c.tsv``), held out for good."""
+    text; or the half its file names: "c" (``own-c.tsv``, held out for two
+    passes, tuned on since) or "d" (``own-d.tsv``, held out: ``HELD_OUT``)."""
     if case.half:
         return case.half
     return "ab"[zlib.crc32(case.text.encode("utf-8")) % 2]
@@ -72,12 +74,12 @@ def scores(cases: list[Case]) -> dict[str, Score]:
             if case.secret:
                 s.secrets += 1
                 s.refused += verdict
-                if not verdict and case.half != "c":  # held out: never listed
+                if not verdict and case.half not in HELD_OUT:  # never listed
                     s.missed.append(case.text)
             else:
                 s.negatives += 1
                 s.false_refusals += verdict
-                if verdict and case.half != "c":
+                if verdict and case.half not in HELD_OUT:
                     s.falsely_refused.append(case.text)
     return out
 
@@ -186,8 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--half",
-        choices=("a", "b"),
-        help="list misses of this half only (--misses); tune on a, keep b held out",
+        choices=("a", "b", "c"),
+        help="list misses of this half only (--misses); half d is held out",
     )
     parser.add_argument(
         "--trufflehog",
@@ -232,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{name:<16} {recall:>18} {false:>18}")
         if args.half and not name.endswith("/" + args.half):
             continue
-        if name.endswith("/c"):
+        if any(name.endswith("/" + h) for h in HELD_OUT):
             continue  # held out: its misses are never listed, so never tuned on
         for text in s.missed[: args.misses]:
             print(f"    missed: {text[:160]!r}")

@@ -7,7 +7,8 @@ weaklabels    labels that are prose words too, with a second clue (``wifi pass x
 codes         recovery codes and TOTP seeds after their label
 tokens        vendor tokens' checks and high entropy (the patterns are in ``rules``)
 personal      e-mail addresses, card numbers, passwords in URLs
-frames        pairs, "set to", security answers, a bare key, markup, door codes (per language)
+frames        pairs, "set to", security answers, a bare key, markup (per language)
+doors         door, alarm and lock codes (per language; English's is weaklabels')
 values        what a labelled value may be: no placeholder, no prose; passphrases
 notvalues     the words that are no value (see vault, gültig, expiré), per language
 tables        per-language word tables as data: their alternation and routing words

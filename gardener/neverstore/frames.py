@@ -34,7 +34,6 @@ from gardener.neverstore.tables import words_of
 from gardener.neverstore.values import (
     TRAIL,
     classes,
-    not_a_pin,
     passlike,
     phrase_at,
     plausible,
@@ -47,21 +46,33 @@ from gardener.neverstore.values import (
 # what a user-and-password pair is for, or that it is one (regex words per line)
 PAIR_WORDS = (
     ("en", r"wifi|wi-fi|wlan|hotspot|ssid|login|logins|creds|credentials|account"),
+    # a remote login is a pair too: "ssh into the pi with pi / x", "rdp: admin / x"
+    ("en", r"ssh|sftp|rdp|vnc|telnet"),
     ("de", r"zugangsdaten|zugang|anmeldung|anmeldedaten|konto"),
     ("fr", r"identifiants|connexion|accès|acces|compte"),
     ("es", r"credenciales|acceso|cuenta|usuario[ \t]+y[ \t]+contraseña"),
+    ("it", r"credenziali|accesso|utenza|utente[ \t]+e[ \t]+password"),
+    ("pt", r"credenciais|acesso|conta|usuário[ \t]+e[ \t]+senha"),
     ("ru", r"доступ|учётка|учетка|логин[ \t]+и[ \t]+пароль|учётные[ \t]+данные"),
     ("zh", r"账号|帐号|账户|登录|登陆"),
     ("ja", r"ログイン|アカウント|ID/パス"),
+    ("nl", r"inloggegevens|inlog"),
+    ("pl", r"dane[ \t]+logowania|logowanie|konto"),
+    ("tr", r"giriş[ \t]+bilgileri|hesap[ \t]+bilgileri"),
+    ("sv", r"inloggningsuppgifter|inloggning"),
 )
 # the label, then up to four words saying for what ("for the staging db", "du
 # serveur"), then ":" or "=" (or, after a CJK label, a space), then the user
-# and "/" or ":" before the password
+# and "/" or ":" before the password (" : " too after a ":" or an arrow:
+# "creds -> bot : x", while "identifiants du serveur : admin / x" is no user
+# "serveur")
 PAIR = (
-    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS)})(?![\w-])"
+    # a CJK word anywhere ("sshログイン"), another one where a word starts
+    rf"(?:(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS, False)})(?![\w-])"
+    rf"|(?:{_alts(PAIR_WORDS, True)}))"
     r"(?:[ \t]+[^\s:：=/|]{1,30}){0,5}?"
-    r"(?:[ \t]*(?:[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
-    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/]))"
+    r"(?:[ \t]*(?P<lsep>[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
+    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/])|(?(lsep)[ \t]+:[ \t]+|(?!)))"
 )
 PAIR_ROUTE = words_of(PAIR_WORDS)
 _APP_WORDS = """page pages screen form flow button modal view route endpoint url link
@@ -69,6 +80,9 @@ _APP_WORDS = """page pages screen form flow button modal view route endpoint url
     issue api path handler template field state step box section tab menu window
     popup http https"""
 _APP = frozenset(_APP_WORDS.split())
+# after these the "user" is a host or a route: "ssh to prod via bastion / jump-2"
+_ROUTE_WORDS = "via through to into from behind over"
+_ROUTES = frozenset(_ROUTE_WORDS.split())
 
 
 def pair(text: str, m: re.Match[str]) -> Span | None:
@@ -77,12 +91,15 @@ def pair(text: str, m: re.Match[str]) -> Span | None:
     user = m.group("user")
     if user.lower() in _APP or user.lower().rstrip("s") in _APP:
         return None
+    before = text[max(0, m.start("user") - 12) : m.start("user")].split()
+    if before and before[-1].lower() in _ROUTES:
+        return None
     got = value_at(text, m.end())
     if got is None:
         return None
     start, end, quoted = got
     value = text[start:end]
-    if m.group("sep") == ":" and ("/" in value or value.startswith("/")):
+    if m.group("sep").strip() == ":" and ("/" in value or value.startswith("/")):
         return None  # a URL or a path: "login: https://..."
     if quoted:
         return (start, end) if plausible(value, "password", False, True) else None
@@ -205,13 +222,13 @@ ANSWER_WORDS = (
         r"domanda[ \t]+di[ \t]+sicurezza|risposta[ \t]+di[ \t]+sicurezza|domanda[ \t]+segreta",
     ),
     ("ru", r"контрольный[ \t]+вопрос|секретный[ \t]+вопрос"),
-    ("zh", r"密保问题|安全问题|密保答案"),
-    ("ja", r"秘密の質問|秘密の答え"),
+    ("zh", r"密保问题(?:的)?答案|安全问题(?:的)?答案|密保问题|安全问题|密保答案"),
+    ("ja", r"秘密の質問(?:の答え)?|秘密の答え"),
 )
 # the label, maybe "(what it asks)" or "for the bank", maybe a quoted question,
 # then a close paren if the label was inside one, then ":" or "is"
 ANSWER = (
-    rf"(?<![\w.])(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
+    rf"(?:(?<![\w.])|(?<=[\u2e80-\u9fff]))(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
     r"(?:[ \t]*[(（][^()（）\n]{1,60}[)）]|[ \t]+(?:for|of|für|pour|para|для)[^\n:：]{1,40}?"
     r"|[ \t]*[\"“'][^\"”'\n]{1,80}[\"”'])?[)）]?"
     r"(?P<sep>[ \t]*(?:[:：=]|->|→)[ \t]*|[ \t]+(?i:is|ist|est|es|é|è|это)[ \t]+)"
@@ -329,43 +346,3 @@ def attribute(text: str, m: re.Match[str]) -> Span | None:
     start, end, _ = got
     ok = plausible(text[start:end], "password", False, True)
     return (start, end) if ok else None
-
-
-# -- a code that opens a door, an alarm, a card ---------------------------------
-
-# "code" in the word order of each language, with what it opens (regex, per line);
-# English is weaklabels.CODE_PIN's ("door code 4829")
-CODE_WORDS = (
-    ("de", r"türcode|torcode|alarmcode|tresorcode|schlosscode|zahlencode|haustürcode"),
-    (
-        "de",
-        r"code[ \t]+(?:der|für[ \t]+die|vom|des)[ \t]+(?:tür|alarmanlage|tor|tresor)\w*",
-    ),
-    (
-        "fr",
-        r"digicode|code[ \t]+(?:de[ \t]+la|du|de[ \t]+l['\u2019])[ \t]*"
-        r"(?:porte|portail|alarme|garage|cadenas|coffre|immeuble|entrée)",
-    ),
-    (
-        "es",
-        r"código[ \t]+(?:de[ \t]+la|del)[ \t]+(?:puerta|portal|alarma|garaje|candado|caja)",
-    ),
-    (
-        "ru",
-        r"код[ \t]+(?:от[ \t]+)?(?:домофона|двери|сигнализации|замка|сейфа|подъезда|калитки)",
-    ),
-    ("zh", r"门禁密码|门锁密码|银行卡密码|保险箱密码|密码锁"),
-    ("ja", r"暗証番号"),
-)
-CODE = (
-    rf"(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(CODE_WORDS)})"
-    r"(?:[ \t]*[:：=][ \t]*|[ \t]+(?i:ist|est|es|это|是)[ \t]+|[ \t]*(?:是|は)[ \t]*|[ \t]+)#?"
-    r"(?P<value>\d{4,8}|\d(?:[- ]\d){3,7})(?![\w%]|[.,:/-]\d)"
-)
-CODE_ROUTE = words_of(CODE_WORDS)
-
-
-def code(text: str, m: re.Match[str]) -> Span | None:
-    """The digits after a code that opens something, unless they count or date."""
-    s, e = m.span("value")
-    return None if not_a_pin(text, s, e) else (s, e)

@@ -116,7 +116,7 @@ BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
 ASSIGN = r"(?::{1,3}=|[?+]=|=>|[:=：])"
 _PREP = (
     r"for|of|to|on|at|für|fürs|von|vom|zum|zur|der|des|beim|voor|van|pour|de|du|para"
-    r"|del|do|da|di|della|per|dla|от|для|к"
+    r"|del|do|da|di|della|per|dla|na|för|till|için|от|для|к"
 )
 # a word naming whose password it is, between the label and its value
 # ("password root: x", "mot de passe root : x"), or a Russian genitive ("токен
@@ -247,7 +247,8 @@ PASSWORD_LABELS = (
 PIN_LABELS = (
     ("en", r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?"),
     ("ru", r"пин(?:-код)?"),
-    ("ja", r"暗証番号"),
+    ("zh", r"[Pp][Ii][Nn]码|[Pp][Ii][Nn]碼", "pin码 pin碼"),
+    ("ja", r"暗証番号|[Pp][Ii][Nn]コード", "暗証番号 pinコード"),
 )
 SECRET_LABELS = (
     (
@@ -259,12 +260,20 @@ SECRET_LABELS = (
         "client secret api access private signing encryption master auth refresh"
         " token credential creds",
     ),
-    ("fr", r"jeton|cl(?:é|e\u0301)", "jeton clé cle\u0301"),
+    # a Romance noun before "API" ("clé API du service", "la clave API de Twilio")
+    (
+        "fr",
+        r"jeton(?:[ \t]+(?:d['\u2019])?api)?|cl(?:é|e\u0301)(?:[ \t]+(?:d['\u2019])?api)?",
+        "jeton clé cle\u0301",
+    ),
     ("de", r"schl(?:ü|u\u0308|ue)ssel", "schl"),
-    ("es", r"clave"),
-    ("it", r"chiave"),
-    ("pt", r"chave"),
+    ("es", r"clave(?:[ \t]+(?:de[ \t]+)?api)?"),
+    ("it", r"chiave(?:[ \t]+api)?"),
+    ("pt", r"chave(?:[ \t]+(?:de[ \t]+)?api)?"),
     ("nl", r"sleutel"),
+    ("pl", r"klucz(?:[ \t]+api)?"),
+    ("tr", r"anahtar(?:ı|i)?"),
+    ("sv", r"nyckel(?:n)?"),
     ("ru", r"токен\w{0,2}|ключ\w{0,2}"),
     ("zh", r"令牌|密钥|密鑰"),
     (

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from gardener.model.record import Record
-from gardener.neverstore import codes, labels, personal, seeds, tokens
+from gardener.neverstore import codes, doors, labels, personal, seeds, tokens
 from gardener.neverstore import frames as fr
 from gardener.neverstore import weaklabels as weak
 from gardener.neverstore.regex import Check
@@ -189,7 +189,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", weak.CURL_USER, weak.curl_user, "curl", lines=False),
     Rule("pin", labels.PIN, labels.labelled("pin"), labels.PIN_WORDS),
     Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass puk"),
-    Rule("pin", weak.CODE_PIN, weak.code_pin, "code combo combination"),
+    Rule("pin", weak.CODE_PIN, weak.code_pin, weak.CODE_PIN_WORDS),
     Rule("secret", labels.SECRET, labels.labelled("secret"), labels.SECRET_WORDS),
     Rule(
         "secret",
@@ -212,7 +212,7 @@ TABLE: tuple[Rule, ...] = (
     ),
     Rule("password", fr.ATTRIBUTE, fr.attribute, "key name"),
     Rule("security-answer", fr.ANSWER, fr.answer, fr.ANSWER_WORDS_ROUTE),
-    Rule("pin", fr.CODE, fr.code, fr.CODE_ROUTE),
+    Rule("pin", doors.CODE, doors.code, doors.CODE_ROUTE),
     Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),

@@ -24,7 +24,10 @@ a second clue: a word before it, the start of a field, a command before it.
 - ``code`` or ``combo`` after what it unlocks (door, gate, garage, alarm, safe, lock,
   padlock, keypad, locker, entry, access...): 4-8 digits, maybe after ``#`` or split
   by dashes (``door code 4829``, ``gate code #4821``, ``door code is 4-8-2-9``; not
-  ``error code 4829``, ``zip code 90210``).
+  ``error code 4829``, ``zip code 90210``), or a keypad's ``4B21``
+  (``doors.door_value``); ``for the office`` may come before ``:`` or ``is``; a
+  lock that names itself (``keypad``, ``padlock``, ``lockbox``) needs no word
+  before it when ``:`` or ``is`` follows.
 - a PIN's digits are no PIN when they count or date something: a unit or count word
   follows them (``code 1200 lines``), they are a year before a word (``code 2024
   firmware``), or their clause names a port.
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import re
 
+from gardener.neverstore.doors import VALUE, door_value
 from gardener.neverstore.labels import ASSIGN, VERB
 from gardener.neverstore.regex import ALNUM_ASCII, Span, lazy
 from gardener.neverstore.values import (
@@ -96,6 +100,7 @@ def _word_before(head: str, skip: str) -> tuple[str, str]:
 # a network's key is its password: "wifi key is hunter22", "WPA2 key: x"
 _WIFI_WORDS = "wifi wi-fi wlan wpa wpa2 wpa3 wep router hotspot network"
 _WIFI = frozenset(_WIFI_WORDS.split())
+_NAMED = lazy(r"[ \t]*\([^()\n]{1,40}\)[ \t]*\Z")
 WEAK_PASSWORD = (
     r"(?<![\w.])(?P<word>(?i:pass(?:word|wd)?|pwd|key))(?![\w-])[*_\"'`]{0,2}"
     rf"(?P<sep>[ \t]*{ASSIGN}[*_]{{0,2}}[ \t]*"
@@ -113,7 +118,9 @@ def weak_password(text: str, m: re.Match[str]) -> Span | None:
     if not (bare or key) and sep.strip():
         return None  # "password: x", "password is x": the password rule's
     head, whole = _head(text, m.start())
-    cred = _word_before(head, " \t/-*_`")[0] in (_WIFI if key else _CREDS)
+    # a name in brackets between the word and the label: "wifi (HomeNet-5G) key"
+    named = _NAMED.sub("", head)
+    cred = _word_before(named, " \t/-*_`")[0] in (_WIFI if key else _CREDS)
     if key and not cred:
         return None
     field = bare and strong and not cred
@@ -258,22 +265,34 @@ def pin_spaced(text: str, m: re.Match[str]) -> Span | None:
 # "door code 4829", "alarm code: 4829", "safe combination is 12-34-56": "code" after
 # a word for what it unlocks, then a space, ":", "=" or "is" and 4-8 digits (or a
 # dial's 3-4 numbers joined by "-") ("error code 4829", "zip code 90210"
-# and "verification code" stay notes: they open nothing).
+# and "verification code" stay notes: they open nothing). Before ":" or "is",
+# a few words may say which door ("the door code for the office is 2580"); a
+# lock that is its own label ("keypad: 8-1-4-4", "bike padlock 4821") needs no
+# word before it when ":" or "is" follows it ("keypad 1234 layout" is prose). The value is ``doors.door_value``'s (a keypad's "4B21" too).
 CODE_PIN = (
-    r"(?<![\w.])(?i:code|combo|combination)(?![\w-])[*_\"'`]{0,2}"
-    r"(?:[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?|[ \t]+)#?"
-    r"(?P<value>\d{4,8}|\d(?:[- ]\d){3,7}|\d{1,2}(?:-\d{1,2}){2,3})(?![\w%]|[.,:/-]\d)"
+    r"(?<![\w.])(?P<label>(?i:code|combo|combination|keypad|padlock|lockbox|keysafe))"
+    r"(?![\w-])[*_\"'`]{0,2}"
+    r"(?:(?:[ \t]+(?i:for|of|to|at|on)(?:[ \t]+[^\s:=,;.!?]{1,24}){1,3}?)?"
+    r"(?P<sep>[ \t]*[:=][*_]{0,2}[ \t]*|[ \t]+(?i:is|was)[ \t]+(?:[:][ \t]*)?)"
+    r"|[ \t]+)#?"
+    r"(?P<value>\d{1,2}(?:-\d{1,2}){2,3}(?![\w%]|[.,:/-]\d)|"
+    + VALUE.removeprefix("(?P<value>")
 )
+CODE_PIN_WORDS = "code combo combination keypad padlock lockbox keysafe"
 _UNLOCKS_WORDS = """door doors gate garage alarm safe lock unlock padlock keypad locker
     lockbox entry access bike disarm arming"""
 _UNLOCKS = frozenset(_UNLOCKS_WORDS.split())
+_SELF_NAMED = frozenset(("keypad", "padlock", "lockbox", "keysafe"))
 
 
 def code_pin(text: str, m: re.Match[str]) -> Span | None:
-    """The digits after ``code`` or ``combo``, if a word before says what it unlocks."""
+    """The value after ``code`` or ``combo``, if a word before says what it
+    unlocks, or after a lock that is its own label (``keypad``)."""
     word = _word_before(_head(text, m.start())[0], " \t*_`")[0]
     s, e = m.span("value")
-    return (s, e) if word in _UNLOCKS and not not_a_pin(text, s, e) else None
+    self_named = m.group("label").lower() in _SELF_NAMED and m.group("sep")
+    opens = word in _UNLOCKS or self_named
+    return (s, e) if opens and door_value(text, s, e) else None
 
 
 # "login admin / s3cretP@ss", "creds: admin / hunter2": a login or credential

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from gardener.neverstore import frames, labels
+from gardener.neverstore import doors, frames, labels
 from gardener.neverstore.redact import find
 from gardener.neverstore.rules import TABLE
 from gardener.neverstore.tables import head, words_of
@@ -25,7 +25,7 @@ _TABLES = {
     "RESTARTS": labels.RESTARTS,
     "PAIR_WORDS": frames.PAIR_WORDS,
     "ANSWER_WORDS": frames.ANSWER_WORDS,
-    "CODE_WORDS": frames.CODE_WORDS,
+    "CODE_WORDS": doors.CODE_WORDS,
     "SET_BEFORE": tuple((lang, verbs) for lang, verbs, _ in frames.SET_BEFORE),
 }
 _ROWS = [
