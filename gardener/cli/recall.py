@@ -47,7 +47,8 @@ def recall(
     empty = "nothing found"
     if as_of:  # MEMORY.md keeps a value's past for the retention period only
         empty += (
-            f" (values prune deleted are not in MEMORY.md: `gardener why"
-            f" {shlex.quote(key) if key else 'KEY'}` reads them back from git)"
+            f" (no value held then: one ended before it, or prune deleted it"
+            f" after its retention; `gardener why"
+            f" {shlex.quote(key) if key else 'KEY'}` reads every value back from git)"
         )
     print_hits(hits, as_json, empty)

@@ -7,6 +7,8 @@ line on every call and must not pay for its dataclasses and regexes at import.
 
 from __future__ import annotations
 
+import re
+
 from gardener.model.kinds import KINDS, canonical_kind
 
 # promote files an entry dated up to this many seconds ahead of now (an
@@ -59,6 +61,19 @@ def bare_value(text: str) -> str:
     return rest
 
 
+def _without_label(value: str, key: str) -> str:
+    """``value`` without a label that repeats ``key`` ("Frontend: htmx" under
+    ``--key frontend`` is htmx: the line would read "**frontend**: Frontend:
+    htmx"); ``value`` itself when nothing would be left."""
+    m = re.match(r"^\*{0,2}([^:*：]{1,80}?)\*{0,2}\s*[:：]\*{0,2}\s+(\S.*)$", value)
+    if (
+        m
+        and " ".join(m.group(1).split()).casefold() == " ".join(key.split()).casefold()
+    ):
+        return m.group(2)
+    return value
+
+
 def render_entry(
     value: str,
     *,
@@ -90,6 +105,7 @@ def render_entry(
         name = key.strip()
         bare = kind is None and canonical_kind(name) is not None
         parts.append(f"**{name}:**" if bare else f"**{name}**:")
+        value = _without_label(value.strip(), name)
     parts.append(value.strip())
     for name, given in (("source", source), ("by", by), ("expires", expires)):
         if given:

@@ -221,6 +221,18 @@ def _recency(hit: Hit) -> float:
         return 0.0
 
 
+def _status_then(fact: Fact, end: datetime) -> str:
+    """``current`` if ``fact`` (valid some time before ``end``) still held at
+    ``end``, else how it stopped (``ended`` by a removal, or ``superseded``)."""
+    try:
+        ends = [parse_instant(v) for v in (fact.get("until"), fact.get("expires")) if v]
+    except ValueError:
+        return "current"
+    if not ends or min(ends) >= end:
+        return "current"
+    return "ended" if fact.get("reason") == "ended" else "superseded"
+
+
 def valid_at(fact: Fact, start: datetime, end: datetime) -> bool:
     """True if the fact's validity ``[since, min(until, expires))`` meets ``[start, end]``.
 
@@ -247,7 +259,9 @@ def as_of(
     query: str | None = None,
 ) -> list[Hit]:
     """Facts valid at ``when`` (a date means that whole day), newest first,
-    each with status ``current`` (it held then).
+    each with its status then: ``current`` (it held then, or at the end of
+    that day), or ``superseded`` / ``ended`` for a value that stopped during
+    the day asked about (it held that morning, another value that evening).
 
     Raises ValueError if ``when`` is not a date or date-time.
     """
@@ -256,8 +270,8 @@ def as_of(
     if key is not None:
         nk = normalize_key(key)
         chosen = [f for f in chosen if f.norm_key == nk]
-    # the status is the fact's at ``when``: it held then, whatever it is now
-    hits = [fact_hit(f, memory_file, status="current") for f in chosen]
+    # the status is the fact's at ``when``, whatever it is now
+    hits = [fact_hit(f, memory_file, status=_status_then(f, end)) for f in chosen]
     if query:
         return rank(query, hits)
     return sorted(hits, key=_recency)

@@ -43,3 +43,11 @@ def test_render_entry(args, line):
 def test_render_entry_refuses(args):
     with pytest.raises(ValueError):
         render_entry(**args)
+
+
+def test_a_label_repeating_the_key_is_not_written_twice() -> None:
+    # `note --key frontend "Frontend: htmx"` wrote "**frontend**: Frontend: htmx"
+    assert render_entry("Frontend: htmx", key="frontend") == "- **frontend**: htmx"
+    assert render_entry("**Frontend:** htmx", key="frontend") == "- **frontend**: htmx"
+    assert render_entry("Backend: Go", key="frontend") == "- **frontend**: Backend: Go"
+    assert render_entry("Frontend:", key="frontend") == "- **frontend**: Frontend:"

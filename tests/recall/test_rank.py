@@ -59,6 +59,21 @@ def test_as_of_boundaries(when, expected):
     assert [h.value for h in as_of(when, TIMELINE)] == expected
 
 
+def test_a_day_with_a_change_says_which_value_held_at_its_end():
+    # both were labelled [current] for a day the value changed on (a new user)
+    hits = as_of("2026-03-03", TIMELINE)
+    assert [(h.value, h.status) for h in hits] == [
+        ("$3,600", "current"),
+        ("$4,200", "superseded"),
+    ]
+    assert [h.status for h in as_of("2026-03-03T09:29", TIMELINE)] == ["current"]
+    ended = fact("$4,200", "2026-01-12", "2026-03-03T09:30", reason="ended")
+    assert [h.status for h in as_of("2026-03-03", [ended])] == ["ended"]
+    # a value that held through the whole day (until the next midnight) is current
+    through = fact("$4,200", "2026-01-12", "2026-03-04")
+    assert [h.status for h in as_of("2026-03-03", [through])] == ["current"]
+
+
 def test_corrected_values_never_answer_as_of():
     wrong = fact("$9,999", "2026-01-12", "2026-01-20", reason="corrected")
     assert not valid_at(wrong, datetime(2026, 1, 15), datetime(2026, 1, 15))
