@@ -71,8 +71,9 @@ class Words:
                     one place and says one of these replaces it
     recurring       times that come back ("mornings", "Fridays", "abends", "по
                     утрам", "毎朝"): a label's value naming one states a schedule
-    calendar_words  names of weekdays and months: with numbers and clock times,
-                    the quantities a schedule or a limit holds one of at a time
+    calendar_words  names of weekdays and months: with ``recurring``, numbers and
+                    clock times, the quantities a schedule or a limit holds one
+                    of at a time
     """
 
     kind_cues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -76,4 +76,5 @@ def _calendar(normalized: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def _calendar_regex() -> re.Pattern[str] | None:
-    return phrase_regex(lexicon().calendar_words)
+    words = lexicon()
+    return phrase_regex(words.calendar_words + words.recurring)

@@ -97,7 +97,7 @@ def slot_change(new: str, old: str, words: Words) -> Slot | None:
     # "Sam prefers Messi now": a frame of two is enough when the entry says so
     if shared < _MIN_FRAME - marked or 2 * shared < max(len(a), len(b)):
         return None
-    calendar = _calendar(words.calendar_words)
+    calendar = _calendar(words.calendar_words + words.recurring)
     measured = all(_quantity(t, calendar) for t in (*was, *now))
     return Slot(_join(was), _join(now), marked, measured)
 
