@@ -66,12 +66,21 @@ def named(value: str) -> bool:
     return text[0].isupper() or bool(_NAME_MARK.search(text))
 
 
+@lru_cache(maxsize=8)
+def _any_mark(change_words: tuple[str, ...]) -> re.Pattern[str]:
+    """Any change word anywhere (the same words ``_marks`` anchors)."""
+    words = sorted(change_words, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, words)), re.IGNORECASE)
+
+
 def copula_change(text: str, words: Words) -> Frame | None:
     """The change ``text`` states as "<subject> <copula> <change word> <value>"
     (or the change word before the copula), as a change ``Frame`` with no
     ``old``; None when it is no such statement."""
     if not words.change_words or not words.copulas:
         return None
+    if not _any_mark(words.change_words).search(text):
+        return None  # most statements say no "now": skip the copula's split
     split = copula_split(text, words.copulas)
     if split is None:
         return None
