@@ -292,14 +292,16 @@ def _fetch(repo: Repo, remote: str, target: str, dry_run: bool) -> str | None:
         return gitremote.rev(repo, f"refs/remotes/{remote}/{target}")
     saved = repo.git_dir / "FETCH_HEAD"
     kept = saved.read_bytes() if saved.is_file() else None
-    status, _ = repo.run(
-        "fetch", "--quiet", "--refmap=", remote, f"refs/heads/{target}",
-        ok=tuple(range(256)),
-    )  # fmt: skip
+    status, _, err = repo.attempt(
+        "fetch", "--quiet", "--refmap=", remote, f"refs/heads/{target}"
+    )
     sha = gitremote.rev(repo, "FETCH_HEAD") if status == 0 else None
     saved.unlink(missing_ok=True)
     if kept is not None:
         saved.write_bytes(kept)
+    if status != 0 and "couldn't find remote ref" not in err:
+        why = gitremote.error_line(err, status)
+        raise GardenerError(f"git fetch {remote} failed: {why}")
     return sha
 
 

@@ -367,3 +367,25 @@ def test_a_note_on_a_detached_head_is_refused(tmp_path: Path, remote: Path):
     done = gardener(one, "2026-03-02T10:00", "note", "we use Postgres", code=1)
     assert "HEAD is on no branch" in done.stderr
     assert not (one / "memory" / "2026-03-02.md").exists()
+
+
+@pytest.mark.parametrize("dry", [[], ["--dry-run"]])
+def test_a_failed_fetch_says_what_git_said(
+    tmp_path: Path, remote: Path, dry: list[str]
+):
+    # the breaker's finding: it said only "git fetch origin failed (exit 128)";
+    # a dry run said "new branch"
+    one = first_clone(tmp_path, remote)
+    git(one, "remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    done = gardener(one, "2026-03-02T10:00", "sync", *dry, code=1)
+    assert "does not appear to be a git repository" in done.stderr
+    assert "exit 128" not in done.stderr
+
+
+def test_following_a_rewrite_reports_what_came_in(tmp_path: Path, remote: Path):
+    one = shared_note(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    done = gardener(two, "2026-03-02T11:30", "sync")
+    assert "in: 0 commit(s)" not in done.stdout
+    assert "purge: erased 1 text" in done.stdout
