@@ -83,7 +83,11 @@ def memory_problems(
             if target and target not in ids:
                 problems.append(
                     Problem(
-                        "reference", path, fact.line, f"{name}={target} names no entry"
+                        "reference",
+                        path,
+                        fact.line,
+                        f"{name}={target} names no entry (it was deleted); the next"
+                        " `gardener promote` drops the link",
                     )
                 )
     for lines in current.values():

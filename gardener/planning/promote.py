@@ -95,6 +95,8 @@ class PromotionPlan:
     pending: tuple[Waiting, ...] = ()
     # every entry of the pass and what became of it; only when asked (``explain``)
     entries: tuple[Outcome, ...] = ()
+    # links dropped because they name no entry: "m4412f superseded-by=m9809c"
+    unlinked: tuple[str, ...] = ()
 
     def keys(self, action: str) -> list[str]:
         return [d.key or d.value for d in self.decisions if d.action == action]
@@ -367,7 +369,13 @@ def plan_promotion(
             decided = work.decisions[made] if len(work.decisions) > made else None
             outcomes.append(_outcome(entry, kinds[i], decided, False))
     settle(seen, notes, per_note)
-    facts = tuple(work.facts)
+    facts = without_dangling_links(work.facts)
+    unlinked = tuple(
+        f"{old.id} {name}={old.get(name)}"
+        for old, new in zip(work.facts, facts, strict=True)
+        for name in LINKS
+        if old.get(name) and not new.get(name)
+    )
     # a deleted begin marker (memory.begin == "") is put back by any pass
     changed_facts = facts != memory.facts or memory.begin == ""
     text = render_memory(memory, facts, memo) if changed_facts else memory.text
@@ -376,7 +384,25 @@ def plan_promotion(
     return PromotionPlan(
         facts, tuple(work.decisions), frozenset(seen), text, text != memory.text,
         over, undecided, entries=tuple(outcomes), pending=tuple(pending),
+        unlinked=unlinked,
     )  # fmt: skip
+
+
+LINKS = ("supersedes", "superseded-by")
+
+
+def without_dangling_links(facts: Sequence[Fact]) -> tuple[Fact, ...]:
+    """``facts`` without the ``supersedes``/``superseded-by`` links that name
+    no entry of them: the entry they named was deleted by hand (a cut
+    accepted with ``record --accept``), so no pass could ever make them
+    whole again and ``check`` would report them for ever. The entries
+    themselves, their ``since`` and ``until``, stay as they are."""
+    ids = {f.id for f in facts if f.id}
+    out = []
+    for fact in facts:
+        gone = {n: None for n in LINKS if (t := fact.get(n)) and t not in ids}
+        out.append(fact.with_attrs(**gone) if gone else fact)
+    return tuple(out)
 
 
 def _outcome(
