@@ -389,3 +389,22 @@ def test_following_a_rewrite_reports_what_came_in(tmp_path: Path, remote: Path):
     done = gardener(two, "2026-03-02T11:30", "sync")
     assert "in: 0 commit(s)" not in done.stdout
     assert "purge: erased 1 text" in done.stdout
+
+
+def test_a_fact_filed_by_a_clock_ahead_is_reported_on_every_clone(
+    tmp_path: Path, remote: Path
+):
+    # the breaker's finding: two's clock runs eight hours ahead, so it files a
+    # value since 20:00 that outranks any value one files before then; check
+    # flagged a note named for a future day only, never the fact
+    one = first_clone(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T09:05")
+    gardener(two, "2026-03-02T20:00", "note", "decision: **database**: MySQL")
+    gardener(two, "2026-03-02T20:01", "sync")
+    gardener(one, "2026-03-02T12:00", "sync")
+    assert "MySQL" in (one / "MEMORY.md").read_text()
+    done = gardener(one, "2026-03-02T12:01", "check", "--json", code=4)
+    problems = json.loads(done.stdout)["problems"]
+    assert [(p["kind"], p["path"]) for p in problems] == [("future", "MEMORY.md")]
+    assert "since=2026-03-02T20:00 is in the future" in problems[0]["message"]
+    gardener(one, "2026-03-02T20:30", "check")  # its time has come
