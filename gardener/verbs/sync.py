@@ -136,6 +136,7 @@ def prepare(session: Session, remote: str | None, dry_run: bool) -> SyncResult:
     recorded = None if dry_run else record(session)[0]
     if not dry_run:
         _install_hooks(repo)
+        _declare_drivers(session)
     old = gitremote.rev(repo, tracking)
     new = _fetch(repo, remote, target, dry_run)
     base = SyncResult(remote, target, dry_run, "up to date", recorded=recorded)
@@ -264,6 +265,29 @@ def _install_hooks(repo: Repo) -> None:
     repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))
     repo.install_hook("pre-push", PRE_PUSH.format(python=sys.executable))
     register_drivers(repo, sys.executable)
+
+
+def _declare_drivers(session: Session) -> None:
+    """Commit the ``.gitattributes`` lines a workspace made by an older
+    gardener lacks (``init.attribute_lines``: the recorded times' union
+    merge, say): without them, two machines' lines of one state file
+    conflict in the merge sync is about to make."""
+    from gardener.files.atomic import atomic_write
+    from gardener.files.read import read_text
+    from gardener.git import trailers
+    from gardener.verbs.init import attribute_lines, attributes_text
+
+    path = session.root / ".gitattributes"
+    old = read_text(path) if path.is_file() else ""
+    new = attributes_text(old, session.config)
+    if new == old:
+        return
+    atomic_write(path, new, root=session.root)
+    added = [line for _, line in attribute_lines(session.config) if line not in old]
+    message = "sync: declare the merge drivers of " + ", ".join(
+        line.split()[0] for line in added
+    )
+    session.commit([".gitattributes"], f"{message}\n\n{trailers.action('sync')}\n")
 
 
 def _remote_for(repo: Repo, branch: str, remote: str | None) -> tuple[str, str]:
