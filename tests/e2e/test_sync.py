@@ -408,3 +408,17 @@ def test_a_fact_filed_by_a_clock_ahead_is_reported_on_every_clone(
     assert [(p["kind"], p["path"]) for p in problems] == [("future", "MEMORY.md")]
     assert "since=2026-03-02T20:00 is in the future" in problems[0]["message"]
     gardener(one, "2026-03-02T20:30", "check")  # its time has come
+
+
+def test_a_purged_name_with_other_punctuation_is_refused_on_every_clone(
+    tmp_path: Path, remote: Path
+):
+    one = shared_note(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    gardener(two, "2026-03-02T11:30", "sync")
+    spelled = (
+        NAME.replace("-", " ").replace(" ", "-", 1).upper()
+    )  # SOLVEIG-HAUGLAND BREKKE
+    for root in (one, two):
+        gardener(root, "2026-03-02T11:40", "note", f"{spelled} called", code=3)
