@@ -148,6 +148,12 @@ def prepare(session: Session, remote: str | None, dry_run: bool) -> SyncResult:
             session, base, stale, new, follow.new_purges(repo, new, stale[0])
         )
     if old is not None and not gitremote.is_ancestor(repo, old, new):
+        if _unpushed_purge(repo, new):
+            raise GardenerError(
+                f"sync stopped: a purge made here is not on {remote}/{target} yet, which"
+                f" still holds the text; push it first (`gardener purge TEXT --yes"
+                f" --push`: it erases again what this fetch brought back), then sync"
+            )
         raise GardenerError(
             f"{remote}/{target} was rewritten, but not by a gardener purge: "
             f"sync does not follow it; compare `git log {tracking}` with yours and "
@@ -265,6 +271,17 @@ def _install_hooks(repo: Repo) -> None:
     repo.install_hook("pre-commit", PRE_COMMIT.format(python=sys.executable))
     repo.install_hook("pre-push", PRE_PUSH.format(python=sys.executable))
     register_drivers(repo, sys.executable)
+
+
+def _unpushed_purge(repo: Repo, new: str) -> bool:
+    """True if HEAD holds a purge tombstone that ``new`` (the remote's
+    branch) lacks: this clone purged and has not pushed the rewrite."""
+    from gardener.git.trailers import PURGE_ID
+
+    theirs = {sha for sha, _ in gitremote.tombstones(repo, new, PURGE_ID)}
+    return any(
+        sha not in theirs for sha, _ in gitremote.tombstones(repo, "HEAD", PURGE_ID)
+    )
 
 
 def _declare_drivers(session: Session) -> None:

@@ -422,3 +422,15 @@ def test_a_purged_name_with_other_punctuation_is_refused_on_every_clone(
     )  # SOLVEIG-HAUGLAND BREKKE
     for root in (one, two):
         gardener(root, "2026-03-02T11:40", "note", f"{spelled} called", code=3)
+
+
+def test_sync_after_a_purge_not_pushed_says_to_push_it(tmp_path: Path, remote: Path):
+    # it said "rewritten, but not by a gardener purge" of the remote, which
+    # was not rewritten at all: this clone's purge was not pushed
+    one = shared_note(tmp_path, remote)
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes")
+    said = gardener(one, "2026-03-02T11:10", "sync", code=1).stderr
+    assert "a purge made here is not on origin/main yet" in said
+    gardener(one, "2026-03-02T11:20", "purge", NAME, "--yes", "--push")
+    gardener(one, "2026-03-02T11:30", "sync")
+    assert traces(remote, NAME) == []
