@@ -75,7 +75,8 @@ def test_promote_beyond_the_budget_refuses(eight: Workspace, run_cli):
     assert "would remove 6 of 8 current entries" in out.output
     assert git(ws.root, "log", "-1", "--format=%s").startswith("record:")
     assert git(ws.root, "diff", head, "HEAD", "--name-only").split() == [
-        "memory/2026-02-10.md"
+        ".gardener/times.d/2026-02",  # the recorded times of its untimed lines
+        "memory/2026-02-10.md",
     ]  # the note is recorded; MEMORY.md is not touched
     assert current(ws) == sorted(f"box{i}" for i in range(8))
     assert ws.promote(force=True).commit is not None
