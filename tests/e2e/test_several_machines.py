@@ -313,3 +313,24 @@ def test_prune_drops_the_recorded_times_of_the_notes_it_deletes(tmp_path: Path):
     gardener(root, "prune", now="2026-03-15T10:00")
     assert not times.exists()
     assert sh(root, "status", "--porcelain").stdout == ""
+
+
+def test_a_purge_renames_the_recorded_times_it_changes(tmp_path: Path):
+    from datetime import date
+
+    from gardener.formats.dailynote import parse_note
+    from gardener.model.marks import entry_marks
+
+    root = tmp_path / "ws"
+    gardener(root, "init", str(root), now="2026-01-12T08:00")
+    gardener(root, "note", "decision: **database**: Postgres", now="2026-01-12T09:00")
+    path = root / "memory" / "2026-01-12.md"
+    with path.open("a") as note:
+        note.write("- lunch with Mira Okonkwo-Lindqvist about SQLite\n")
+    gardener(root, "record", now="2026-01-12T10:00")
+    gardener(root, "purge", "Mira Okonkwo-Lindqvist", "--yes", now="2026-01-12T11:00")
+    text = path.read_text()
+    assert "[PURGED]" in text
+    mark = entry_marks(parse_note("memory/2026-01-12.md", date(2026, 1, 12), text))[1]
+    times = (root / ".gardener" / "times.d" / "2026-01").read_text()
+    assert times == f"{mark}\t2026-01-12T09:00\n"
