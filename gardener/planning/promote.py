@@ -130,7 +130,10 @@ def _queue(
             (at, e.path, e.line, e, mark)
             for note, marks in zip(notes, per_note, strict=True)
             for e, mark, at in zip(
-                note.entries, marks, valid_times(note, zone, recorded), strict=True
+                note.entries,
+                marks,
+                valid_times(note, zone, recorded, marks),
+                strict=True,
             )
             if mark not in seen and mark + HELD not in seen and at <= horizon
         ),

@@ -14,7 +14,7 @@ valid-time strings (``YYYY-MM-DD`` or ``YYYY-MM-DDTHH:MM``, local).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from gardener.model.facts import Entry, Note
@@ -25,16 +25,22 @@ _CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}")
 
 
 def valid_times(
-    note: Note, zone: tzinfo, recorded: Mapping[str, str] | None = None
+    note: Note,
+    zone: tzinfo,
+    recorded: Mapping[str, str] | None = None,
+    marks: Sequence[str] | None = None,
 ) -> list[datetime]:
     """Valid time of each entry, in the order of ``note.entries``: its own
     time; else, for an untimed one, the time ``recorded`` holds for its mark
     (a string ``recorded_times`` made; one that does not parse is ignored);
-    else the time of the timed entry above it on the same day."""
+    else the time of the timed entry above it on the same day. ``marks``:
+    ``entry_marks(note)`` if the caller has them (computed here if not)."""
     times: list[datetime] = []
     last: datetime | None = None
     recorded = recorded or {}
-    marks = entry_marks(note) if recorded else []
+    if recorded and marks is None:
+        marks = entry_marks(note)
+    marks = marks if recorded else ()
     for i, e in enumerate(note.entries):
         at = entry_instant(e, zone)
         kept = (
