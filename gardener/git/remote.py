@@ -89,9 +89,17 @@ def remote_refs(repo: Repo, remote: str, pattern: str) -> dict[str, str]:
 
 def fetch(repo: Repo, remote: str) -> None:
     """``git fetch --prune REMOTE`` (remote-tracking refs follow a rewrite)."""
-    status, out = repo.run("fetch", "--prune", "--quiet", remote, ok=tuple(range(256)))
+    status, _, err = repo.attempt("fetch", "--prune", "--quiet", remote)
     if status != 0:
-        raise GardenerError(f"git fetch {remote} failed (exit {status})")
+        raise GardenerError(f"git fetch {remote} failed: {error_line(err, status)}")
+
+
+def error_line(stderr: str, status: int) -> str:
+    """The line of git's ``stderr`` that says why it failed (its first
+    ``fatal:`` or ``error:`` line, else its last line), or ``exit STATUS``."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    said = [x for x in lines if x.startswith(("fatal:", "error:"))]
+    return (said or lines[-1:] or [f"exit {status}"])[0]
 
 
 def push(repo: Repo, remote: str, ref: str, new: str, lease: str | None) -> Pushed:
@@ -102,10 +110,12 @@ def push(repo: Repo, remote: str, ref: str, new: str, lease: str | None) -> Push
     args = ["push", "--porcelain"]
     if lease is not None:
         args.append(f"--force-with-lease={ref}:{'' if lease == ZERO else lease}")
-    status, out = repo.run(*args, remote, f"{new}:{ref}", ok=tuple(range(256)))
+    status, out, err = repo.attempt(*args, remote, f"{new}:{ref}")
     lines = [line for line in decode(out).splitlines() if line.count("\t") >= 2]
     ok = status == 0
-    why = "" if ok else (lines[-1].split("\t")[-1] if lines else f"exit {status}")
+    why = (
+        "" if ok else (lines[-1].split("\t")[-1] if lines else error_line(err, status))
+    )
     return Pushed(remote, ref, lease, new, ok, why)
 
 

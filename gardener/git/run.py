@@ -236,6 +236,22 @@ class Runner:
                 )
             self._wait_for(path_text(busy.group(1)), deadline, delays)
 
+    def attempt(self, *args: str) -> tuple[int, bytes, str]:
+        """Run one git command that may fail (a fetch or push over the
+        network); returns (exit status, stdout bytes, stderr text). Never
+        raises for git's exit status; no wait for a busy index lock."""
+        argv = [_GIT, *_OPTIONS, *args]
+        full_env = os.environ | _C_LOCALE | self.location_env()
+        if self._tree != self._root:
+            full_env |= self._pinned_env() | {"GIT_WORK_TREE": self._tree}
+        try:
+            done = subprocess.run(
+                argv, cwd=self._tree, env=full_env, capture_output=True, input=b""
+            )
+        except FileNotFoundError as e:
+            raise GardenerError(f"git is not installed or not on PATH ({e})") from e
+        return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace")
+
     def ls(self, *args: str) -> list[str]:
         """``run`` a listing command given ``-z``; returns its entries (``split_z``)."""
         return split_z(self.run(*args)[1])

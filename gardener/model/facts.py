@@ -137,7 +137,8 @@ class Problem:
     # "parse", "conflict", "secret", "budget", "reference", "instruction",
     # "held", "setting", "git" (a lock a killed git command left), "backlog"
     # (entries waiting for the judge too long), "lost" (an entry a merge dropped),
-    # "duplicate" (a block repeated in a note)
+    # "duplicate" (a block repeated in a note), "future" (a fact whose since
+    # has not come yet: a clock ran ahead)
     kind: str
     path: str  # workspace-relative posix path
     line: int | None  # 1-based, None when the problem is the whole file

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from gardener.formats.blocks import tail
+from gardener.formats.entryline import FUTURE_SLACK_S
 from gardener.formats.memoryfile import render_fact
 from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Fact, Memory, Problem
@@ -75,6 +76,7 @@ def memory_problems(
                     )
                 )
         problems += _inverted(fact, path)
+        problems += _future(fact, now, path)
         if fact.key and is_current(fact, today) and not multi_valued(fact.key, config):
             current[fact.norm_key or ""].append(fact.line)
     for fact in memory.facts:
@@ -83,7 +85,11 @@ def memory_problems(
             if target and target not in ids:
                 problems.append(
                     Problem(
-                        "reference", path, fact.line, f"{name}={target} names no entry"
+                        "reference",
+                        path,
+                        fact.line,
+                        f"{name}={target} names no entry (it was deleted); the next"
+                        " `gardener promote` drops the link",
                     )
                 )
     for lines in current.values():
@@ -118,6 +124,27 @@ def _inverted(fact: Fact, path: str) -> list[Problem]:
             fact.line,
             f"until={until} is before since={since}: the entry holds at no time"
             " (recall never finds it); fix either date",
+        )
+    ]
+
+
+def _future(fact: Fact, now: datetime, path: str) -> list[Problem]:
+    """A ``since`` later than ``now`` (past the hour of slack promote allows):
+    a machine whose clock ran ahead filed it, and until then it wins over
+    every value of its key, on every clone."""
+    since = fact.get("since")
+    if not (since and is_instant(since)):
+        return []
+    if parse_instant(since) <= now + timedelta(seconds=FUTURE_SLACK_S):
+        return []
+    return [
+        Problem(
+            "future",
+            path,
+            fact.line,
+            f"since={since} is in the future (the clock of the machine that filed it"
+            " ran ahead?): it outranks every other value of its key until then;"
+            " fix the date by hand",
         )
     ]
 

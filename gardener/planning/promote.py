@@ -9,7 +9,6 @@ it reads like an instruction (``gardener.neverstore.instructions``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
@@ -31,10 +30,8 @@ from gardener.model.marks import (
     settle,
 )
 from gardener.model.validtime import (
-    entry_since,
     format_instant,
     is_instant,
-    parse_instant,
 )
 from gardener.neverstore.instructions import reads_as_instruction
 from gardener.planning.anchor import aliased, anchored, by_subject
@@ -44,8 +41,7 @@ from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
 from gardener.planning.slotchange import SlotReader, restated
-
-_CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}")
+from gardener.planning.times import valid_times
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +91,8 @@ class PromotionPlan:
     pending: tuple[Waiting, ...] = ()
     # every entry of the pass and what became of it; only when asked (``explain``)
     entries: tuple[Outcome, ...] = ()
+    # links dropped because they name no entry: "m4412f superseded-by=m9809c"
+    unlinked: tuple[str, ...] = ()
 
     def keys(self, action: str) -> list[str]:
         return [d.key or d.value for d in self.decisions if d.action == action]
@@ -113,31 +111,6 @@ def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
                 )
 
 
-def _valid_times(note: Note, zone: tzinfo) -> list[datetime]:
-    """Valid time of each entry, in the order of ``note.entries``. An entry without
-    a time takes the time of the timed entry above it: it was written after it."""
-    times: list[datetime] = []
-    last: datetime | None = None
-    for e in note.entries:
-        at = _entry_instant(e, zone)
-        if e.time is None and last is not None and last.date() == at.date():
-            at = last
-        elif e.time is not None:
-            last = at
-        times.append(at)
-    return times
-
-
-def _entry_instant(entry: Entry, zone: tzinfo) -> datetime:
-    """``parse_instant(entry_since(entry, zone))`` without the round trip through text."""
-    day, clock = entry.day, entry.time
-    if entry.timezone or (clock is not None and not _CLOCK.fullmatch(clock)):
-        return parse_instant(entry_since(entry, zone))  # its own zone, or an odd clock
-    if clock is None:
-        return datetime(day.year, day.month, day.day)
-    return datetime(day.year, day.month, day.day, int(clock[:2]), int(clock[3:]))
-
-
 # one entry waiting to be filed: (valid time, path, line, entry, ledger mark)
 _Row = tuple[datetime, str, int, Entry, str]
 
@@ -148,6 +121,7 @@ def _queue(
     seen: set[str],
     zone: tzinfo,
     horizon: datetime,
+    recorded: Mapping[str, str] | None = None,
 ) -> list[_Row]:
     """The entries a pass takes (not in the ledger ``seen``, not held, dated up
     to ``horizon``), ordered by (valid time, path, line): "latest" is latest true."""
@@ -156,7 +130,10 @@ def _queue(
             (at, e.path, e.line, e, mark)
             for note, marks in zip(notes, per_note, strict=True)
             for e, mark, at in zip(
-                note.entries, marks, _valid_times(note, zone), strict=True
+                note.entries,
+                marks,
+                valid_times(note, zone, recorded, marks),
+                strict=True,
             )
             if mark not in seen and mark + HELD not in seen and at <= horizon
         ),
@@ -165,7 +142,7 @@ def _queue(
 
 
 def queue_places(
-    notes: Sequence[Note], zone: tzinfo
+    notes: Sequence[Note], zone: tzinfo, recorded: Mapping[str, str] | None = None
 ) -> dict[str, tuple[datetime, str, int]]:
     """Pending id (``marks.pending_id``) -> (valid time, path, line) of every
     entry of ``notes``, pending or not: the queue's order, so that a page of
@@ -174,7 +151,10 @@ def queue_places(
         pending_id(mark): (at, e.path, e.line)
         for note in notes
         for e, mark, at in zip(
-            note.entries, entry_marks(note), _valid_times(note, zone), strict=True
+            note.entries,
+            entry_marks(note),
+            valid_times(note, zone, recorded),
+            strict=True,
         )
     }
 
@@ -259,6 +239,7 @@ def plan_promotion(
     retired: Mapping[str, str] | None = None,
     explain: bool = False,
     judged: Mapping[str, Classified] | None = None,
+    recorded: Mapping[str, str] | None = None,
 ) -> PromotionPlan:
     """Plan one promotion pass.
 
@@ -278,6 +259,8 @@ def plan_promotion(
             entry of the pass and why (costs a little: for ``--dry-run --json``).
         judged: the judge's readings (``gardener.planning.judging``) of
             pending entries, by ledger mark: they replace the rules' reading.
+        recorded: ledger mark -> valid time of untimed entries, as the
+            machine that committed them wrote them (``planning.times``).
     Returns the plan; nothing is written. Its ledger also says which notes
     are settled (see ``marks.settle``). A durable entry a never-store rule
     matches, or whose value is over ``entryline.MAX_ENTRY_CHARS``, is
@@ -294,7 +277,7 @@ def plan_promotion(
     work = Reconciliation(memory, config, format_instant(now))
     seen = set(ledger)
     per_note = [entry_marks(n) for n in notes]
-    queue = _queue(notes, per_note, seen, config.zone, horizon)
+    queue = _queue(notes, per_note, seen, config.zone, horizon, recorded)
     judged = judged or {}
     reader = SlotReader(work.facts, work.today, lexicon(tuple(config.languages)))
     kinds = [judged.get(row[4]) or classify(row[3], config) for row in queue]
@@ -367,7 +350,13 @@ def plan_promotion(
             decided = work.decisions[made] if len(work.decisions) > made else None
             outcomes.append(_outcome(entry, kinds[i], decided, False))
     settle(seen, notes, per_note)
-    facts = tuple(work.facts)
+    facts = without_dangling_links(work.facts)
+    unlinked = tuple(
+        f"{old.id} {name}={old.get(name)}"
+        for old, new in zip(work.facts, facts, strict=True)
+        for name in LINKS
+        if old.get(name) and not new.get(name)
+    )
     # a deleted begin marker (memory.begin == "") is put back by any pass
     changed_facts = facts != memory.facts or memory.begin == ""
     text = render_memory(memory, facts, memo) if changed_facts else memory.text
@@ -376,7 +365,25 @@ def plan_promotion(
     return PromotionPlan(
         facts, tuple(work.decisions), frozenset(seen), text, text != memory.text,
         over, undecided, entries=tuple(outcomes), pending=tuple(pending),
+        unlinked=unlinked,
     )  # fmt: skip
+
+
+LINKS = ("supersedes", "superseded-by")
+
+
+def without_dangling_links(facts: Sequence[Fact]) -> tuple[Fact, ...]:
+    """``facts`` without the ``supersedes``/``superseded-by`` links that name
+    no entry of them: the entry they named was deleted by hand (a cut
+    accepted with ``record --accept``), so no pass could ever make them
+    whole again and ``check`` would report them for ever. The entries
+    themselves, their ``since`` and ``until``, stay as they are."""
+    ids = {f.id for f in facts if f.id}
+    out = []
+    for fact in facts:
+        gone = {n: None for n in LINKS if (t := fact.get(n)) and t not in ids}
+        out.append(fact.with_attrs(**gone) if gone else fact)
+    return tuple(out)
 
 
 def _outcome(

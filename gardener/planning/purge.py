@@ -112,11 +112,40 @@ def check_text(text: str) -> None:
 
 
 def normalize(text: str) -> str:
-    """Casefolded, NFKC, runs of whitespace made one space, ends trimmed."""
+    """The form a purged text is hashed in: casefolded, NFKC, each
+    punctuation mark or symbol (Unicode categories P and S: ``-``, ``'``,
+    ``.``, ``+``) made a space, runs of white space made one space, ends
+    trimmed. ``Zorblax-Hexagon`` and ``zorblax  HEXAGON`` are ``zorblax hexagon``."""
+    folded = unicodedata.normalize(
+        "NFKC", unicodedata.normalize("NFKC", text).casefold()
+    )
+    if folded.isascii():
+        return " ".join(folded.translate(_ASCII_MARKS).split())
+    spaced = "".join(" " if unicodedata.category(c)[0] in "PS" else c for c in folded)
+    return " ".join(spaced.split())
+
+
+# ASCII punctuation and symbols (categories P and S) -> a space
+_ASCII_MARKS = str.maketrans(
+    {c: " " for c in map(chr, range(128)) if unicodedata.category(c)[0] in "PS"}
+)
+
+
+def legacy_normalize(text: str) -> str:
+    """The form registers made before punctuation counted as a space hashed
+    (casefolded, NFKC, white space collapsed): their records are still
+    matched against it (``forms``)."""
     folded = unicodedata.normalize(
         "NFKC", unicodedata.normalize("NFKC", text).casefold()
     )
     return " ".join(folded.split())
+
+
+def forms(text: str) -> list[str]:
+    """The normalized forms of ``text`` a purged text is looked for in:
+    ``normalize``'s, and ``legacy_normalize``'s when it differs (a record
+    of an older register hashed a text that kept its punctuation)."""
+    return list(dict.fromkeys((normalize(text), legacy_normalize(text))))
 
 
 def purge_hash(text: str, salt: bytes) -> str:
@@ -215,10 +244,13 @@ class Register:
         normalized text: one scrypt per window of its shape."""
         if not self.sealed:
             return []
-        norm = normalize(text)
+        norms = forms(text)
         hits = []
         for record in self.sealed:
-            for window in dict.fromkeys(windows(norm, record.shape)):
+            seen = dict.fromkeys(
+                w for norm in norms for w in windows(norm, record.shape)
+            )
+            for window in seen:
                 if record.matches(window):
                     hits.append((record, window))
                     break
@@ -250,12 +282,13 @@ def refused_by_purge(
     """
     if not hashes or not salt:
         return False
-    norm = normalize(text)
     wanted = {digest for _, digest in hashes}
-    for length in {n for n, _ in hashes}:
-        for start in range(len(norm) - length + 1):
-            if purge_hash(norm[start : start + length], salt) in wanted:
-                return True
+    lengths = {n for n, _ in hashes}
+    for norm in forms(text):
+        for length in lengths:
+            for start in range(len(norm) - length + 1):
+                if purge_hash(norm[start : start + length], salt) in wanted:
+                    return True
     return False
 
 

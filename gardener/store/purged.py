@@ -43,7 +43,7 @@ _PURGED_HEADER = (
     "# Texts purged from this workspace (gardener purge), kept so that every clone\n"
     "# refuses them if stored again: purge id, scrypt, its cost, salt, the text's\n"
     "# shape (length:words:kinds of its first and last character) and the scrypt\n"
-    "# hash of the normalized text (casefolded, NFKC, spaces collapsed).\n"
+    "# hash of the normalized text (casefolded, NFKC, punctuation as spaces).\n"
 )
 _SALT_BYTES = 16
 

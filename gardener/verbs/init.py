@@ -18,6 +18,7 @@ from gardener.store import settings as configuration
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.purged import PURGED
 from gardener.store.retired import REGISTER as RETIRED
+from gardener.store.times import FOLDER as TIMES_FOLDER
 from gardener.verbs.clock import Clock
 from gardener.verbs.follow import PRE_PUSH
 from gardener.verbs.guard import (
@@ -55,6 +56,7 @@ def attribute_lines(config: Config) -> list[tuple[str, str]]:
         (NOTES_COMMENT, f"{config.notes_dir}/*.md merge=union"),
         (STATE_COMMENT, f"{config.memory_file} merge={MEMORY_DRIVER}"),
         (STATE_COMMENT, f"{LEDGER_FOLDER}/* merge={UNION_DRIVER}"),
+        (STATE_COMMENT, f"{TIMES_FOLDER}/* merge={UNION_DRIVER}"),
         (STATE_COMMENT, f"{RETIRED} merge={UNION_DRIVER}"),
         (STATE_COMMENT, f"{PURGED} merge={UNION_DRIVER}"),
     ]

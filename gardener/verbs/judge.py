@@ -31,6 +31,7 @@ from gardener.planning.judging import (
 from gardener.planning.promote import PromotionPlan, queue_places
 from gardener.store import linememo
 from gardener.store.notescan import Scan
+from gardener.store.times import read as recorded_times
 from gardener.verbs.promote import plan_now, promote, scan_notes, scrubbed
 from gardener.verbs.results import PromoteResult
 from gardener.verbs.session import Session
@@ -106,7 +107,8 @@ def review(s: Session, limit: int = 20, after: str | None = None) -> Review:
         if at is not None:
             pending = pending[at + 1 :]
         else:  # answered since the page was shown: go on from where it stood
-            places = queue_places(found.notes, s.config.zone)
+            recorded = recorded_times(s.root, [n.path for n in found.notes])
+            places = queue_places(found.notes, s.config.zone, recorded)
             if after not in places:
                 raise GardenerError(
                     f"review --after {after}: no entry of the notes has this id"

@@ -129,7 +129,12 @@ def promote_message(plan: PromotionPlan) -> str:
         for label, a in PROMOTE_GROUPS
         if by_action.get(a)
     )
+    if plan.unlinked:  # see planning.promote.without_dangling_links
+        dropped = f"{len(plan.unlinked)} dangling link(s) dropped"
+        counts = f"{counts}, {dropped}" if counts else dropped
     lines = [f"promote: {counts or 'no change'}", ""]
+    if plan.unlinked:
+        lines += ["Links naming a deleted entry, dropped:", *plan.unlinked, ""]
     for label, action in PROMOTE_GROUPS:
         chosen = by_action.get(action)
         if chosen:

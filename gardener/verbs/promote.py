@@ -25,6 +25,7 @@ from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.ledger import LEGACY, month_file
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
+from gardener.store.times import read as recorded_times
 from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
 from gardener.verbs.merge import restore_lost
@@ -162,6 +163,7 @@ def plan_now(
     return plan_promotion(
         found.notes, memory, s.config, s.now(), found.ledger.marks(), memo,
         retired_notes.read(s.root), explain=explain, judged=judged,
+        recorded=recorded_times(s.root, [n.path for n in found.notes]),
     )  # fmt: skip
 
 

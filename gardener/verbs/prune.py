@@ -13,6 +13,7 @@ from gardener.model.facts import Note
 from gardener.planning.prune import NOTES_ALWAYS, Dating, PrunePlan, plan_prune
 from gardener.recall.search import forget_files
 from gardener.store import retired as retired_notes
+from gardener.store import times as store_times
 from gardener.store.ledger import Ledger, read_all
 from gardener.verbs.budget import check_loss
 from gardener.verbs.messages import prune_message
@@ -117,4 +118,8 @@ def _changes(
         if kept != listed:
             files[register] = kept or None
             expected[register] = listed
+    if plan.notes_removed:  # and their recorded times (store.times)
+        for rel, text in store_times.without(s.root, plan.notes_removed).items():
+            files[rel] = text
+            expected[rel] = s.state_text(rel)
     return files, expected

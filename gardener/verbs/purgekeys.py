@@ -26,7 +26,8 @@ from gardener.model.facts import Note
 from gardener.model.marks import fingerprints
 from gardener.planning.purge import Needle
 from gardener.store import retired
-from gardener.store.ledger import read_all
+from gardener.store import times as store_times
+from gardener.store.ledger import month_of, read_all
 
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
@@ -49,6 +50,7 @@ def plan(
         texts[path] = (old, new.decode("utf-8", "surrogateescape"))
     out = _ledger(root, repo, texts)
     out.update(_register(root, texts))
+    out.update(_times(root, texts))
     return out
 
 
@@ -101,6 +103,39 @@ def _ledger(
                 if m == old or m.startswith(old + "\t")
             }
     return book.files(marks)
+
+
+def _renamed(texts: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+    """Old ledger mark -> new, of each entry the edits change."""
+    out = {}
+    for path, (old_text, new_text) in texts.items():
+        new_marks = _marks(path, new_text)
+        for line, old in _marks(path, old_text).items():
+            new = new_marks.get(line)
+            if new is not None and new != old:
+                out[old] = new
+    return out
+
+
+def _times(root: Path, texts: Mapping[str, tuple[str, str]]) -> dict[str, str | None]:
+    """The recorded times' files (``store.times``) with the edited entries
+    renamed, so they keep their times ({} if unchanged)."""
+    renamed = _renamed(texts)
+    out: dict[str, str | None] = {}
+    for month in sorted({month_of(f"{p}\t") for p in texts}):
+        rel = store_times.month_file(month)
+        path = root / rel
+        if not renamed or not path.is_file():
+            continue
+        old = read_text(path)
+        lines = []
+        for line in old.splitlines():
+            mark, _, when = line.rpartition("\t")
+            lines.append(f"{renamed[mark]}\t{when}" if mark in renamed else line)
+        new = store_times.render(lines)
+        if new != old:
+            out[rel] = new
+    return out
 
 
 def _register(

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gardener.errors import GardenerError, ParseError
+from gardener.files.atomic import atomic_write, ensure_state_dir
 from gardener.files.layout import (
     escaped,
     inside,
@@ -21,10 +22,12 @@ from gardener.files.layout import (
     utf8_name,
 )
 from gardener.files.read import read_text
-from gardener.formats.dailynote import note_front
+from gardener.formats.dailynote import note_front, parse_note
 from gardener.git.repo import identity_for
 from gardener.neverstore import redact
+from gardener.planning.times import recorded_times
 from gardener.store import journal, refused, retired
+from gardener.store import times as store_times
 from gardener.verbs.appendonly import restore_deleted, restore_notes
 from gardener.verbs.guard import (
     Redaction,
@@ -125,6 +128,13 @@ def record(
     )
     texts, again = _scanned_texts(s, changed, memo, committed)
     redacted += again
+    times = _recorded(s, notes, texts, committed)
+    if times:  # the times of the untimed lines this commit adds (store.times)
+        ensure_state_dir(s.root)
+        for rel, text in times.items():
+            atomic_write(s.root / rel, text, root=s.root)
+        changed = sorted({*changed, *times})
+        texts = None if texts is None else {**texts, **times}
     summaries = [r.summary() for r in redacted]
     message = record_message(changed, kept, summaries, accepted)
     moved = _moved_notes(s, notes)  # read before the commit changes HEAD
@@ -132,6 +142,32 @@ def record(
     if moved:
         _follow_moves(s, moved)
     return sha, redacted
+
+
+def _recorded(
+    s: Session,
+    notes: Sequence[str],
+    texts: Mapping[str, str] | None,
+    committed: Mapping[str, str | None],
+) -> dict[str, str]:
+    """The files of recorded times to write for the untimed entries that
+    the notes at ``notes`` gain in this commit (``texts``: what it commits,
+    None: the files' own text): path -> text, {} if none."""
+    found: dict[str, str] = {}
+    for rel in notes:
+        day = note_date(rel.rpartition("/")[2])
+        path = s.root / rel
+        if day is None or (texts is None and not path.is_file()):
+            continue
+        try:
+            text = texts[rel] if texts is not None else read_text(path)
+            new = parse_note(rel, day, text)
+            was = committed.get(rel)
+            old = parse_note(rel, day, was) if was is not None else None
+        except (GardenerError, OSError, KeyError):
+            continue
+        found |= recorded_times(old, new, s.config.zone)
+    return store_times.added(s.root, found) if found else {}
 
 
 def _unfinished(s: Session, changed: Sequence[str], grace: float) -> list[str]:

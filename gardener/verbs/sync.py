@@ -136,6 +136,7 @@ def prepare(session: Session, remote: str | None, dry_run: bool) -> SyncResult:
     recorded = None if dry_run else record(session)[0]
     if not dry_run:
         _install_hooks(repo)
+        _declare_drivers(session)
     old = gitremote.rev(repo, tracking)
     new = _fetch(repo, remote, target, dry_run)
     base = SyncResult(remote, target, dry_run, "up to date", recorded=recorded)
@@ -147,6 +148,12 @@ def prepare(session: Session, remote: str | None, dry_run: bool) -> SyncResult:
             session, base, stale, new, follow.new_purges(repo, new, stale[0])
         )
     if old is not None and not gitremote.is_ancestor(repo, old, new):
+        if _unpushed_purge(repo, new):
+            raise GardenerError(
+                f"sync stopped: a purge made here is not on {remote}/{target} yet, which"
+                f" still holds the text; push it first (`gardener purge TEXT --yes"
+                f" --push`: it erases again what this fetch brought back), then sync"
+            )
         raise GardenerError(
             f"{remote}/{target} was rewritten, but not by a gardener purge: "
             f"sync does not follow it; compare `git log {tracking}` with yours and "
@@ -266,6 +273,40 @@ def _install_hooks(repo: Repo) -> None:
     register_drivers(repo, sys.executable)
 
 
+def _unpushed_purge(repo: Repo, new: str) -> bool:
+    """True if HEAD holds a purge tombstone that ``new`` (the remote's
+    branch) lacks: this clone purged and has not pushed the rewrite."""
+    from gardener.git.trailers import PURGE_ID
+
+    theirs = {sha for sha, _ in gitremote.tombstones(repo, new, PURGE_ID)}
+    return any(
+        sha not in theirs for sha, _ in gitremote.tombstones(repo, "HEAD", PURGE_ID)
+    )
+
+
+def _declare_drivers(session: Session) -> None:
+    """Commit the ``.gitattributes`` lines a workspace made by an older
+    gardener lacks (``init.attribute_lines``: the recorded times' union
+    merge, say): without them, two machines' lines of one state file
+    conflict in the merge sync is about to make."""
+    from gardener.files.atomic import atomic_write
+    from gardener.files.read import read_text
+    from gardener.git import trailers
+    from gardener.verbs.init import attribute_lines, attributes_text
+
+    path = session.root / ".gitattributes"
+    old = read_text(path) if path.is_file() else ""
+    new = attributes_text(old, session.config)
+    if new == old:
+        return
+    atomic_write(path, new, root=session.root)
+    added = [line for _, line in attribute_lines(session.config) if line not in old]
+    message = "sync: declare the merge drivers of " + ", ".join(
+        line.split()[0] for line in added
+    )
+    session.commit([".gitattributes"], f"{message}\n\n{trailers.action('sync')}\n")
+
+
 def _remote_for(repo: Repo, branch: str, remote: str | None) -> tuple[str, str]:
     """(remote, remote branch) to sync ``branch`` with."""
     tracked, target = gitremote.upstream(repo, branch)
@@ -292,14 +333,16 @@ def _fetch(repo: Repo, remote: str, target: str, dry_run: bool) -> str | None:
         return gitremote.rev(repo, f"refs/remotes/{remote}/{target}")
     saved = repo.git_dir / "FETCH_HEAD"
     kept = saved.read_bytes() if saved.is_file() else None
-    status, _ = repo.run(
-        "fetch", "--quiet", "--refmap=", remote, f"refs/heads/{target}",
-        ok=tuple(range(256)),
-    )  # fmt: skip
+    status, _, err = repo.attempt(
+        "fetch", "--quiet", "--refmap=", remote, f"refs/heads/{target}"
+    )
     sha = gitremote.rev(repo, "FETCH_HEAD") if status == 0 else None
     saved.unlink(missing_ok=True)
     if kept is not None:
         saved.write_bytes(kept)
+    if status != 0 and "couldn't find remote ref" not in err:
+        why = gitremote.error_line(err, status)
+        raise GardenerError(f"git fetch {remote} failed: {why}")
     return sha
 
 

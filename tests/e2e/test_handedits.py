@@ -87,7 +87,8 @@ def test_promote_beyond_the_budget_refuses(eight: Workspace, run_cli):
     assert "would remove 6 of 8 current entries" in out.output
     assert git(ws.root, "log", "-1", "--format=%s").startswith("record:")
     assert git(ws.root, "diff", head, "HEAD", "--name-only").split() == [
-        "memory/2026-02-10.md"
+        ".gardener/times.d/2026-02",  # the recorded times of its untimed lines
+        "memory/2026-02-10.md",
     ]  # the note is recorded; MEMORY.md is not touched
     assert current(ws) == sorted(f"box{i}" for i in range(8))
     assert ws.promote(force=True).commit is not None
@@ -405,3 +406,40 @@ def test_hand_edit_is_committed_first_and_kept(ws: Workspace):
     assert "we use SQLite (WAL mode)" in text
     assert "**theme**" not in text  # a fact deleted by hand is not brought back
     assert "**indentation**" in text
+
+
+def test_a_cut_accepted_leaves_no_link_for_check_to_report_for_ever(tmp_path: Path):
+    # the breaker's finding: after `record --accept` of a MEMORY.md cut down to
+    # its Superseded history, check exited 4 on every run (superseded-by named
+    # the deleted entry) and no command repaired it
+    from tests.e2e.test_sync import gardener
+
+    root = tmp_path / "ws"
+    gardener(root, "2026-03-02T09:00", "init")
+    for now, text in (
+        ("2026-03-02T09:01", "decision: **database**: Postgres"),
+        ("2026-03-02T09:02", "decision: **editor**: vim"),
+        ("2026-03-02T09:03", "fact: **city**: Oslo"),
+    ):
+        gardener(root, now, "note", text)
+    gardener(root, "2026-03-02T09:04", "promote")
+    gardener(root, "2026-03-02T10:01", "note", "decision: **database**: SQLite")
+    gardener(root, "2026-03-02T10:02", "promote")
+    memory = root / "MEMORY.md"
+    kept = [
+        line
+        for line in memory.read_text().splitlines(keepends=True)
+        if not any(v in line for v in ("SQLite", "vim", "Oslo"))
+    ]
+    memory.write_text("".join(kept))
+    gardener(root, "2026-03-02T11:00", "record")  # held: over max_loss
+    gardener(root, "2026-03-02T11:01", "record", "--accept")
+    said = gardener(root, "2026-03-02T11:02", "check", code=4).stdout
+    assert "names no entry" in said and "gardener promote" in said
+    gardener(root, "2026-03-02T11:03", "promote")
+    gardener(root, "2026-03-02T11:04", "check")
+    text = memory.read_text()
+    assert "Postgres" in text and "until=2026-03-02T10:01" in text
+    assert "superseded-by" not in text
+    subject = git(root, "log", "-1", "--format=%s")
+    assert subject == "promote: 1 dangling link(s) dropped\n"

@@ -252,3 +252,85 @@ def test_both_machines_writing_one_days_note_merge_without_a_conflict(tmp_path: 
     gardener(b, "promote")
     assert (b / "MEMORY.md").read_text() == before
     assert "no problems" in gardener(b, "check").stdout
+
+
+def test_an_untimed_line_keeps_its_time_through_a_union_merge(tmp_path: Path):
+    # b writes an untimed line under a's 09:00 entry (it inherits 09:00 there);
+    # a writes 11:00 meanwhile; the union merge at a puts b's line below a's
+    # 11:00 entry, where it used to take 11:00 and beat MySQL
+    _, (a, b) = machines(tmp_path)
+    gardener(a, "note", "decision: **database**: Postgres", now="2026-01-12T09:00")
+    sh(a, "push", "-q")
+    assert pull(b).returncode == 0
+    with (b / "memory" / "2026-01-12.md").open("a") as note:
+        note.write("- decision: **database**: SQLite\n")
+    gardener(b, "record", now="2026-01-12T10:00")
+    recorded = (b / ".gardener" / "times.d" / "2026-01").read_text()
+    assert recorded.endswith("\t2026-01-12T09:00\n") and "SQLite" not in recorded
+    sh(b, "push", "-q")
+    gardener(a, "note", "decision: **database**: MySQL", now="2026-01-12T11:00")
+    merged = pull(a)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    lines = (a / "memory" / "2026-01-12.md").read_text().splitlines()
+    assert lines.index("- decision: **database**: SQLite") > lines.index(
+        "- 11:00 decision: **database**: MySQL"
+    )  # the order that misled promote
+    gardener(a, "promote", now="2026-01-12T11:30")
+    assert [(v, s, c) for v, s, _, c in timeline(a, "database")] == [
+        ("Postgres", "2026-01-12T09:00", False),
+        ("SQLite", "2026-01-12T09:00", False),
+        ("MySQL", "2026-01-12T11:00", True),
+    ]
+    assert "no problems" in gardener(a, "check", now="2026-01-12T11:31").stdout
+
+
+def test_times_of_both_machines_merge_as_sets(tmp_path: Path):
+    _, (a, b) = machines(tmp_path)
+    for root, value, now in (
+        (a, "vim", "2026-01-12T09:00"),
+        (b, "helix", "2026-01-12T09:30"),
+    ):
+        with (root / "memory" / "2026-01-12.md").open("a") as note:
+            note.write(f"- we use {value} for editing\n")
+        gardener(root, "record", now=now)
+    sh(a, "push", "-q")
+    merged = pull(b)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "CONFLICT" not in merged.stdout
+    times = (b / ".gardener" / "times.d" / "2026-01").read_text().splitlines()
+    assert len(times) == 2 and times == sorted(times)
+
+
+def test_prune_drops_the_recorded_times_of_the_notes_it_deletes(tmp_path: Path):
+    root = tmp_path / "ws"
+    gardener(root, "init", str(root), now="2026-01-01T08:00")
+    gardener(root, "note", "decision: **database**: Postgres", now="2026-01-01T09:00")
+    with (root / "memory" / "2026-01-01.md").open("a") as note:
+        note.write("- decision: **editor**: vim\n")
+    gardener(root, "promote", now="2026-01-01T10:00")
+    times = root / ".gardener" / "times.d" / "2026-01"
+    assert times.read_text().endswith("\t2026-01-01T09:00\n")
+    gardener(root, "prune", now="2026-03-15T10:00")
+    assert not times.exists()
+    assert sh(root, "status", "--porcelain").stdout == ""
+
+
+def test_a_purge_renames_the_recorded_times_it_changes(tmp_path: Path):
+    from datetime import date
+
+    from gardener.formats.dailynote import parse_note
+    from gardener.model.marks import entry_marks
+
+    root = tmp_path / "ws"
+    gardener(root, "init", str(root), now="2026-01-12T08:00")
+    gardener(root, "note", "decision: **database**: Postgres", now="2026-01-12T09:00")
+    path = root / "memory" / "2026-01-12.md"
+    with path.open("a") as note:
+        note.write("- lunch with Mira Okonkwo-Lindqvist about SQLite\n")
+    gardener(root, "record", now="2026-01-12T10:00")
+    gardener(root, "purge", "Mira Okonkwo-Lindqvist", "--yes", now="2026-01-12T11:00")
+    text = path.read_text()
+    assert "[PURGED]" in text
+    mark = entry_marks(parse_note("memory/2026-01-12.md", date(2026, 1, 12), text))[1]
+    times = (root / ".gardener" / "times.d" / "2026-01").read_text()
+    assert times == f"{mark}\t2026-01-12T09:00\n"

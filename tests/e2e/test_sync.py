@@ -367,3 +367,70 @@ def test_a_note_on_a_detached_head_is_refused(tmp_path: Path, remote: Path):
     done = gardener(one, "2026-03-02T10:00", "note", "we use Postgres", code=1)
     assert "HEAD is on no branch" in done.stderr
     assert not (one / "memory" / "2026-03-02.md").exists()
+
+
+@pytest.mark.parametrize("dry", [[], ["--dry-run"]])
+def test_a_failed_fetch_says_what_git_said(
+    tmp_path: Path, remote: Path, dry: list[str]
+):
+    # the breaker's finding: it said only "git fetch origin failed (exit 128)";
+    # a dry run said "new branch"
+    one = first_clone(tmp_path, remote)
+    git(one, "remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    done = gardener(one, "2026-03-02T10:00", "sync", *dry, code=1)
+    assert "does not appear to be a git repository" in done.stderr
+    assert "exit 128" not in done.stderr
+
+
+def test_following_a_rewrite_reports_what_came_in(tmp_path: Path, remote: Path):
+    one = shared_note(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    done = gardener(two, "2026-03-02T11:30", "sync")
+    assert "in: 0 commit(s)" not in done.stdout
+    assert "purge: erased 1 text" in done.stdout
+
+
+def test_a_fact_filed_by_a_clock_ahead_is_reported_on_every_clone(
+    tmp_path: Path, remote: Path
+):
+    # the breaker's finding: two's clock runs eight hours ahead, so it files a
+    # value since 20:00 that outranks any value one files before then; check
+    # flagged a note named for a future day only, never the fact
+    one = first_clone(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T09:05")
+    gardener(two, "2026-03-02T20:00", "note", "decision: **database**: MySQL")
+    gardener(two, "2026-03-02T20:01", "sync")
+    gardener(one, "2026-03-02T12:00", "sync")
+    assert "MySQL" in (one / "MEMORY.md").read_text()
+    done = gardener(one, "2026-03-02T12:01", "check", "--json", code=4)
+    problems = json.loads(done.stdout)["problems"]
+    assert [(p["kind"], p["path"]) for p in problems] == [("future", "MEMORY.md")]
+    assert "since=2026-03-02T20:00 is in the future" in problems[0]["message"]
+    gardener(one, "2026-03-02T20:30", "check")  # its time has come
+
+
+def test_a_purged_name_with_other_punctuation_is_refused_on_every_clone(
+    tmp_path: Path, remote: Path
+):
+    one = shared_note(tmp_path, remote)
+    two = clone(tmp_path, remote, "two", "2026-03-02T10:05")
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes", "--push")
+    gardener(two, "2026-03-02T11:30", "sync")
+    spelled = (
+        NAME.replace("-", " ").replace(" ", "-", 1).upper()
+    )  # SOLVEIG-HAUGLAND BREKKE
+    for root in (one, two):
+        gardener(root, "2026-03-02T11:40", "note", f"{spelled} called", code=3)
+
+
+def test_sync_after_a_purge_not_pushed_says_to_push_it(tmp_path: Path, remote: Path):
+    # it said "rewritten, but not by a gardener purge" of the remote, which
+    # was not rewritten at all: this clone's purge was not pushed
+    one = shared_note(tmp_path, remote)
+    gardener(one, "2026-03-02T11:00", "purge", NAME, "--yes")
+    said = gardener(one, "2026-03-02T11:10", "sync", code=1).stderr
+    assert "a purge made here is not on origin/main yet" in said
+    gardener(one, "2026-03-02T11:20", "purge", NAME, "--yes", "--push")
+    gardener(one, "2026-03-02T11:30", "sync")
+    assert traces(remote, NAME) == []

@@ -17,13 +17,14 @@ def test_refused_by_purge_normalizes_and_checks_every_window():
     salt = bytes(range(32))
     text = "Jane Q. Müller"
     norm = normalize(text)
-    assert norm == "jane q. müller"
+    assert norm == "jane q müller"  # punctuation is a space
     hashes = {(len(norm), purge_hash(norm, salt))}
     assert refused_by_purge("met jane  q.\tMÜLLER today", salt, hashes)
     assert refused_by_purge("Ｊａｎｅ Q. Müller", salt, hashes)  # full-width: NFKC
     assert refused_by_purge("Jane Q. Mu\u0308ller", salt, hashes)  # decomposed
     assert not refused_by_purge("Jane Q. Mueller", salt, hashes)
     assert not refused_by_purge("jane q.", salt, hashes)
+    assert refused_by_purge("jane-q müller", salt, hashes)
     assert not refused_by_purge(text, bytes(32), hashes)  # another workspace's salt
     assert not refused_by_purge(text, salt, set())
     assert not refused_by_purge(text, b"", hashes)
@@ -65,7 +66,7 @@ def test_scrub_replaces_the_shortest_stretch_that_holds_the_text():
 
 def test_a_sealed_record_is_found_at_word_edges_of_its_shape():
     record = seal("+47 912 34 567", "p1", b"salt" * 4)
-    assert record.shape == "14:4:od"
+    assert record.shape == "13:4:dd"  # "47 912 34 567": the + is a space
     assert shape(normalize("Jane Q. Müller")) == NAME_SHAPE
     register = Register(sealed=(record,))
     assert register.holds("call me on +47 912 34 567.")
@@ -73,7 +74,7 @@ def test_a_sealed_record_is_found_at_word_edges_of_its_shape():
     assert not register.holds("call me on +47 912 34 568")
     assert not register.holds("+47 912 34 5678")  # glued to a longer number
     found = register.found("x +47 912 34 567 y")
-    assert [(r.purge_id, norm) for r, norm in found] == [("p1", "+47 912 34 567")]
+    assert [(r.purge_id, norm) for r, norm in found] == [("p1", "47 912 34 567")]
     known = register.knowing(found)
     assert known.sealed == () and known.holds("a+47 912 34 5678")  # fast: every window
     assert not Register()  # nothing purged
@@ -83,4 +84,4 @@ def test_a_sealed_record_is_found_at_word_edges_of_its_shape():
     assert list(windows("x", "5:2:ll")) == []
 
 
-NAME_SHAPE = "14:3:ll"
+NAME_SHAPE = "13:3:ll"

@@ -49,3 +49,51 @@ def test_with_sealed_adds_a_remotes_records_this_machine_lacks(tmp_path: Path):
     register = purged.with_sealed(tmp_path, purged.read_register(tmp_path), theirs)
     assert sorted(r.purge_id for r in register.sealed) == ["r1", "r2"]
     assert purged.purge_ids(theirs) == {"r1", "r2"}
+
+
+def _sealed_legacy(text: str, purge_id: str) -> str:
+    """A sealed line as registers made before punctuation counted as a
+    space wrote it: the hash of ``legacy_normalize(text)``."""
+    from gardener.planning.purge import (
+        SCRYPT_N,
+        SCRYPT_P,
+        SCRYPT_R,
+        legacy_normalize,
+        sealed_hash,
+        shape,
+    )
+
+    salt = bytes(range(16))
+    norm = legacy_normalize(text)
+    digest = sealed_hash(norm, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    cost = f"n={SCRYPT_N},r={SCRYPT_R},p={SCRYPT_P}"
+    return "\t".join([purge_id, "scrypt", cost, salt.hex(), shape(norm), digest]) + "\n"
+
+
+def test_punctuation_case_and_width_do_not_get_past_the_register(tmp_path: Path):
+    # the breaker's finding: `Zorblax-Hexagon` was accepted after purging
+    # `Zorblax Hexagon`
+    (tmp_path / ".gardener").mkdir()
+    (tmp_path / ".git").mkdir()
+    line = purged.sealed_line("Zorblax Hexagon", "p1")
+    (tmp_path / purged.PURGED).write_text(purged._PURGED_HEADER + line)
+    for text in (
+        "met Zorblax-Hexagon again",
+        "Zorblax.Hexagon",
+        "ZORBLAX_HEXAGON",
+        "zorblax – hexagon",
+        "Ｚｏｒｂｌａｘ Hexagon",
+        "(zorblax/hexagon)",
+    ):
+        register = purged.read_register(tmp_path)
+        assert register.holds(text), text
+    assert not purged.read_register(tmp_path).holds("Zorblax Hexagram")
+    assert normalize("Solbakken-Vik’s") == "solbakken vik s"
+
+
+def test_records_of_an_older_register_are_still_matched(tmp_path: Path):
+    (tmp_path / ".gardener").mkdir()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / purged.PURGED).write_text(_sealed_legacy(TEXT, "old1"))
+    assert purged.is_refused(tmp_path, f"call {TEXT} back")  # sealed, then fast
+    assert purged.is_refused(tmp_path, f"call {TEXT.upper()} back")

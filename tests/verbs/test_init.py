@@ -106,7 +106,7 @@ def test_init_again_adds_the_merge_lines_an_older_workspace_lacks(ws: Workspace)
     text = attributes.read_text()
     assert text.startswith("# mine\nmemory/*.md merge=union\n")
     assert "MEMORY.md merge=gardener-memory\n" in text
-    assert text.count("merge=gardener-union") == 3  # ledger, retired, purged
+    assert text.count("merge=gardener-union") == 4  # ledger, times, retired, purged
     assert git(ws.root, "status", "--porcelain").strip() == ""  # committed
     Workspace.init(ws.root, now_override="2026-03-01T09:00")
     assert attributes.read_text() == text
