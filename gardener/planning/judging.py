@@ -37,7 +37,9 @@ TRANSIENT_KINDS = ("event", "state", "todo")
 INFERRED_KEYS = frozenset({"topic", "copula"})
 WEAK_RULES = frozenset({"statement", "result", "rule voice", "attitude"})
 MAX_KEY_CHARS = 120
-_BAD_KEY = re.compile(r"[\n\r\t{}\[\]]|\*\*|`")
+# what a key may not hold: MEMORY.md's line syntax, and its markers ("<!--
+# gardener:end -->" in a key came through a breaker's decide)
+_BAD_KEY = re.compile(r"[\n\r\t{}\[\]]|\*\*|`|<!--|-->")
 _SPACE = re.compile(r"\s+")
 # what MEMORY.md's entry line reads at its start: a key, a strike, a list mark
 _LINE_SYNTAX = re.compile(
@@ -322,7 +324,7 @@ def _key(key: str | None) -> str | None:
     if len(key) > MAX_KEY_CHARS or _BAD_KEY.search(key) or not normalize_key(key):
         raise ValueError(
             f"malformed key {key[:40]!r}: one line of at most {MAX_KEY_CHARS}"
-            " characters, without ** ` { } [ ]"
+            " characters, without ** ` { } [ ] <!-- -->"
         )
     return key
 
