@@ -8,7 +8,6 @@ from gardener.cli.common import (
     commit_tail,
     dry_run_option,
     echo,
-    force_option,
     json_option,
     warn,
     workspace,
@@ -18,7 +17,12 @@ from gardener.cli.output import emit
 
 @click.command()
 @dry_run_option("Print what would change; write nothing.")
-@force_option("removing")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Allow removing more current entries than max_loss, deleting every"
+    " note due, and notes whose undecided entries' review grace is over.",
+)
 @json_option
 @click.pass_context
 def prune(ctx: click.Context, dry_run: bool, force: bool, as_json: bool) -> None:

@@ -230,7 +230,7 @@ def plan_prune(
     for note in notes:
         if note.day >= oldest:
             continue
-        why = _why_kept(note, config, ledger, dating.get(note.path), now.date())
+        why = _why_kept(note, config, ledger, dating.get(note.path), now.date(), force)
         if isinstance(why, KeptNote):
             notes_kept.append(why)
             continue
@@ -345,9 +345,11 @@ def _why_kept(
     ledger: frozenset[str],
     dating: Dating | None,
     today: date,
+    force: bool = False,
 ) -> KeptNote | int:
     """Why a note past the TTL stays; else the count of its undecided entries
-    (their review grace is over: the note may be deleted)."""
+    (deleted only under ``force``: past their review grace a note holding
+    them is kept, and said to wait for a judge, until one answers)."""
     if dating is None or dating.first is None:
         return KeptNote(note.path, "never committed", "never committed")
     misdated = _misdated(note.day, dating)
@@ -378,6 +380,15 @@ def _why_kept(
         return KeptNote(
             note.path, "undecided",
             f"{_entries(len(undecided), 'undecided')}, kept until {until} (lines {_lines(undecided)})",
+            until, tuple(undecided),
+        )  # fmt: skip
+    if undecided and not force:
+        # no note holding an entry nobody decided is deleted unasked
+        return KeptNote(
+            note.path, "undecided",
+            f"{_entries(len(undecided), 'undecided')} past their review grace"
+            f" ({until}): answer them (gardener review), or prune --force deletes"
+            f" the note (lines {_lines(undecided)})",
             until, tuple(undecided),
         )  # fmt: skip
     return len(undecided)

@@ -48,6 +48,7 @@ def _plan(
     dating: dict[str, Dating] | None = None,
     ledger: frozenset[str] = frozenset(),
     config: Config | None = None,
+    force: bool = False,
 ) -> PrunePlan:
     return plan_prune(
         parse_memory(NEW_FILE),
@@ -56,6 +57,7 @@ def _plan(
         now,
         ledger,
         dating if dating is not None else {n.path: COMMITTED for n in notes},
+        force=force,
     )
 
 
@@ -68,8 +70,12 @@ def test_a_note_with_undecided_entries_waits_out_its_review_grace():
         ("memory/2026-01-05.md", "undecided", date(2026, 2, 19), (1,))
     ]
     assert kept[0].reason == "1 undecided entry, kept until 2026-02-19 (lines 1)"
-    # 30 days of TTL and 14 of grace later, it goes, and the line says why
-    gone = _plan(chatter, now=datetime(2026, 2, 19, 0, 0))
+    # 30 days of TTL and 14 of grace later it still stays (issue 14: no note
+    # holding an undecided entry is deleted unasked), and says what to do
+    (late,) = _plan(chatter, now=datetime(2026, 2, 19, 0, 0)).notes_kept
+    assert late.why == "undecided" and "prune --force deletes" in late.reason
+    assert "gardener review" in late.reason
+    gone = _plan(chatter, now=datetime(2026, 2, 19, 0, 0), force=True)
     assert gone.notes_removed == ("memory/2026-01-05.md",)
     assert gone.undecided_removed == {"memory/2026-01-05.md": 1}
     assert "1 undecided entry never decided" in gone.lines()[0]
@@ -79,7 +85,10 @@ def test_a_note_with_undecided_entries_waits_out_its_review_grace():
 def test_review_grace_days_is_a_setting():
     config = replace(default_config(), review_grace_days=0)
     chatter = note("2026-01-05", CHATTER)
-    assert _plan(chatter, config=config).notes_removed == ("memory/2026-01-05.md",)
+    (kept,) = _plan(chatter, config=config).notes_kept
+    assert "past their review grace (2026-02-05)" in kept.reason
+    gone = _plan(chatter, config=config, force=True)
+    assert gone.notes_removed == ("memory/2026-01-05.md",)
     text = "---\nreview_grace_days: 3\n---\n"
     assert parse_rules(text).review_grace_days == 3
     assert Config().review_grace_days == 14

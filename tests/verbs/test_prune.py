@@ -100,7 +100,11 @@ def test_undecided_entries_keep_their_note_and_prune_says_until_when(
         "until": "2026-02-19",
         "lines": [3],
     }
+    # past the grace it is still kept, and the line says how to let it go
     out = run_cli("-w", str(ws.root), "prune", now="2026-02-19T09:00")
+    assert "- keep memory/2026-01-05.md: 1 undecided entry past their" in out.output
+    assert (ws.root / "memory" / "2026-01-05.md").exists()
+    out = run_cli("-w", str(ws.root), "prune", "--force", now="2026-02-19T09:00")
     assert (
         "- delete memory/2026-01-05.md (past its TTL and review grace;"
         " 1 undecided entry never decided)"
