@@ -309,7 +309,9 @@ def _modifier(after: str, topic: str) -> bool:
     connection pool"), not the value ("Redis for the queue", "Redis cache")."""
     name = topic.casefold().split()[-1]
     joined = re.match(r"^-([^\W\d_][\w-]*)", after)
-    if joined:  # "vom Redis-Client": a compound's first part ("Redis-Cache" is the cache)
+    if (
+        joined
+    ):  # "vom Redis-Client": a compound's first part ("Redis-Cache" is the cache)
         return not joined.group(1).casefold().startswith(name[:4])
     m = re.match(r"^\s+([a-z][\w-]*)", after)
     if not m:
@@ -492,6 +494,8 @@ def first_sentence(text: str) -> str:
     is followed by no space and ends nothing."""
     m = _SENTENCE_END.search(text)
     return text[: m.end()] if m else text
+
+
 _SUBJECT_WORDS, _VALUE_WORDS = 5, 8
 
 
