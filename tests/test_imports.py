@@ -60,6 +60,7 @@ HOT_PATH = {
     "gardener.neverstore.engine",
     "gardener.neverstore.frames",
     "gardener.neverstore.labels",
+    "gardener.neverstore.near",  # values near a credential word: regex text only
     "gardener.neverstore.notvalues",
     "gardener.neverstore.passes",
     "gardener.neverstore.personal",

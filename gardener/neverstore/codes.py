@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from gardener.neverstore.regex import Span, lazy
+from gardener.neverstore.tables import alts, words_of
 
 # Recovery codes: "backup codes: 1234-5678 8765-4321 ...", codes of 8-10 letters and
 # digits on one line or one per (list) line; ``code_list`` wants two with a digit.
@@ -19,14 +20,49 @@ _CODE = (
     r"(?:\d{4}[ ]\d{4}|[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|[A-Za-z0-9]{8,10})(?![\w-])"
 )
 _NEWLINE = r"(?:\r?\n[ \t]*(?:[-*+•][ \t]+|\d{1,2}[.)][ \t]+)?)?"
-CODES = (
-    r"(?a)(?<![^\W_])(?i:recovery|backup|2fa|mfa|two[ -]?factor|otp|totp|scratch"
-    r"|emergency)(?:[ \t]+(?i:backup|recovery|login))?[ \t]+(?i:codes?)(?![\w-])"
-    r"(?:[ \t]+(?i:for|of)(?:[ \t]+[^\s:()]{1,40}){1,3}?)?(?:[ \t]*\([^()\n]{1,40}\))?"
-    rf"[ \t]*(?:[:：=—–-][ \t]*)?{_NEWLINE}"
-    rf"(?P<value>{_CODE}(?:[ \t]*[,;]?[ \t]*{_NEWLINE}{_CODE}){{1,31}})"
+# recovery codes in the languages of the labels (a row each: ``tables``)
+CODE_LISTS = (
+    (
+        "en",
+        r"(?:recovery|backup|2fa|mfa|two[ -]?factor|otp|totp|scratch|emergency)"
+        r"(?:[ \t]+(?:backup|recovery|login))?[ \t]+codes?",
+        "recovery backup 2fa mfa two otp totp scratch emergency",
+    ),
+    (
+        "fr",
+        r"codes?[ \t]+de[ \t]+(?:secours|récupération|recuperation|sauvegarde)",
+        "code codes",
+    ),
+    (
+        "de",
+        r"(?:wiederherstellungs|backup|notfall|sicherungs)-?codes?",
+        "wiederherstellungs backup notfall sicherungs",
+    ),
+    (
+        "es",
+        r"c[óo]digos?[ \t]+de[ \t]+(?:recuperaci[óo]n|respaldo|emergencia)",
+        "código códigos codigo codigos",
+    ),
+    ("it", r"codici?[ \t]+di[ \t]+(?:recupero|backup|emergenza)"),
+    ("pt", r"c[óo]digos?[ \t]+de[ \t]+(?:recupera[çc][ãa]o|backup)", "código códigos"),
+    ("nl", r"(?:herstel|back-?up|reserve)codes?", "herstel back backup reserve"),
+    ("pl", r"kody[ \t]+(?:zapasowe|odzyskiwania|jednorazowe)"),
+    ("sv", r"(?:återställnings|reserv)koder(?:na)?", "återställnings reserv"),
+    (
+        "ru",
+        r"(?:резервные|запасные)[ \t]+коды|коды[ \t]+восстановления",
+        "резервные запасные коды",
+    ),
 )
-CODE_WORDS = "recovery backup 2fa mfa two otp totp scratch emergency"
+CODES = (
+    rf"(?<![^\W_])(?i:{alts(CODE_LISTS)})(?![\w-])"
+    r"(?:[ \t]+(?i:for|of)(?:[ \t]+[^\s:()]{1,40}){1,5}?)?(?:[ \t]*\([^()\n]{1,40}\))?"
+    # a few words more before ":" ("du compte OVH, à garder :")
+    r"(?:(?:[ \t]*,)?[ \t]+[^\s:()=]{1,30}){0,7}?"
+    rf"[ \t]*(?:[:：=—–-][ \t]*)?{_NEWLINE}"
+    rf"(?P<value>{_CODE}(?:[ \t]*[,;/|]?[ \t]*{_NEWLINE}{_CODE}){{1,31}})"
+)
+CODE_WORDS = words_of(CODE_LISTS)
 _ONE_CODE = lazy(_CODE)
 # between a label and its value: "is" or "was", a colon or "=", or a space
 _IS_OR_COLON = r"(?:[ \t]+(?i:is|was))?[ \t]*(?:[:：=][ \t]*)?"

@@ -71,8 +71,8 @@ PAIR = (
     rf"(?:(?:(?<![\w.-])|(?<=[\u2e80-\u9fff]))(?i:{_alts(PAIR_WORDS, False)})(?![\w-])"
     rf"|(?:{_alts(PAIR_WORDS, True)}))"
     r"(?:[ \t]+[^\s:：=/|]{1,30}){0,5}?"
-    r"(?:[ \t]*(?P<lsep>[:：=]|->|→)[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
-    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/])|(?(lsep)[ \t]+:[ \t]+|(?!)))"
+    r"(?:[ \t]*(?P<lsep>[:：=]|->|→)[*_]{0,2}[ \t]*|(?<=[^\x00-\u2e7f])[ \t]*|[ \t]+)"
+    r"[\"'`]?(?P<user>[^\s/:：\"'`|]{1,64})[\"'`]?(?P<sep>[ \t]*/[ \t]*|:(?![\s/*_])|(?(lsep)[ \t]+:[ \t]+|(?!)))"
 )
 PAIR_ROUTE = words_of(PAIR_WORDS)
 _APP_WORDS = """page pages screen form flow button modal view route endpoint url link
@@ -229,13 +229,39 @@ ANSWER_WORDS = (
 # then a close paren if the label was inside one, then ":" or "is"
 ANSWER = (
     rf"(?:(?<![\w.])|(?<=[\u2e80-\u9fff]))(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
-    r"(?:[ \t]*[(（][^()（）\n]{1,60}[)）]|[ \t]+(?:for|of|für|pour|para|для)[^\n:：]{1,40}?"
-    r"|[ \t]*[\"“'][^\"”'\n]{1,80}[\"”'])?[)）]?"
+    r"(?:[ \t]*[(（][^()（）\n]{1,60}[)）](?:の答え|的答案)?"
+    r"|[ \t]+(?:for|of|für|pour|para|для)[^\n:：]{1,40}?"
+    r"|[ \t]*[\"“„«'][^\"“”»'\n]{1,80}[\"”“»'])?[)）]?"
+    # where it was asked: "... 'first pet' on the insurance site is x"
+    r"(?:[ \t]+(?i:on|at|for|bei|für|sur|chez|en|su|no|na)(?:[ \t]+[^\s:：=]{1,24}){1,3}?)?"
     r"(?P<sep>[ \t]*(?:[:：=]|->|→)[ \t]*|[ \t]+(?i:is|ist|est|es|é|è|это)[ \t]+)"
+)
+# after the question, who answered: "security question is x, I answered y",
+# "Sicherheitsfrage ... Antwort: y", "question secrète ..., réponse : y"
+ANSWERED = (
+    rf"(?:(?<![\w.])|(?<=[\u2e80-\u9fff]))(?i:{_alts(ANSWER_WORDS)})(?![\w-])"
+    r"[^\n]{0,80}?(?<![\w-])(?i:i[ \t]+answered|answered(?:[ \t]+with)?|the[ \t]+answer[ \t]+is"
+    r"|answer[ \t]*:|antwort(?:[ \t]+(?:ist|hinterlegt|lautet))?[ \t]*:?"
+    r"|réponse[ \t]*(?:est|:)|respuesta[ \t]*(?:es|:)|resposta[ \t]*(?:é|:)"
+    r"|risposta[ \t]*(?:è|:)|ответ[ \t]*[:—-]?)(?![\w-])[ \t]*[:：]?[ \t]*"
 )
 ANSWER_WORDS_ROUTE = words_of(ANSWER_WORDS)
 _ANSWER_END = lazy(r"[^\n.,;!?()（）]{1,40}")
 _ASKED = lazy(r"[^\n:：?？]{1,80}?(?:[ \t]*(?:->|→|=>)|[?？])[ \t]*")
+
+
+def answered(text: str, m: re.Match[str]) -> Span | None:
+    """The answer after the question's label and "I answered", "Antwort:"."""
+    got = _ANSWER_END.match(text, m.end())
+    if got is None:
+        return None
+    start, end = got.span()
+    while end > start and (text[end - 1].isspace() or text[end - 1] in TRAIL):
+        end -= 1
+    value = text[start:end].strip("\"'“”")
+    if len(value) < 2 or not plausible(value.split()[0], "password", False, True):
+        return None
+    return (start, end)
 
 
 def answer(text: str, m: re.Match[str]) -> Span | None:

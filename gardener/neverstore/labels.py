@@ -116,7 +116,7 @@ BOUND = r"(?:(?<![^\W_])|(?<=[A-Za-z0-9])(?=[A-Z]))"
 ASSIGN = r"(?::{1,3}=|[?+]=|=>|[:=：])"
 _PREP = (
     r"for|of|to|on|at|für|fürs|von|vom|zum|zur|der|des|beim|voor|van|pour|de|du|para"
-    r"|del|do|da|di|della|per|dla|na|för|till|için|от|для|к"
+    r"|del|do|da|di|della|per|dla|na|för|till|için|от|для|к|від|до|k|ke|pro|til|på"
 )
 # a word naming whose password it is, between the label and its value
 # ("password root: x", "mot de passe root : x"), or a Russian genitive ("токен
@@ -151,6 +151,11 @@ VERBS = (
     ("pt", r"(?:foi[ \t]+)?(?:alterad|mudad|trocad)[ao][ \t]+para|é|era"),
     ("it", r"(?:è[ \t]+stat[ao][ \t]+)?(?:cambiat|modificat)[ao][ \t]+(?:in|a)|è|era"),
     ("pl", r"jest"),
+    ("cs", r"je"),
+    ("sv", r"är"),
+    ("da", r"er"),
+    ("fi", r"on"),
+    ("uk", r"це"),
     ("ru", r"это|(?:изменён|изменен|сменён|сменен)[ \t]+на"),
 )
 # "now", "still": alone before the value ("password now x"), after which the
@@ -230,7 +235,10 @@ PASSWORD_LABELS = (
         r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass",
         "pass pw",
     ),
+    # what fingers write: "pasword", "passwrod"; Redis's "requirepass", "masterauth"
+    ("en", r"pasword|passwrod|passowrd|requirepass|masterauth"),
     ("fr", r"mot[ \t]+de[ \t]+passe|mdp|code[ \t]+d['\u2019]acc[eè]s"),
+    ("fr", r"phrase[ \t]+secr[eè]te|phrase[ \t]+de[ \t]+passe"),
     ("de", r"passwort|kennwort"),
     ("es", r"contrase(?:ñ|n\u0303|n)a"),
     ("pt", r"senha"),
@@ -238,15 +246,22 @@ PASSWORD_LABELS = (
     ("nl", r"wachtwoord"),
     ("pl", r"has[łl]o"),
     ("tr", r"[şs]ifre(?:si)?", "şifre sifre"),
-    ("sv", r"lösenord"),
+    ("tr", r"parola(?:sı)?"),
+    ("sv", r"lösenord(?:et)?"),
+    ("da", r"adgangskode(?:n)?|kodeord(?:et)?"),
+    ("no", r"passord(?:et)?"),
+    ("fi", r"salasana"),
+    ("cs", r"hesl(?:o|a|em)"),
     ("ru", r"парол(?:ь|я|ю|ем|и|ей|е)"),
     ("zh", r"密码|密碼|口令"),
     ("ja", r"パスワード"),
-    ("ko", r"비밀번호|암호"),
+    ("ko", r"비밀번호|암호|비번"),
 )
 PIN_LABELS = (
     ("en", r"pin[ _-]?(?:code|number)?|puk[ _-]?(?:code)?"),
     ("ru", r"пин(?:-код)?"),
+    ("uk", r"пін(?:-код)?"),
+    ("sv", r"pinkod(?:en)?"),
     ("zh", r"[Pp][Ii][Nn]码|[Pp][Ii][Nn]碼", "pin码 pin碼"),
     ("ja", r"暗証番号|[Pp][Ii][Nn]コード", "暗証番号 pinコード"),
 )

@@ -26,7 +26,7 @@ NOT_VALUE_WORDS = (
     secret token key xxx placeholder example sample dummy fake flag flags option
     options argument arg args parameter param switch prompt instead value values
     policy policies rules requirements length strength hint field done gone fine ok
-    okay""",
+    okay changeme change_me change-me replaceme replace_me changeit""",
     ),
     (
         "de",

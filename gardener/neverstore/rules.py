@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from gardener.model.record import Record
-from gardener.neverstore import codes, doors, labels, personal, seeds, tokens
+from gardener.neverstore import codes, doors, labels, near, personal, seeds, tokens
 from gardener.neverstore import frames as fr
 from gardener.neverstore import weaklabels as weak
 from gardener.neverstore.regex import Check
@@ -212,7 +212,13 @@ TABLE: tuple[Rule, ...] = (
     ),
     Rule("password", fr.ATTRIBUTE, fr.attribute, "key name"),
     Rule("security-answer", fr.ANSWER, fr.answer, fr.ANSWER_WORDS_ROUTE),
+    Rule("security-answer", fr.ANSWERED, fr.answered, fr.ANSWER_WORDS_ROUTE),
+    Rule("password", near.PGPASS, near.pgpass, "pgpass"),
     Rule("pin", doors.CODE, doors.code, doors.CODE_ROUTE),
+    Rule("password", near.NEAR, near.near, near.NEAR_WORDS),
+    Rule("pin", near.LOCK, near.lock, near.LOCK_ROUTE),
+    Rule("pin", near.DOOR, near.door, near.DOOR_ROUTE),
+    Rule("password", near.PASS, near.bare_pass, "pass pw"),
     Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),

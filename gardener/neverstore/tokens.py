@@ -95,7 +95,9 @@ PUBLIC_PREFIXES = (
 _PUBLIC_BEFORE = lazy(
     r"(?:(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)"
     r"[ \t]+|(?:drive|docs)\.google\.com/[\w/.-]*/(?:folders|d|file/d)/"
-    r"|(?i:folder|file|doc|document|sheet|spreadsheet|drive)(?:[ \t]+id)?[ \t]*:?[ \t]+)\Z"
+    r"|(?i:folder|file|doc|document|sheet|spreadsheet|drive)(?:[ \t]+id)?[ \t]*:?[ \t]+"
+    # a key's fingerprint, as ssh-keygen prints it: SHA256:<43 base64>
+    r"|(?<![\w-])(?:SHA256|SHA1|MD5|sha256|sha1|md5):)\Z"
 )
 _PLACEHOLDER = lazy(r"EXAMPLE|(?i:x{8,}|your[_-]?(?:api[_-]?)?(?:key|token|secret))")
 

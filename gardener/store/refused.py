@@ -127,6 +127,19 @@ def finder(root: str) -> Callable[[str], list[tuple[int, int]]] | None:
     return lambda text: lookup(text, memory)
 
 
+_LIST = re.compile(r"[\s,;/|]+")
+
+
+def _codes(value: str) -> list[str]:
+    """The items of a list of codes (recovery codes: ``30849-36545, 96760-40859``),
+    each remembered too, so one code alone comes back refused; a list is two or
+    more items, each with a digit (a passphrase's words are never split)."""
+    parts = [p for p in _LIST.split(value) if p]
+    if len(parts) < 2 or not all(any(c.isdigit() for c in p) for p in parts):
+        return []
+    return parts
+
+
 def remember(root: str, values: Iterable[str]) -> int:
     """Add the keyed hashes of ``values`` (those ``worth_remembering``) to the
     memory, creating the salt if need be; returns how many were new."""
@@ -134,6 +147,8 @@ def remember(root: str, values: Iterable[str]) -> int:
 
     from gardener.store.purged import exclude_locally, make_salt
 
+    values = [*values]
+    values += [p for v in values for p in _codes(v)]
     wanted = {normal(v).strip(_EDGE) for v in values if worth_remembering(v)}
     if not wanted:
         return 0

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from gardener.neverstore import doors, frames, labels
+from gardener.neverstore import codes, doors, frames, labels, near
 from gardener.neverstore.redact import find
 from gardener.neverstore.rules import TABLE
 from gardener.neverstore.tables import head, words_of
@@ -27,6 +27,11 @@ _TABLES = {
     "ANSWER_WORDS": frames.ANSWER_WORDS,
     "CODE_WORDS": doors.CODE_WORDS,
     "SET_BEFORE": tuple((lang, verbs) for lang, verbs, _ in frames.SET_BEFORE),
+    "CODE_LISTS": codes.CODE_LISTS,
+    "WIFI_KEYS": near.WIFI_KEYS,
+    "LOCK_WORDS": near.LOCK_WORDS,
+    "CODE_VERBS": near.CODE_VERBS,
+    "COPULAS": near.COPULAS,
 }
 _ROWS = [
     pytest.param(row, id=f"{name}-{row[0]}-{i}")

@@ -57,3 +57,16 @@ def test_another_salt_is_another_hash():
     assert refused.digest("Zq4vT9wLmX", b"a" * 32) == refused.digest(
         " Zq4vT9wLmX ", b"a" * 32
     )
+
+
+def test_each_code_of_a_remembered_list_is_found_alone(tmp_path: Path):
+    (tmp_path / ".git").mkdir()
+    refused.remember(str(tmp_path), ["58213-40977, 66120-39854 / 7k2q9m4x1p"])
+    refused.remember(str(tmp_path), ["les hiboux dansent toujours dehors"])
+    lookup = refused.finder(str(tmp_path))
+    assert lookup is not None
+    for code in ("58213-40977", "66120-39854", "7k2q9m4x1p"):
+        assert lookup(f"- {code} is the one to use"), code
+    # a passphrase's words are not remembered one by one
+    assert not lookup("the owls were dansent toujours later")
+    assert not lookup("toujours")
