@@ -30,6 +30,7 @@ _DANGLING = re.compile(r"[:=：]\s*[|>]?\s*$")
 # a line that goes on the line before (a hard-wrapped list item or paragraph, as
 # the note's reader joins them): not a new item, heading, fence, quote or table
 _NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|```|~~~|>|\|)")
+_ITEM_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _SHAPES = frozenset({"high-entropy", "base64-secret", "email", "card-number"})
 _TAIL = re.compile(r"[\w+/=-]{8,}$", re.ASCII)  # a token that may go on
 _HEAD = re.compile(r"^[\w+/=-]{4,}", re.ASCII)  # ...on the next line
@@ -77,11 +78,16 @@ def _joined(
         if not nxt.strip():
             continue
         lead = len(nxt) - len(nxt.lstrip())
-        at = starts[i + 1] + lead
         dangling = bool(_DANGLING.search(line))
+        if dangling:
+            # "- The password for prod:" / "- Tango-Foxtrot-991": the value may
+            # be the next list item; read it without its list mark
+            mark = _ITEM_MARK.match(nxt)
+            lead = mark.end() if mark else lead
+        at = starts[i + 1] + lead
         if dangling or not _NEW_BLOCK.match(nxt):
             # read as the reader reads it: "the wifi password is" / "  Tr0ub…"
-            joined = line.rstrip() + " " + nxt.strip()
+            joined = line.rstrip() + " " + nxt[lead:].strip()
             cut = len(line.rstrip()) + 1
             for f in find(joined, extra, allow):
                 if f.end > cut:

@@ -65,7 +65,13 @@ def back(origin: list[int], start: int, end: int) -> tuple[int, int]:
     return origin[start], origin[end - 1] + 1 if end > start else origin[start]
 
 
-_PERCENT = re.compile(r"(?:[\w.~+/=-]*%[0-9A-Fa-f]{2}){2,}[\w.~+/=-]*", re.ASCII)
+# two %XX or more; or one that is a label's separator between words:
+# "password%3DPctEnc123abc" is password=PctEnc123abc (%3D =, %3A :, %40 @)
+_PERCENT = re.compile(
+    r"(?:[\w.~+/=-]*%[0-9A-Fa-f]{2}){2,}[\w.~+/=-]*"
+    r"|[\w.~+/-]+%(?:3[Dd]|3[Aa]|40)[\w.~+/=-]+",
+    re.ASCII,
+)
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){16,}(?![0-9A-Za-z])", re.ASCII)
 
 
@@ -75,7 +81,7 @@ def _unpercent(run: str) -> str:
 
 def encoded(text: str) -> list[tuple[int, int, str]]:
     """(start, end, decoded text) of each run of ``text`` that is percent-encoded
-    (two ``%XX`` or more) or hex-encoded (32+ hex digits) and decodes to
+    (two ``%XX`` or more, or one ``=``, ``:`` or ``@`` between words) or hex-encoded (32+ hex digits) and decodes to
     printable text holding a letter (a SHA or a UUID decodes to bytes that are
     not text)."""
     out: list[tuple[int, int, str]] = []

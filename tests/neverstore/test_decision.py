@@ -43,6 +43,18 @@ def test_a_value_on_the_continuation_line_of_a_wrapped_entry_goes():
     assert decide("- the wifi password is\n- Tr0ub4dor&3x\n").text.count("Tr0ub4dor")
 
 
+def test_a_label_ending_its_item_takes_the_next_items_value():
+    # a breaker's direct write committed "Tango-Foxtrot-991": the label's
+    # colon promises a value, and the next item gave it
+    for text in (
+        "- The password for prod:\n- Tango-Foxtrot-991\n",
+        "1. db password:\n2. Tango-Foxtrot-991\n",
+    ):
+        assert "Tango-Foxtrot-991" not in decide(text).text, text
+    # what a label of no secret introduces stays
+    assert "deploy friday" in decide("- Next steps:\n- deploy friday\n").text
+
+
 def test_a_finding_is_widened_to_the_token_it_sits_in():
     text = "key glpat-abcdefghij1234567890XYZ end"
     assert widen(text, 4, 10) == (4, 33)

@@ -60,6 +60,8 @@ def test_percent_and_hex_encoded_tokens_are_decoded_and_taken_whole():
     for text in (
         f"token {pct} end",
         "url?t=password%3A%20Zq4vT9wLmX&x=1",
+        # one %3D between a label and its value (a breaker's direct write)
+        "url?password%3DPctEnc123abc&x=1",
         f"blob {TOKEN.encode().hex()} end",
     ):
         clean, found = redact(text)
