@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -237,3 +238,28 @@ def fence_problems(path: str, text: str) -> list[Problem]:
             f" close it with a line `{indent}{marker}` after the code",
         )
     ]
+
+
+_OURS = re.compile(r"^<{7}(?: |$)")
+_THEIRS = re.compile(r"^>{7}(?: |$)")
+
+
+def conflict_problems(path: str, text: str) -> list[Problem]:
+    """A problem per unresolved merge conflict in a memory file: a
+    ``<<<<<<<`` line with a ``>>>>>>>`` line after it (a lone ``=======`` is
+    a Markdown heading's underline). Committed, the markers reach every clone
+    and both sides read as current (docs/design.md, Several machines)."""
+    lines = text.split("\n")
+    out = []
+    for n, line in enumerate(lines):
+        if _OURS.match(line) and any(_THEIRS.match(x) for x in lines[n + 1 :]):
+            out.append(
+                Problem(
+                    "conflict",
+                    path,
+                    n + 1,
+                    "an unresolved merge conflict (<<<<<<< ... >>>>>>>): keep what"
+                    " is right, delete the marker lines, then commit",
+                )
+            )
+    return out

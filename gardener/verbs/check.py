@@ -21,6 +21,7 @@ from gardener.model.facts import Note, Problem
 from gardener.model.marks import HELD, fingerprints, review_id
 from gardener.neverstore.decision import Spans
 from gardener.planning.check import (
+    conflict_problems,
     fence_problems,
     memory_problems,
     sort_problems,
@@ -99,6 +100,7 @@ def check(
         text = read_text(root / note.path)
         problems += file_secrets(note.path, text, config, remembered)
         problems += fence_problems(note.path, text)
+        problems += conflict_problems(note.path, text)
         problems += purged_problems(note.path, purged(text))
         problems += name_problems(note.path, config, purged)
         problems += _duplicates(note.path, text)
@@ -191,6 +193,7 @@ def _memory_problems(
     text = read_text(path)
     problems = file_secrets(config.memory_file, text, config, remembered)
     problems += purged_problems(config.memory_file, purged(text))
+    problems += conflict_problems(config.memory_file, text)
     try:
         memory = parse_memory(text, config.memory_file)
         problems += memory_problems(memory, config, now(), config.memory_file)

@@ -19,7 +19,7 @@ from gardener.model.config import Config
 from gardener.model.facts import Problem
 from gardener.neverstore import decision, redact
 from gardener.neverstore.decision import Spans
-from gardener.planning.check import secret_problems
+from gardener.planning.check import conflict_problems, secret_problems
 from gardener.store import refused
 from gardener.verbs.guard import QUARANTINE, REFUSED, never_store_for
 from gardener.verbs.session import open_repo
@@ -123,6 +123,7 @@ def staged_problems(
                 continue
             text = data.decode("utf-8", "surrogateescape")
             found += file_secrets(path, text, config, remembered)
+            found += conflict_problems(path, text)
             found += purged_problems(path, purged(text))
             found += name_problems(path, config, purged)
     return found

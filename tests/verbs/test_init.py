@@ -110,3 +110,27 @@ def test_init_again_adds_the_merge_lines_an_older_workspace_lacks(ws: Workspace)
     assert git(ws.root, "status", "--porcelain").strip() == ""  # committed
     Workspace.init(ws.root, now_override="2026-03-01T09:00")
     assert attributes.read_text() == text
+
+
+def test_hook_and_check_refuse_unresolved_conflict_markers(tmp_path: Path):
+    """Breaker (two clones): a hand merge left <<<<<<< ... >>>>>>> in MEMORY.md,
+    the hook let it through, sync pushed it and both values read as current."""
+    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
+    memory = ws.root / "MEMORY.md"
+    text = memory.read_text()
+    memory.write_text(
+        text + "<<<<<<< ours\n- cache: Redis cluster\n=======\n"
+        "- cache: Redis sentinel\n>>>>>>> theirs\n"
+    )
+    line = text.count("\n") + 1
+    problems = [p for p in ws.check() if p.kind == "conflict"]
+    assert [(p.path, p.line) for p in problems] == [("MEMORY.md", line)]
+    git_as_person(ws.root, "add", "MEMORY.md")
+    refused = git_as_person(ws.root, "commit", "-m", "merge")
+    assert (
+        refused.returncode != 0
+        and f"MEMORY.md:{line}" in refused.stdout + refused.stderr
+    )
+    # a Markdown heading underlined with ======= is no conflict
+    memory.write_text(text + "Title\n=======\n")
+    assert not [p for p in ws.check() if p.kind == "conflict"]
