@@ -22,8 +22,10 @@ from gardener.neverstore.engine import Context, genuine, marker
 REDACTED = "holds a redacted secret"
 # what a text ends with before a value it assigns: a label mark or a copula
 _ASSIGNS = re.compile(
-    r"(?:[:=：—–-]|\b(?:is|are|was|were|ist|sind|est|es|son|это))\W*$", re.IGNORECASE
-)
+    r"(?:(?:[:=：—–-]|\b(?:is|are|was|were|ist|sind|est|es|son|это))\W*(?:\w+\W*)?"
+    r"|[はが是为為]\W*)$",
+    re.IGNORECASE,
+)  # "Authorization: Bearer [REDACTED]": a label mark and at most one word
 _WORD = re.compile(r"\w{2,}")
 
 
@@ -104,6 +106,6 @@ def _assigns_only(line: str, places: list[tuple[int, int]]) -> bool:
         return False
     return all(
         _ASSIGNS.search(line[:start].rstrip(" *`\"'“”(「"))
-        or not _WORD.search(line[:start].lstrip(" -*+"))
+        or len(_WORD.findall(line[:start].lstrip(" -*+"))) <= 1  # "card [REDACTED]"
         for start, _ in places
     )
