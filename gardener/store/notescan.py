@@ -11,17 +11,24 @@ the notes that changed or are not settled, and the months they are in.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from gardener.errors import ParseError
 from gardener.files.layout import note_names
-from gardener.files.read import decode_text, read_files
-from gardener.formats.dailynote import parse_note
+from gardener.files.read import read_files
 from gardener.model.facts import Note, Problem
 from gardener.model.marks import note_digest, settled_mark
-from gardener.store.ledger import FOLDER, LEGACY, Ledger, pending_folder, read_all
+from gardener.store import notetail
+from gardener.store.ledger import (
+    FOLDER,
+    LEGACY,
+    Ledger,
+    month_file,
+    pending_folder,
+    read_all,
+)
 from gardener.store.statcache import MISSING, Cache, Clock, begin, load, stamp_of
 
 
@@ -37,6 +44,9 @@ class Scan:
     # (None: too new to keep)
     notes_seen: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     months_seen: dict[str, str | None] = field(default_factory=dict)
+    # the notes parsed with what their next ``notetail.Tail`` is made from
+    tails: dict[str, notetail.Read] = field(default_factory=dict)
+    kept_tails: dict[str, notetail.Tail] = field(default_factory=dict)  # as loaded
 
     def learned(self, written: set[str]) -> Cache:
         """The cache to save after the pass; ``written``: the months it rewrote.
@@ -124,15 +134,25 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
             _month(found, clock, cache, month, changed=True)
     for name, raw in read_files(folder, [n for n in todo if n not in data]):
         data[name] = raw
+    tails = found.kept_tails = notetail.load(git_dir) if any(
+        len(data[n]) >= notetail.MIN_BYTES for n in todo
+    ) else {}  # fmt: skip
     for name in todo:
         rel, raw = base + name, data[name]
+        known = tails.get(rel)
+        ledger = None
+        if known is not None and len(raw) >= known.size:
+            ledger = notetail.ledger_digests(
+                root, found.ledger.pending, month_file(name[:7]), name[:7]
+            )
+        day = date.fromisoformat(name[:10])  # note_names checked the name
         try:
-            text = decode_text(raw, folder / name)
+            note, got = notetail.read(rel, day, raw, folder / name, known, ledger)
         except ParseError as exc:
             found.problems.append(Problem("parse", rel, exc.line, exc.message))
             continue
-        day = date.fromisoformat(name[:10])  # note_names checked the name
-        note = replace(parse_note(rel, day, text), digest=note_digest(raw))
+        if got is not None:
+            found.tails[rel] = got
         found.notes.append(note)
         found.problems.extend(note.problems)
     return found

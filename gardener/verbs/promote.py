@@ -19,12 +19,13 @@ from gardener.model.facts import Memory
 from gardener.neverstore import redact
 from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
-from gardener.store import linememo, statcache
+from gardener.store import linememo, notetail, statcache
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.ledger import LEGACY, month_file
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
+from gardener.store.notetail import Tail, ledger_digests
 from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
 from gardener.verbs.merge import restore_lost
@@ -119,7 +120,7 @@ def _pass(
     done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))
     ledger = found.ledger.files(plan.ledger)
     if dry_run:
-        _learned(s, found, {}, memo)
+        _learned(s, found, {}, memo, found.ledger.marks())
         # a dry run redacts nothing on disk, so what it prints is redacted here:
         # an agent's transcript must not carry a secret the real pass removes
         return replace(done, plan=scrubbed(plan, s.config))
@@ -128,13 +129,16 @@ def _pass(
         # own; the marks wait for the next commit (docs/internals.md,
         # Pending ledger marks)
         waiting = found.ledger.stash(plan.ledger)
-        _learned(s, found, {month_file(m): None for m in waiting}, memo)
+        _learned(
+            s, found, {month_file(m): None for m in waiting}, memo,
+            found.ledger.marks(),
+        )  # fmt: skip
         return done
     if not plan.changed:  # a judgment on record, or the old ledger split into months
         message = decide_message(plan, judge) if judge else ledger_message(plan, True)
         applied = s.apply(ledger, {}, message, promote_author(plan))
         found.ledger.committed()
-        _learned(s, found, ledger, memo)
+        _learned(s, found, ledger, memo, plan.ledger)
         return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
     # MEMORY.md first: if it changed since the plan, nothing is written
     files = {s.config.memory_file: plan.text, **ledger}
@@ -145,7 +149,7 @@ def _pass(
     if applied.stale:
         return None
     found.ledger.committed()
-    _learned(s, found, files, memo)
+    _learned(s, found, files, memo, plan.ledger)
     return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
 
 
@@ -197,10 +201,15 @@ def scan_notes(s: Session) -> Scan:
 
 
 def _learned(
-    s: Session, found: Scan, written: Mapping[str, str | None], memo: LineMemo
+    s: Session,
+    found: Scan,
+    written: Mapping[str, str | None],
+    memo: LineMemo,
+    ledger: frozenset[str],
 ) -> None:
-    """Save what the pass learned about files (``written``: what it wrote)
-    and MEMORY.md's lines."""
+    """Save what the pass learned about files (``written``: what it wrote;
+    ``ledger``: marks the ledger files hold now, of the months read at
+    least) and MEMORY.md's lines."""
     linememo.save(s.repo.git_dir, memo)
     months = {
         rel.removeprefix(LEDGER_FOLDER + "/")
@@ -208,6 +217,23 @@ def _learned(
         if rel.startswith(LEDGER_FOLDER + "/")
     }
     statcache.save(s.repo.git_dir, found.learned(months))
+    if found.tails or found.kept_tails:
+        notetail.save(s.repo.git_dir, _tails(s, found, ledger))
+
+
+def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
+    """The note tails to keep: those of the notes parsed now, as the ledger
+    files are now, and the others kept before whose notes are still there."""
+    out = {
+        rel: kept
+        for rel, kept in found.kept_tails.items()
+        if rel not in found.tails and (s.root / rel).is_file()
+    }
+    for rel, got in found.tails.items():
+        month = rel.rpartition("/")[2][:7]
+        files = ledger_digests(s.root, found.ledger.pending, month_file(month), month)
+        out[rel] = notetail.tail(got, ledger.__contains__, files)
+    return out
 
 
 @contextmanager

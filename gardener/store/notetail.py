@@ -1,0 +1,345 @@
+"""Big daily notes parsed from where the last pass left them: a pass reads what was appended.
+
+Notes are append-only, so a note that grew holds the bytes the last pass read
+and then new ones. For a note of at least ``MIN_BYTES``, a pass keeps a
+``Tail``: the length and digest of the bytes it read, where a parse may
+resume (``dailynote.Resume``: the last top-level item, whose line is
+complete, and the headings there), the digest counts of the entries above
+it (for the ``#n`` of a repeated line's mark), and the few entries above it
+a later pass still needs: those its month's ledger did not hold, and before
+each the timed entry above it (whose time an untimed entry takes; see
+``planning.promote._valid_times``), and the last timed entry above the
+resume point. The next pass, when the note still starts with those bytes
+and the month's ledger files hold what the last pass left, parses from the
+resume point and plans with those entries and the new ones: a plan equal to
+the one over the whole note, as every other entry above is in the ledger.
+Anything else (a note edited above its end, a ledger month another verb
+rewrote, another version of the parser) is a whole parse.
+
+Kept in ``.git/gardener/note-tails`` (marshal): never committed, safe to
+delete (the next pass parses whole notes and keeps their tails again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+from array import array
+from bisect import bisect_left, insort
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from dataclasses import dataclass, fields
+from datetime import date
+from functools import cache
+from pathlib import Path
+
+from gardener.files.read import decode_text
+from gardener.formats import dailynote
+from gardener.formats.dailynote import (
+    Resume,
+    parse_body,
+    parse_note,
+    split_front_matter,
+)
+from gardener.model import marks as marks_module
+from gardener.model.facts import Entry, Note
+from gardener.model.marks import entry_digest, note_digest
+
+FILE = "note-tails"
+MIN_BYTES = 1 << 18  # a smaller note parses in a few ms: whole, without a tail kept
+_VERSION = ("gardener note tails", 1, sys.version_info[:2])
+_FIELDS = tuple(f.name for f in fields(Entry))
+_DAY = _FIELDS.index("day")
+
+
+@dataclass
+class Tail:
+    """What a pass keeps of a note so that the next one parses only what follows.
+
+    ``size``: bytes of the note it read; ``prefix``: their sha1 (hex).
+    ``index``, ``headings``: the ``Resume`` point; ``offset``: its byte
+    offset. ``front``: the note's front matter. ``digests``: the sorted
+    unique 64-bit entry digests (``marks.entry_digest``) of the entries
+    above ``index``; ``repeats``: digest -> count for those seen twice or
+    more. ``kept``: (entry fields, mark) of the entries above ``index`` the
+    next pass needs (see the module's docstring), in note order.
+    ``ledger``: sha1 (hex) of the month's ledger file and of its pending
+    marks ("" for none), as the pass left them.
+    """
+
+    size: int
+    prefix: str
+    index: int
+    offset: int
+    headings: dict[int, str]
+    front: dict[str, object]
+    digests: array  # array("Q")
+    repeats: dict[int, int]
+    kept: list[tuple[tuple[object, ...], str]]
+    ledger: tuple[str, str]
+
+
+@dataclass
+class Read:
+    """A note as ``read`` parsed it: the ``note`` to plan with (its ``marks``
+    set when only its tail was parsed), and what ``tail`` needs to make the
+    next ``Tail``: ``fresh`` is the position in ``note.entries`` of the first
+    entry parsed now; ``base`` the tail it resumed from (None: whole parse)."""
+
+    note: Note
+    raw_size: int
+    prefix: str
+    resume: Resume
+    offset: int
+    fresh: int
+    base: Tail | None
+
+
+def read(
+    rel: str,
+    day: date,
+    raw: bytes,
+    where: Path,
+    known: Tail | None,
+    ledger: tuple[str, str] | None,
+    min_bytes: int = MIN_BYTES,
+) -> tuple[Note, Read | None]:
+    """Parse the note ``rel`` (its bytes ``raw``, read from ``where``).
+
+    ``known``: the note's last ``Tail``; ``ledger``: the digests of its
+    month's ledger files now (None: not worked out, the tail is not used).
+    Returns the note (``digest`` set) and what ``tail`` needs, None for a
+    note parsed whole that keeps no tail (under ``min_bytes``, or front
+    matter left open).
+    Raises ParseError for a note that is not UTF-8.
+    """
+    digest = note_digest(raw)
+    if len(raw) < min_bytes:
+        return _whole(rel, day, decode_text(raw, where), digest), None
+    prefix = hashlib.sha1(raw).hexdigest()
+    if known is not None and ledger == known.ledger and _starts(raw, known):
+        got = _resumed(rel, day, raw, known, digest, prefix)
+        if got is not None:
+            return got.note, got
+    text = decode_text(raw, where)
+    if split_front_matter(text)[0] is None and _opens_front(text):
+        # a closing "---" appended would change how every line reads
+        return _whole(rel, day, text, digest), None
+    front, skip = dailynote._front(text)
+    lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
+    del text  # the lines hold it: the note's size once, not twice
+    entries, resume = parse_body(rel, day, front, lines, skip, {})
+    del lines
+    note = Note(rel, day, front, tuple(entries), (), digest)
+    offset = _offset(raw, resume.index)
+    return note, Read(note, len(raw), prefix, resume, offset, 0, None)
+
+
+def _whole(rel: str, day: date, text: str, digest: str) -> Note:
+    note = parse_note(rel, day, text)
+    return Note(note.path, note.day, note.front, note.entries, note.problems, digest)
+
+
+def _opens_front(text: str) -> bool:
+    first = text.removeprefix("\ufeff").partition("\n")[0]
+    return first.rstrip("\r").strip() == "---"
+
+
+def _starts(raw: bytes, known: Tail) -> bool:
+    """Whether ``raw`` begins with the bytes ``known`` was made from."""
+    if len(raw) < known.size:
+        return False
+    view = memoryview(raw)[: known.size]
+    return hashlib.sha1(view).hexdigest() == known.prefix
+
+
+def _resumed(
+    rel: str, day: date, raw: bytes, known: Tail, digest: str, prefix: str
+) -> Read | None:
+    """The note parsed from ``known``'s resume point; None if its tail is not UTF-8
+    (the whole parse then says where)."""
+    try:
+        text = raw[known.offset :].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = text.split("\n")
+    front = known.front
+    new, resume = parse_body(
+        rel, day, front, lines, known.index, dict(known.headings), base=known.index
+    )
+    kept = [_entry(values) for values, _ in known.kept]
+    marks = [mark for _, mark in known.kept]
+    counts: dict[str, int] = {}
+    for entry in new:
+        text_digest = entry_digest(entry.text)
+        n = counts.get(text_digest)
+        if n is None:
+            n = _count(known, int(text_digest, 16))
+        counts[text_digest] = n + 1
+        marks.append(f"{rel}\t{text_digest}" + (f"#{n}" if n else ""))
+    note = Note(rel, day, front, (*kept, *new), (), digest, tuple(marks))
+    offset = _offset(raw, resume.index, known.offset, known.index)
+    return Read(note, len(raw), prefix, resume, offset, len(kept), known)
+
+
+def _count(known: Tail, value: int) -> int:
+    """How many entries above ``known``'s resume point have the digest ``value``."""
+    at = bisect_left(known.digests, value)
+    if at == len(known.digests) or known.digests[at] != value:
+        return 0
+    return known.repeats.get(value, 1)
+
+
+def _offset(raw: bytes, index: int, start: int = 0, first: int = 0) -> int:
+    """The byte offset in ``raw`` of line ``index`` (0-based; a BOM is not a
+    line), counting from line ``first``, which starts at byte ``start``."""
+    if index == first:
+        if start == 0 and raw.startswith(b"\xef\xbb\xbf"):
+            return 3
+        return start
+    # the resume point is near the end: count the newlines back from there
+    after = raw.count(b"\n", start) - (index - first)  # newlines from the line on
+    at = len(raw)
+    for _ in range(after + 1):
+        at = raw.rfind(b"\n", start, at)
+    return at + 1
+
+
+def _entry(values: tuple[object, ...]) -> Entry:
+    data = dict(zip(_FIELDS, values, strict=True))
+    data["day"] = date.fromisoformat(str(data["day"]))
+    return Entry(**data)  # type: ignore[arg-type]
+
+
+def tail(got: Read, processed: Callable[[str], bool], ledger: tuple[str, str]) -> Tail:
+    """The ``Tail`` to keep after a pass over ``got``: ``processed(mark)``
+    says whether the month's ledger, as the pass left it (its files' digests
+    ``ledger``), holds a mark."""
+    note, base = got.note, got.base
+    marks = marks_module.entry_marks(note)
+    digests = array("Q", base.digests) if base is not None else array("Q")
+    repeats = dict(base.repeats) if base is not None else {}
+    above = [
+        (e, m) for e, m in zip(note.entries, marks, strict=True)
+        if e.line <= got.resume.index
+    ]  # fmt: skip
+    added = [int(m.partition("\t")[2][:16], 16) for _, m in above[got.fresh :]]
+    _add(digests, repeats, added)
+    kept: dict[int, tuple[Entry, str]] = {}
+    timed: tuple[Entry, str] | None = None
+    for entry, mark in above:
+        if not processed(mark):
+            if entry.time is None and timed is not None:
+                kept[timed[0].line] = timed
+            kept[entry.line] = (entry, mark)
+        if entry.time is not None:
+            timed = (entry, mark)
+    if timed is not None:  # the time an untimed entry below the resume point takes
+        kept[timed[0].line] = timed
+    rows = [(_values(e), m) for _, (e, m) in sorted(kept.items())]
+    front = dict(note.front)
+    return Tail(
+        got.raw_size, got.prefix, got.resume.index, got.offset,
+        dict(got.resume.headings), front, digests, repeats, rows, ledger,
+    )  # fmt: skip
+
+
+def _add(digests: array, repeats: dict[int, int], added: list[int]) -> None:
+    """Count ``added`` into the sorted unique ``digests`` and ``repeats``."""
+    fresh: set[int] = set()
+    for value in added:
+        at = bisect_left(digests, value)
+        if value in fresh or (at < len(digests) and digests[at] == value):
+            repeats[value] = repeats.get(value, 1) + 1
+        else:
+            fresh.add(value)
+    if len(fresh) < 64:
+        for value in fresh:
+            insort(digests, value)
+    else:
+        merged = sorted([*digests, *fresh])
+        digests[:] = array("Q", merged)
+
+
+def _values(entry: Entry) -> tuple[object, ...]:
+    values = [getattr(entry, name) for name in _FIELDS]
+    values[_DAY] = entry.day.isoformat()
+    return tuple(values)
+
+
+def ledger_digests(
+    root: Path, pending: Path | None, month_file: str, month: str
+) -> tuple[str, str]:
+    """sha1 (hex) of a month's ledger file and of its pending marks ("" for none)."""
+    out = []
+    for path in (root / month_file, pending / month if pending else None):
+        try:
+            out.append(hashlib.sha1(path.read_bytes()).hexdigest() if path else "")
+        except FileNotFoundError:
+            out.append("")
+    return out[0], out[1]
+
+
+def load(git_dir: Path | None) -> dict[str, Tail]:
+    """The tails in ``git_dir/gardener/``, by note path; {} if missing or unreadable."""
+    if git_dir is None:
+        return {}
+    try:
+        data = marshal.loads((git_dir / "gardener" / FILE).read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(data, tuple) or len(data) != 3 or data[:2] != (_VERSION, _code()):
+        return {}
+    out: dict[str, Tail] = {}
+    try:
+        for rel, row in data[2].items():
+            digests = array("Q")
+            digests.frombytes(row[6])
+            out[rel] = Tail(*row[:6], digests, *row[7:])
+    except (TypeError, ValueError):
+        return {}
+    return out
+
+
+def save(git_dir: Path | None, tails: Mapping[str, Tail]) -> None:
+    """Keep ``tails`` in place of the file's (a failure to write is ignored)."""
+    if git_dir is None or not _code():
+        return
+    folder = git_dir / "gardener"
+    path = folder / FILE
+    if not tails:
+        with suppress(OSError):
+            path.unlink(missing_ok=True)
+        return
+    rows = {
+        rel: (
+            t.size, t.prefix, t.index, t.offset, t.headings, t.front,
+            t.digests.tobytes(), t.repeats, t.kept, t.ledger,
+        )
+        for rel, t in tails.items()
+    }  # fmt: skip
+    temp = folder / f"{FILE}.new"
+    with suppress(OSError, ValueError):
+        data = marshal.dumps((_VERSION, _code(), rows))
+        folder.mkdir(exist_ok=True)
+        temp.unlink(missing_ok=True)
+        # owner-only, as the recall index: it holds notes' text
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temp, path)
+
+
+@cache
+def _code() -> str:
+    """A digest of the sources a tail's meaning rests on (the note parser, the
+    marks and this module): a tail kept by another version is not used."""
+    digest = hashlib.sha1()
+    for module in (dailynote, marks_module, sys.modules[__name__]):
+        try:
+            digest.update(Path(str(module.__file__)).read_bytes())
+        except (OSError, TypeError):
+            return ""
+    return digest.hexdigest()
