@@ -28,7 +28,7 @@ import os
 import sys
 from array import array
 from bisect import bisect_left, insort
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass, fields
 from datetime import date
@@ -45,11 +45,18 @@ from gardener.formats.dailynote import (
 )
 from gardener.model import marks as marks_module
 from gardener.model.facts import Entry, Note
-from gardener.model.marks import entry_digest, note_digest
+from gardener.model.marks import (
+    APPROVED,
+    HELD,
+    entry_digest,
+    note_digest,
+    settled_mark,
+)
+from gardener.store.ledger import appendix_file, month_file
 
 FILE = "note-tails"
 MIN_BYTES = 1 << 18  # a smaller note parses in a few ms: whole, without a tail kept
-_VERSION = ("gardener note tails", 1, sys.version_info[:2])
+_VERSION = ("gardener note tails", 2, sys.version_info[:2])
 _FIELDS = tuple(f.name for f in fields(Entry))
 _DAY = _FIELDS.index("day")
 
@@ -65,7 +72,10 @@ class Tail:
     above ``index``; ``repeats``: digest -> count for those seen twice or
     more. ``kept``: (entry fields, mark) of the entries above ``index`` the
     next pass needs (see the module's docstring), in note order.
-    ``ledger``: sha1 (hex) of the month's ledger file and of its pending
+    ``rest``: the marks of this note the month's ledger held but those of
+    the entries above ``index`` not kept (all of which it held): what the
+    next pass asks the ledger about the note, it answers from these.
+    ``ledger``: sha1 (hex) of the month's ledger file, appendix and pending
     marks ("" for none), as the pass left them.
     """
 
@@ -78,7 +88,8 @@ class Tail:
     digests: array  # array("Q")
     repeats: dict[int, int]
     kept: list[tuple[tuple[object, ...], str]]
-    ledger: tuple[str, str]
+    rest: frozenset[str]
+    ledger: tuple[str, str, str]
 
 
 @dataclass
@@ -103,23 +114,26 @@ def read(
     raw: bytes,
     where: Path,
     known: Tail | None,
-    ledger: tuple[str, str] | None,
+    ledger: tuple[str, str, str] | None = None,
+    checked: bool = False,
     min_bytes: int = MIN_BYTES,
 ) -> tuple[Note, Read | None]:
     """Parse the note ``rel`` (its bytes ``raw``, read from ``where``).
 
-    ``known``: the note's last ``Tail``; ``ledger``: the digests of its
-    month's ledger files now (None: not worked out, the tail is not used).
-    Returns the note (``digest`` set) and what ``tail`` needs, None for a
-    note parsed whole that keeps no tail (under ``min_bytes``, or front
-    matter left open).
-    Raises ParseError for a note that is not UTF-8.
+    ``known``: the note's last ``Tail``, used if ``usable`` with the digests
+    of its month's ledger files now (``ledger``; None: not worked out), or
+    if ``checked`` says so already. Returns the note (``digest`` set) and
+    what ``tail`` needs, None for a note parsed whole that keeps no tail
+    (under ``min_bytes``, or front matter left open). Raises ParseError for
+    a note that is not UTF-8.
     """
     digest = note_digest(raw)
     if len(raw) < min_bytes:
         return _whole(rel, day, decode_text(raw, where), digest), None
     prefix = hashlib.sha1(raw).hexdigest()
-    if known is not None and ledger == known.ledger and _starts(raw, known):
+    if known is not None and (
+        checked or (ledger is not None and usable(raw, known, ledger))
+    ):
         got = _resumed(rel, day, raw, known, digest, prefix)
         if got is not None:
             return got.note, got
@@ -147,12 +161,24 @@ def _opens_front(text: str) -> bool:
     return first.rstrip("\r").strip() == "---"
 
 
-def _starts(raw: bytes, known: Tail) -> bool:
-    """Whether ``raw`` begins with the bytes ``known`` was made from."""
-    if len(raw) < known.size:
+def usable(raw: bytes, known: Tail, ledger: tuple[str, str, str]) -> bool:
+    """Whether ``known`` holds for the note's bytes ``raw`` now: they begin
+    with those it was made from, and its month's ledger files have the
+    digests ``ledger`` (``ledger_digests``) it was made with."""
+    if len(raw) < known.size or ledger != known.ledger:
         return False
     view = memoryview(raw)[: known.size]
     return hashlib.sha1(view).hexdigest() == known.prefix
+
+
+def vouched(known: Tail, note: Note) -> set[str]:
+    """The marks the month's ledger holds that a pass over ``note`` (read
+    with ``known``) may ask for: of its entries (held, approved or not),
+    and its settled line."""
+    asked = {settled_mark(note.path, note.digest or "")}
+    for mark in note.marks or ():
+        asked.update((mark, mark + HELD, mark + APPROVED))
+    return asked & known.rest
 
 
 def _resumed(
@@ -213,10 +239,17 @@ def _entry(values: tuple[object, ...]) -> Entry:
     return Entry(**data)  # type: ignore[arg-type]
 
 
-def tail(got: Read, processed: Callable[[str], bool], ledger: tuple[str, str]) -> Tail:
-    """The ``Tail`` to keep after a pass over ``got``: ``processed(mark)``
-    says whether the month's ledger, as the pass left it (its files' digests
-    ``ledger``), holds a mark."""
+def tail(
+    got: Read,
+    held: set[str],
+    carried: frozenset[str],
+    ledger: tuple[str, str, str],
+) -> Tail:
+    """The ``Tail`` to keep after a pass over ``got``: ``held`` holds the
+    marks of this note the month's ledger holds, as the pass left it (the
+    files' digests ``ledger``), of all of them when the month was read
+    whole, else of those it read; ``carried``: the rest of the tail it
+    resumed from, the month not read whole (else empty)."""
     note, base = got.note, got.base
     marks = marks_module.entry_marks(note)
     digests = array("Q", base.digests) if base is not None else array("Q")
@@ -229,8 +262,9 @@ def tail(got: Read, processed: Callable[[str], bool], ledger: tuple[str, str]) -
     _add(digests, repeats, added)
     kept: dict[int, tuple[Entry, str]] = {}
     timed: tuple[Entry, str] | None = None
+    rest = set(held) | carried
     for entry, mark in above:
-        if not processed(mark):
+        if mark not in rest:
             if entry.time is None and timed is not None:
                 kept[timed[0].line] = timed
             kept[entry.line] = (entry, mark)
@@ -238,11 +272,14 @@ def tail(got: Read, processed: Callable[[str], bool], ledger: tuple[str, str]) -
             timed = (entry, mark)
     if timed is not None:  # the time an untimed entry below the resume point takes
         kept[timed[0].line] = timed
+    keep = {m for _, m in kept.values()}
+    rest.difference_update(m for _, m in above if m not in keep)
     rows = [(_values(e), m) for _, (e, m) in sorted(kept.items())]
     front = dict(note.front)
     return Tail(
         got.raw_size, got.prefix, got.resume.index, got.offset,
-        dict(got.resume.headings), front, digests, repeats, rows, ledger,
+        dict(got.resume.headings), front, digests, repeats, rows,
+        frozenset(rest), ledger,
     )  # fmt: skip
 
 
@@ -269,17 +306,20 @@ def _values(entry: Entry) -> tuple[object, ...]:
     return tuple(values)
 
 
-def ledger_digests(
-    root: Path, pending: Path | None, month_file: str, month: str
-) -> tuple[str, str]:
-    """sha1 (hex) of a month's ledger file and of its pending marks ("" for none)."""
+def ledger_digests(root: Path, pending: Path | None, month: str) -> tuple[str, str, str]:
+    """sha1 (hex) of a month's ledger file, its appendix and its pending
+    marks ("" for none)."""
     out = []
-    for path in (root / month_file, pending / month if pending else None):
+    for path in (
+        root / month_file(month),
+        root / appendix_file(month),
+        pending / month if pending else None,
+    ):
         try:
             out.append(hashlib.sha1(path.read_bytes()).hexdigest() if path else "")
         except FileNotFoundError:
             out.append("")
-    return out[0], out[1]
+    return out[0], out[1], out[2]
 
 
 def load(git_dir: Path | None) -> dict[str, Tail]:
@@ -316,7 +356,7 @@ def save(git_dir: Path | None, tails: Mapping[str, Tail]) -> None:
     rows = {
         rel: (
             t.size, t.prefix, t.index, t.offset, t.headings, t.front,
-            t.digests.tobytes(), t.repeats, t.kept, t.ledger,
+            t.digests.tobytes(), t.repeats, t.kept, t.rest, t.ledger,
         )
         for rel, t in tails.items()
     }  # fmt: skip

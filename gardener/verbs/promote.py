@@ -8,7 +8,7 @@ next pass reads only what changed.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -16,13 +16,14 @@ from gardener.formats.memoryfile import NEW_FILE, parse_memory
 from gardener.git.repo import Identity, identity_for
 from gardener.model.config import Config
 from gardener.model.facts import Memory
+from gardener.model.marks import SETTLED
 from gardener.neverstore import redact
 from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
 from gardener.store import linememo, notetail, statcache
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
-from gardener.store.ledger import LEGACY, month_file
+from gardener.store.ledger import LEGACY, Ledger, month_file
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
 from gardener.store.notetail import Tail, ledger_digests
@@ -223,7 +224,8 @@ def _learned(
 
 def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
     """The note tails to keep: those of the notes parsed now, as the ledger
-    files are now, and the others kept before whose notes are still there."""
+    files are now (``ledger``: the marks they hold, of the months read), and
+    the others kept before whose notes are still there."""
     out = {
         rel: kept
         for rel, kept in found.kept_tails.items()
@@ -231,8 +233,19 @@ def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
     }
     for rel, got in found.tails.items():
         month = rel.rpartition("/")[2][:7]
-        files = ledger_digests(s.root, found.ledger.pending, month_file(month), month)
-        out[rel] = notetail.tail(got, ledger.__contains__, files)
+        files = ledger_digests(s.root, found.ledger.pending, month)
+        marks: Iterable[str] = ledger
+        carried: frozenset[str] = frozenset()
+        if month in found.ledger.partial and got.base is not None:
+            # read in part: what the tail it resumed from knew of the rest
+            carried = frozenset(m for m in got.base.rest if SETTLED not in m)
+        elif month in found.vouched:  # read whole at the end: as it is now
+            book = Ledger(s.root, pending=found.ledger.pending)
+            book.read([month])
+            marks = book.months[month]
+        start = rel + "\t"
+        held = {m for m in marks if m.startswith(start)}
+        out[rel] = notetail.tail(got, held, carried, files)
     return out
 
 
