@@ -68,14 +68,52 @@ def unscanned(
     """
     if committed is None:
         return text
+    if len(text) >= _GREW_MIN and text.startswith(committed):
+        return _appended(text, committed, scanned, context)
     lines = text.split("\n")
     held = set(committed.split("\n"))
     fresh = [i for i, line in enumerate(lines) if line not in held]
+    return _runs(lines, fresh, 0, scanned, context)
+
+
+# a text this long that only grew is not split whole (a 50 MB note: 500,000
+# lines, twice, and a set of them, for the few appended)
+_GREW_MIN = 1 << 16
+_FEW = 64  # new lines looked up one by one in the committed text, not a set
+
+
+def _appended(text: str, committed: str, scanned: Iterable[str], context: int) -> str:
+    """``unscanned`` of a ``text`` that starts with ``committed``: only its
+    lines from the one ``committed`` ends in can be new; each is new unless
+    some line of ``committed`` is the same."""
+    start = committed.rfind("\n") + 1  # where the line committed ends in starts
+    first = committed.count("\n", 0, start)  # its index
+    # the lines before it a context may reach, and the rest of the text
+    before = text[:start].split("\n", ) if first <= context else (
+        text[: start - 1].rsplit("\n", context)[-context:] + [""]
+    )  # fmt: skip
+    base = first - (len(before) - 1)
+    lines = before[:-1] + text[start:].split("\n")
+    tail = range(len(before) - 1, len(lines))
+    if len(tail) <= _FEW:
+        framed = "\n" + committed + "\n"
+        fresh = [i for i in tail if f"\n{lines[i]}\n" not in framed]
+    else:
+        held = set(committed.split("\n"))
+        fresh = [i for i in tail if lines[i] not in held]
+    return _runs(lines, fresh, base, scanned, context)
+
+
+def _runs(
+    lines: list[str], fresh: list[int], base: int, scanned: Iterable[str], context: int
+) -> str:
+    """The ``fresh`` lines (indices in ``lines``, whose first is the text's
+    line ``base``) with their context, as ``unscanned`` gives them."""
     if all(lines[i] in scanned for i in fresh):
         return ""
     keep: set[int] = set()
     for i in fresh:
-        keep.update(range(max(0, i - context), i + 1))
+        keep.update(range(max(0, i + base - context) - base, i + 1))
     out: list[str] = []
     for i in sorted(keep):
         if out and i - 1 not in keep:

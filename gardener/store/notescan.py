@@ -174,7 +174,10 @@ def _tails(
     """The kept tails (``notetail.load``) when a note a pass may read is big
     enough to have one; else {} (loading costs what the biggest tail holds)."""
     for name, (stamp, _) in stamps.items():
-        if flags.get(name) != "1" and int(stamp.partition(":")[0]) >= notetail.MIN_BYTES:
+        if (
+            flags.get(name) != "1"
+            and int(stamp.partition(":")[0]) >= notetail.MIN_BYTES
+        ):
             return notetail.load(git_dir)
     return {}
 
@@ -212,9 +215,7 @@ def _vouched(
             continue  # a note the month's file must say about
         if others and cache.months.get(month) != _stamp(found, month):
             continue  # the file changed since the cache's flags were made
-        files = notetail.ledger_digests(
-            found.ledger.root, found.ledger.pending, month
-        )
+        files = notetail.ledger_digests(found.ledger.root, found.ledger.pending, month)
         for name, raw in read_files(folder, [n for n in rels if n not in data]):
             data[name] = raw
         usable = {

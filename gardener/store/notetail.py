@@ -306,7 +306,9 @@ def _values(entry: Entry) -> tuple[object, ...]:
     return tuple(values)
 
 
-def ledger_digests(root: Path, pending: Path | None, month: str) -> tuple[str, str, str]:
+def ledger_digests(
+    root: Path, pending: Path | None, month: str
+) -> tuple[str, str, str]:
     """sha1 (hex) of a month's ledger file, its appendix and its pending
     marks ("" for none)."""
     out = []
