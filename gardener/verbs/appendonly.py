@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from gardener.files import flock
 from gardener.files.atomic import atomic_write
+from gardener.verbs.grown import grown
 
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
@@ -90,7 +91,10 @@ def restore_notes(
     A warning for each is added to ``warnings``.
     """
     kept = []
+    only_grew = grown(repo, root, rels)  # a big note: no copy of it through git
     for rel in rels:
+        if rel in only_grew:
+            continue
         committed = repo.committed_text(rel)
         warning = committed and restore_rewritten(
             root, rel, committed, now.strftime("%Y-%m-%dT%H:%M")

@@ -25,6 +25,7 @@ from gardener.formats.dailynote import note_front
 from gardener.git.repo import identity_for
 from gardener.neverstore import redact
 from gardener.store import journal, refused, retired
+from gardener.verbs import grown
 from gardener.verbs.appendonly import restore_deleted, restore_notes
 from gardener.verbs.guard import (
     Redaction,
@@ -117,7 +118,8 @@ def record(
     text = [p for p in changed if p not in odd]
     redacted += remove_purged(s.root, text, repo.committed_texts)
     memo = ScanMemo()  # the commit's rescan of a text scanned here is a lookup
-    committed = repo.committed_texts(changed)  # scanned then: only new lines are
+    # scanned then: only new lines are; a big note that only grew: from its file
+    committed = grown.committed_texts(repo, s.root, changed)
     redacted += redact_files(s.root, text, s.config, s.now(), memo, committed)
     agents = {_agent_of(s.root, p) for p in changed if s.is_note(p)}
     author = repo.configured_identity() or identity_for(
