@@ -85,23 +85,32 @@ _FEW = 64  # new lines looked up one by one in the committed text, not a set
 def _appended(text: str, committed: str, scanned: Iterable[str], context: int) -> str:
     """``unscanned`` of a ``text`` that starts with ``committed``: only its
     lines from the one ``committed`` ends in can be new; each is new unless
-    some line of ``committed`` is the same."""
+    some line of ``committed`` is the same. No copy of the whole text."""
     start = committed.rfind("\n") + 1  # where the line committed ends in starts
-    first = committed.count("\n", 0, start)  # its index
-    # the lines before it a context may reach, and the rest of the text
-    before = text[:start].split("\n", ) if first <= context else (
-        text[: start - 1].rsplit("\n", context)[-context:] + [""]
-    )  # fmt: skip
-    base = first - (len(before) - 1)
-    lines = before[:-1] + text[start:].split("\n")
-    tail = range(len(before) - 1, len(lines))
+    begin, found = start, 0  # the lines before it a context may reach
+    while found < context and begin > 0:
+        begin = text.rfind("\n", 0, begin - 1) + 1
+        found += 1
+    before = text[begin : start - 1].split("\n") if start else []
+    lines = before + text[start:].split("\n")
+    tail = range(len(before), len(lines))
     if len(tail) <= _FEW:
-        framed = "\n" + committed + "\n"
-        fresh = [i for i in tail if f"\n{lines[i]}\n" not in framed]
+        fresh = [i for i in tail if not _holds(committed, lines[i])]
     else:
         held = set(committed.split("\n"))
         fresh = [i for i in tail if lines[i] not in held]
-    return _runs(lines, fresh, base, scanned, context)
+    # base 0: with ``context`` lines before, no context reaches back past them
+    return _runs(lines, fresh, 0, scanned, context)
+
+
+def _holds(text: str, line: str) -> bool:
+    """Whether ``line`` is one of ``text.split("\\n")``, without the split."""
+    return (
+        f"\n{line}\n" in text
+        or text.startswith(line + "\n")
+        or text.endswith("\n" + line)
+        or text == line
+    )
 
 
 def _runs(

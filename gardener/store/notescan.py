@@ -41,6 +41,8 @@ class Scan:
     tails: dict[str, notetail.Read] = field(default_factory=dict)
     kept_tails: dict[str, notetail.Tail] = field(default_factory=dict)  # as loaded
     vouched: set[str] = field(default_factory=set)  # months read without their file
+    # month -> its ledger files' state as the pass found them (notetail)
+    ledger_states: dict[str, notetail.LedgerState] = field(default_factory=dict)
 
     def learned(self, written: set[str]) -> Cache:
         """The cache to save after the pass; ``written``: the months it rewrote.
@@ -145,11 +147,12 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
         other = tails.get(rel) if known is None else None
         files = None
         if other is not None and len(raw) >= other.size:
-            files = notetail.ledger_digests(root, found.ledger.pending, month)
+            files = _state(found, month, other)
         try:
             note, got = notetail.read(
-                rel, day, raw, folder / name, known or other, files, known is not None
-            )
+                rel, day, raw, folder / name, known or other, files, known is not None,
+                digest=blobs[name],
+            )  # fmt: skip
         except ParseError as exc:
             found.problems.append(Problem("parse", rel, exc.line, exc.message))
             continue
@@ -215,7 +218,7 @@ def _vouched(
             continue  # a note the month's file must say about
         if others and cache.months.get(month) != _stamp(found, month):
             continue  # the file changed since the cache's flags were made
-        files = notetail.ledger_digests(found.ledger.root, found.ledger.pending, month)
+        files = _state(found, month, tails[base + rels[0]])
         for name, raw in read_files(folder, [n for n in rels if n not in data]):
             data[name] = raw
         usable = {
@@ -226,6 +229,17 @@ def _vouched(
         if len(usable) == len(rels):
             out[month] = usable
     return out
+
+
+def _state(found: Scan, month: str, known: notetail.Tail) -> notetail.LedgerState:
+    """``notetail.ledger_state`` of ``month`` (once a pass), stamps as ``known`` had them."""
+    state = found.ledger_states.get(month)
+    if state is None:
+        state = notetail.ledger_state(
+            found.ledger.root, found.ledger.pending, month, known.ledger
+        )
+        found.ledger_states[month] = state
+    return state
 
 
 def _stamp(found: Scan, month: str) -> str:

@@ -26,6 +26,7 @@ import hashlib
 import marshal
 import os
 import sys
+import time
 from array import array
 from bisect import bisect_left, insort
 from collections.abc import Mapping
@@ -53,11 +54,16 @@ from gardener.model.marks import (
     settled_mark,
 )
 from gardener.store.ledger import appendix_file, month_file
+from gardener.store.statcache import stamp_of
 
 FILE = "note-tails"
 MIN_BYTES = 1 << 18  # a smaller note parses in a few ms: whole, without a tail kept
-_VERSION = ("gardener note tails", 2, sys.version_info[:2])
+_VERSION = ("gardener note tails", 3, sys.version_info[:2])
 _FIELDS = tuple(f.name for f in fields(Entry))
+# (stat stamp, sha1 hex) of a month's ledger file, appendix and pending marks
+# ("" and "" for one that does not exist; a stamp "" when too new to trust)
+LedgerState = tuple[tuple[str, str], ...]
+_TRUSTED_AFTER_NS = 2_000_000_000  # a stamp this old vouches for a file's bytes
 _DAY = _FIELDS.index("day")
 
 
@@ -65,7 +71,7 @@ _DAY = _FIELDS.index("day")
 class Tail:
     """What a pass keeps of a note so that the next one parses only what follows.
 
-    ``size``: bytes of the note it read; ``prefix``: their sha1 (hex).
+    ``size``: bytes of the note it read; ``prefix``: their git blob id.
     ``index``, ``headings``: the ``Resume`` point; ``offset``: its byte
     offset. ``front``: the note's front matter. ``digests``: the sorted
     unique 64-bit entry digests (``marks.entry_digest``) of the entries
@@ -75,8 +81,8 @@ class Tail:
     ``rest``: the marks of this note the month's ledger held but those of
     the entries above ``index`` not kept (all of which it held): what the
     next pass asks the ledger about the note, it answers from these.
-    ``ledger``: sha1 (hex) of the month's ledger file, appendix and pending
-    marks ("" for none), as the pass left them.
+    ``ledger``: the month's ledger file, appendix and pending marks as the
+    pass left them (``ledger_state``).
     """
 
     size: int
@@ -89,7 +95,7 @@ class Tail:
     repeats: dict[int, int]
     kept: list[tuple[tuple[object, ...], str]]
     rest: frozenset[str]
-    ledger: tuple[str, str, str]
+    ledger: LedgerState
 
 
 @dataclass
@@ -114,9 +120,10 @@ def read(
     raw: bytes,
     where: Path,
     known: Tail | None,
-    ledger: tuple[str, str, str] | None = None,
+    ledger: LedgerState | None = None,
     checked: bool = False,
     min_bytes: int = MIN_BYTES,
+    digest: str | None = None,
 ) -> tuple[Note, Read | None]:
     """Parse the note ``rel`` (its bytes ``raw``, read from ``where``).
 
@@ -124,13 +131,13 @@ def read(
     of its month's ledger files now (``ledger``; None: not worked out), or
     if ``checked`` says so already. Returns the note (``digest`` set) and
     what ``tail`` needs, None for a note parsed whole that keeps no tail
-    (under ``min_bytes``, or front matter left open). Raises ParseError for
-    a note that is not UTF-8.
+    (under ``min_bytes``, or front matter left open). ``digest``: the blob
+    id of ``raw`` if known. Raises ParseError for a note that is not UTF-8.
     """
-    digest = note_digest(raw)
+    digest = digest or note_digest(raw)
     if len(raw) < min_bytes:
         return _whole(rel, day, decode_text(raw, where), digest), None
-    prefix = hashlib.sha1(raw).hexdigest()
+    prefix = digest
     if known is not None and (
         checked or (ledger is not None and usable(raw, known, ledger))
     ):
@@ -161,14 +168,15 @@ def _opens_front(text: str) -> bool:
     return first.rstrip("\r").strip() == "---"
 
 
-def usable(raw: bytes, known: Tail, ledger: tuple[str, str, str]) -> bool:
+def usable(raw: bytes, known: Tail, ledger: LedgerState) -> bool:
     """Whether ``known`` holds for the note's bytes ``raw`` now: they begin
-    with those it was made from, and its month's ledger files have the
-    digests ``ledger`` (``ledger_digests``) it was made with."""
-    if len(raw) < known.size or ledger != known.ledger:
+    with those it was made from, and its month's ledger files hold what they
+    held then (``ledger``: their ``ledger_state`` now)."""
+    if len(raw) < known.size or [h for _, h in ledger] != [h for _, h in known.ledger]:
         return False
-    view = memoryview(raw)[: known.size]
-    return hashlib.sha1(view).hexdigest() == known.prefix
+    digest = hashlib.sha1(b"blob %d\0" % known.size)
+    digest.update(memoryview(raw)[: known.size])
+    return digest.hexdigest() == known.prefix
 
 
 def vouched(known: Tail, note: Note) -> set[str]:
@@ -243,11 +251,11 @@ def tail(
     got: Read,
     held: set[str],
     carried: frozenset[str],
-    ledger: tuple[str, str, str],
+    ledger: LedgerState,
 ) -> Tail:
     """The ``Tail`` to keep after a pass over ``got``: ``held`` holds the
     marks of this note the month's ledger holds, as the pass left it (the
-    files' digests ``ledger``), of all of them when the month was read
+    files' ``ledger_state``), of all of them when the month was read
     whole, else of those it read; ``carried``: the rest of the tail it
     resumed from, the month not read whole (else empty)."""
     note, base = got.note, got.base
@@ -306,22 +314,37 @@ def _values(entry: Entry) -> tuple[object, ...]:
     return tuple(values)
 
 
-def ledger_digests(
-    root: Path, pending: Path | None, month: str
-) -> tuple[str, str, str]:
-    """sha1 (hex) of a month's ledger file, its appendix and its pending
-    marks ("" for none)."""
+def ledger_state(
+    root: Path, pending: Path | None, month: str, before: LedgerState | None = None
+) -> LedgerState:
+    """``LedgerState`` of a month's ledger file, appendix and pending marks.
+
+    A file whose stamp is the one ``before`` holds for it is not read again
+    (the month's file of a big note holds 500,000 marks); a stamp is kept
+    only when the file is older than ``_TRUSTED_AFTER_NS`` (as git does for
+    its index: a file written within the clock's tick may change unseen).
+    """
     out = []
-    for path in (
-        root / month_file(month),
-        root / appendix_file(month),
-        pending / month if pending else None,
-    ):
+    paths = (root / month_file(month), root / appendix_file(month))
+    for i, path in enumerate((*paths, pending / month if pending else None)):
         try:
-            out.append(hashlib.sha1(path.read_bytes()).hexdigest() if path else "")
+            st = os.stat(path) if path else None
         except FileNotFoundError:
-            out.append("")
-    return out[0], out[1], out[2]
+            st = None
+        if st is None:
+            out.append(("", ""))
+            continue
+        stamp = stamp_of(st)
+        if max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - _TRUSTED_AFTER_NS:
+            stamp = ""
+        if before is not None and stamp and before[i][0] == stamp:
+            out.append(before[i])
+            continue
+        try:
+            out.append((stamp, hashlib.sha1(Path(path).read_bytes()).hexdigest()))
+        except FileNotFoundError:
+            out.append(("", ""))
+    return tuple(out)
 
 
 def load(git_dir: Path | None) -> dict[str, Tail]:

@@ -17,30 +17,48 @@ from gardener.errors import GardenerError
 from gardener.files.read import read_bytes
 from gardener.git.repo import Repo
 from gardener.git.run import relative_paths
+from gardener.store.statcache import stamp_of
 
 MIN_BYTES = 1 << 20  # a smaller file: git's copy costs less than the check
 
 
-def grown(repo: Repo, root: Path, rels: Sequence[str]) -> dict[str, tuple[bytes, int]]:
+# (path, stat stamp) -> (the file's bytes, the committed length) or None
+Memo = dict[tuple[str, str], "tuple[bytes, int] | None"]
+
+
+def grown(
+    repo: Repo, root: Path, rels: Sequence[str], memo: Memo | None = None
+) -> dict[str, tuple[bytes, int]]:
     """The files of ``rels`` (workspace-relative) of at least ``MIN_BYTES``
     that start with their text at HEAD: path -> (the file's bytes, the
-    committed text's length in bytes). Others are left out."""
-    big = []
+    committed text's length in bytes). Others are left out. ``memo``: the
+    answers of a call before, for files whose stamp is the same (one
+    ``record`` asks twice; HEAD does not move in between)."""
+    memo = {} if memo is None else memo
+    big: list[tuple[str, tuple[str, str]]] = []
+    found: dict[str, tuple[bytes, int]] = {}
     for rel in relative_paths(rels):
         try:
             st = (root / rel).lstat()
         except OSError:
             continue
-        if stat.S_ISREG(st.st_mode) and st.st_size >= MIN_BYTES and "\n" not in rel:
-            big.append(rel)
+        if not stat.S_ISREG(st.st_mode) or st.st_size < MIN_BYTES or "\n" in rel:
+            continue
+        key = (rel, stamp_of(st))
+        if key in memo:
+            if (hit := memo[key]) is not None:
+                found[rel] = hit
+        else:
+            big.append((rel, key))
     if not big or not repo.has_commits():
-        return {}
-    request = "".join(f"HEAD:./{r}\n" for r in big).encode("utf-8", "surrogateescape")
+        return found
+    request = "".join(f"HEAD:./{r}\n" for r, _ in big).encode(
+        "utf-8", "surrogateescape"
+    )
     _, out = repo.run("cat-file", "--batch-check", stdin=request)
-    found: dict[str, tuple[bytes, int]] = {}
-    for rel, line in zip(
-        big, out.decode("ascii", "replace").splitlines(), strict=False
-    ):
+    lines = out.decode("ascii", "replace").splitlines()
+    for (rel, key), line in zip(big, lines, strict=False):
+        memo[key] = None
         fields = line.split(" ")
         if len(fields) != 3 or fields[1] != "blob":
             continue  # missing at HEAD, or not a file there
@@ -54,17 +72,18 @@ def grown(repo: Repo, root: Path, rels: Sequence[str]) -> dict[str, tuple[bytes,
         digest = hashlib.sha1(b"blob %d\0" % size)
         digest.update(memoryview(data)[:size])
         if digest.hexdigest() == oid:
-            found[rel] = (data, size)
+            found[rel] = memo[key] = (data, size)
     return found
 
 
 def committed_texts(
-    repo: Repo, root: Path, rels: Sequence[str]
+    repo: Repo, root: Path, rels: Sequence[str], memo: Memo | None = None
 ) -> dict[str, str | None]:
     """``repo.committed_texts(rels)``, the big files that only grew read
-    from the work tree (the same bytes, decoded the same way)."""
+    from the work tree (the same bytes, decoded the same way); ``memo``: as
+    ``grown`` takes it."""
     rels = relative_paths(rels)
-    held = grown(repo, root, rels)
+    held = grown(repo, root, rels, memo)
     rest = [r for r in rels if r not in held]
     out = repo.committed_texts(rest) if rest else {}
     for rel, (data, size) in held.items():

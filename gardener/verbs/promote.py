@@ -26,7 +26,7 @@ from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.ledger import LEGACY, Ledger, month_file
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
-from gardener.store.notetail import Tail, ledger_digests
+from gardener.store.notetail import Tail, ledger_state
 from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
 from gardener.verbs.merge import restore_lost
@@ -233,7 +233,10 @@ def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
     }
     for rel, got in found.tails.items():
         month = rel.rpartition("/")[2][:7]
-        files = ledger_digests(s.root, found.ledger.pending, month)
+        # the stamps the scan took: a file the pass did not write is not read
+        files = ledger_state(
+            s.root, found.ledger.pending, month, found.ledger_states.get(month)
+        )
         marks: Iterable[str] = ledger
         carried: frozenset[str] = frozenset()
         if month in found.ledger.partial and got.base is not None:

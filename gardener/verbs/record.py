@@ -113,13 +113,14 @@ def record(
     repo.unstage(list(renamed))  # a staged name would still reach a commit
     changed = sorted({renamed.get(p, p) for p in changed})
     notes = [renamed.get(p, p) for p in notes]
-    kept = restore_notes(s.root, repo, notes, s.now(), s.warnings)
+    big: grown.Memo = {}  # a big note that only grew is hashed once, not twice
+    kept = restore_notes(s.root, repo, notes, s.now(), s.warnings, big)
     # a purged text is refused if stored again (new lines scanned)
     text = [p for p in changed if p not in odd]
     redacted += remove_purged(s.root, text, repo.committed_texts)
     memo = ScanMemo()  # the commit's rescan of a text scanned here is a lookup
     # scanned then: only new lines are; a big note that only grew: from its file
-    committed = grown.committed_texts(repo, s.root, changed)
+    committed = grown.committed_texts(repo, s.root, changed, big)
     redacted += redact_files(s.root, text, s.config, s.now(), memo, committed)
     agents = {_agent_of(s.root, p) for p in changed if s.is_note(p)}
     author = repo.configured_identity() or identity_for(

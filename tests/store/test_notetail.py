@@ -26,7 +26,7 @@ from gardener.store import notetail
 DAY = date(2026, 1, 5)
 REL = "memory/2026-01-05.md"
 WHERE = Path("/nonexistent") / REL
-LEDGER = ("a" * 40, "", "")
+LEDGER = (("", "a" * 40), ("", ""), ("", ""))
 ZONE = ZoneInfo("UTC")
 
 _LINES = st.sampled_from(
@@ -161,7 +161,7 @@ def test_a_tail_is_not_used_when_the_note_changed_above_its_end() -> None:
     assert [e.text for e in note.entries] == ["09:00 uno", "10:00 two", "three", "four"]
     # nor when the month's ledger changed since
     grown = raw + b"- four\n"
-    other = ("b" * 40, "", "")
+    other = (("", "b" * 40), ("", ""), ("", ""))
     note, _ = notetail.read(REL, DAY, grown, WHERE, kept, other, min_bytes=0)
     assert len(note.entries) == 4
     note, _ = notetail.read(REL, DAY, grown, WHERE, kept, LEDGER, min_bytes=0)
