@@ -9,6 +9,7 @@ when their git blob id is the one HEAD holds for it (N: that blob's size).
 from __future__ import annotations
 
 import hashlib
+import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,21 +23,22 @@ from gardener.store.statcache import stamp_of
 MIN_BYTES = 1 << 20  # a smaller file: git's copy costs less than the check
 
 
-# (path, stat stamp) -> (the file's bytes, the committed length) or None
-Memo = dict[tuple[str, str], "tuple[bytes, int] | None"]
+# (path, stat stamp) -> the committed length in bytes, or None: not grown
+Memo = dict[tuple[str, str], "int | None"]
 
 
 def grown(
     repo: Repo, root: Path, rels: Sequence[str], memo: Memo | None = None
-) -> dict[str, tuple[bytes, int]]:
+) -> dict[str, tuple[bytes | None, int]]:
     """The files of ``rels`` (workspace-relative) of at least ``MIN_BYTES``
-    that start with their text at HEAD: path -> (the file's bytes, the
-    committed text's length in bytes). Others are left out. ``memo``: the
-    answers of a call before, for files whose stamp is the same (one
-    ``record`` asks twice; HEAD does not move in between)."""
+    that start with their text at HEAD: path -> (the file's bytes, None when
+    ``memo`` answered, the committed text's length in bytes). Others are
+    left out. ``memo``: the answers of a call before, for files whose stamp
+    is the same (one ``record`` asks twice; HEAD does not move in between);
+    it holds no bytes (a 50 MB note would stay in memory)."""
     memo = {} if memo is None else memo
     big: list[tuple[str, tuple[str, str]]] = []
-    found: dict[str, tuple[bytes, int]] = {}
+    found: dict[str, tuple[bytes | None, int]] = {}
     for rel in relative_paths(rels):
         try:
             st = (root / rel).lstat()
@@ -46,8 +48,8 @@ def grown(
             continue
         key = (rel, stamp_of(st))
         if key in memo:
-            if (hit := memo[key]) is not None:
-                found[rel] = hit
+            if (size := memo[key]) is not None:
+                found[rel] = (None, size)
         else:
             big.append((rel, key))
     if not big or not repo.has_commits():
@@ -72,7 +74,8 @@ def grown(
         digest = hashlib.sha1(b"blob %d\0" % size)
         digest.update(memoryview(data)[:size])
         if digest.hexdigest() == oid:
-            found[rel] = memo[key] = (data, size)
+            found[rel] = (data, size)
+            memo[key] = size
     return found
 
 
@@ -84,8 +87,30 @@ def committed_texts(
     ``grown`` takes it."""
     rels = relative_paths(rels)
     held = grown(repo, root, rels, memo)
-    rest = [r for r in rels if r not in held]
-    out = repo.committed_texts(rest) if rest else {}
+    out: dict[str, str | None] = {}
     for rel, (data, size) in held.items():
+        if data is None:  # vouched for by its stamp: read it again, check that
+            try:
+                fd = os.open(root / rel, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                try:
+                    data = _read_fd(fd)
+                    same = (rel, stamp_of(os.fstat(fd)))
+                finally:
+                    os.close(fd)
+            except OSError:
+                continue
+            if memo is None or memo.get(same) != size or len(data) < size:
+                continue  # changed since: git's copy
         out[rel] = str(memoryview(data)[:size], "utf-8", "surrogateescape")
+        del data
+    rest = [r for r in rels if r not in out]
+    if rest:
+        out.update(repo.committed_texts(rest))
     return {rel: out[rel] for rel in rels}
+
+
+def _read_fd(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 22):
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -8,11 +8,12 @@ gets its text back, and the rest is one commit attributed to whoever wrote it.
 
 from __future__ import annotations
 
+import codecs
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from gardener.errors import GardenerError, ParseError
+from gardener.errors import GardenerError
 from gardener.files.layout import (
     escaped,
     inside,
@@ -20,8 +21,8 @@ from gardener.files.layout import (
     odd_name_warning,
     utf8_name,
 )
-from gardener.files.read import read_text
-from gardener.formats.dailynote import note_front
+from gardener.files.read import read_bytes, read_text
+from gardener.formats.dailynote import note_front, split_front_matter
 from gardener.git.repo import identity_for
 from gardener.neverstore import redact
 from gardener.store import journal, refused, retired
@@ -303,8 +304,34 @@ def _agent_of(root: Path, rel: str) -> str | None:
     if not inside(root, Path(rel)):
         return None
     try:
-        text = read_text(root / rel)
-    except (ParseError, FileNotFoundError):
+        data = read_bytes(root / rel)
+    except FileNotFoundError:
         return None
-    agent = note_front(text).get("agent") if day else None
+    if not day or not _utf8(data):  # read_text would refuse it
+        return None
+    # the front matter is at the top: a big note is not decoded whole for it
+    # whole lines only: a cut "---" of a "----" line would read as its end
+    head = data[: data.rfind(b"\n", 0, _HEAD_BYTES) + 1].decode("utf-8")
+    opens = head.removeprefix("\ufeff").partition("\n")[0].strip() == "---"
+    if len(data) > _HEAD_BYTES and opens and split_front_matter(head)[0] is None:
+        head = data.decode("utf-8")  # opened, and its end further down
+    elif len(data) <= _HEAD_BYTES:
+        head = data.decode("utf-8")
+    agent = note_front(head).get("agent")
     return agent if isinstance(agent, str) else None
+
+
+_HEAD_BYTES = 1 << 16
+
+
+def _utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8, checked a piece at a time (no copy of it all)."""
+    check = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for at in range(0, len(data), 1 << 20):
+            check.decode(view[at : at + (1 << 20)])
+        check.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
