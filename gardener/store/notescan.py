@@ -20,7 +20,7 @@ from gardener.files.layout import note_names
 from gardener.files.read import read_files
 from gardener.model.facts import Note, Problem
 from gardener.model.marks import note_digest, settled_mark
-from gardener.store import notetail
+from gardener.store import notetail, tailstore
 from gardener.store.ledger import FOLDER, LEGACY, Ledger, pending_folder, read_all
 from gardener.store.statcache import MISSING, Cache, Clock, begin, load, stamp_of
 
@@ -174,14 +174,14 @@ def _tails(
     blobs: dict[str, str],
     flags: dict[str, str],
 ) -> dict[str, notetail.Tail]:
-    """The kept tails (``notetail.load``) when a note a pass may read is big
+    """The kept tails (``tailstore.load``) when a note a pass may read is big
     enough to have one; else {} (loading costs what the biggest tail holds)."""
     for name, (stamp, _) in stamps.items():
         if (
             flags.get(name) != "1"
             and int(stamp.partition(":")[0]) >= notetail.MIN_BYTES
         ):
-            return notetail.load(git_dir)
+            return tailstore.load(git_dir)
     return {}
 
 
@@ -232,10 +232,10 @@ def _vouched(
 
 
 def _state(found: Scan, month: str, known: notetail.Tail) -> notetail.LedgerState:
-    """``notetail.ledger_state`` of ``month`` (once a pass), stamps as ``known`` had them."""
+    """``tailstore.ledger_state`` of ``month`` (once a pass), stamps as ``known`` had them."""
     state = found.ledger_states.get(month)
     if state is None:
-        state = notetail.ledger_state(
+        state = tailstore.ledger_state(
             found.ledger.root, found.ledger.pending, month, known.ledger
         )
         found.ledger_states[month] = state

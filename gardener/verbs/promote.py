@@ -20,13 +20,14 @@ from gardener.model.marks import SETTLED
 from gardener.neverstore import redact
 from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
-from gardener.store import linememo, notetail, statcache
+from gardener.store import linememo, notetail, statcache, tailstore
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
 from gardener.store.ledger import LEGACY, Ledger, month_file
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
-from gardener.store.notetail import Tail, ledger_state
+from gardener.store.notetail import Tail
+from gardener.store.tailstore import ledger_state
 from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
 from gardener.verbs.merge import restore_lost
@@ -219,7 +220,7 @@ def _learned(
     }
     statcache.save(s.repo.git_dir, found.learned(months))
     if found.tails or found.kept_tails:
-        notetail.save(s.repo.git_dir, _tails(s, found, ledger))
+        tailstore.save(s.repo.git_dir, _tails(s, found, ledger))
 
 
 def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gardener import Workspace
 from gardener.model.marks import SETTLED
-from gardener.store import notetail
+from gardener.store import notetail, tailstore
 from gardener.store.ledger import appendix_file, month_file, read_all
 
 NOW = "2026-01-05T20:00"
@@ -66,13 +66,13 @@ def test_a_growing_big_note_decides_as_a_whole_parse(tmp_path: Path) -> None:
     cached.promote()
     shutil.copytree(cached.root, tmp_path / "whole", symlinks=True)
     whole = Workspace(tmp_path / "whole", now_override=NOW)
-    tails = cached.root / ".git" / "gardener" / notetail.FILE
+    tails = cached.root / ".git" / "gardener" / tailstore.FILE
     assert tails.is_file()
     for text in APPENDS:
         for ws in (cached, whole):
             with (ws.root / NOTE).open("a", encoding="utf-8", newline="") as out:
                 out.write(text)
-        (whole.root / ".git" / "gardener" / notetail.FILE).unlink(missing_ok=True)
+        (whole.root / ".git" / "gardener" / tailstore.FILE).unlink(missing_ok=True)
         got = [ws.promote().as_dict() for ws in (cached, whole)]
         for result in got:
             result.pop("commit")
