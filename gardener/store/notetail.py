@@ -78,7 +78,7 @@ class Tail:
     offset: int
     headings: dict[int, str]
     front: dict[str, object]
-    digests: array  # array("Q")
+    digests: array[int]  # array("Q")
     repeats: dict[int, int]
     kept: list[tuple[tuple[object, ...], str]]
     rest: frozenset[str]
@@ -278,7 +278,7 @@ def tail(
     )  # fmt: skip
 
 
-def _add(digests: array, repeats: dict[int, int], added: list[int]) -> None:
+def _add(digests: array[int], repeats: dict[int, int], added: list[int]) -> None:
     """Count ``added`` into the sorted unique ``digests`` and ``repeats``."""
     fresh: set[int] = set()
     for value in added:

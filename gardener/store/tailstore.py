@@ -58,7 +58,8 @@ def ledger_state(
             out.append(before[i])
             continue
         try:
-            out.append((stamp, hashlib.sha1(Path(path).read_bytes()).hexdigest()))
+            data = path.read_bytes() if path is not None else b""
+            out.append((stamp, hashlib.sha1(data).hexdigest()))
         except FileNotFoundError:
             out.append(("", ""))
     return tuple(out)
@@ -77,9 +78,14 @@ def load(git_dir: Path | None) -> dict[str, Tail]:
     out: dict[str, Tail] = {}
     try:
         for rel, row in data[2].items():
+            size, prefix, index, offset, headings, front, raw = row[:7]
+            repeats, kept, rest, ledger = row[7:]
             digests = array("Q")
-            digests.frombytes(row[6])
-            out[rel] = Tail(*row[:6], digests, *row[7:])
+            digests.frombytes(raw)
+            out[rel] = Tail(
+                size, prefix, index, offset, headings, front, digests, repeats,
+                kept, rest, ledger,
+            )  # fmt: skip
     except (TypeError, ValueError):
         return {}
     return out
