@@ -54,10 +54,12 @@ def _read_plain(fd: int, path: str | os.PathLike[str]) -> bytes:
             " move it away",
             path=path_text(path),
         )
-    chunks = []
-    while chunk := os.read(fd, _READ_CHUNK):
+    # the size it has now in one read: a 50 MB note is then one bytes object,
+    # not chunks and their join (twice its size at once); then what grew since
+    chunks = [os.read(fd, max(os.fstat(fd).st_size, 0) + 1)]
+    while chunks[-1] and (chunk := os.read(fd, _READ_CHUNK)):
         chunks.append(chunk)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _kind(mode: int) -> str:

@@ -14,7 +14,7 @@ from datetime import date
 
 from gardener.formats.blocks import FENCE, HEADING, closes, heading_title
 from gardener.formats.blocks import split_front_matter as split_front_matter
-from gardener.model.facts import Entry, Note, Problem
+from gardener.model.facts import Entry, Note
 from gardener.model.kinds import KIND_ALIASES, KINDS, canonical_kind
 
 _KIND_WORDS = "|".join([*KINDS, *KIND_ALIASES])
@@ -84,17 +84,53 @@ def parse_note(path: str, day: date, text: str) -> Note:
     Returns a Note; a front matter block that is not YAML is reported, and the
     file is then read as if it had none (a body may start with a ``---`` rule).
     """
-    problems: list[Problem] = []
     front, skip = _front(text)
+    lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
+    entries = parse_body(path, day, front, lines, skip, {})[0]
+    return Note(path=path, day=day, front=front, entries=tuple(entries))
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Where a parse may start again once lines are appended (``parse_body``).
+
+    ``index``: 0-based line (of the text without its BOM) of the last
+    top-level item whose line ends with a newline, or where the body starts
+    if none does; the parser's whole state there is ``headings`` (level ->
+    title): no fence is open, and the item before it ends at that line.
+    """
+
+    index: int
+    headings: dict[int, str]
+
+
+def parse_body(
+    path: str,
+    day: date,
+    front: Mapping[str, object],
+    lines: list[str],
+    start: int,
+    headings: dict[int, str],
+    base: int = 0,
+) -> tuple[list[Entry], Resume]:
+    """The entries of a note's body lines, and where a later parse may resume.
+
+    ``lines[i]`` is the note's line ``base + i`` (lines split on "\\n", BOM
+    off); parsing starts at line ``start`` (>= ``base``) in the state
+    ``headings``: from the front matter's end with none, or from a ``Resume``
+    an earlier parse gave. A parse resumed there gives the entries a whole
+    parse gives from that line on, whatever was appended after the lines it
+    read (the line at ``Resume.index`` is complete, so it reads the same).
+    """
     agent = front.get("agent") or front.get("by")
     agent = agent if isinstance(agent, str) and agent.strip() else None
     zone = front.get("timezone")
     zone = zone.strip() if isinstance(zone, str) and zone.strip() else None
-    lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
     entries: list[Entry] = []
-    headings: dict[int, str] = {}
     fence: str | None = None
     current: _Item | None = None
+    resume = Resume(start, headings)
+    complete = base + len(lines) - 1  # lines before it end with a newline
 
     def flush() -> None:
         nonlocal current
@@ -102,8 +138,8 @@ def parse_note(path: str, day: date, text: str) -> Note:
             entries.append(_entry(path, day, agent, zone, current))
             current = None
 
-    for index in range(skip, len(lines)):
-        raw = lines[index].rstrip("\r")
+    for index in range(start, base + len(lines)):
+        raw = lines[index - base].rstrip("\r")
         # fences and headings start with one of these after at most 3 spaces
         lead = raw.lstrip()[:1]
         fm = FENCE.match(raw) if lead in ("`", "~") else None
@@ -125,6 +161,7 @@ def parse_note(path: str, day: date, text: str) -> Note:
         if hm:
             flush()
             level = len(hm.group(1))
+            # a new dict each time: a Resume may hold the one before
             headings = {lv: t for lv, t in headings.items() if lv < level}
             headings[level] = heading_title(hm.group(2))
             continue
@@ -141,6 +178,8 @@ def parse_note(path: str, day: date, text: str) -> Note:
         im = (_TOP_ITEM if current is not None else _FIRST_ITEM).match(raw)
         if im:
             flush()
+            if index < complete:  # the whole state here: headings (no fence, no item)
+                resume = Resume(index, headings)
             deepest = headings[max(headings)] if headings else None
             path_ = tuple(headings[lv] for lv in sorted(headings))
             current = _Item(index + 1, im.group(1).strip(), deepest, path_)
@@ -154,13 +193,7 @@ def parse_note(path: str, day: date, text: str) -> Note:
             continue  # a blank line inside a list: nested items may follow
         flush()
     flush()
-    return Note(
-        path=path,
-        day=day,
-        front=front,
-        entries=tuple(entries),
-        problems=tuple(problems),
-    )
+    return entries, resume
 
 
 def note_front(text: str) -> Mapping[str, object]:

@@ -222,6 +222,10 @@ class Note:
     problems: tuple[Problem, ...] = ()
     # git blob id (40 hex) of the file's bytes as read; None when parsed from text alone
     digest: str | None = None
+    # each entry's ledger mark, when worked out already (``marks.entry_marks``):
+    # a note parsed from where it last ended holds only some of its entries
+    # (see ``gardener.store.notetail``), and their ``#n`` counts the others
+    marks: tuple[str, ...] | None = None
 
 
 @quick_init

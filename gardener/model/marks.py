@@ -31,16 +31,21 @@ def fingerprints(note: Note) -> dict[Entry, str]:
 
 def entry_marks(note: Note) -> list[str]:
     """``fingerprints`` as a list, in the order of ``note.entries``."""
+    if note.marks is not None:  # worked out by a parse of the note's tail
+        return list(note.marks)
     marks: list[str] = []
     count: dict[str, int] = {}
     for entry in note.entries:
-        digest = hashlib.sha1(
-            entry.text.encode("utf-8", "surrogateescape")
-        ).hexdigest()[:16]
+        digest = entry_digest(entry.text)
         n = count.get(digest, 0)
         count[digest] = n + 1
         marks.append(f"{note.path}\t{digest}" + (f"#{n}" if n else ""))
     return marks
+
+
+def entry_digest(text: str) -> str:
+    """The 16 hex digits of an entry's text that its mark holds."""
+    return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def note_digest(data: bytes) -> str:

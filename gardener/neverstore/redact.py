@@ -68,14 +68,61 @@ def unscanned(
     """
     if committed is None:
         return text
+    if len(text) >= _GREW_MIN and text.startswith(committed):
+        return _appended(text, committed, scanned, context)
     lines = text.split("\n")
     held = set(committed.split("\n"))
     fresh = [i for i, line in enumerate(lines) if line not in held]
+    return _runs(lines, fresh, 0, scanned, context)
+
+
+# a text this long that only grew is not split whole (a 50 MB note: 500,000
+# lines, twice, and a set of them, for the few appended)
+_GREW_MIN = 1 << 16
+_FEW = 64  # new lines looked up one by one in the committed text, not a set
+
+
+def _appended(text: str, committed: str, scanned: Iterable[str], context: int) -> str:
+    """``unscanned`` of a ``text`` that starts with ``committed``: only its
+    lines from the one ``committed`` ends in can be new; each is new unless
+    some line of ``committed`` is the same. No copy of the whole text."""
+    start = committed.rfind("\n") + 1  # where the line committed ends in starts
+    begin, found = start, 0  # the lines before it a context may reach
+    while found < context and begin > 0:
+        begin = text.rfind("\n", 0, begin - 1) + 1
+        found += 1
+    before = text[begin : start - 1].split("\n") if start else []
+    lines = before + text[start:].split("\n")
+    tail = range(len(before), len(lines))
+    if len(tail) <= _FEW:
+        fresh = [i for i in tail if not _holds(committed, lines[i])]
+    else:
+        held = set(committed.split("\n"))
+        fresh = [i for i in tail if lines[i] not in held]
+    # base 0: with ``context`` lines before, no context reaches back past them
+    return _runs(lines, fresh, 0, scanned, context)
+
+
+def _holds(text: str, line: str) -> bool:
+    """Whether ``line`` is one of ``text.split("\\n")``, without the split."""
+    return (
+        f"\n{line}\n" in text
+        or text.startswith(line + "\n")
+        or text.endswith("\n" + line)
+        or text == line
+    )
+
+
+def _runs(
+    lines: list[str], fresh: list[int], base: int, scanned: Iterable[str], context: int
+) -> str:
+    """The ``fresh`` lines (indices in ``lines``, whose first is the text's
+    line ``base``) with their context, as ``unscanned`` gives them."""
     if all(lines[i] in scanned for i in fresh):
         return ""
     keep: set[int] = set()
     for i in fresh:
-        keep.update(range(max(0, i - context), i + 1))
+        keep.update(range(max(0, i + base - context) - base, i + 1))
     out: list[str] = []
     for i in sorted(keep):
         if out and i - 1 not in keep:

@@ -7,6 +7,8 @@ journal     the redo journal of the gardener's own rewrites (.git/gardener-pendi
 settings    load: the settings from rules.md, and their cache (.git/gardener/config.json)
 statcache   what promote learned about notes it did not need to read
 notescan    which daily notes a promote pass must read
+notetail    a big note parsed from where the last pass left it
+tailstore   where note tails are kept, and the ledger state they rest on
 linememo    MEMORY.md's lines as last parsed, so a pass parses only new ones
 
 What each file holds, and which are caches: docs/internals.md.

@@ -8,6 +8,13 @@ only the months it touched, not years of marks. Workspaces made before kept
 one file, ``.gardener/ledger``: it is still read, and the next write moves its
 marks into the month files and deletes it in the same commit.
 
+A month may also have an appendix, ``YYYY-MM+``: marks a pass added without
+reading the month's file (see ``Ledger.vouch``: a big note parsed from where
+the last pass left it, ``gardener.store.notetail``), so that it writes and
+commits a few lines, not the 500,000 marks of a 50 MB note. It is read with
+its month, and the next pass that reads the whole month moves its marks into
+the month's file and deletes it (git merges both as sets of lines).
+
 A pass that changes no belief makes no commit of its own (see docs/internals.md,
 Pending ledger marks): the marks it adds wait in ``<git folder>/gardener/ledger-pending/
 YYYY-MM`` (only the marks that month's committed file lacks), are read as part
@@ -24,11 +31,13 @@ from gardener.files.atomic import atomic_write
 from gardener.files.layout import STATE_DIR, note_date
 from gardener.files.read import read_text
 from gardener.git.run import git_dir_of
+from gardener.model.marks import SETTLED
 
 LEGACY = f"{STATE_DIR}/ledger"  # the single file of workspaces made before
 FOLDER = f"{STATE_DIR}/ledger.d"
 UNDATED = "undated"  # the file of marks whose path names no date (hand-written)
 PENDING = "ledger-pending"  # in the git folder's gardener/: marks no commit holds yet
+APPENDIX = "+"  # a month's appendix file: ``ledger.d/YYYY-MM+``
 
 
 def pending_folder(git_dir: str | Path | None) -> Path | None:
@@ -46,6 +55,11 @@ def month_of(mark: str) -> str:
 def month_file(month: str) -> str:
     """The workspace-relative path of a month's ledger file."""
     return f"{FOLDER}/{month}"
+
+
+def appendix_file(month: str) -> str:
+    """The workspace-relative path of a month's appendix (see the module's docstring)."""
+    return f"{FOLDER}/{month}{APPENDIX}"
 
 
 def parse(text: str) -> list[str]:
@@ -76,12 +90,17 @@ def group(marks: Iterable[str]) -> dict[str, set[str]]:
 class Ledger:
     """The ledger files read so far: a view of some months, or of all.
 
-    ``months`` maps each month read to its marks: what its file holds (none
-    when it has no file) and its pending marks (``pending``: their folder,
-    None if not used); ``filed`` holds, for each month read that has pending
-    marks, what its file alone holds. ``legacy`` holds the old single file's
-    marks, None if it is gone. Marks of months not read are unknown:
-    ``files`` never writes them.
+    ``months`` maps each month read to its marks: what its file and its
+    appendix hold (none when it has neither) and its pending marks
+    (``pending``: their folder, None if not used); ``filed`` holds, for each
+    month read that has pending marks, what its files alone hold;
+    ``appendix``, for each month read that has one, what its appendix holds.
+    A month in ``partial`` was read without its file (``vouch``): its marks
+    are its appendix's, its pending ones, and those of its file a caller
+    vouched for (``partial[month]``, the file's share); no other mark of the
+    file is asked for. ``legacy`` holds the old single file's marks, None if
+    it is gone. Marks of months not read are unknown: ``files`` never writes
+    them.
     """
 
     root: Path
@@ -89,6 +108,8 @@ class Ledger:
     legacy: frozenset[str] | None = None
     pending: Path | None = None
     filed: dict[str, frozenset[str]] = field(default_factory=dict)
+    appendix: dict[str, frozenset[str]] = field(default_factory=dict)
+    partial: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def marks(self) -> frozenset[str]:
         """Every mark read (the legacy file's too)."""
@@ -98,45 +119,98 @@ class Ledger:
         return frozenset(out)
 
     def read(self, months: Iterable[str]) -> None:
-        """Read the files of ``months`` not read yet, and their pending marks."""
+        """Read the files of ``months`` not read yet, their appendices and
+        their pending marks."""
         for month in months:
             if month in self.months:
                 continue
             marks = frozenset(_read(self.root / month_file(month)))
-            waiting = _read(self.pending / month) if self.pending else []
-            if waiting:
-                self.filed[month] = marks
-                marks = marks.union(waiting)
-            self.months[month] = marks
+            self._rest(month, marks)
 
-    def read_pending(self) -> None:
+    def vouch(self, month: str, held: Iterable[str]) -> None:
+        """Read ``month`` without its file: its appendix and pending marks,
+        and ``held``, marks the caller knows its files hold (the rest of the
+        file is never asked for). Nothing if the month was read."""
+        if month in self.months:
+            return
+        added = _read(self.root / appendix_file(month))
+        waiting = _read(self.pending / month) if self.pending else []
+        # the file's share: what the appendix or the pending marks hold
+        # is written (or waits) as they are
+        known = frozenset(held).difference(added, waiting)
+        self.partial[month] = known
+        self._rest(month, known)
+
+    def _rest(self, month: str, marks: frozenset[str]) -> None:
+        """Take ``month``'s file marks (``marks``) with its appendix and pending ones."""
+        added = frozenset(_read(self.root / appendix_file(month)))
+        if added:
+            self.appendix[month] = added
+            marks = marks.union(added)
+        waiting = _read(self.pending / month) if self.pending else []
+        if waiting:
+            self.filed[month] = marks
+            marks = marks.union(waiting)
+        self.months[month] = marks
+
+    def read_pending(self, skip: Iterable[str] = ()) -> None:
         """Read every month that has pending marks (a few: those of the passes
-        since the last commit), so the next commit takes them all."""
+        since the last commit), so the next commit takes them all; but those
+        of ``skip`` (a caller reads them otherwise: ``vouch``)."""
         try:
             names = [p.name for p in self.pending.iterdir()] if self.pending else []
         except FileNotFoundError:
             return
-        self.read(sorted(n for n in names if not n.startswith(".")))
+        skip = set(skip)
+        self.read(sorted(n for n in names if not n.startswith(".") and n not in skip))
 
     def files(self, marks: Iterable[str]) -> dict[str, str | None]:
         """The ledger files to write (None: delete) so that the ledger holds ``marks``.
 
         ``marks``: the whole ledger of the months read (a pass's new ledger).
         Months whose files already hold them are left out; a month left without
-        marks loses its file; the legacy file is split into months and deleted.
-        Months that ``marks`` reach but were not read are read first. Pending
-        marks are written with the rest: call ``committed`` once committed.
+        marks loses its file; a month read whole takes its appendix's marks
+        into its file; a month read in part (``vouch``) writes its appendix
+        alone, or is read whole first when a mark of its file is to go (a
+        stale ``settled`` line may stay: harmless); the legacy file is split
+        into months and deleted. Months that ``marks`` reach but were not
+        read are read first. Pending marks are written with the rest: call
+        ``committed`` once committed.
         """
         wanted = group(marks)
         self.read(wanted)
+        for month, known in list(self.partial.items()):
+            gone = known - wanted.get(month, set())
+            if any(SETTLED not in m for m in gone):
+                self._whole(month, wanted)
         out: dict[str, str | None] = {}
         for month, held in sorted(self.months.items()):
             new = wanted.get(month, set())
-            if new != self.filed.get(month, held):
+            if month in self.partial:
+                added = frozenset(new) - self.partial[month]
+                if added != self.appendix.get(month, frozenset()):
+                    out[appendix_file(month)] = render(added) if added else None
+                continue
+            if month in self.appendix:
+                out[appendix_file(month)] = None
+                out[month_file(month)] = render(new) if new else None
+            elif new != self.filed.get(month, held):
                 out[month_file(month)] = render(new) if new else None
         if self.legacy is not None:
             out[LEGACY] = None
         return out
+
+    def _whole(self, month: str, wanted: dict[str, set[str]]) -> None:
+        """Read the month read in part whole, and make ``wanted``'s marks of
+        it the whole month's: what the part view dropped and added, applied
+        to the file's other marks."""
+        view = self.months.pop(month)
+        self.partial.pop(month)
+        self.filed.pop(month, None)
+        self.appendix.pop(month, None)
+        self.read([month])
+        new = wanted.get(month, set())
+        wanted[month] = (set(self.months[month]) - (view - new)) | new
 
     def committed(self) -> None:
         """The files ``files`` gave are committed: their pending marks are in
@@ -181,9 +255,9 @@ def read_all(root: Path, git_dir: str | Path | None = None) -> Ledger:
     book = Ledger(root, pending=pending_folder(git_dir or git_dir_of(str(root))))
     folder = root / FOLDER
     if folder.is_dir():
-        book.read(
-            sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
-        )
+        names = (p.name for p in folder.iterdir() if not p.name.startswith("."))
+        # an appendix without its month's file is read as the month's
+        book.read(sorted({name.removesuffix(APPENDIX) for name in names}))
     book.read_pending()
     legacy = root / LEGACY
     if legacy.is_file():

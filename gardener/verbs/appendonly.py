@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from gardener.files import flock
 from gardener.files.atomic import atomic_write
+from gardener.verbs.grown import Memo, grown
 
 if TYPE_CHECKING:
     from gardener.git.repo import Repo
@@ -83,14 +84,22 @@ def restore_rewritten(root: Path, rel: str, committed: str, when: str) -> str | 
 
 
 def restore_notes(
-    root: Path, repo: Repo, rels: Sequence[str], now: datetime, warnings: list[str]
+    root: Path,
+    repo: Repo,
+    rels: Sequence[str],
+    now: datetime,
+    warnings: list[str],
+    memo: Memo | None = None,
 ) -> list[str]:
     """``restore_rewritten`` for each committed note of ``rels``; the ones restored.
 
-    A warning for each is added to ``warnings``.
+    A warning for each is added to ``warnings``. ``memo``: see ``grown.grown``.
     """
     kept = []
+    only_grew = grown(repo, root, rels, memo)  # a big note: no copy through git
     for rel in rels:
+        if rel in only_grew:
+            continue
         committed = repo.committed_text(rel)
         warning = committed and restore_rewritten(
             root, rel, committed, now.strftime("%Y-%m-%dT%H:%M")

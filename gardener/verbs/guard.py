@@ -447,10 +447,12 @@ def open_for_writing(path: Path) -> bool:
 
 
 def _read_rest(fd: int) -> str:
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8", "surrogateescape")
+    """The rest of ``fd`` from its offset, decoded; the bytes grow in one
+    buffer (chunks and their join would hold a 50 MB note twice)."""
+    data = bytearray()
+    while chunk := os.read(fd, 1 << 22):
+        data += chunk
+    return data.decode("utf-8", "surrogateescape")
 
 
 def quarantined(root: Path) -> list[tuple[Redaction, str]]:

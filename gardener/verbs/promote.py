@@ -8,7 +8,7 @@ next pass reads only what changed.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -16,15 +16,18 @@ from gardener.formats.memoryfile import NEW_FILE, parse_memory
 from gardener.git.repo import Identity, identity_for
 from gardener.model.config import Config
 from gardener.model.facts import Memory
+from gardener.model.marks import SETTLED
 from gardener.neverstore import redact
 from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
-from gardener.store import linememo, statcache
+from gardener.store import linememo, notetail, statcache, tailstore
 from gardener.store import retired as retired_notes
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
-from gardener.store.ledger import LEGACY, month_file
+from gardener.store.ledger import LEGACY, Ledger, month_file
 from gardener.store.linememo import LineMemo
 from gardener.store.notescan import Scan, scan
+from gardener.store.notetail import Tail
+from gardener.store.tailstore import ledger_state
 from gardener.store.times import read as recorded_times
 from gardener.verbs.budget import check_loss
 from gardener.verbs.guard import Redaction
@@ -120,7 +123,7 @@ def _pass(
     done = PromoteResult(plan, None, dry_run, tuple(redacted), tuple(s.warnings))
     ledger = found.ledger.files(plan.ledger)
     if dry_run:
-        _learned(s, found, {}, memo)
+        _learned(s, found, {}, memo, found.ledger.marks())
         # a dry run redacts nothing on disk, so what it prints is redacted here:
         # an agent's transcript must not carry a secret the real pass removes
         return replace(done, plan=scrubbed(plan, s.config))
@@ -129,13 +132,16 @@ def _pass(
         # own; the marks wait for the next commit (docs/internals.md,
         # Pending ledger marks)
         waiting = found.ledger.stash(plan.ledger)
-        _learned(s, found, {month_file(m): None for m in waiting}, memo)
+        _learned(
+            s, found, {month_file(m): None for m in waiting}, memo,
+            found.ledger.marks(),
+        )  # fmt: skip
         return done
     if not plan.changed:  # a judgment on record, or the old ledger split into months
         message = decide_message(plan, judge) if judge else ledger_message(plan, True)
         applied = s.apply(ledger, {}, message, promote_author(plan))
         found.ledger.committed()
-        _learned(s, found, ledger, memo)
+        _learned(s, found, ledger, memo, plan.ledger)
         return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
     # MEMORY.md first: if it changed since the plan, nothing is written
     files = {s.config.memory_file: plan.text, **ledger}
@@ -146,7 +152,7 @@ def _pass(
     if applied.stale:
         return None
     found.ledger.committed()
-    _learned(s, found, files, memo)
+    _learned(s, found, files, memo, plan.ledger)
     return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
 
 
@@ -199,10 +205,15 @@ def scan_notes(s: Session) -> Scan:
 
 
 def _learned(
-    s: Session, found: Scan, written: Mapping[str, str | None], memo: LineMemo
+    s: Session,
+    found: Scan,
+    written: Mapping[str, str | None],
+    memo: LineMemo,
+    ledger: frozenset[str],
 ) -> None:
-    """Save what the pass learned about files (``written``: what it wrote)
-    and MEMORY.md's lines."""
+    """Save what the pass learned about files (``written``: what it wrote;
+    ``ledger``: marks the ledger files hold now, of the months read at
+    least) and MEMORY.md's lines."""
     linememo.save(s.repo.git_dir, memo)
     months = {
         rel.removeprefix(LEDGER_FOLDER + "/")
@@ -210,6 +221,38 @@ def _learned(
         if rel.startswith(LEDGER_FOLDER + "/")
     }
     statcache.save(s.repo.git_dir, found.learned(months))
+    if found.tails or found.kept_tails:
+        tailstore.save(s.repo.git_dir, _tails(s, found, ledger))
+
+
+def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
+    """The note tails to keep: those of the notes parsed now, as the ledger
+    files are now (``ledger``: the marks they hold, of the months read), and
+    the others kept before whose notes are still there."""
+    out = {
+        rel: kept
+        for rel, kept in found.kept_tails.items()
+        if rel not in found.tails and (s.root / rel).is_file()
+    }
+    for rel, got in found.tails.items():
+        month = rel.rpartition("/")[2][:7]
+        # the stamps the scan took: a file the pass did not write is not read
+        files = ledger_state(
+            s.root, found.ledger.pending, month, found.ledger_states.get(month)
+        )
+        marks: Iterable[str] = ledger
+        carried: frozenset[str] = frozenset()
+        if month in found.ledger.partial and got.base is not None:
+            # read in part: what the tail it resumed from knew of the rest
+            carried = frozenset(m for m in got.base.rest if SETTLED not in m)
+        elif month in found.vouched:  # read whole at the end: as it is now
+            book = Ledger(s.root, pending=found.ledger.pending)
+            book.read([month])
+            marks = book.months[month]
+        start = rel + "\t"
+        held = {m for m in marks if m.startswith(start)}
+        out[rel] = notetail.tail(got, held, carried, files)
+    return out
 
 
 @contextmanager

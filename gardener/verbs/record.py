@@ -8,11 +8,12 @@ gets its text back, and the rest is one commit attributed to whoever wrote it.
 
 from __future__ import annotations
 
+import codecs
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from gardener.errors import GardenerError, ParseError
+from gardener.errors import GardenerError
 from gardener.files.atomic import atomic_write, ensure_state_dir
 from gardener.files.layout import (
     escaped,
@@ -21,13 +22,14 @@ from gardener.files.layout import (
     odd_name_warning,
     utf8_name,
 )
-from gardener.files.read import read_text
-from gardener.formats.dailynote import note_front, parse_note
+from gardener.files.read import read_bytes, read_text
+from gardener.formats.dailynote import note_front, parse_note, split_front_matter
 from gardener.git.repo import identity_for
 from gardener.neverstore import redact
 from gardener.planning.times import recorded_times
 from gardener.store import journal, refused, retired
 from gardener.store import times as store_times
+from gardener.verbs import grown
 from gardener.verbs.appendonly import restore_deleted, restore_notes
 from gardener.verbs.guard import (
     Redaction,
@@ -115,12 +117,14 @@ def record(
     repo.unstage(list(renamed))  # a staged name would still reach a commit
     changed = sorted({renamed.get(p, p) for p in changed})
     notes = [renamed.get(p, p) for p in notes]
-    kept = restore_notes(s.root, repo, notes, s.now(), s.warnings)
+    big: grown.Memo = {}  # a big note that only grew is hashed once, not twice
+    kept = restore_notes(s.root, repo, notes, s.now(), s.warnings, big)
     # a purged text is refused if stored again (new lines scanned)
     text = [p for p in changed if p not in odd]
     redacted += remove_purged(s.root, text, repo.committed_texts)
     memo = ScanMemo()  # the commit's rescan of a text scanned here is a lookup
-    committed = repo.committed_texts(changed)  # scanned then: only new lines are
+    # scanned then: only new lines are; a big note that only grew: from its file
+    committed = grown.committed_texts(repo, s.root, changed, big)
     redacted += redact_files(s.root, text, s.config, s.now(), memo, committed)
     agents = {_agent_of(s.root, p) for p in changed if s.is_note(p)}
     author = repo.configured_identity() or identity_for(
@@ -336,8 +340,34 @@ def _agent_of(root: Path, rel: str) -> str | None:
     if not inside(root, Path(rel)):
         return None
     try:
-        text = read_text(root / rel)
-    except (ParseError, FileNotFoundError):
+        data = read_bytes(root / rel)
+    except FileNotFoundError:
         return None
-    agent = note_front(text).get("agent") if day else None
+    if not day or not _utf8(data):  # read_text would refuse it
+        return None
+    # the front matter is at the top: a big note is not decoded whole for it
+    # whole lines only: a cut "---" of a "----" line would read as its end
+    head = data[: data.rfind(b"\n", 0, _HEAD_BYTES) + 1].decode("utf-8")
+    opens = head.removeprefix("\ufeff").partition("\n")[0].strip() == "---"
+    if len(data) > _HEAD_BYTES and opens and split_front_matter(head)[0] is None:
+        head = data.decode("utf-8")  # opened, and its end further down
+    elif len(data) <= _HEAD_BYTES:
+        head = data.decode("utf-8")
+    agent = note_front(head).get("agent")
     return agent if isinstance(agent, str) else None
+
+
+_HEAD_BYTES = 1 << 16
+
+
+def _utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8, checked a piece at a time (no copy of it all)."""
+    check = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for at in range(0, len(data), 1 << 20):
+            check.decode(view[at : at + (1 << 20)])
+        check.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from gardener.neverstore import redact as redacting
 from gardener.neverstore.redact import (
     Finding,
     compile_patterns,
@@ -208,3 +209,29 @@ def test_a_value_written_after_a_marker_is_found(line, value):
 )
 def test_the_words_after_a_marker_stay(line):
     assert find(line) == []
+
+
+def _unscanned_by_sets(text: str, committed: str, scanned, context: int) -> str:
+    """``redact.unscanned`` as it reads a text that changed anywhere."""
+    lines = text.split("\n")
+    held = set(committed.split("\n"))
+    fresh = [i for i, line in enumerate(lines) if line not in held]
+    return redacting._runs(lines, fresh, 0, scanned, context)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(["a", "b", "", "key: v", "x y"]), max_size=30),
+    st.lists(st.sampled_from(["a", "new", "", "token=zz", "b"]), max_size=70),
+    st.booleans(),
+    st.integers(0, 10),
+)
+def test_a_grown_text_is_read_as_a_changed_one(old, new, cut, context) -> None:
+    """The append-only shortcut of ``unscanned`` (no split of the whole text,
+    new lines looked up in the committed one) gives what the sets give."""
+    committed = "\n".join(old) + ("" if cut else "\n")
+    text = committed + "\n".join(new)
+    for scanned in ((), ("new",)):
+        assert redacting._appended(
+            text, committed, scanned, context
+        ) == _unscanned_by_sets(text, committed, scanned, context)

@@ -133,3 +133,35 @@ def test_redaction_writes_in_place_while_an_agent_holds_the_note_open(ws: Worksp
     ws.record()
     assert "Hunter2Hunter2xx" not in git(ws.root, "log", "-p", "--all")
     assert "written later" in git(ws.root, "show", "HEAD:memory/2026-01-05.md")
+
+
+def test_a_big_note_that_grew_is_read_from_its_file_and_one_rewritten_is_restored(
+    ws: Workspace,
+):
+    """A note past ``grown.MIN_BYTES`` that only grew: its committed text is
+    its file's first bytes (git's blob id says so), no copy through git; one
+    rewritten above its end is still restored from git."""
+    from gardener.git.repo import Repo
+    from gardener.verbs import grown
+
+    rel = "memory/2026-01-05.md"
+    path = ws.root / rel
+    body = "".join(f"- 09:{i % 60:02d} line {i} é\r\n" for i in range(60_000))
+    path.write_text(body, encoding="utf-8", newline="")
+    assert path.stat().st_size > grown.MIN_BYTES
+    ws.record()
+    with path.open("a", encoding="utf-8", newline="") as out:
+        out.write("- 10:00 one more\n")
+    repo = Repo.open(ws.root)
+    try:
+        assert set(grown.grown(repo, ws.root, [rel])) == {rel}
+        assert grown.committed_texts(repo, ws.root, [rel, "MEMORY.md"]) == (
+            repo.committed_texts([rel, "MEMORY.md"])
+        )
+        path.write_text("- 08:00 rewritten\n" + body, encoding="utf-8", newline="")
+        assert grown.grown(repo, ws.root, [rel]) == {}
+    finally:
+        repo.close()
+    ws.record()
+    text = path.read_bytes().decode("utf-8")
+    assert text.startswith(body) and "rewritten" in text.splitlines()[-1]
