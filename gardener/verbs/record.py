@@ -29,6 +29,7 @@ from gardener.neverstore import redact
 from gardener.planning.times import recorded_times
 from gardener.store import journal, refused, retired
 from gardener.store import times as store_times
+from gardener.store.notetail import MIN_BYTES as TAIL_BYTES
 from gardener.verbs import grown
 from gardener.verbs.appendonly import restore_deleted, restore_notes
 from gardener.verbs.guard import (
@@ -165,6 +166,11 @@ def _recorded(
             continue
         try:
             text = texts[rel] if texts is not None else read_text(path)
+            if len(text) >= TAIL_BYTES:
+                # a big note is parsed from where the last pass left it, never
+                # whole per commit: its untimed lines keep the inherited time
+                # (docs/design.md, Several machines, Recorded times)
+                continue
             new = parse_note(rel, day, text)
             was = committed.get(rel)
             old = parse_note(rel, day, was) if was is not None else None

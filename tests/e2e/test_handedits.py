@@ -443,3 +443,16 @@ def test_a_cut_accepted_leaves_no_link_for_check_to_report_for_ever(tmp_path: Pa
     assert "superseded-by" not in text
     subject = git(root, "log", "-1", "--format=%s")
     assert subject == "promote: 1 dangling link(s) dropped\n"
+
+
+def test_a_big_note_records_no_times(eight: Workspace):
+    """A note of 256 KB or more is never parsed whole per commit: its untimed
+    lines keep the inherited time and no times.d line is written (merging
+    b18's recorded times with the big-note tail parse cost 0.7 s a commit)."""
+    ws = eight
+    note = ws.root / "memory" / "2026-02-10.md"
+    note.write_text("- 09:00 the log starts\n" + "- a line of the log\n" * 14_000)
+    head = git(ws.root, "rev-parse", "HEAD").strip()
+    ws.record()
+    changed = git(ws.root, "diff", head, "HEAD", "--name-only").split()
+    assert changed == ["memory/2026-02-10.md"]
