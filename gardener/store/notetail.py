@@ -8,7 +8,7 @@ complete, and the headings there), the digest counts of the entries above
 it (for the ``#n`` of a repeated line's mark), and the few entries above it
 a later pass still needs: those its month's ledger did not hold, and before
 each the timed entry above it (whose time an untimed entry takes; see
-``planning.promote._valid_times``), and the last timed entry above the
+``planning.times.valid_times``), and the last timed entry above the
 resume point. The next pass, when the note still starts with those bytes
 and the month's ledger files hold what the last pass left, parses from the
 resume point and plans with those entries and the new ones: a plan equal to

@@ -20,7 +20,7 @@ from gardener.model.marks import (
     entry_marks,
     settled_mark,
 )
-from gardener.planning.promote import _valid_times
+from gardener.planning.times import valid_times as _valid_times
 from gardener.store import notetail
 
 DAY = date(2026, 1, 5)
