@@ -417,6 +417,10 @@ def _decided(
     )
 
 
+# a shell command line: a program, then a flag or an assignment ("$ psql -h x")
+_COMMAND = re.compile(
+    r"^(?:\$\s*)?`?[a-z][\w.+-]*(?:\s+[a-z][\w.-]*)?\s+(?:--?[\w-]|\w+=)"
+)
 _USER_WORDS = re.compile(
     r"(?<!\w)(?:user|users|owner|human|用户|用戶|ユーザー|nutzer|benutzer|utilisat\w*|usuari\w*|пользовател\w*)(?!\w)",
     re.IGNORECASE,
@@ -594,7 +598,12 @@ def _keyed_prose(
     about = copular(value, config.topics) or _topic_subject(value, config)
     if about:
         return _decided(kind, correction, rule, about[0], about[1], "copula")
-    topic = keying.match_topic(value, config.topics, rejected)
+    # "mysql -uroot app": a command names the program it runs, chooses nothing
+    topic = (
+        None
+        if _COMMAND.match(value)
+        else keying.match_topic(value, config.topics, rejected)
+    )
     used = _purpose(value, ws.lexicon)
     if used:
         used = unmarked(used[0], ws.lexicon), unmarked(used[1], ws.lexicon)

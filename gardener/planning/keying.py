@@ -483,7 +483,11 @@ _ASIDE = re.compile(
     r"|,\s*(?:not|nicht|kein\w*|pas|non|no|не|ne)\s.*$",
     re.IGNORECASE,
 )
-_TAIL = re.compile(r"\s*(?:のまま|だった|でした|です|である|だ)?\s*[。！]?\s*$")
+# a Japanese statement's ending: its copula, "stays" (のまま), "we use" (を使う)
+_TAIL = re.compile(
+    r"\s*(?:を使(?:う|います|っている|ってる)|を採用(?:する|します|した)?|にする|にします"
+    r"|のまま|だった|でした|です|である|だ)?\s*[。！]?\s*$"
+)
 # where a first sentence ends: "SQLite. We won't go back", "SQLite のまま。Postgres"
 _SENTENCE_END = re.compile(r"(?<=[^\s.])[.!?](?=\s+[^\W\d_])|[。！？](?=.)")
 

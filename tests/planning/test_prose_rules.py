@@ -476,3 +476,21 @@ def test_a_second_new_users_phrasings(text: str, key: str, value: str) -> None:
 def test_values_end_at_a_sentence_and_compounds_are_no_topic(heading, text, key, value):
     c = one((f"## {heading}\n" if heading else "") + text + "\n")
     assert c.key == key and (value is None or c.value == value), c
+
+
+@pytest.mark.parametrize(
+    ("heading", "text", "key", "value"),
+    [
+        # a Japanese "we use" ending is no part of the value (a breaker's
+        # "エディタ: Neovim を使う" was then replaced by a person's preference)
+        (None, "- エディタは Neovim を使う", "エディタ", "Neovim"),
+        (None, "- エディタは Neovim を使います。", "エディタ", "Neovim"),
+        # a shell command names the program it runs and chooses nothing (a
+        # breaker's "mysql -uroot ... app" superseded `database: postgres`)
+        ("Decisions", "- mysql -uroot app", None, None),
+        ("Decisions", "- psql -h db.internal app", None, None),
+    ],
+)
+def test_breakers_phrasings(heading, text, key, value):
+    c = one((f"## {heading}\n" if heading else "") + text + "\n")
+    assert c.key == key and (value is None or c.value == value), c
