@@ -33,7 +33,7 @@ class Selector:
     """Which current entries to forget; every given field must match."""
 
     key: str | None = None  # compared as keys are (case, space, Unicode)
-    query: str | None = None  # every word of it is a whole word of "key: value"
+    query: str | None = None  # every word of it begins a word of "key: value"
     source: str | None = None  # the entry's ``source`` attribute, exactly
     by: str | None = None  # the entry's ``by`` (agent), exactly
 
@@ -64,14 +64,15 @@ class Selector:
         return self.query is None or self.matches_text(hit.text)
 
     def matches_text(self, text: str) -> bool:
-        """Whether every word of ``query`` is a whole word of ``text`` (False
-        without a query): "box-b" is the phrase "box b", never "box-c" nor a
-        word holding a "b"; a word of Chinese or Japanese is found anywhere."""
-        norm = f" {normalize_value(text)} "
+        """Whether every word of ``query`` begins a word of ``text`` (False
+        without a query): "Postgres" finds "PostgreSQL"; "box-b" is the
+        phrase "box b", never "box-c" nor a word holding a "b"; a word of
+        Chinese or Japanese is found anywhere."""
+        norm = f" {normalize_value(text)}"
         words = [normalize_value(w) for w in (self.query or "").split()]
         words = [w for w in words if w]
         return bool(words) and all(
-            f" {w} " in norm or (unspaced(w) and w in norm) for w in words
+            f" {w}" in norm or (unspaced(w) and w in norm) for w in words
         )
 
 

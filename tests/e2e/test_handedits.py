@@ -62,10 +62,12 @@ def test_forget_beyond_the_budget_refuses_and_says_what(eight: Workspace, run_cl
 
 def test_forget_matches_whole_words_only(eight: Workspace) -> None:
     # a new user's "forget box-b" would have retired every box: "b" matched
-    # inside any word, "box" inside "box3"
-    assert ws_forgets(eight, "box") == []
+    # inside any word
+    assert ws_forgets(eight, "ox3") == []
     assert ws_forgets(eight, "box-3") == []
     assert ws_forgets(eight, "box3") == ["box3"]
+    # a word's beginning finds it ("forget Postgres" left "PostgreSQL" current)
+    assert ws_forgets(eight, "box") == sorted(f"box{i}" for i in range(8))
 
 
 def ws_forgets(ws: Workspace, query: str) -> list[str]:
