@@ -54,6 +54,19 @@ def memory_problems(
             )
         )
     for fact in memory.facts:
+        if not fact.id and _UNREAD_ATTRS.search(fact.value):
+            # "{#m9156e since=x foo {{ ...}": the braces were edited into
+            # something that is no metadata, so it reads as the value
+            problems.append(
+                Problem(
+                    "parse",
+                    path,
+                    fact.line,
+                    "this entry's {#id ...} metadata does not read (a brace, quote"
+                    " or space out of place), so it is part of the value and the"
+                    " entry has no id: write it as {#id name=value ...}",
+                )
+            )
         if fact.id:
             if fact.id in ids:
                 problems.append(
@@ -240,6 +253,7 @@ def fence_problems(path: str, text: str) -> list[Problem]:
     ]
 
 
+_UNREAD_ATTRS = re.compile(r"\{#[^\s{}]")
 _OURS = re.compile(r"^<{7}(?: |$)")
 _THEIRS = re.compile(r"^>{7}(?: |$)")
 

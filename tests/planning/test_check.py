@@ -40,3 +40,20 @@ def test_a_superseded_opposite_is_no_conflict():
         BLOCK.replace("- Sam hates coffee now {#m2 since=2026-02-10}\n", "")
     )
     assert contradictions(memory, "2026-03-01") == []
+
+
+def test_metadata_that_does_not_read_is_a_problem_naming_its_line():
+    # a breaker's edit: the entry lost its id and its metadata became its value
+    text = (
+        "<!-- gardener:begin -->\n## Facts\n"
+        "- **cache**: Redis {#m9156e since=notadate foo=bar {{ from=x}\n"
+        "- **db**: SQLite {#m1 since=2026-03-01}\n<!-- gardener:end -->\n"
+    )
+    found = [
+        (p.line, p.message[:30])
+        for p in memory_problems(
+            parse_memory(text), default_config(), datetime(2026, 3, 9)
+        )
+        if "metadata does not read" in p.message
+    ]
+    assert found == [(3, "this entry's {#id ...} metadat")]
