@@ -102,8 +102,14 @@ def hold_rewrite(s: Session, rel: str) -> str | None:
     names = ", ".join(f.key or f.value[:30] for f in lost[:5])
     more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
     change = "deleted" if current is None else "rewritten"
+    why = ""
+    if current is not None:
+        try:
+            parse_memory(current, rel)
+        except ParseError as exc:  # a marker cut: every entry reads as lost
+            why = f" ({exc.location_message()})"
     return (
-        f"{rel} was {change} outside the gardener, removing {len(lost)} of {count}"
+        f"{rel} was {change} outside the gardener{why}, removing {len(lost)} of {count}"
         f" current entries ({names}{more}), over max_loss={s.config.max_loss}: not"
         f" committed; its committed text is restored, the attempted version is kept"
         f" in {HELD_DIR}/{name} (diff: {HELD_DIR}/{name}.diff); `gardener record"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gardener import Workspace
 from gardener.files.lock import process_ended
-from tests.helpers import cli, git
+from tests.helpers import at, cli, git
 
 NOW = "2026-01-05T09:00"
 
@@ -260,3 +260,19 @@ def test_check_fails_only_when_current_entries_alone_exceed_the_budget(tmp_path:
     assert "runner-39" in ws.memory_path.read_text()  # never evicted for size
     budget = [p for p in ws.check() if p.kind == "budget"]
     assert len(budget) == 1 and "build host" in budget[0].message
+
+
+def test_a_held_rewrite_names_the_marker_line_that_broke_it(ws: Workspace):
+    """Breaker: MEMORY.md with its end marker deleted was held as "removing 2
+    of 2 current entries", with no word of the line that made them all lost."""
+    ws.note("decision: **cache**: Redis", day="2026-01-04", time="09:00")
+    ws.note("decision: **db**: SQLite", day="2026-01-04", time="09:01")
+    at(ws, "2026-01-04T12:00").promote()
+    text = ws.memory_path.read_text()
+    ws.memory_path.write_text(
+        "".join(line for line in text.splitlines(True) if "gardener:end" not in line)
+    )
+    result = at(ws, "2026-01-04T13:00").record()
+    (warning,) = [w for w in result.warnings if "rewritten outside" in w]
+    assert "MEMORY.md:" in warning and "gardener:end" in warning
+    assert ws.memory_path.read_text() == text  # the committed text is back
