@@ -30,7 +30,10 @@ _DANGLING = re.compile(r"[:=：]\s*[|>]?\s*$")
 # a line that goes on the line before (a hard-wrapped list item or paragraph, as
 # the note's reader joins them): not a new item, heading, fence, quote or table
 _NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|```|~~~|>|\|)")
-_ITEM_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+# a list item's mark, and the time `gardener note` writes after it
+_ITEM_MARK = re.compile(
+    r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:(?:[01]?\d|2[0-3]):[0-5]\d\s+)?"
+)
 _SHAPES = frozenset({"high-entropy", "base64-secret", "email", "card-number"})
 _TAIL = re.compile(r"[\w+/=-]{8,}$", re.ASCII)  # a token that may go on
 _HEAD = re.compile(r"^[\w+/=-]{4,}", re.ASCII)  # ...on the next line

@@ -345,6 +345,8 @@ def _append(
             # what is scanned is what is committed (a writer may append meanwhile)
             written = _scanned(root, rel, committed, {line, "", *lines}, settings, now)
             if written != expected:  # another writer, or a redaction: journal what is
+                if line not in written:  # the entry itself was redacted: so is its
+                    message = note_message("(an entry redacted on its way in)", rel)
                 journal.begin(repo.git_folder, {rel: written}, message, author)
             sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
                               maintain=maintenance_due(repo.git_folder))  # fmt: skip
@@ -476,7 +478,7 @@ def _unscanned_secret(
 
     fresh = redact.unscanned(text, committed, scanned)
     if not fresh:
-        return False
+        return _after_label(text, settings)
     if redact.find(fresh, settings.never_store, settings.allow):
         return True
     if all(line in scanned for line in fresh.split("\n")):
@@ -486,6 +488,20 @@ def _unscanned_secret(
     from gardener.neverstore import decision
 
     return decision.flagged(fresh, settings.never_store, settings.allow)
+
+
+def _after_label(text: str, settings: NoteSettings) -> bool:
+    """True if the note's last line gives the value of a label that ends the
+    line before it ("- 09:00 The password for prod:" then "- 09:01
+    Tango-Foxtrot-991", two notes): the entry alone read as no secret."""
+    tail = text[-4096:].rstrip("\n").rsplit("\n", 2)[-2:]
+    if len(tail) < 2 or not tail[0].rstrip().endswith((":", "=", "：")):
+        return False
+    from gardener.neverstore import decision
+
+    return decision.flagged(
+        "\n".join(tail) + "\n", settings.never_store, settings.allow
+    )
 
 
 def _text(path: str) -> str:

@@ -49,6 +49,7 @@ def test_a_label_ending_its_item_takes_the_next_items_value():
     for text in (
         "- The password for prod:\n- Tango-Foxtrot-991\n",
         "1. db password:\n2. Tango-Foxtrot-991\n",
+        "- 09:00 The password for prod:\n- 09:01 Tango-Foxtrot-991\n",  # two notes
     ):
         assert "Tango-Foxtrot-991" not in decide(text).text, text
     # what a label of no secret introduces stays

@@ -49,6 +49,21 @@ def test_note_redacts_what_an_agent_wrote_directly_before_committing(ws: Workspa
     assert "[REDACTED:password]" in text and text.endswith("second line\n")
 
 
+def test_a_value_noted_after_its_label_is_redacted_with_its_message(ws: Workspace):
+    # a breaker's two entries: the label alone, then the value alone (each
+    # read as no secret); the value and the commit message naming it reached git
+    ws.note("The password for prod:", time="09:00")
+    ws.note("Tango-Foxtrot-991", time="09:01")
+    objects = git(ws.root, "cat-file", "--batch-all-objects", "--batch")
+    assert "Tango-Foxtrot-991" not in objects
+    assert "Tango-Foxtrot-991" not in git(ws.root, "log", "-p", "--all")
+    ws.note("Next steps:", time="09:02")
+    ws.note("deploy friday", time="09:03")  # what a label of no secret introduces stays
+    assert (
+        (ws.root / "memory" / "2026-01-05.md").read_text().endswith("deploy friday\n")
+    )
+
+
 @pytest.mark.parametrize(
     ("line", "value"),
     [
