@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from gardener.lexicon.match import unspaced
+from gardener.lexicon.match import phrase_regex, unspaced
 from gardener.lexicon.words import Words
 
 # "Label: value" with an ASCII or full-width colon; no sentence stop or code in
@@ -159,17 +159,13 @@ def schedule(value: str, words: Words) -> bool:
     opening = first.split()
     if any(_RECURRENCE.match(" ".join(opening[:n])) for n in (1, 2, 3, 4)):
         return True
-    return _recurring_regex(words.recurring).search(low) is not None
+    regex = _recurring_regex(words.recurring)
+    return regex is not None and regex.search(low) is not None
 
 
 @lru_cache(maxsize=8)
-def _recurring_regex(names: tuple[str, ...]) -> re.Pattern[str]:
-    spaced = sorted((n for n in names if not unspaced(n)), key=len, reverse=True)
-    cjk = sorted((n for n in names if unspaced(n)), key=len, reverse=True)
-    parts = [rf"(?<!\w)(?:{'|'.join(map(re.escape, spaced))})(?!\w)"] if spaced else []
-    if cjk:
-        parts.append("|".join(map(re.escape, cjk)))
-    return re.compile("|".join(parts) or r"(?!)", re.IGNORECASE)
+def _recurring_regex(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    return phrase_regex(names)
 
 
 # words that open a clause, not a name: "had lunch: pizza", "we tried: x"
