@@ -127,6 +127,13 @@ def _name(
     return undated(head)
 
 
+def _only_clock(text: str) -> bool:
+    """Whether ``text`` is a clock time alone ("13:00", "9 am UTC"): the
+    heading ``gardener note`` writes above an entry, no subject of its own."""
+    rest = _CLOCK.sub(" ", text)
+    return rest != text and not re.sub(r"(?i)\b(?:utc|gmt)\b|[\W\d_]+", "", rest)
+
+
 def _title(heading: str, extra: Mapping[str, tuple[str, ...]], words: Words) -> bool:
     """Whether an outermost heading with a date, no clock time and no word
     naming a kind is the note's title ("# 2026-02-11 - Voice, trust &
@@ -199,6 +206,7 @@ def read_headings(
             subject is None
             and text
             and not only_date(text)
+            and not _only_clock(text)
             and not _generic(text, words)
         ):
             subject = undated(text)

@@ -53,3 +53,15 @@ def test_two_projects_label_bullets_are_two_keys() -> None:
         key("Project Alpha — In progress") == "Project Alpha / Approved image / Scene"
     )
     assert key("Project Alpha") != key("Project Beta")
+
+
+def test_a_clock_time_heading_names_no_subject() -> None:
+    # `gardener note` writes "## 13:00" above an entry under a kind heading: a
+    # new user's "**Python version:** 3.12" was keyed "13:00 / Python / version"
+    assert read_headings(("2026-03-04", "13:00"), {}, WORDS)[1] is None
+    assert read_headings(("2026-03-04", "Staging", "13:00"), {}, WORDS)[1] == "Staging"
+    assert read_headings(("2026-03-04", "Entscheidungen", "13:00"), {}, WORDS) == (
+        "decision",
+        None,
+        False,
+    )
