@@ -29,6 +29,7 @@ COMMANDS = {
     "mcp": "gardener.mcp.command:mcp",
     "merge-memory": "gardener.cli.merge:merge_memory",
     "merge-union": "gardener.cli.merge:merge_union",
+    "merge-note": "gardener.cli.merge:merge_note",
     "note": "gardener.cli.note:note",
     "promote": "gardener.cli.promote:promote",
     "pre-push": "gardener.cli.sync:pre_push",
@@ -45,7 +46,7 @@ COMMANDS = {
 }
 
 # commands that set a clone up, or that git runs: no "not set up" line
-_SETS_UP = {"init", "demo", "merge-memory", "merge-union", "sync"}
+_SETS_UP = {"init", "demo", "merge-memory", "merge-union", "merge-note", "sync"}
 
 
 class LazyGroup(click.Group):

@@ -1,5 +1,5 @@
-"""``gardener merge-memory`` and ``gardener merge-union``: the merge drivers git
-runs (``init`` registers them); hidden from ``--help``."""
+"""``gardener merge-memory``, ``merge-note`` and ``merge-union``: the merge
+drivers git runs (``init`` registers them); hidden from ``--help``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from gardener.verbs.merge import merge_memory_files, merge_union_files
+from gardener.verbs.merge import merge_memory_files, merge_note_files, merge_union_files
 
 _FILES = (
     click.argument("base", type=click.Path(dir_okay=False, exists=True)),
@@ -55,3 +55,10 @@ def merge_memory(base: str, ours: str, theirs: str, path: str) -> None:
 def merge_union(base: str, ours: str, theirs: str, path: str) -> None:
     """Merge a set-like state file (git's %O %A %B %P) as a set of lines."""
     merge_union_files(Path(base), Path(ours), Path(theirs), path)
+
+
+@click.command("merge-note", hidden=True)
+@_files
+def merge_note(base: str, ours: str, theirs: str, path: str) -> None:
+    """Merge a daily note (git's %O %A %B %P): both sides' lines, one front matter."""
+    merge_note_files(Path(base), Path(ours), Path(theirs), path)

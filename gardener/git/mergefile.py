@@ -16,11 +16,14 @@ def merge_file(
     ours: str,
     theirs: str,
     labels: tuple[str, str, str] = ("ours", "base", "theirs"),
+    union: bool = False,
 ) -> tuple[str, int]:
     """The three texts merged line by line: (merged text, number of conflicts).
 
     A conflict is written between ``<<<<<<< ours`` and ``>>>>>>> theirs``
-    lines, as git writes one. Raises GardenerError when git fails.
+    lines, as git writes one; with ``union``, both sides' lines are kept
+    instead (git's ``merge=union``), never a conflict. Raises GardenerError
+    when git fails.
     """
     with tempfile.TemporaryDirectory(prefix="gardener-merge-") as folder:
         names = []
@@ -37,6 +40,7 @@ def merge_file(
             _GIT,
             "merge-file",
             "-p",
+            *(["--union"] if union else []),
             "-L",
             labels[0],
             "-L",

@@ -20,8 +20,13 @@ if TYPE_CHECKING:
 # the drivers .gitattributes names: ``merge.<name>.driver`` in .git/config
 MEMORY_DRIVER = "gardener-memory"
 UNION_DRIVER = "gardener-union"
+NOTE_DRIVER = "gardener-note"
 DRIVERS = {
     MEMORY_DRIVER: ("merge-memory", "memory-gardener: MEMORY.md merged entry by entry"),
+    NOTE_DRIVER: (
+        "merge-note",
+        "memory-gardener: daily notes merged keeping both sides, one front matter",
+    ),
     UNION_DRIVER: (
         "merge-union",
         "memory-gardener: set-like state merged as sets of lines",

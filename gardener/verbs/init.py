@@ -12,7 +12,12 @@ from gardener.files.lock import workspace_lock
 from gardener.files.read import read_text
 from gardener.formats.memoryfile import NEW_FILE
 from gardener.git.repo import Repo
-from gardener.git.setup import MEMORY_DRIVER, UNION_DRIVER, register_drivers
+from gardener.git.setup import (
+    MEMORY_DRIVER,
+    NOTE_DRIVER,
+    UNION_DRIVER,
+    register_drivers,
+)
 from gardener.model.config import Config
 from gardener.store import settings as configuration
 from gardener.store.ledger import FOLDER as LEDGER_FOLDER
@@ -54,6 +59,8 @@ def attribute_lines(config: Config) -> list[tuple[str, str]]:
     goes above it when it is added."""
     return [
         (NOTES_COMMENT, f"{config.notes_dir}/*.md merge=union"),
+        # a later line wins: where the driver is set up, one front matter
+        (NOTES_COMMENT, f"{config.notes_dir}/*.md merge={NOTE_DRIVER}"),
         (STATE_COMMENT, f"{config.memory_file} merge={MEMORY_DRIVER}"),
         (STATE_COMMENT, f"{LEDGER_FOLDER}/* merge={UNION_DRIVER}"),
         (STATE_COMMENT, f"{TIMES_FOLDER}/* merge={UNION_DRIVER}"),

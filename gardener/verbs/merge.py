@@ -25,6 +25,7 @@ from gardener.model.config import Config, multi_valued
 from gardener.model.facts import Fact, Problem
 from gardener.planning.merge import lost_in_merge, restore
 from gardener.planning.mergetext import merge_lines, merge_memory
+from gardener.planning.notemerge import merge_note
 from gardener.verbs.messages import restore_message
 from gardener.verbs.session import Session
 
@@ -85,6 +86,17 @@ def merge_memory_files(
     _write(ours, done.text)
     conflicts = tuple(c.shown.id or c.shown.value for c in done.conflicts)
     return MergeResult(path, conflicts, done.outside_conflicts, done.renamed)
+
+
+def merge_note_files(base: Path, ours: Path, theirs: Path, path: str) -> MergeResult:
+    """Merge a daily note's three versions into ``ours``: both sides' lines
+    and one front matter (``planning.notemerge``); never a conflict."""
+
+    def union(o: str, a: str, b: str) -> str:
+        return merge_file(o, a, b, union=True)[0]
+
+    _write(ours, merge_note(_read(base), _read(ours), _read(theirs), union))
+    return MergeResult(path)
 
 
 def merge_union_files(base: Path, ours: Path, theirs: Path, path: str) -> MergeResult:

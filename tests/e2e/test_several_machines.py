@@ -334,3 +334,28 @@ def test_a_purge_renames_the_recorded_times_it_changes(tmp_path: Path):
     mark = entry_marks(parse_note("memory/2026-01-12.md", date(2026, 1, 12), text))[1]
     times = (root / ".gardener" / "times.d" / "2026-01").read_text()
     assert times == f"{mark}\t2026-01-12T09:00\n"
+
+
+def test_one_days_note_with_front_matter_on_both_machines_keeps_one(tmp_path: Path):
+    """New user (two machines): both wrote the same day's note opening with
+    front matter; the union interleaved the two blocks, one side's "agent:"
+    line landed after the other's entry, and was promoted as part of it."""
+    _, (a, b) = machines(tmp_path)
+    for root, agent, line in (
+        (a, "atlas", "- 09:00 decision: **cache**: Redis"),
+        (b, "hermes", "- 13:00 decision: **Python version**: 3.12"),
+    ):
+        note = root / "memory" / "2026-01-12.md"
+        note.write_text(f"---\nagent: {agent}\n---\n# 2026-01-12\n\n{line}\n")
+        gardener(root, "promote", now="2026-01-12T18:00")
+    sh(a, "push", "-q")
+    merged = pull(b)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    text = (b / "memory" / "2026-01-12.md").read_text()
+    assert text.startswith("---\nagent: hermes\n---\n")  # ours: one front matter
+    assert text.count("---") == 2 and "agent: atlas" not in text
+    assert "**cache**: Redis" in text and "**Python version**: 3.12" in text
+    gardener(b, "promote", now="2026-01-12T19:00")
+    memory = (b / "MEMORY.md").read_text()
+    assert ": 3.12 {#" in memory and "agent:" not in memory
+    assert "no problems" in gardener(b, "check", now="2026-01-12T19:00").stdout

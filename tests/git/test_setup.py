@@ -21,6 +21,7 @@ def test_a_new_repository_lacks_the_hook_and_the_drivers(repo: Repo):
 def test_registered_drivers_and_a_hook_are_enough(repo: Repo):
     assert register_drivers(repo, sys.executable) == [
         "gardener-memory",
+        "gardener-note",
         "gardener-union",
     ]
     assert register_drivers(repo, sys.executable) == []  # already there
