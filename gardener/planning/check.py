@@ -54,6 +54,19 @@ def memory_problems(
             )
         )
     for fact in memory.facts:
+        if fact.superseded and not fact.id and not fact.get("until"):
+            # a hand-written entry under "## Superseded" (at the block's end,
+            # just above its end marker) is never current: say so
+            problems.append(
+                Problem(
+                    "parse",
+                    path,
+                    fact.line,
+                    "this entry is under Superseded, so it is not current and recall"
+                    " never answers it; to make it current, move it above"
+                    " '## Superseded'",
+                )
+            )
         if not fact.id and _UNREAD_ATTRS.search(fact.value):
             # "{#m9156e since=x foo {{ ...}": the braces were edited into
             # something that is no metadata, so it reads as the value

@@ -57,3 +57,20 @@ def test_metadata_that_does_not_read_is_a_problem_naming_its_line():
         if "metadata does not read" in p.message
     ]
     assert found == [(3, "this entry's {#id ...} metadat")]
+
+
+def test_a_hand_written_entry_under_superseded_is_said_not_current():
+    # a new user added "- **editor**: Helix" just above the end marker
+    text = (
+        "<!-- gardener:begin -->\n## Facts\n- **db**: SQLite {#m1 since=2026-03-01}\n\n"
+        "## Superseded\n- ~~**db**: Postgres~~ {#m0 since=2026-01-01 until=2026-03-01}\n"
+        "- **editor**: Helix\n<!-- gardener:end -->\n"
+    )
+    found = [
+        p.line
+        for p in memory_problems(
+            parse_memory(text), default_config(), datetime(2026, 3, 9)
+        )
+        if "under Superseded" in p.message
+    ]
+    assert found == [7]
