@@ -106,7 +106,9 @@ def memory_problems(
         problems += _future(fact, now, path)
         if fact.key and is_current(fact, today) and not multi_valued(fact.key, config):
             current[fact.norm_key or ""].append(fact.line)
+    by_id = {f.id: f for f in memory.facts if f.id}
     for fact in memory.facts:
+        problems += _tied(fact, by_id, path)
         for name in ("supersedes", "superseded-by"):
             target = fact.get(name)
             if target and target not in ids:
@@ -134,6 +136,29 @@ def memory_problems(
     problems += contradictions(memory, today, path)
     problems += _budget(memory, config, today, path)
     return problems
+
+
+def _tied(fact: Fact, by_id: Mapping[str, Fact], path: str) -> list[Problem]:
+    """A value superseded by another of the same ``since`` from another note
+    (two machines filed the key for one minute): which is right is no rule's
+    to say, so the merge's order decided; a person or the judge should."""
+    newer = by_id.get(fact.get("superseded-by") or "")
+    since = fact.get("since")
+    if newer is None or not since or newer.get("since") != since:
+        return []
+    if fact.get("from") == newer.get("from") or fact.get("reason") == "corrected":
+        return []
+    return [
+        Problem(
+            "conflict",
+            path,
+            newer.line,
+            f"'{newer.key or newer.value[:30]}' took two values at {since}"
+            f" ({fact.value[:30]!r} from {fact.get('from') or '?'} and"
+            f" {newer.value[:30]!r} from {newer.get('from') or '?'}): the later"
+            " line won; keep the right one current",
+        )
+    ]
 
 
 def _inverted(fact: Fact, path: str) -> list[Problem]:

@@ -74,3 +74,23 @@ def test_a_hand_written_entry_under_superseded_is_said_not_current():
         if "under Superseded" in p.message
     ]
     assert found == [7]
+
+
+def test_two_values_of_one_minute_from_two_notes_are_a_conflict():
+    # a breaker's two clones filed Redis and Memcached for 10:00; the merge
+    # kept one current and nothing said so
+    text = (
+        "<!-- gardener:begin -->\n## Facts\n"
+        "- **cache**: Memcached {#m2 since=2026-03-01T10:00 from=memory/2026-03-01-b.md supersedes=m1}\n\n"
+        "## Superseded\n"
+        "- ~~**cache**: Redis~~ {#m1 since=2026-03-01T10:00 until=2026-03-01T10:00"
+        " from=memory/2026-03-01.md superseded-by=m2}\n<!-- gardener:end -->\n"
+    )
+    found = [
+        (p.kind, p.line)
+        for p in memory_problems(
+            parse_memory(text), default_config(), datetime(2026, 3, 9)
+        )
+        if "took two values" in p.message
+    ]
+    assert found == [("conflict", 3)]
