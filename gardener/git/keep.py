@@ -112,6 +112,59 @@ def _rebased_tree(
     return decode(tree).strip()
 
 
+def scrubbed_change(
+    repo: Repo, sha: str, sub: Callable[[str, bytes], bytes], env: Mapping[str, str]
+) -> str:
+    """A commit making the change commit ``sha`` makes, for a cherry-pick
+    onto a history rewritten by ``sub``'s kind of edit (sync replaying its
+    own commits on a remote's purged history): its parent is ``sha``'s
+    parent and it is ``sha``, each with ``sub(path, bytes)`` applied to the
+    files ``sha`` changes. A three-way merge from that base sees only what
+    ``sha`` did, never the rewrite undone: a union merge of a note would
+    otherwise keep the rewritten lines and the old ones (twice, once
+    scrubbed). ``sha`` itself when ``sub`` changes none of them or ``sha``
+    is a root commit. ``env``: the temporary commits' identity."""
+    code, out = repo.run("rev-parse", "-q", "--verify", f"{sha}^1", ok=(0, 1))
+    if code != 0:
+        return sha
+    parent = decode(out).strip()
+    _, out = repo.run("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", parent, sha)  # fmt: skip
+    fields = split_z(out)
+    changes = [(fields[i].split(), fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
+    trees, edited = [], False
+    for side, (mode_at, blob_at) in ((parent, (0, 2)), (sha, (1, 3))):
+        with tempfile.TemporaryDirectory() as folder:
+            index = {"GIT_INDEX_FILE": os.path.join(folder, "index")}
+            repo.run("read-tree", side, env=index)
+            for raw, path in changes:
+                mode, blob = raw[mode_at].lstrip(":"), raw[blob_at]
+                if set(blob) == {"0"} or mode == "160000":  # absent there; a submodule
+                    continue
+                _, data = repo.run("cat-file", "blob", blob)
+                new = sub(path, data)
+                if new == data:
+                    continue
+                edited = True
+                _, made = repo.run("hash-object", "-w", "--stdin", stdin=new)
+                info = f"{mode},{decode(made).strip()},{path}"
+                repo.run("update-index", "--cacheinfo", info, env=index)
+            _, tree = repo.run("write-tree", env=index)
+            trees.append(decode(tree).strip())
+    if not edited:
+        return sha
+    _, base = repo.run("commit-tree", trees[0], "-m", "replay base", env=dict(env))
+    _, out = repo.run(
+        "commit-tree",
+        trees[1],
+        "-p",
+        decode(base).strip(),
+        "-m",
+        "replay",
+        env=dict(env),
+    )
+    return decode(out).strip()
+
+
 def _people(repo: Repo, sha: str) -> dict[str, str]:
     """The author and committer of ``sha``, as git's environment variables."""
     names = [f"GIT_{who}_{what}" for who in ("AUTHOR", "COMMITTER") for what in ("NAME", "EMAIL", "DATE")]  # fmt: skip

@@ -8,9 +8,11 @@ register of purged texts; and the pre-push hook that refuses old history.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from gardener.errors import GardenerError
+from gardener.git import keep
 from gardener.git import remote as gitremote
 from gardener.git.identity import GARDENER, identity_env
 from gardener.git.run import decode
@@ -22,36 +24,45 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from gardener.git.repo import Repo
+    from gardener.verbs.guard import Scrubber
 
 
 def replay(root: Path, repo: Repo, sha: str) -> None:
     """Put commit ``sha`` on HEAD (detached), keeping its author, date and
-    message; a purged text the three-way merge brings back (a union merge of
-    a note keeps both sides of a line the purge changed) is taken out of
-    the files and the message first. GardenerError on a conflict."""
+    message. The three-way merge runs from ``sha``'s parent to ``sha``, both
+    with the purged texts taken out of the files it changes, as the rewrite
+    took them out of HEAD (``keep.scrubbed_change``): so it applies what
+    ``sha`` did and never undoes the rewrite (a union merge of a note would
+    keep the rewritten lines and the old ones, whose scrubbed copies are the
+    same lines twice). A purged text that still comes back is taken out of
+    the files and the message, and a note line the merge wrote more often
+    than HEAD or ``sha`` holds it is written once. GardenerError on a conflict."""
     from gardener.verbs.guard import purged_scrubber
 
-    status, _ = repo.run("cherry-pick", "--no-commit", sha, ok=(0, 1))
+    scrub = purged_scrubber(root)
+    pick = sha if scrub is None else _scrubbed(repo, sha, scrub)
+    status, _ = repo.run("cherry-pick", "--no-commit", pick, ok=(0, 1))
     if status != 0:
         raise GardenerError(
             f"sync stopped: replaying local commit {sha[:8]} onto the remote's rewritten "
             f"history conflicts; nothing changed"
         )
-    scrub = purged_scrubber(root)
     _, out = repo.run("diff", "--cached", "--name-only", "-z", "HEAD")
     changed = [p for p in decode(out).split("\0") if p and (root / p).is_file()]
     _, meta = repo.run("log", "-1", "--format=%an%x00%ae%x00%aD%x00%B", sha)
     name, email, when, message = decode(meta).split("\0", 3)
+    unions = _union_merged(repo, changed)
+    for rel in changed:
+        text = (root / rel).read_text(encoding="utf-8", errors="surrogateescape")
+        cleaned = scrub(text)[0] if scrub is not None else text
+        if rel in unions:
+            cleaned = _once(
+                cleaned, _blob(repo, f"HEAD:{rel}"), _blob(repo, f"{pick}:{rel}")
+            )
+        if cleaned != text:
+            (root / rel).write_text(cleaned, encoding="utf-8", errors="surrogateescape")
+            repo.run("add", "--", rel)
     if scrub is not None:
-        for rel in changed:
-            text = (root / rel).read_text(encoding="utf-8", errors="surrogateescape")
-            cleaned, hit = scrub(text)
-            if hit:
-                cleaned = _drop_twins(text, cleaned, hit)
-                (root / rel).write_text(
-                    cleaned, encoding="utf-8", errors="surrogateescape"
-                )
-                repo.run("add", "--", rel)
         message = scrub(message)[0]
     env = identity_env("COMMITTER", GARDENER) | {
         "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": when,
@@ -62,15 +73,54 @@ def replay(root: Path, repo: Repo, sha: str) -> None:
     )  # fmt: skip
 
 
-def _drop_twins(text: str, cleaned: str, hit: list[int]) -> str:
-    """``cleaned`` (``text`` scrubbed, lines ``hit`` changed) without a
-    scrubbed line that is now the same as the line above it: the union merge
-    of a note kept the rewritten line and the old one, which is now its twin."""
-    lines = cleaned.split("\n")
-    if len(lines) != len(text.split("\n")):
-        return cleaned  # a text wrapped over two lines was joined: leave it
-    twins = {n - 1 for n in hit if n >= 2 and lines[n - 1] == lines[n - 2]}
-    return "\n".join(line for i, line in enumerate(lines) if i not in twins)
+def _scrubbed(repo: Repo, sha: str, scrub: Scrubber) -> str:
+    """``sha``'s change between scrubbed copies of its parent and itself
+    (``keep.scrubbed_change``). Lines HEAD's copy of a file holds are known
+    to hold no purged text (the remote's rewrite and check): not hashed."""
+
+    def sub(path: str, data: bytes) -> bytes:
+        text = data.decode("utf-8", "surrogateescape")
+        known = set(_blob(repo, f"HEAD:{path}").split("\n"))
+        return scrub(text, known)[0].encode("utf-8", "surrogateescape")
+
+    return keep.scrubbed_change(
+        repo,
+        sha,
+        sub,
+        identity_env("AUTHOR", GARDENER) | identity_env("COMMITTER", GARDENER),
+    )
+
+
+def _blob(repo: Repo, spec: str) -> str:
+    """The text of ``REV:PATH``, "" if there is none."""
+    status, out = repo.run("cat-file", "blob", spec, ok=(0, 128))
+    return out.decode("utf-8", "surrogateescape") if status == 0 else ""
+
+
+def _union_merged(repo: Repo, paths: list[str]) -> set[str]:
+    """The ``paths`` git merges line by line as a union (``merge=union``:
+    the daily notes), whose both sides of a changed hunk are kept."""
+    if not paths:
+        return set()
+    _, out = repo.run("check-attr", "-z", "merge", "--", *paths)
+    fields = decode(out).split("\0")
+    return {fields[i] for i in range(0, len(fields) - 2, 3) if fields[i + 2] == "union"}
+
+
+def _once(merged: str, ours: str, theirs: str) -> str:
+    """``merged`` (a union merge of ``ours`` and ``theirs``, scrubbed) with
+    each line kept at most as many times as the side holding it most does:
+    the first ones, in order. A union merge of a hunk both sides changed
+    writes a line both hold twice (the rewritten line and its old form,
+    scrubbed back to it); no side wrote it twice."""
+    most = Counter(ours.split("\n")) | Counter(theirs.split("\n"))
+    seen: Counter[str] = Counter()
+    kept = []
+    for line in merged.split("\n"):
+        seen[line] += 1
+        if seen[line] <= most[line]:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def drop_stale_refs(repo: Repo, new: str, old: set[str]) -> list[str]:

@@ -434,3 +434,54 @@ def test_sync_after_a_purge_not_pushed_says_to_push_it(tmp_path: Path, remote: P
     gardener(one, "2026-03-02T11:20", "purge", NAME, "--yes", "--push")
     gardener(one, "2026-03-02T11:30", "sync")
     assert traces(remote, NAME) == []
+
+
+PHONE = "555-0199"  # the breaker's purged text
+
+
+@pytest.mark.parametrize("writes", ["note+append", "appends", "note+append+promote"])
+def test_following_a_purge_writes_each_local_line_once(
+    tmp_path: Path, remote: Path, writes: str
+):
+    # the breaker's finding: a stale clone's note and an agent's `>>` after a
+    # purge came out twice (lines 6-7 repeating 4-5) once sync replayed them:
+    # the union merge of each replayed commit kept the rewritten lines and the
+    # old ones, which the scrub made the same lines again
+    one = first_clone(tmp_path, remote)
+    day = "2026-03-03"
+    gardener(one, f"{day}T10:00", "note", f"call Bob at {PHONE} tomorrow")
+    gardener(one, f"{day}T10:01", "sync")
+    two = clone(tmp_path, remote, "two", f"{day}T10:05")
+    gardener(one, f"{day}T11:00", "purge", PHONE, "--yes", "--push")
+    note = two / "memory" / f"{day}.md"
+    mine = []
+    if writes != "appends":
+        gardener(
+            two, f"{day}T11:10", "note", f"Captain Phonenumber {PHONE} prefers email"
+        )
+        mine.append("- 11:10 Captain Phonenumber [PURGED] prefers email")
+    if writes == "appends":  # an agent's own writes, recorded one by one
+        with note.open("a") as f:
+            f.write(f"- Bob's number is {PHONE}\n")
+        gardener(two, f"{day}T11:12", "record")
+        mine.append("- Bob's number is [PURGED]")
+    with note.open("a") as f:
+        f.write("- some line\n")
+    mine.append("- some line")
+    if writes == "appends":
+        gardener(two, f"{day}T11:14", "record")
+        with note.open("a") as f:
+            f.write("- a third line\n")  # recorded by sync
+        mine.append("- a third line")
+    if writes.endswith("promote"):
+        gardener(two, f"{day}T11:15", "promote")
+
+    done = gardener(two, f"{day}T11:30", "sync", "--json")
+    assert json.loads(done.stdout)["merge"] == "rewrite"
+    gardener(one, f"{day}T11:40", "sync")
+    expected = [f"# {day}", "", "- 10:00 call Bob at [PURGED] tomorrow", *mine]
+    for repo in (one, two):
+        assert (repo / "memory" / f"{day}.md").read_text().splitlines() == expected
+        gardener(repo, f"{day}T11:45", "check")
+    for repo in (remote, one, two):
+        assert traces(repo, PHONE) == [], repo
