@@ -252,7 +252,21 @@ _ASKED = lazy(r"[^\n:：?？]{1,80}?(?:[ \t]*(?:->|→|=>)|[?？])[ \t]*")
 
 def answered(text: str, m: re.Match[str]) -> Span | None:
     """The answer after the question's label and "I answered", "Antwort:"."""
-    got = _ANSWER_END.match(text, m.end())
+    return _answer_at(text, m.end())
+
+
+def answer(text: str, m: re.Match[str]) -> Span | None:
+    """The answer: up to the end of its clause, at most 40 characters; after
+    the question's own words, when an arrow or "?" follows them ("security
+    question: first school -> Elm Park")."""
+    asked = _ASKED.match(text, m.end())
+    return _answer_at(text, asked.end() if asked else m.end())
+
+
+def _answer_at(text: str, pos: int) -> Span | None:
+    """An answer's span from ``pos``: its clause, without trailing marks; None
+    for less than two characters or a first word no password could be."""
+    got = _ANSWER_END.match(text, pos)
     if got is None:
         return None
     start, end = got.span()
@@ -262,24 +276,6 @@ def answered(text: str, m: re.Match[str]) -> Span | None:
     if len(value) < 2 or not plausible(value.split()[0], "password", False, True):
         return None
     return (start, end)
-
-
-def answer(text: str, m: re.Match[str]) -> Span | None:
-    """The answer: up to the end of its clause, at most 40 characters; after
-    the question's own words, when an arrow or "?" follows them ("security
-    question: first school -> Elm Park")."""
-    pos = m.end()
-    asked = _ASKED.match(text, pos)
-    got = _ANSWER_END.match(text, asked.end() if asked else pos)
-    if got is None:
-        return None
-    start, end = got.span()
-    while end > start and (text[end - 1].isspace() or text[end - 1] in TRAIL):
-        end -= 1
-    value = text[start:end].strip("\"'“”")
-    if not value or not plausible(value.split()[0], "password", False, True):
-        return None
-    return (start, end) if len(value) >= 2 else None
 
 
 # -- a bare "key" with a token's value ------------------------------------------
