@@ -218,10 +218,11 @@ def _listed(conjunctions: tuple[str, ...]) -> re.Pattern[str] | None:
     """A list's next name after a conjunction (", nor Netlify", "、也不用 Y")."""
     if not conjunctions:
         return None
+    # a spaced word stands whole ("and", not "band"); 和 or 也不 needs no space
     joined = "|".join(
-        re.escape(c) + (r"\b" if c[-1:].isascii() and c[-1:].isalpha() else "")
+        rf"(?<!\w){re.escape(c)}\b" if not unspaced(c) else re.escape(c)
         for c in sorted(conjunctions, key=len, reverse=True)
     )
     return re.compile(
-        rf"[ \t]*[,，、/]?[ \t]*(?<!\w)(?:{joined})[ \t]*[^\s,，、;；。.!?！？]+", re.I
+        rf"[ \t]*[,，、/]?[ \t]*(?:{joined})[ \t]*[^\s,，、;；。.!?！？和或与]+", re.I
     )

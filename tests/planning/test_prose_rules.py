@@ -149,6 +149,7 @@ def test_a_negated_value_is_never_filed(line):
         "- decision: No usaremos Vercel ni Netlify.",
         "- decision: Не будем использовать ни Vercel, ни Netlify.",
         "- decision: 不用 Vercel，也不用 Netlify。",
+        "- decision: 决定不用Vercel和Netlify",
     ],
 )
 def test_a_negation_rejects_every_name_of_its_list(line):
