@@ -150,7 +150,7 @@ def write_note(
     # its entries a kind (docs/design.md, Note): the entry's time, or now's
     section = clock or now.strftime("%H:%M")
     message = note_message(text, rel)
-    sha, warnings = _append(
+    sha, warnings, line = _append(
         root, settings, rel, (f"# {when.isoformat()}", section), line, message,
         identity_for(by), now, fixed_clock,
     )  # fmt: skip
@@ -284,10 +284,12 @@ def _append(
     author: Identity,
     now: datetime,
     fixed_clock: bool,
-) -> tuple[str | None, list[str]]:
+) -> tuple[str | None, list[str], str]:
     """Append ``line`` to the note ``rel`` under the workspace lock, journaled,
-    and commit it; the commit and the warnings. ``headings``: the title a new
-    note starts with, and the text of the heading ``_placed`` may write."""
+    and commit it; the commit, the warnings and the line as committed (a
+    redaction may have changed it: never shown as it was). ``headings``: the
+    title a new note starts with, and the text of the heading ``_placed`` may
+    write."""
     from gardener.git.repo import Repo
     from gardener.store import journal
 
@@ -324,7 +326,7 @@ def _append(
                 f"{rel} already ends with this entry, written at the same minute"
                 " (a retry of a note killed before its commit?): not written twice"
             )
-            return repo.head(), warnings
+            return repo.head(), warnings, line
         # a new day's note in one append (heading, blank line, entry): a kill
         # never leaves half of it; so are a closing fence and a heading
         title, section = headings
@@ -347,6 +349,8 @@ def _append(
             if written != expected:  # another writer, or a redaction: journal what is
                 if line not in written:  # the entry itself was redacted: so is its
                     message = note_message("(an entry redacted on its way in)", rel)
+                    at = expected.rstrip("\n").count("\n")  # its line, redacted
+                    line = written.split("\n")[at] if at < written.count("\n") else line
                 journal.begin(repo.git_folder, {rel: written}, message, author)
             sha = repo.commit([rel], message, author, date=dated, texts={rel: written},
                               maintain=maintenance_due(repo.git_folder))  # fmt: skip
@@ -361,7 +365,7 @@ def _append(
                 exc.args = (exc.location_message(),)
             raise
         journal.done(repo.git_folder)
-    return sha, warnings
+    return sha, warnings, line
 
 
 def _ends_with(text: str, line: str) -> bool:

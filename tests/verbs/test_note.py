@@ -53,7 +53,8 @@ def test_a_value_noted_after_its_label_is_redacted_with_its_message(ws: Workspac
     # a breaker's two entries: the label alone, then the value alone (each
     # read as no secret); the value and the commit message naming it reached git
     ws.note("The password for prod:", time="09:00")
-    ws.note("Tango-Foxtrot-991", time="09:01")
+    done = ws.note("Tango-Foxtrot-991", time="09:01")
+    assert done.line == "- 09:01 [REDACTED:password]"  # what it shows is what it wrote
     objects = git(ws.root, "cat-file", "--batch-all-objects", "--batch")
     assert "Tango-Foxtrot-991" not in objects
     assert "Tango-Foxtrot-991" not in git(ws.root, "log", "-p", "--all")
