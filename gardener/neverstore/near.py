@@ -32,8 +32,8 @@ from gardener.neverstore.labels import BOUND, PASSWORD_LABELS, PIN_LABELS
 from gardener.neverstore.regex import Span, lazy
 from gardener.neverstore.tables import alts, cjk, words_of
 from gardener.neverstore.tokens import placeholder
-from gardener.neverstore.values import _TICKET as TICKET
 from gardener.neverstore.values import (
+    TICKET,
     counted,
     not_a_pin,
     passlike,

@@ -283,7 +283,7 @@ _STEP_WORDS = "round stage phase step part level iteration attempt try run"
 _STEPS = frozenset(_STEP_WORDS.split())
 _LABEL_WORD_LIST = "password passwords passwd pass pwd secret token key"
 _LABEL_WORDS = frozenset(_LABEL_WORD_LIST.split())
-_TICKET = lazy(r"[A-Z][A-Z0-9]{1,15}-\d+")
+TICKET = lazy(r"[A-Z][A-Z0-9]{1,15}-\d+")
 _FOLLOWING = frozenset(_FOLLOWERS.split())
 
 
@@ -294,7 +294,7 @@ def passlike(value: str) -> bool:
     if len(value) < 6 or _NUMBERISH.fullmatch(value) or stopword(value):
         return False
     stem = value.rstrip("0123456789.-_").lower()
-    if _TICKET.fullmatch(value) or stem in _FOLLOWING or stem in _STEPS:
+    if TICKET.fullmatch(value) or stem in _FOLLOWING or stem in _STEPS:
         return False
     if stem in _NOT_VALUES and stem not in _LABEL_WORDS:
         return False  # "vault2"; but "password1" is a password
