@@ -301,10 +301,13 @@ def conflict_problems(path: str, text: str) -> list[Problem]:
     ``<<<<<<<`` line with a ``>>>>>>>`` line after it (a lone ``=======`` is
     a Markdown heading's underline). Committed, the markers reach every clone
     and both sides read as current (docs/design.md, Several machines)."""
+    if "<<<<<<<" not in text:
+        return []
     lines = text.split("\n")
+    last = max((n for n, x in enumerate(lines) if _THEIRS.match(x)), default=-1)
     out = []
-    for n, line in enumerate(lines):
-        if _OURS.match(line) and any(_THEIRS.match(x) for x in lines[n + 1 :]):
+    for n, line in enumerate(lines[:last]):
+        if _OURS.match(line):
             out.append(
                 Problem(
                     "conflict",
