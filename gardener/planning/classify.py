@@ -493,6 +493,8 @@ def classify(entry: Entry, config: Config) -> Classified:
         # "stg3, not stg-1": what it is not is never the value; a correction's
         # aside ("(I misread it)") is why, not what
         keyed_value = _CONTRAST.sub("", keyed_value).strip() or keyed_value
+        # "box7 now, not box2": the change word stood before the contrast
+        keyed_value = unmarked(keyed_value, ws.lexicon)
         if correction:
             keyed_value = _ASIDE.sub("", keyed_value).strip() or keyed_value
         return _decided(kind, correction, rule, key, keyed_value, "pattern")

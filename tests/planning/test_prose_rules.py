@@ -490,6 +490,8 @@ def test_values_end_at_a_sentence_and_compounds_are_no_topic(heading, text, key,
         # breaker's "mysql -uroot ... app" superseded `database: postgres`)
         ("Decisions", "- mysql -uroot app", None, None),
         ("Decisions", "- psql -h db.internal app", None, None),
+        # a change word before a contrast is no part of the value (a new user)
+        (None, "- The staging host is box7 now, not box2.", "staging / host", "box7"),
     ],
 )
 def test_breakers_phrasings(heading, text, key, value):
