@@ -96,6 +96,28 @@ def _untimed(phrase: str | None, time_words: tuple[str, ...]) -> str | None:
     return phrase
 
 
+def _unmarked(phrase: str | None, change_words: tuple[str, ...]) -> str | None:
+    """``phrase`` without a word of change at either end: "ab jetzt Podman"
+    and "Fly.io now" are Podman and Fly.io (that the value holds from now on
+    is what the frame already says)."""
+    if not phrase:
+        return phrase
+    words = sorted(change_words, key=len, reverse=True)
+    for _ in range(2):  # "from now on" then "now": at most two marks a side
+        low = phrase.casefold()
+        for word in words:
+            w = word.casefold()
+            if low.startswith(w + " ") or low.startswith(w + ","):
+                phrase = phrase[len(w) :].lstrip(" ,")
+                break
+            if low.rstrip(" .!").endswith(" " + w):
+                phrase = phrase[: len(low.rstrip(" .!")) - len(w)].rstrip(" ,")
+                break
+        else:
+            break
+    return phrase
+
+
 def _name_like(phrase: str | None) -> bool:
     """Whether a frame's subject can name a thing: no clause punctuation, no
     bracket left open (None, no subject group, is fine)."""
@@ -143,7 +165,11 @@ def read_frame(text: str, words: Words) -> Frame | None:
             kind,
             bare(groups.get("subject")),
             bare(_first_clause(groups.get("old"))),
-            bare(_untimed(groups.get("new"), words.time_words)),
+            bare(
+                _untimed(
+                    _unmarked(groups.get("new"), words.change_words), words.time_words
+                )
+            ),
             strong,
             whole,
             _rest(text, span, groups.get("old")),
