@@ -45,8 +45,15 @@ def _one(args: tuple[dict[str, Any], str]) -> Outcome:
     try:
         return run_case(case, root, _TEMPLATE)
     except Exception as exc:  # a benchmark reports, it does not stop
-        return Outcome(str(case["id"]), str(case["type"]), str(case.get("lang")),
-                       False, False, False, f"{type(exc).__name__}: {exc}")
+        return Outcome(
+            str(case["id"]),
+            str(case["type"]),
+            str(case.get("lang")),
+            False,
+            False,
+            False,
+            f"{type(exc).__name__}: {exc}",
+        )
 
 
 def _pct(n: int, d: int) -> str:
@@ -67,10 +74,17 @@ def table(half: str, outs: list[Outcome]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.changes")
-    parser.add_argument("--half", action="append", choices=("a", "b"),
-                        help="a half (repeatable; default both)")
-    parser.add_argument("--verbose", action="store_true",
-                        help="list the misses of half a (b is held out)")
+    parser.add_argument(
+        "--half",
+        action="append",
+        choices=("a", "b"),
+        help="a half (repeatable; default both)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="list the misses of half a (b is held out)",
+    )
     parser.add_argument("--lang", action="append", help="only these languages")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -80,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     misses: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="gardener-changes-") as scratch:
         for half in halves:
-            cases = [c for c in load(half) if not args.lang or c.get("lang") in args.lang]
+            cases = [
+                c for c in load(half) if not args.lang or c.get("lang") in args.lang
+            ]
             if not cases:
                 print(f"| {half} | - | 0 | no cases in {DATA / (half + '.toml')} | | |")
                 continue
@@ -89,8 +105,13 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(table(half, outs)))
             langs = Counter(o.lang for o in outs if o.right)
             total = Counter(o.lang for o in outs)
-            print(f"|  | by language: " + ", ".join(
-                f"{lang} {langs[lang]}/{n}" for lang, n in total.most_common()) + " | | | | |")
+            print(
+                "|  | by language: "
+                + ", ".join(
+                    f"{lang} {langs[lang]}/{n}" for lang, n in total.most_common()
+                )
+                + " | | | | |"
+            )
             if half not in HELD_OUT:
                 misses += [o for o in outs if not o.right]
     if args.verbose:

@@ -97,8 +97,12 @@ def judge(case: dict[str, Any], filed: bool, after: list[Fact], hits: list) -> O
     else:
         right = filed and not stale and any(_names(f, new) for f in current)
         holds = new
-    top = bool(hits) and hits[0].status == "current" and (
-        mentions(f"{hits[0].key or ''} {hits[0].value}", holds) if holds else False
+    top = (
+        bool(hits)
+        and hits[0].status == "current"
+        and (
+            mentions(f"{hits[0].key or ''} {hits[0].value}", holds) if holds else False
+        )
     )
     if kind == "removal":
         top = not any(
