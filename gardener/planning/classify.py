@@ -620,6 +620,12 @@ def _keyed_prose(
         key = f"{owner} / {key}" if owner else key
         return _decided(kind, correction, rule, key, used[1], "purpose")
     held = _held(value) if kind == "preference" else None
+    named = _named_topic(held[1], ws.topic_names) if held and not topic else None
+    if held and named:
+        # "用户喜欢深色主题", "Sam aime le thème sombre": the thing held names
+        # its topic (主题, thème), so a later choice of it is the same key
+        key = f"{held[0]} / {named}"
+        return _decided(kind, correction, rule, key, held[1], "polarity")
     if held and not (topic and _heads(held[1], topic[1])):
         # "Sam loves coffee" / "Sam hates coffee now": one key, the newer
         # stands; "vim keybindings in VS Code" is not a choice of editor
@@ -751,10 +757,35 @@ def _held(text: str) -> tuple[str, str] | None:
     return subject, bare(thing) or thing
 
 
+def _named_topic(thing: str, names: Mapping[str, tuple[str, ...]]) -> str | None:
+    """The topic whose name ``thing`` ends with, in any language ("深色主题",
+    "le thème sombre" -> theme; ``names``: ``Words.topic_names``), or None."""
+    low = normalize_value(thing)
+    for topic, said in names.items():
+        for name in said:
+            if unspaced(name[:1]):
+                if low.endswith(name) and len(low) > len(name):
+                    return topic
+            elif re.search(rf"(?<!\w){re.escape(name)}(?!\w)", low) and low != name:
+                return topic
+    return None
+
+
 def _heads(thing: str, word: str) -> bool:
     """Whether ``word`` (a topic word) opens ``thing``: "dark mode for the
     editor" is about the theme, "vim keybindings in VS Code" not the editor."""
-    return normalize_value(thing).startswith(normalize_value(word))
+    thing = _ANY_ARTICLE.sub("", normalize_value(thing))
+    return thing.startswith(normalize_value(word))
+
+
+# an article or possessive opening a noun phrase, in the languages of the lexicon
+# ("den hellen Modus", "le thème sombre", "el modo oscuro")
+_ANY_ARTICLE = re.compile(
+    r"^(?:the|a|an|my|our|her|his|der|die|das|den|dem|des|ein|eine|einen|einem|"
+    r"sein|seine|seinen|ihr|ihre|ihren|le|la|les|l'|un|une|son|sa|ses|el|los|las|"
+    r"una|su|sus|il|lo|gli|o|os|as)\s*(?<=\s|')",
+    re.IGNORECASE,
+)
 
 
 def topic_aliases(config: Config) -> Mapping[str, tuple[str, ...]]:

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from gardener.lexicon.match import unspaced
 from gardener.model.facts import normalize_key
+from gardener.planning.polarity import polar_parts
 from gardener.planning.values import matched_value, strip_stop
 
 _ARTICLE = re.compile(r"^(?:the|a|an|our|my)\s+", re.IGNORECASE)
@@ -275,6 +276,10 @@ def match_pattern(
 # a name ends where an apposition starts: "Sam, a backend engineer", "林悦，老板"
 _APPOSITION = re.compile(r"\s*(?:[,，、;；(（]|\s[-–—]\s|。).*$", re.DOTALL)
 _NAME_WORDS = 4
+# a Japanese case particle or predicate inside a value: a clause, never a name
+_PREDICATE = re.compile(
+    r"[がをへ]|好き|嫌い|します|している|です$|でした|喜欢|讨厌|使用"
+)
 
 
 def _name(value: str) -> str | None:
@@ -284,6 +289,8 @@ def _name(value: str) -> str | None:
     name = _APPOSITION.sub("", value).strip().rstrip(".")
     if not name or len(name.split()) > _NAME_WORDS:
         return None
+    if _PREDICATE.search(name):
+        return None  # "ダークテーマが好き": a clause with a particle, not a name
     first = name[:1]
     if first.isalpha() and first.lower() != first.upper() and not first.isupper():
         return None  # a cased script writes a name with a capital
@@ -435,10 +442,18 @@ def copular(text: str, topics: Mapping[str, tuple[str, ...]]) -> tuple[str, str]
 def person(text: str) -> str | None:
     """The person a preference belongs to ("Mira prefers ..." -> "Mira"), or None."""
     m = _PERSON.match(text.strip())
-    if not m:
-        return None
-    who = m.group(1)
-    return "user" if who.casefold() == "user" else who
+    if m:
+        who = m.group(1)
+        return "user" if who.casefold() == "user" else who
+    # in any language polarity reads ("Sam now prefers", "Сэм предпочитает",
+    # "Sam bevorzugt jetzt"): a subject that is one capitalised name
+    parts = polar_parts(text)
+    if parts and _ONE_NAME.fullmatch(parts[0]) and parts[0].casefold() not in _PRONOUNS:
+        return parts[0]
+    return None
+
+
+_ONE_NAME = re.compile(r"[A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω][\w'’-]{1,30}")
 
 
 def owner(text: str) -> str | None:
