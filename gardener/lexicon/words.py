@@ -69,6 +69,10 @@ class Words:
     change_words    words saying a value holds from now on ("now", "from now on",
                     "instead"): a sentence that differs from a current fact in
                     one place and says one of these replaces it
+    change_verbs    verbs and phrases that set a value anew ("raised ... to",
+                    "goes to", "hochgesetzt", "relevée à", "改为", "に変更"): with
+                    a current key named, the sentence gives that key a new value
+                    (``gardener.planning.restate``)
     recurring       times that come back ("mornings", "Fridays", "abends", "по
                     утрам", "毎朝"): a label's value naming one states a schedule
     calendar_words  names of weekdays and months: with ``recurring``, numbers and
@@ -106,6 +110,7 @@ class Words:
     states: tuple[str, ...] = ()
     copulas: tuple[str, ...] = ()
     change_words: tuple[str, ...] = ()
+    change_verbs: tuple[str, ...] = ()
     calendar_words: tuple[str, ...] = ()
     recurring: tuple[str, ...] = ()
 

@@ -374,6 +374,27 @@ def _topic_subject(text: str, config: Config) -> tuple[str, str] | None:
     return split
 
 
+# a value that opens with a quantity, after an optional "of" ("est de 500
+# e-mails", "is 30s", "ist 10 Sekunden", "$12/month")
+_MEASURE = re.compile(r"^(?:(?:de|d'|of|von|в|на)\s*)?(?:[$€£¥₽]\s?)?\d", re.IGNORECASE)
+_MEASURED_WORDS = 6
+
+
+def _measured_subject(text: str, config: Config) -> tuple[str, str] | None:
+    """(subject, value) of a durable statement giving a named thing a
+    quantity ("API gateway timeout is 30s", "la limite d'envoi est de 500
+    e-mails par jour"): a limit or a setting holds one value at a time, so
+    its subject is its key. None for a pronoun subject ("it is 5pm")."""
+    split = copula_split(text, _words(config).lexicon.copulas)
+    if split is None or not _MEASURE.match(split[1]):
+        return None
+    subject = split[0]
+    if len(subject.split()) > _MEASURED_WORDS or subject.casefold() in keying.PRONOUNS:
+        return None
+    value = re.sub(r"^(?:de|d'|of|von)\s*", "", split[1], flags=re.IGNORECASE)
+    return subject, value
+
+
 def _names_someone(text: str, config: Config) -> bool:
     """Whether a name pattern ("my name is {value}", "the user is {value}")
     reads a name in ``text``."""
@@ -597,7 +618,11 @@ def _keyed_prose(
                 kind, correction, rule, used[0], used[1], "purpose", leaves=frame.old
             )
         return _decided(kind, correction, rule, None, new, "none", leaves=frame.old)
-    about = copular(value, config.topics) or _topic_subject(value, config)
+    about = (
+        copular(value, config.topics)
+        or _topic_subject(value, config)
+        or _measured_subject(value, config)
+    )
     if about:
         return _decided(kind, correction, rule, about[0], about[1], "copula")
     # "mysql -uroot app": a command names the program it runs, chooses nothing

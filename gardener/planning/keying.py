@@ -103,7 +103,7 @@ _OWNER = re.compile(
     r"^(?:the\s+)?(user|[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'’-]+)\s+(?:uses|is using|has been using|"
     r"nutzt|verwendet|benutzt|utilise|usa|utiliza|использует)\s"
 )
-_PRONOUNS = frozenset(
+PRONOUNS = _PRONOUNS = frozenset(
     [
         "we",
         "i",

@@ -40,6 +40,7 @@ from gardener.planning.ending import names
 from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
+from gardener.planning.restate import KeyIndex, Restated, apart, restate
 from gardener.planning.slotchange import SlotReader, restated
 from gardener.planning.times import valid_times
 
@@ -220,6 +221,29 @@ def _file(
     seen.add(mark)
 
 
+# keys the rules are sure of: a restatement never re-keys them
+_SURE = frozenset({"explicit", "pattern", "anchor", "clause", "subject"})
+
+
+def _restatable(c: Classified, work: Reconciliation) -> bool:
+    """Whether ``c`` may restate a current key: not a removal, correction or
+    judged entry, and keyed by no current key (or by none the rules are sure of)."""
+    if c.ends or c.correction or c.judge is not None or c.replaces is not None:
+        return False
+    if c.key is None:
+        return True
+    return c.keyed_by not in _SURE and work.current(c.key) is None
+
+
+def _restating(c: Classified, found: Restated, durable: Iterable[str]) -> Classified:
+    """``c`` as the new value of the fact ``found`` restates, of its kind."""
+    kind = c.kind if c.durable and c.kind in durable else found.fact.kind or "fact"
+    return replace(
+        c, kind=kind, durable=True, key=found.fact.key, value=found.value,
+        keyed_by="restated", rule="restatement", leaves=found.fact.value,
+    )  # fmt: skip
+
+
 def _elsewhere(c: Classified, held: Fact | None) -> bool:
     """Whether the value ``c`` leaves may be held under another key than its
     own: a removal, or a removal's next clause (``keyed_by == "clause"``),
@@ -292,6 +316,7 @@ def plan_promotion(
     refused = dict(zip(texts, refusals(list(texts.values()), config), strict=True))
     outcomes: list[Outcome] = []
     pending: list[Waiting] = []
+    keys = KeyIndex()  # the current keys' words, for restatements
     for i, row in enumerate(queue):
         at, entry, mark = row[0], row[3], row[4]
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
@@ -315,6 +340,18 @@ def plan_promotion(
                 kinds[i] = replace(
                     ends, kind=ends.kind or "decision", durable=True, rule="removal"
                 )
+                texts[i] = text
+                refused[i] = refusals([text], config)[0]
+        if not gone and _restatable(kinds[i], work):
+            # "rate limit raised to 300 requests/min" after "Rate limit: 100
+            # requests/min": a log line naming a current key gives it a new value
+            keys.grow(work.slots)
+            given = kinds[i].value if kinds[i].key and kinds[i].durable else None
+            found = restate(entry.value, keys, work.current, reader.words, given)
+            if found is not None and not (
+                kinds[i].key and apart(kinds[i].key, found.fact.key or "")
+            ):
+                kinds[i] = _restating(kinds[i], found, config.durable_kinds)
                 texts[i] = text
                 refused[i] = refusals([text], config)[0]
         near = None

@@ -1,0 +1,310 @@
+"""Restatements of a current key (pure): a sentence that names a current
+fact's key and says its value was set anew gives that key the new value,
+whatever voice it is written in ("rate limit raised to 300 requests/min"
+after "Rate limit: 100 requests/min"; "Webhook-Timeout auf 25 Sekunden
+hochgesetzt"; "limite d'envoi relevée à 2 000 e-mails"; "周会改到周三下午").
+
+A log line ("raised ...", "hochgesetzt") is an event to the classifier, and
+the key it would infer ("gateway timeout") is not the one MEMORY.md holds
+("API gateway timeout"), so without this the new value is dropped or filed
+beside the old one. What makes a restatement (docs/design.md, "Changes and
+removals"):
+
+- a mark of change: a lexicon ``change_verbs`` phrase ("raised", "goes to",
+  "改为"), a ``change_words`` word ("now", "désormais") or an arrow;
+- the words of one current key, more of them than of any other key (words
+  compared by their first five letters; Chinese and Japanese keys by their
+  first two characters);
+- a new value read from the sentence: a change frame's, else a quantity
+  where the old value holds one ("25 Sekunden" for "10 Sekunden"), else the
+  words after the mark's preposition ("to", "auf", "à", "на", "为", "に");
+- no question, no hedge ("maybe", "vielleicht", "也许"), no negated value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
+
+from gardener.lexicon.match import unspaced
+from gardener.lexicon.words import Words
+from gardener.model.facts import Fact
+from gardener.planning.frames import bare, negated, read_frame
+
+_WORD = re.compile(r"[^\W\d_]{3,}|[^\W\d_]*\d[\w]*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+# words of a key that name nothing of their own
+_STOP = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "der",
+        "die",
+        "das",
+        "den",
+        "dem",
+        "des",
+        "und",
+        "für",
+        "mit",
+        "von",
+        "vom",
+        "zum",
+        "zur",
+        "les",
+        "des",
+        "une",
+        "pour",
+        "avec",
+        "par",
+        "dans",
+        "sur",
+        "del",
+        "los",
+        "las",
+        "con",
+        "por",
+        "para",
+        "una",
+        "как",
+        "для",
+        "про",
+        "при",
+        "над",
+        "под",
+    ]
+)
+_QUESTION = re.compile(r"[?？]")
+_SENTENCE = re.compile(r"(?<=[.!。！])\s+(?=\S)|(?<=[。！])")
+_HEDGES = (
+    "maybe", "might", "perhaps", "probably", "considering", "consider", "thinking about",
+    "should we", "could we", "would be", "proposal", "proposed", "suggest",
+    "vielleicht", "eventuell", "überlegen", "vorschlag", "peut-être", "envisage",
+    "envisager", "proposition", "quizás", "quizá", "tal vez", "propuesta",
+    "может быть", "возможно", "предлагаю", "也许", "可能", "考虑", "建议",
+    "かもしれ", "検討", "提案",
+)  # fmt: skip
+_MAX_VALUE_WORDS = 6
+# a quantity: a number with its currency, unit and per-unit ("$15/month",
+# "25 Sekunden", "2 000 e-mails/jour", "300 requests/min", "10:00 Uhr")
+_QUANTITY = re.compile(
+    r"(?:[$€£¥₽]\s?|R\$\s?)?\d[\d.,:]*(?:[ \u00a0\u202f]\d{3})*"
+    r"(?:\s?(?:%|[^\W\d_][\w-]*(?:/[^\W\d_]+)?|/[^\W\d_]+))?"
+    r"|[一二三四五六七八九十两\d]+[点點:：][\d一二三四五六七八九十半]*"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Restated:
+    """The current fact a sentence restates, and the value it gives it."""
+
+    fact: Fact
+    value: str
+
+
+_ACRONYM = re.compile(r"(?<![^\W\d_])[A-Z]{2}(?![^\W\d_])")  # "JS", "DB", "CI"
+
+
+def _stems(text: str) -> frozenset[str]:
+    low = text.casefold()
+    out = {w[:5] for w in _WORD.findall(low) if w not in _STOP}
+    out.update(a.casefold() for a in _ACRONYM.findall(text))
+    return frozenset(out)
+
+
+def apart(mine: str, theirs: str) -> bool:
+    """Whether two keys name two things: each has a word the other lacks
+    ("JS runtime", "Container runtime"); "registry" and "Container
+    registry", or "team VPN" and "VPN", may be one."""
+    a, b = _stems(key_part(mine)), _stems(key_part(theirs))
+    return bool(a - b) and bool(b - a)
+
+
+def key_part(key: str) -> str:
+    """The part of a key that names the attribute: its last part ("Pricing /
+    Pro plan" -> "Pro plan")."""
+    return key.rsplit(" / ", 1)[-1].strip()
+
+
+class KeyIndex:
+    """Stems of the current keys -> their normalized keys, grown with the
+    keys a pass adds (``slots`` only grows, in insertion order)."""
+
+    def __init__(self) -> None:
+        self.by_stem: dict[str, set[str]] = {}
+        self.stems: dict[str, frozenset[str]] = {}
+        self.ends: dict[str, tuple[str, str]] = {}  # its first and last word
+        self.cjk: dict[str, str] = {}  # normalized key -> its first two characters
+        self.known = 0
+
+    def grow(self, slots: dict[str, list[int]]) -> None:
+        if len(slots) == self.known:
+            return
+        for nk in islice(slots, self.known, None):
+            part = key_part(nk)
+            if _CJK.match(part):
+                self.cjk[nk] = part[:2]
+                continue
+            stems = _stems(part)
+            if stems:
+                self.stems[nk] = stems
+                said = [w[:5] for w in _WORD.findall(part.casefold()) if w not in _STOP]
+                self.ends[nk] = (said[0], said[-1])
+                for s in stems:
+                    self.by_stem.setdefault(s, set()).add(nk)
+        self.known = len(slots)
+
+    def named(self, text: str) -> list[str]:
+        """The keys ``text`` names best (ties all returned), best first."""
+        mine = _stems(text)
+        scores: dict[str, int] = {}
+        for s in mine:
+            for nk in self.by_stem.get(s, ()):
+                scores[nk] = scores.get(nk, 0) + 1
+        ranked: list[tuple[float, int, str]] = []
+        for nk, n in scores.items():
+            stems = self.stems[nk]
+            k = len(stems)
+            # half its words, or a third with its first or last word (the head:
+            # "Лимит запросов к API", "rate limit", "Webhook-Timeout")
+            ends = self.ends[nk]
+            if n * 2 >= k or (n * 3 >= k and (ends[0] in mine or ends[1] in mine)):
+                ranked.append((n / k, n, nk))
+        if _CJK.search(text):
+            for nk, head in self.cjk.items():
+                if head in text:
+                    ranked.append((1.0, len(key_part(nk)), nk))
+        ranked.sort(reverse=True)
+        if not ranked:
+            return []
+        best = ranked[0][:2]
+        return [nk for score, n, nk in ranked if (score, n) == best]
+
+
+@lru_cache(maxsize=8)
+def _marks(said: tuple[str, ...]) -> re.Pattern[str]:
+    phrases = sorted(set(said), key=len, reverse=True)
+    spaced = [re.escape(p) for p in phrases if not unspaced(p[:1])]
+    joined = [re.escape(p) for p in phrases if unspaced(p[:1])]
+    parts = []
+    if spaced:
+        parts.append(rf"(?<!\w)(?:{'|'.join(spaced)})(?!\w)")
+    if joined:
+        parts.append("|".join(joined))
+    parts.append(r"→|->|=>")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_HEDGE = re.compile(
+    "|".join(
+        rf"(?<!\w){re.escape(h)}" if not unspaced(h[:1]) else re.escape(h)
+        for h in _HEDGES
+    ),
+    re.IGNORECASE,
+)
+# the preposition a value follows after a mark ("to", "auf", "à", "на", "为")
+_TO = re.compile(
+    r"(?<!\w)(?:to|into|at|on|auf|nach|zu|à|a|au|sur|vers|en|на|в|до)\s+(.+)$"
+    r"|(?:为|成|到|至)\s*(.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_CLAUSE_END = re.compile(
+    r"\s*(?:[,;:(（，；。!！—–]|\s-\s|\s(?:because|since|so|after|as|for|per|until|"
+    r"starting|from|weil|da|damit|ab|seit|parce|car|pour|depuis|porque|desde|para|"
+    r"потому|так|после|с)\b).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# Japanese: the value before に/へ and a change ("DBをAuroraに移行")
+_JA_VALUE = re.compile(
+    r"([^\sをはがもの、。]{1,20})[にへ](?:変更|移行|引き上げ|引き下げ|切り替え|変わ|なり|延長|短縮|移転|アップグレード)"
+)
+
+
+def restate(
+    text: str,
+    index: KeyIndex,
+    current: Callable[[str], Fact | None],
+    words: Words,
+    given: str | None = None,
+) -> Restated | None:
+    """The current fact ``text`` restates with a new value, or None (see the
+    module's docstring). ``current``: normalized key -> its current fact;
+    ``given``: the value the rules read, if they keyed the entry ("frontend":
+    "Svelte"), used as it is."""
+    if len(text) > 400 or _QUESTION.search(text) or _HEDGE.search(text):
+        return None
+    mark = _marks((*words.change_verbs, *words.change_words)).search(text)
+    if mark is None:
+        return None
+    # the sentence holding the mark ("Pro plan goes to $15. Team plan unchanged.")
+    starts = [0, *(m.end() for m in _SENTENCE.finditer(text, 0, mark.start()))]
+    ends = _SENTENCE.search(text, mark.end())
+    text = text[starts[-1] : ends.start() if ends else len(text)]
+    mark = _marks((*words.change_verbs, *words.change_words)).search(text)
+    if mark is None:
+        return None
+    keys = index.named(text)
+    if len(keys) != 1:
+        return None
+    fact = current(keys[0])
+    if fact is None or fact.kind == "event":
+        return None
+    value = _new_value(text, mark, fact, words, given)
+    if not value or _same(value, fact.value):
+        return None
+    if any(a <= text.find(value) < b for a, b in negated(text, words)):
+        return None
+    return Restated(fact, value)
+
+
+def _same(a: str, b: str) -> bool:
+    return a.casefold().strip() == b.casefold().strip()
+
+
+def _new_value(
+    text: str, mark: re.Match[str], fact: Fact, words: Words, given: str | None
+) -> str | None:
+    frame = read_frame(text, words) if len(text) < 300 else None
+    if frame is not None and frame.kind == "change" and frame.new:
+        return frame.new
+    if given:
+        return given
+    old = fact.value
+    ja = _JA_VALUE.search(text)
+    if ja:
+        return ja.group(1)
+    after = text[mark.end() :]
+    if unspaced(mark.group(0)[-1:]) and _phrase(after):
+        return _phrase(after)  # "周会改到周三下午3点，..."
+    if any(c.isdigit() for c in old):
+        return _quantity(text, old, fact.key or "")
+    m = _TO.search(after) or _TO.search(text[mark.start() :])
+    if m:
+        return _phrase(m.group(1) or m.group(2))
+    return None
+
+
+def _quantity(text: str, old: str, key: str) -> str | None:
+    """The first quantity of ``text`` that is not the old value's, nor part
+    of the key ("API v2"), nor a leading clock time."""
+    olds = {q.group(0).casefold() for q in _QUANTITY.finditer(old)}
+    for q in _QUANTITY.finditer(text):
+        found = q.group(0).strip()
+        if found.casefold() in olds or found in key:
+            continue
+        return _CLAUSE_END.sub("", found).strip() or found
+    return None
+
+
+def _phrase(rest: str) -> str | None:
+    phrase = _CLAUSE_END.sub("", rest).strip()
+    phrase = bare(phrase) or ""
+    if not phrase or len(phrase.split()) > _MAX_VALUE_WORDS:
+        return None
+    return phrase
