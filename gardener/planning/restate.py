@@ -81,6 +81,9 @@ _STOP = frozenset(
     ]
 )
 _QUESTION = re.compile(r"[?？]")
+_CODE = re.compile(r"`|\w\.(?:py|js|ts|rs|go|rb|sh|md|json|toml|ya?ml)\b|\(\)|/\w")
+_MAX_TEXT = 250  # a longer entry is a log paragraph: it names keys in passing
+_NEAR = 4  # words between the key and the mark of change, at most
 _SENTENCE = re.compile(r"(?<=[.!。！])\s+(?=\S)|(?<=[。！])")
 _HEDGES = (
     "maybe", "might", "perhaps", "probably", "considering", "consider", "thinking about",
@@ -148,6 +151,8 @@ class KeyIndex:
             return
         for nk in islice(slots, self.known, None):
             part = key_part(nk)
+            if _CODE.search(part):
+                continue  # a file or a command is named, not restated
             if _CJK.match(part):
                 self.cjk[nk] = part[:2]
                 continue
@@ -160,8 +165,9 @@ class KeyIndex:
                     self.by_stem.setdefault(s, set()).add(nk)
         self.known = len(slots)
 
-    def named(self, text: str) -> list[str]:
-        """The keys ``text`` names best (ties all returned), best first."""
+    def named(self, text: str, strict: bool = False) -> list[str]:
+        """The keys ``text`` names best (ties all returned), best first;
+        ``strict``: every word of a key of one or two words."""
         mine = _stems(text)
         scores: dict[str, int] = {}
         for s in mine:
@@ -174,6 +180,8 @@ class KeyIndex:
             # half its words, or a third with its first or last word (the head:
             # "Лимит запросов к API", "rate limit", "Webhook-Timeout")
             ends = self.ends[nk]
+            if strict and k <= 2 and n < k:
+                continue
             if n * 2 >= k or (n * 3 >= k and (ends[0] in mine or ends[1] in mine)):
                 ranked.append((n / k, n, nk))
         if _CJK.search(text):
@@ -237,11 +245,11 @@ def restate(
     module's docstring). ``current``: normalized key -> its current fact;
     ``given``: the value the rules read, if they keyed the entry ("frontend":
     "Svelte"), used as it is."""
-    if len(text) > 400 or _QUESTION.search(text) or _HEDGE.search(text):
+    if len(text) > _MAX_TEXT or _QUESTION.search(text) or _HEDGE.search(text):
         return None
     mark = _marks((*words.change_verbs, *words.change_words)).search(text)
-    if mark is None:
-        return None
+    if mark is None or len(_ARROWS.findall(text)) > 1:
+        return None  # two arrows are a pipeline ("static → animation → static")
     # the sentence holding the mark ("Pro plan goes to $15. Team plan unchanged.")
     starts = [0, *(m.end() for m in _SENTENCE.finditer(text, 0, mark.start()))]
     ends = _SENTENCE.search(text, mark.end())
@@ -249,8 +257,8 @@ def restate(
     mark = _marks((*words.change_verbs, *words.change_words)).search(text)
     if mark is None:
         return None
-    keys = index.named(text)
-    if len(keys) != 1:
+    keys = index.named(text, strict=given is None)
+    if len(keys) != 1 or not _near(text, mark, keys[0]):
         return None
     fact = current(keys[0])
     if fact is None or fact.kind == "event":
@@ -261,6 +269,29 @@ def restate(
     if any(a <= text.find(value) < b for a, b in negated(text, words)):
         return None
     return Restated(fact, value)
+
+
+def _near(text: str, mark: re.Match[str], key: str) -> bool:
+    """Whether a word of ``key`` stands within ``_NEAR`` words of the mark
+    ("rate limit raised to", "swapped embeddings to"): a key named far from
+    it is named in passing ("value-tiered-logger.py ... now does X")."""
+    part = key_part(key)
+    if _CJK.match(part):
+        at = text.find(part[:2])
+        return at >= 0 and abs(at - mark.start()) <= 3 * _NEAR
+    stems = _stems(part)
+    before = len(_TOKEN.findall(text[: mark.start()]))
+    after = before + len(_TOKEN.findall(mark.group(0)))
+    for n, word in enumerate(_TOKEN.findall(text)):
+        w = word.casefold()
+        close = before - n <= _NEAR if n < before else n - after < _NEAR
+        if close and (w[:5] in stems or w in stems):
+            return True
+    return False
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+_ARROWS = re.compile(r"→|->|=>")
 
 
 def _same(a: str, b: str) -> bool:
