@@ -44,6 +44,24 @@ def anchored(c: Classified, current: Iterable[Fact]) -> Classified:
     return replace(c, key=fact.key, keyed_by="anchor")
 
 
+def replacing(c: Classified, current: Iterable[Fact]) -> Classified:
+    """``c`` replacing the one current unkeyed fact that names the value it
+    leaves ("Fluentd is gone, we use Vector for log shipping" after "Logs
+    are shipped with Fluentd."), or ``c`` unchanged (a removal, nothing
+    left, its own key holding a value, none or several such facts)."""
+    if c.ends or not c.leaves or c.replaces or len(c.leaves.split()) > _NAME_WORDS:
+        return c
+    found = [
+        f
+        for f in current
+        if not f.key and not f.superseded and f.kind != "event" and f.id
+        and names(f.value, c.leaves)
+    ]  # fmt: skip
+    if len(found) != 1:
+        return c
+    return replace(c, replaces=found[0].id)
+
+
 def aliased(
     c: Classified,
     current: Callable[[str], Fact | None],

@@ -385,10 +385,10 @@ def _measured_subject(text: str, config: Config) -> tuple[str, str] | None:
     quantity ("API gateway timeout is 30s", "la limite d'envoi est de 500
     e-mails par jour"): a limit or a setting holds one value at a time, so
     its subject is its key. None for a pronoun subject ("it is 5pm")."""
-    split = copula_split(text, _words(config).lexicon.copulas)
+    split = copula_split(text, _words(config).lexicon.copulas, _MEASURED_WORDS + 1)
     if split is None or not _MEASURE.match(split[1]):
         return None
-    subject = split[0]
+    subject = _ANY_ARTICLE.sub("", split[0])
     if len(subject.split()) > _MEASURED_WORDS or subject.casefold() in keying.PRONOUNS:
         return None
     value = re.sub(r"^(?:de|d'|of|von)\s*", "", split[1], flags=re.IGNORECASE)

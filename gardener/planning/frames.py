@@ -96,6 +96,20 @@ def _untimed(phrase: str | None, time_words: tuple[str, ...]) -> str | None:
     return phrase
 
 
+# a clause of reason or purpose after a value: "to 3000 so it matches the
+# callback URL", "auf 25 Sekunden, weil ...", "à 8443 parce que ..."
+_REASON = re.compile(
+    r"\s+(?:so that|so|because|since|as|weil|damit|da|parce que|car|pour que|"
+    r"porque|para que|ya que|потому что|так как|чтобы)\s.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _reasonless(phrase: str | None) -> str | None:
+    """``phrase`` without a clause of reason after it."""
+    return _REASON.sub("", phrase) if phrase else phrase
+
+
 def _unmarked(phrase: str | None, change_words: tuple[str, ...]) -> str | None:
     """``phrase`` without a word of change at either end: "ab jetzt Podman"
     and "Fly.io now" are Podman and Fly.io (that the value holds from now on
@@ -167,7 +181,8 @@ def read_frame(text: str, words: Words) -> Frame | None:
             bare(_first_clause(groups.get("old"))),
             bare(
                 _untimed(
-                    _unmarked(groups.get("new"), words.change_words), words.time_words
+                    _unmarked(_reasonless(groups.get("new")), words.change_words),
+                    words.time_words,
                 )
             ),
             strong,

@@ -528,7 +528,9 @@ def _copula_regex(copulas: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-def copula_split(text: str, copulas: tuple[str, ...]) -> tuple[str, str] | None:
+def copula_split(
+    text: str, copulas: tuple[str, ...], most: int = 0
+) -> tuple[str, str] | None:
     """(subject, value) of a short statement "<subject> <copula> <value>" (a
     lexicon copula, a spaced dash, は), the subject without its article and the
     value without its aside, contrast and end stop; None when ``text`` is no
@@ -541,7 +543,10 @@ def copula_split(text: str, copulas: tuple[str, ...]) -> tuple[str, str] | None:
     value = strip_stop(_TAIL.sub("", _ASIDE.sub("", rest)))
     if not subject or not value:
         return None
-    if len(subject.split()) > _SUBJECT_WORDS or len(value.split()) > _VALUE_WORDS:
+    if (
+        len(subject.split()) > (most or _SUBJECT_WORDS)
+        or len(value.split()) > _VALUE_WORDS
+    ):
         return None
     return subject, value
 

@@ -18,7 +18,7 @@ from gardener.formats.entryline import FUTURE_SLACK_S, no_value, too_long
 from gardener.formats.memoryfile import Memo, render_memory
 from gardener.formats.retired import before as retired_before
 from gardener.formats.retired import mark as retired_mark
-from gardener.lexicon.words import lexicon
+from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry, Fact, Memory, Note
 from gardener.model.marks import (
@@ -34,9 +34,10 @@ from gardener.model.validtime import (
     is_instant,
 )
 from gardener.neverstore.instructions import reads_as_instruction
-from gardener.planning.anchor import aliased, anchored, by_subject
+from gardener.planning.anchor import aliased, anchored, by_subject, replacing
 from gardener.planning.classify import Classified, classify
 from gardener.planning.ending import names
+from gardener.planning.frames import read_frame
 from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
@@ -214,6 +215,8 @@ def _file(
         c = other if other.key else c
     c = aliased(c, work.current, work.topic_names)
     c = by_subject(c, work.current, work.copulas)
+    if c.leaves and (c.key is None or work.current(c.key) is None):
+        c = replacing(c, (f for f in work.facts if not f.get("until")))
     # the valid time as written, and as read back: whole minutes
     since, minute = format_instant(at), at.replace(second=0, microsecond=0)
     work.reconcile(entry, c, since, "#" not in mark, minute)
@@ -233,6 +236,38 @@ def _restatable(c: Classified, work: Reconciliation) -> bool:
     if c.key is None:
         return True
     return c.keyed_by not in _SURE and work.current(c.key) is None
+
+
+def _key_left(c: Classified, keys: KeyIndex, work: Reconciliation) -> Classified:
+    """A removal keyed by the current key it names ("Nachtbuild gestrichen"
+    after "**Nachtbuild:** jeden Tag um 3 Uhr"; "removed site search
+    entirely"), or ``c`` unchanged (keyed already, no one key named)."""
+    if c.key or not c.ends or not c.leaves:
+        return c
+    keys.grow(work.slots)
+    named = keys.named(c.leaves, strict=True)
+    fact = work.current(named[0]) if len(named) == 1 else None
+    if fact is None or not fact.key or fact.kind == "event":
+        return c
+    return replace(c, key=fact.key, value=fact.value, keyed_by="anchor")
+
+
+def _changed_value(
+    c: Classified, text: str, words: Words, work: Reconciliation
+) -> Classified:
+    """``c`` as the change a frame reads in it ("renamed master → main"),
+    keyed by the one current fact holding the value it leaves; else ``c``."""
+    frame = read_frame(text, words) if len(text) < 300 else None
+    if frame is None or frame.kind != "change" or not frame.old or not frame.new:
+        return c
+    bare_c = replace(c, key=None, leaves=frame.old, value=frame.new)
+    keyed = anchored(bare_c, (f for f in work.facts if not f.get("until")))
+    if keyed.key is None:
+        return c
+    fact = work.current(keyed.key)
+    if fact is None:
+        return c
+    return _restating(c, Restated(fact, frame.new), ())
 
 
 def _restating(c: Classified, found: Restated, durable: Iterable[str]) -> Classified:
@@ -332,10 +367,12 @@ def plan_promotion(
             # "we stopped using restic": which key it ends, only the judge can say
             # when no current value is named (an anchored one files as usual)
             kinds[i] = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
+            kinds[i] = _key_left(kinds[i], keys, work)
         if not kinds[i].durable and not gone and kinds[i].ends:
             # a log line (or an undecided one: "Black is gone") removing the
             # one current value it names ends it
             ends = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
+            ends = _key_left(ends, keys, work)
             if ends.key:
                 kinds[i] = replace(
                     ends, kind=ends.kind or "decision", durable=True, rule="removal"
@@ -352,6 +389,11 @@ def plan_promotion(
                 kinds[i].key and apart(kinds[i].key, found.fact.key or "")
             ):
                 kinds[i] = _restating(kinds[i], found, config.durable_kinds)
+            elif not kinds[i].durable:
+                # "renamed master → main": a log line's change of the one
+                # current value it names
+                kinds[i] = _changed_value(kinds[i], entry.value, reader.words, work)
+            if kinds[i].keyed_by == "restated":
                 texts[i] = text
                 refused[i] = refusals([text], config)[0]
         near = None

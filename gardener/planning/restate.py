@@ -115,10 +115,21 @@ _ACRONYM = re.compile(r"(?<![^\W\d_])[A-Z]{2}(?![^\W\d_])")  # "JS", "DB", "CI"
 
 
 def _stems(text: str) -> frozenset[str]:
+    """The words of ``text`` that can name a key, casefolded."""
     low = text.casefold()
-    out = {w[:5] for w in _WORD.findall(low) if w not in _STOP}
+    out = {w for w in _WORD.findall(low) if w not in _STOP}
     out.update(a.casefold() for a in _ACRONYM.findall(text))
     return frozenset(out)
+
+
+def meet(a: str, b: str) -> bool:
+    """Whether two words are one word inflected: equal, the same first five
+    letters ("updates", "updated"), or one the other's start with at most
+    three more letters ("poll", "polling"; not "work", "workspace")."""
+    if a == b or (len(a) >= 5 and a[:5] == b[:5]):
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3
 
 
 def apart(mine: str, theirs: str) -> bool:
@@ -126,7 +137,9 @@ def apart(mine: str, theirs: str) -> bool:
     ("JS runtime", "Container runtime"); "registry" and "Container
     registry", or "team VPN" and "VPN", may be one."""
     a, b = _stems(key_part(mine)), _stems(key_part(theirs))
-    return bool(a - b) and bool(b - a)
+    return any(not any(meet(x, y) for y in b) for x in a) and any(
+        not any(meet(y, x) for x in a) for y in b
+    )
 
 
 def key_part(key: str) -> str:
@@ -156,33 +169,34 @@ class KeyIndex:
             if _CJK.match(part):
                 self.cjk[nk] = part[:2]
                 continue
-            stems = _stems(part)
-            if stems:
-                self.stems[nk] = stems
-                said = [w[:5] for w in _WORD.findall(part.casefold()) if w not in _STOP]
+            said = [w for w in _WORD.findall(part.casefold()) if w not in _STOP]
+            said += [a.casefold() for a in _ACRONYM.findall(part)]
+            if said:
+                self.stems[nk] = frozenset(said)
                 self.ends[nk] = (said[0], said[-1])
-                for s in stems:
-                    self.by_stem.setdefault(s, set()).add(nk)
+                for w in said:
+                    self.by_stem.setdefault(w[:4], set()).add(nk)
         self.known = len(slots)
 
     def named(self, text: str, strict: bool = False) -> list[str]:
         """The keys ``text`` names best (ties all returned), best first;
         ``strict``: every word of a key of one or two words."""
         mine = _stems(text)
-        scores: dict[str, int] = {}
-        for s in mine:
-            for nk in self.by_stem.get(s, ()):
-                scores[nk] = scores.get(nk, 0) + 1
+        met: dict[str, set[str]] = {}  # key -> its words the text names
+        for w in mine:
+            for nk in self.by_stem.get(w[:4], ()):
+                hit = {k for k in self.stems[nk] if meet(w, k)}
+                if hit:
+                    met.setdefault(nk, set()).update(hit)
         ranked: list[tuple[float, int, str]] = []
-        for nk, n in scores.items():
-            stems = self.stems[nk]
-            k = len(stems)
-            # half its words, or a third with its first or last word (the head:
-            # "Лимит запросов к API", "rate limit", "Webhook-Timeout")
-            ends = self.ends[nk]
+        for nk, hit in met.items():
+            n, k = len(hit), len(self.stems[nk])
             if strict and k <= 2 and n < k:
                 continue
-            if n * 2 >= k or (n * 3 >= k and (ends[0] in mine or ends[1] in mine)):
+            # half its words, or a third with its first or last word (the head:
+            # "Лимит запросов к API", "rate limit", "Webhook-Timeout")
+            first, last = self.ends[nk]
+            if n * 2 >= k or (n * 3 >= k and (first in hit or last in hit)):
                 ranked.append((n / k, n, nk))
         if _CJK.search(text):
             for nk, head in self.cjk.items():
@@ -228,6 +242,8 @@ _CLAUSE_END = re.compile(
     r"потому|так|после|с)\b).*$",
     re.IGNORECASE | re.DOTALL,
 )
+# a verb at the end, its value before it: "DB auf PostgreSQL umgezogen"
+_BEFORE = re.compile(r"(?<!\w)(?:auf|zu|nach|in|an|à|a|en|на|в)\s+([^,;:]+?)\s*$", re.I)
 # Japanese: the value before に/へ and a change ("DBをAuroraに移行")
 _JA_VALUE = re.compile(
     r"([^\sをはがもの、。]{1,20})[にへ](?:変更|移行|引き上げ|引き下げ|切り替え|変わ|なり|延長|短縮|移転|アップグレード)"
@@ -247,16 +263,28 @@ def restate(
     "Svelte"), used as it is."""
     if len(text) > _MAX_TEXT or _QUESTION.search(text) or _HEDGE.search(text):
         return None
-    mark = _marks((*words.change_verbs, *words.change_words)).search(text)
-    if mark is None or len(_ARROWS.findall(text)) > 1:
+    if len(_ARROWS.findall(text)) > 1:
         return None  # two arrows are a pipeline ("static → animation → static")
-    # the sentence holding the mark ("Pro plan goes to $15. Team plan unchanged.")
-    starts = [0, *(m.end() for m in _SENTENCE.finditer(text, 0, mark.start()))]
-    ends = _SENTENCE.search(text, mark.end())
-    text = text[starts[-1] : ends.start() if ends else len(text)]
-    mark = _marks((*words.change_verbs, *words.change_words)).search(text)
-    if mark is None:
-        return None
+    marks = _marks((*words.change_verbs, *words.change_words))
+    # each sentence holding a mark, alone ("Pro plan goes to $15. Team plan
+    # unchanged."; "We moved! New office is at 220 Ferris Street.")
+    for sentence in _SENTENCE.split(text):
+        mark = marks.search(sentence)
+        if mark is not None:
+            found = _restated(sentence, mark, index, current, words, given)
+            if found is not None:
+                return found
+    return None
+
+
+def _restated(
+    text: str,
+    mark: re.Match[str],
+    index: KeyIndex,
+    current: Callable[[str], Fact | None],
+    words: Words,
+    given: str | None,
+) -> Restated | None:
     keys = index.named(text, strict=given is None)
     if len(keys) != 1 or not _near(text, mark, keys[0]):
         return None
@@ -285,7 +313,7 @@ def _near(text: str, mark: re.Match[str], key: str) -> bool:
     for n, word in enumerate(_TOKEN.findall(text)):
         w = word.casefold()
         close = before - n <= _NEAR if n < before else n - after < _NEAR
-        if close and (w[:5] in stems or w in stems):
+        if close and any(meet(w, k) for k in stems):
             return True
     return False
 
@@ -313,11 +341,16 @@ def _new_value(
     after = text[mark.end() :]
     if unspaced(mark.group(0)[-1:]) and _phrase(after):
         return _phrase(after)  # "周会改到周三下午3点，..."
-    if any(c.isdigit() for c in old):
-        return _quantity(text, old, fact.key or "")
+    counted = any(c.isdigit() for c in old)
     m = _TO.search(after) or _TO.search(text[mark.start() :])
-    if m:
-        return _phrase(m.group(1) or m.group(2))
+    phrase = _phrase(m.group(1) or m.group(2)) if m else None
+    if phrase and (not counted or any(c.isdigit() for c in phrase)):
+        return phrase  # "New office is at 220 Ferris Street", "raised to 300 rpm"
+    before = _BEFORE.search(text[: mark.start()])
+    if before and not counted:
+        return _phrase(before.group(1))  # "DB auf PostgreSQL umgezogen"
+    if counted:
+        return _quantity(text, old, fact.key or "")
     return None
 
 
