@@ -535,6 +535,12 @@ WORDS = Words(
         "{old} is retired",
     ),
     weak_removals=(
+        "{old} dropped",
+        "{old} removed",
+        "{old} cancelled",
+        "{old} canceled",
+        "{old} switched off",
+        "{old} turned off",
         "dropped {old}",
         "drop {old}",
         "removed {old}",

@@ -374,6 +374,7 @@ def _topic_subject(text: str, config: Config) -> tuple[str, str] | None:
     return split
 
 
+_ARROWS = re.compile(r"→|->|=>")
 # a value that opens with a quantity, after an optional "of" ("est de 500
 # e-mails", "is 30s", "ist 10 Sekunden", "$12/month")
 _MEASURE = re.compile(r"^(?:(?:de|d'|of|von|в|на)\s*)?(?:[$€£¥₽]\s?)?\d", re.IGNORECASE)
@@ -536,7 +537,13 @@ def classify(entry: Entry, config: Config) -> Classified:
                 if named and not named[1]
                 else _scope(subject, label[0], entry, kind, config)
             )
-            arrow = read_frame(label[1], ws.lexicon) if len(label[1]) < 300 else None
+            # two arrows are a sequence ("Loop: Plan → Build → Check"), not a change
+            chain = len(_ARROWS.findall(label[1])) > 1
+            arrow = (
+                read_frame(label[1], ws.lexicon)
+                if len(label[1]) < 300 and not chain
+                else None
+            )
             if (
                 arrow
                 and arrow.kind == "change"

@@ -192,7 +192,10 @@ def _conditional_regex(conditionals: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def _norm_at(text: str, low: str, words: Words) -> int:
-    """Where a modal norm or a leading present-tense conditional starts, or -1."""
+    """Where a modal norm or a leading present-tense conditional starts, or -1
+    (never in a question: "should we raise the limit?" asks, it rules nothing)."""
+    if low.rstrip().endswith(("?", "？")):
+        return -1
     m = find(low, words.norms, words.exclusions)
     at = m.start() if m else -1
     if at != 0 and words.conditionals:
