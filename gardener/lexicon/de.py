@@ -378,6 +378,8 @@ WORDS = Words(
         "hochgesetzt",
         "erhöht",
         "angehoben",
+        "gehoben",
+        "hochgestuft",
         "gesenkt",
         "reduziert",
         "verringert",

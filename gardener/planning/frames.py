@@ -69,6 +69,9 @@ def bare(phrase: str | None) -> str | None:
     text = text.rstrip(".。!！").strip()
     if unspaced(text[:1]) and text[:1] in "了过過着著":
         text = text[1:]  # an aspect particle of the verb before: 迁移到了X is X
+    if unspaced(text[-1:]):
+        # an adverb of the verb after: "数据库已迁移到 TiDB" is about 数据库
+        text = re.sub(r"(?:已经|已經|已|都|也|就|才|正在)$", "", text)
     if not text or len(text.split()) > _MAX_WORDS or not _closed(text):
         return None
     return text

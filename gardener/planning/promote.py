@@ -245,8 +245,9 @@ def _key_left(c: Classified, keys: KeyIndex, work: Reconciliation) -> Classified
     if c.key or not c.ends or not c.leaves:
         return c
     keys.grow(work.slots)
-    named = keys.named(c.leaves, strict=True)
-    fact = work.current(named[0]) if len(named) == 1 else None
+    named = keys.named(c.leaves)
+    whole = len(named) == 1 and keys.whole(c.leaves, named[0])
+    fact = work.current(named[0]) if whole else None
     if fact is None or not fact.key or fact.kind == "event":
         return c
     return replace(c, key=fact.key, value=fact.value, keyed_by="anchor")
@@ -351,7 +352,7 @@ def plan_promotion(
     refused = dict(zip(texts, refusals(list(texts.values()), config), strict=True))
     outcomes: list[Outcome] = []
     pending: list[Waiting] = []
-    keys = KeyIndex()  # the current keys' words, for restatements
+    keys = KeyIndex(work.topic_names)  # the current keys' words, for restatements
     for i, row in enumerate(queue):
         at, entry, mark = row[0], row[3], row[4]
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None

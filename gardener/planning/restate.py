@@ -24,7 +24,7 @@ removals"):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -97,7 +97,7 @@ _MAX_VALUE_WORDS = 6
 # a quantity: a number with its currency, unit and per-unit ("$15/month",
 # "25 Sekunden", "2 000 e-mails/jour", "300 requests/min", "10:00 Uhr")
 _QUANTITY = re.compile(
-    r"(?:[$€£¥₽]\s?|R\$\s?)?\d[\d.,:]*(?:[ \u00a0\u202f]\d{3})*"
+    r"(?:[$€£¥₽]\s?|R\$\s?)?\d[\d.,:]*(?:[ \u00a0\u202f]\d{3})*(?:\s?[–-]\s?\d[\d.,:]*)?"
     r"(?:\s?(?:%|[^\W\d_][\w-]*(?:/[^\W\d_]+)?|/[^\W\d_]+))?"
     r"|[一二三四五六七八九十两\d]+[点點:：][\d一二三四五六七八九十半]*"
 )
@@ -132,6 +132,14 @@ def meet(a: str, b: str) -> bool:
     return len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3
 
 
+def _says(low: str, mine: frozenset[str], name: str) -> bool:
+    """Whether a text (casefolded, and its words) says a topic's ``name``."""
+    if _CJK.match(name):
+        return name in low
+    said = [w for w in _WORD.findall(name) if w not in _STOP] or name.split()
+    return bool(said) and all(any(meet(w, k) for w in mine) for k in said)
+
+
 def apart(mine: str, theirs: str) -> bool:
     """Whether two keys name two things: each has a word the other lacks
     ("JS runtime", "Container runtime"); "registry" and "Container
@@ -152,11 +160,17 @@ class KeyIndex:
     """Stems of the current keys -> their normalized keys, grown with the
     keys a pass adds (``slots`` only grows, in insertion order)."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: Mapping[str, tuple[str, ...]] | None = None) -> None:
+        # a topic's names in every language ("datenbank" -> "db", "数据库" ...):
+        # a key that is one is named by any of them ("DB auf PostgreSQL umgezogen")
+        self.names = names or {}
+        self.aliases: dict[str, tuple[str, ...]] = {}
         self.by_stem: dict[str, set[str]] = {}
         self.stems: dict[str, frozenset[str]] = {}
         self.ends: dict[str, tuple[str, str]] = {}  # its first and last word
-        self.cjk: dict[str, str] = {}  # normalized key -> its first two characters
+        self.cjk: dict[
+            str, tuple[str, ...]
+        ] = {}  # key -> its first and last two characters
         self.known = 0
 
     def grow(self, slots: dict[str, list[int]]) -> None:
@@ -166,8 +180,11 @@ class KeyIndex:
             part = key_part(nk)
             if _CODE.search(part):
                 continue  # a file or a command is named, not restated
+            if nk in self.names:
+                self.aliases[nk] = tuple(n for n in self.names[nk] if n != nk)
             if _CJK.match(part):
-                self.cjk[nk] = part[:2]
+                # a modifier first, the head last ("事務所の住所", "周会时间")
+                self.cjk[nk] = (part[:2], part[-2:]) if len(part) > 2 else (part,)
                 continue
             said = [w for w in _WORD.findall(part.casefold()) if w not in _STOP]
             said += [a.casefold() for a in _ACRONYM.findall(part)]
@@ -178,9 +195,27 @@ class KeyIndex:
                     self.by_stem.setdefault(w[:4], set()).add(nk)
         self.known = len(slots)
 
-    def named(self, text: str, strict: bool = False) -> list[str]:
-        """The keys ``text`` names best (ties all returned), best first;
-        ``strict``: every word of a key of one or two words."""
+    def whole(self, text: str, nk: str) -> bool:
+        """Whether ``text`` names every word of a key of one or two words
+        (or one of its topic's names, or it is longer)."""
+        stems = self.stems.get(nk)
+        if stems is None or len(stems) > 2:
+            return True
+        mine = _stems(text)
+        low = text.casefold()
+        if any(_says(low, mine, name) for name in self.aliases.get(nk, ())):
+            return True
+        return all(any(meet(w, k) for w in mine) for k in stems)
+
+    def words_of(self, nk: str) -> set[str]:
+        """The words of a key and of its topic's names."""
+        out = set(self.stems.get(nk, ()))
+        for name in self.aliases.get(nk, ()):
+            out.update(_stems(name) or {name.casefold()})
+        return out
+
+    def named(self, text: str) -> list[str]:
+        """The keys ``text`` names best (ties all returned), best first."""
         mine = _stems(text)
         met: dict[str, set[str]] = {}  # key -> its words the text names
         for w in mine:
@@ -191,16 +226,19 @@ class KeyIndex:
         ranked: list[tuple[float, int, str]] = []
         for nk, hit in met.items():
             n, k = len(hit), len(self.stems[nk])
-            if strict and k <= 2 and n < k:
-                continue
             # half its words, or a third with its first or last word (the head:
             # "Лимит запросов к API", "rate limit", "Webhook-Timeout")
             first, last = self.ends[nk]
             if n * 2 >= k or (n * 3 >= k and (first in hit or last in hit)):
                 ranked.append((n / k, n, nk))
+        if self.aliases:
+            low = text.casefold()
+            for nk, said in self.aliases.items():
+                if any(_says(low, mine, name) for name in said):
+                    ranked.append((1.0, len(self.stems.get(nk, ())) or 1, nk))
         if _CJK.search(text):
-            for nk, head in self.cjk.items():
-                if head in text:
+            for nk, ends in self.cjk.items():
+                if any(e in text for e in ends):
                     ranked.append((1.0, len(key_part(nk)), nk))
         ranked.sort(reverse=True)
         if not ranked:
@@ -285,13 +323,21 @@ def _restated(
     words: Words,
     given: str | None,
 ) -> Restated | None:
-    keys = index.named(text, strict=given is None)
-    if len(keys) != 1 or not _near(text, mark, keys[0]):
+    keys = index.named(text)
+    if len(keys) != 1 or not _near(text, mark, keys[0], index):
         return None
     fact = current(keys[0])
     if fact is None or fact.kind == "event":
         return None
+    # an entry the rules keyed by nothing names all of a short key, unless
+    # both values are quantities ("l'API écoute maintenant sur 8443" after
+    # "Port de l'API : 8080"); "pond moved to foreground" is no "Pond ripples"
+    partial = given is None and not index.whole(text, keys[0])
+    if partial and not any(c.isdigit() for c in fact.value):
+        return None
     value = _new_value(text, mark, fact, words, given)
+    if partial and not any(c.isdigit() for c in value or ""):
+        return None
     if not value or _same(value, fact.value):
         return None
     if any(a <= text.find(value) < b for a, b in negated(text, words)):
@@ -299,15 +345,15 @@ def _restated(
     return Restated(fact, value)
 
 
-def _near(text: str, mark: re.Match[str], key: str) -> bool:
+def _near(text: str, mark: re.Match[str], key: str, index: KeyIndex) -> bool:
     """Whether a word of ``key`` stands within ``_NEAR`` words of the mark
     ("rate limit raised to", "swapped embeddings to"): a key named far from
     it is named in passing ("value-tiered-logger.py ... now does X")."""
     part = key_part(key)
     if _CJK.match(part):
-        at = text.find(part[:2])
-        return at >= 0 and abs(at - mark.start()) <= 3 * _NEAR
-    stems = _stems(part)
+        spots = [text.find(e) for e in {part[:2], part[-2:]} if e in text]
+        return any(abs(at - mark.start()) <= 3 * _NEAR for at in spots)
+    stems = index.words_of(key) or _stems(part)
     before = len(_TOKEN.findall(text[: mark.start()]))
     after = before + len(_TOKEN.findall(mark.group(0)))
     for n, word in enumerate(_TOKEN.findall(text)):
@@ -349,21 +395,35 @@ def _new_value(
     before = _BEFORE.search(text[: mark.start()])
     if before and not counted:
         return _phrase(before.group(1))  # "DB auf PostgreSQL umgezogen"
-    if counted:
-        return _quantity(text, old, fact.key or "")
+    if counted:  # the mark is no unit: "auf 3.12 gehoben" is 3.12
+        return _quantity(
+            text[: mark.start()] + ", " + text[mark.end() :], old, fact.key or ""
+        )
     return None
 
 
 def _quantity(text: str, old: str, key: str) -> str | None:
-    """The first quantity of ``text`` that is not the old value's, nor part
-    of the key ("API v2"), nor a leading clock time."""
-    olds = {q.group(0).casefold() for q in _QUANTITY.finditer(old)}
+    """The first quantity of ``text`` in the old value's unit ("25 Sekunden"
+    for "10 Sekunden", "8443" for "8080"; not "v5" for "4s") that is not the
+    old value's own nor part of the key ("API v2")."""
+    olds = [q.group(0).strip() for q in _QUANTITY.finditer(old)]
+    units = {_unit(q) for q in olds}
     for q in _QUANTITY.finditer(text):
         found = q.group(0).strip()
-        if found.casefold() in olds or found in key:
+        if found.casefold() in {o.casefold() for o in olds} or found in key:
             continue
-        return _CLAUSE_END.sub("", found).strip() or found
+        if _unit(found) in units:
+            return _CLAUSE_END.sub("", found).strip() or found
     return None
+
+
+_DIGITS = re.compile(r"[\d\s.,:–-]+")
+
+
+def _unit(quantity: str) -> str:
+    """A quantity's unit: what is left without its digits ("$/month",
+    "sekunden", "requests/min", "" for a bare number or a clock time)."""
+    return _DIGITS.sub("", quantity).casefold()
 
 
 def _phrase(rest: str) -> str | None:
