@@ -45,11 +45,12 @@ def anchored(c: Classified, current: Iterable[Fact]) -> Classified:
 
 
 def replacing(c: Classified, current: Iterable[Fact]) -> Classified:
-    """``c`` replacing the one current unkeyed fact that names the value it
-    leaves ("Fluentd is gone, we use Vector for log shipping" after "Logs
-    are shipped with Fluentd."), or ``c`` unchanged (a removal, nothing
-    left, its own key holding a value, none or several such facts)."""
-    if c.ends or not c.leaves or c.replaces or len(c.leaves.split()) > _NAME_WORDS:
+    """``c`` replacing (or, a removal, ending) the one current unkeyed fact
+    that names the value it leaves ("Fluentd is gone, we use Vector for log
+    shipping" after "Logs are shipped with Fluentd."; "cancelled Pingdom"
+    after "Uptime checks via Pingdom"), or ``c`` unchanged (nothing left,
+    none or several such facts)."""
+    if not c.leaves or c.replaces or len(c.leaves.split()) > _NAME_WORDS:
         return c
     found = [
         f

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from gardener.lexicon.match import find, first_frame, first_kind, unspaced
@@ -359,7 +359,21 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         return "fact", False, "setting"  # "the Postgres connection pool size is 20"
     if len(low) <= PATTERN_LIMIT and _purpose(entry.value, ws.lexicon):
         return "decision", False, "purpose"  # "エラー追跡にはSentryを使う"
+    if readable and _recurs(low, ws.lexicon):
+        # "Send the weekly report every Monday", "Planёрка по вторникам в 11:00",
+        # "朝会は毎日9:30から": no log voice, a time that comes back: a routine
+        return "fact", False, "routine"
+    if readable and keying.match_topic(entry.value, config.topics):
+        # "Python deps managed with Poetry", "Test con pytest": a statement
+        # naming a topic's thing as the one used, in no voice of a log
+        return "decision", False, "topic"
     return None, False, ""
+
+
+def _recurs(low: str, words: Words) -> bool:
+    """Whether a (casefolded) text names a time that comes back (the
+    lexicon's ``recurring``: "every Monday", "nightly", "по вторникам")."""
+    return find(low, words.recurring, words.exclusions) is not None
 
 
 def _topic_subject(text: str, config: Config) -> tuple[str, str] | None:
@@ -712,6 +726,20 @@ def _weakly_removed(text: str, words: Words) -> str | None:
     if len(text) > PATTERN_LIMIT:
         return None
     frame = read_frame(text, words)
+    if frame is not None and frame.kind == "removal" and not frame.whole:
+        # "Hotjar retiré du site vitrine": the removal that opens the line, not
+        # the "retiré {old}" read inside it
+        first = replace(
+            words,
+            removals=(),
+            changes=(),
+            weak_removals=tuple(
+                t for t in words.weak_removals if t.startswith("{old}")
+            ),
+        )
+        opening = read_frame(text, first)
+        if opening and opening.old and text.lstrip(" *_`").startswith(opening.old):
+            return opening.old
     if frame is None or frame.kind != "removal" or not frame.whole or not frame.old:
         return None
     return frame.old

@@ -108,7 +108,7 @@ def waits(
     if config.judge_scope == "all":
         return "confirm: judge_scope is all", current(c.key) if c.key else None
     if c.ends:
-        if c.key is None:
+        if c.key is None and c.replaces is None:
             return (
                 f"low confidence: it ends {c.value!r}, but no current value is named so",
                 None,

@@ -369,12 +369,18 @@ def plan_promotion(
             # when no current value is named (an anchored one files as usual)
             kinds[i] = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
             kinds[i] = _key_left(kinds[i], keys, work)
+            if not kinds[i].key:
+                kinds[i] = replacing(
+                    kinds[i], (f for f in work.facts if not f.get("until"))
+                )
         if not kinds[i].durable and not gone and kinds[i].ends:
             # a log line (or an undecided one: "Black is gone") removing the
             # one current value it names ends it
             ends = anchored(kinds[i], (f for f in work.facts if not f.get("until")))
             ends = _key_left(ends, keys, work)
-            if ends.key:
+            if not ends.key:  # "cancelled Pingdom" after "Uptime checks via Pingdom"
+                ends = replacing(ends, (f for f in work.facts if not f.get("until")))
+            if ends.key or ends.replaces:
                 kinds[i] = replace(
                     ends, kind=ends.kind or "decision", durable=True, rule="removal"
                 )

@@ -100,8 +100,9 @@ def test_kind_and_durability(line, heading, kind, durable):
 
 def test_heading_words_come_from_the_rules():
     custom = replace(RULES, headings={"decision": ("rulings",)})
-    assert classified("- use SQLite", "Rulings").kind is None
-    assert classified("- use SQLite", "Rulings", custom).kind == "decision"
+    # a topic's thing alone ("use SQLite") is a decision now: a plain one here
+    assert classified("- keep the blue pencil", "Rulings").kind is None
+    assert classified("- keep the blue pencil", "Rulings", custom).kind == "decision"
 
 
 def test_durable_kinds_come_from_the_rules():
@@ -121,7 +122,8 @@ def test_cue_phrases_come_from_the_rules():
     result = classified("- SQLite for good", config=custom)
     assert (result.kind, result.durable) == ("decision", True)
     assert classified("- meh, the build", config=custom).kind == "state"
-    assert classified("- Mira prefers vim", config=custom).kind is None
+    # no lexicon: "prefers" is no cue (a topic's thing alone would be a choice)
+    assert classified("- Mira prefers the blue mug", config=custom).kind is None
 
 
 # --- corrections -------------------------------------------------------------

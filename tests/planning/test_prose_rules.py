@@ -207,7 +207,7 @@ def test_a_change_naming_no_key_is_anchored_by_its_value():
 def test_no_languages_reads_only_the_rules_lists():
     english_only = replace(RULES, languages=("en",))
     parsed = parse_note(
-        "memory/2026-03-05.md", date(2026, 3, 5), "- 我们决定用 SQLite\n"
+        "memory/2026-03-05.md", date(2026, 3, 5), "- 我们决定用这个方案\n"
     )
     assert classify(parsed.entries[0], english_only).undecided
 
