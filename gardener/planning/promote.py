@@ -41,7 +41,13 @@ from gardener.planning.frames import read_frame
 from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
-from gardener.planning.restate import KeyIndex, Restated, apart, restate
+from gardener.planning.restate import (
+    KeyIndex,
+    Restated,
+    apart,
+    restate,
+    restate_unkeyed,
+)
 from gardener.planning.slotchange import SlotReader, restated
 from gardener.planning.times import valid_times
 
@@ -400,6 +406,18 @@ def plan_promotion(
                 # "renamed master → main": a log line's change of the one
                 # current value it names
                 kinds[i] = _changed_value(kinds[i], entry.value, reader.words, work)
+            if kinds[i].keyed_by != "restated" and _restatable(kinds[i], work):
+                loose = restate_unkeyed(
+                    entry.value,
+                    (f for f in work.facts if not f.get("until")),
+                    reader.words,
+                    kinds[i].value if kinds[i].durable else None,
+                )
+                if loose is not None:
+                    kinds[i] = replace(
+                        _restating(kinds[i], loose, config.durable_kinds),
+                        replaces=loose.fact.id,
+                    )
             if kinds[i].keyed_by == "restated":
                 texts[i] = text
                 refused[i] = refusals([text], config)[0]

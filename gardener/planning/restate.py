@@ -24,7 +24,7 @@ removals"):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -96,9 +96,14 @@ _HEDGES = (
 _MAX_VALUE_WORDS = 6
 # a quantity: a number with its currency, unit and per-unit ("$15/month",
 # "25 Sekunden", "2 000 e-mails/jour", "300 requests/min", "10:00 Uhr")
+# words after a number that are no unit of it ("3000 so it matches")
+_FUNCTION = (
+    r"(?:so|for|to|and|or|in|on|at|as|after|because|if|when|with|from|by|then|now|"
+    r"und|oder|für|mit|bis|ab|et|ou|pour|avec|dès|y|o|para|con|desde|и|или|для|с|до)\b"
+)
 _QUANTITY = re.compile(
     r"(?:[$€£¥₽]\s?|R\$\s?)?\d[\d.,:]*(?:[ \u00a0\u202f]\d{3})*(?:\s?[–-]\s?\d[\d.,:]*)?"
-    r"(?:\s?(?:%|[^\W\d_][\w-]*(?:/[^\W\d_]+)?|/[^\W\d_]+))?"
+    r"(?:\s?(?:%|(?!" + _FUNCTION + r")[^\W\d_][\w-]*(?:/[^\W\d_]+)?|/[^\W\d_]+))?"
     r"|[一二三四五六七八九十两\d]+[点點:：][\d一二三四五六七八九十半]*"
 )
 
@@ -390,16 +395,23 @@ def _new_value(
     counted = any(c.isdigit() for c in old)
     m = _TO.search(after) or _TO.search(text[mark.start() :])
     phrase = _phrase(m.group(1) or m.group(2)) if m else None
-    if phrase and (not counted or any(c.isdigit() for c in phrase)):
+    if phrase and (not counted or _fits(phrase)):
         return phrase  # "New office is at 220 Ferris Street", "raised to 300 rpm"
     before = _BEFORE.search(text[: mark.start()])
-    if before and not counted:
-        return _phrase(before.group(1))  # "DB auf PostgreSQL umgezogen"
+    said = _phrase(before.group(1)) if before else None
+    if said and (not counted or _fits(said)):
+        return said  # "DB auf PostgreSQL umgezogen"
     if counted:  # the mark is no unit: "auf 3.12 gehoben" is 3.12
         return _quantity(
             text[: mark.start()] + ", " + text[mark.end() :], old, fact.key or ""
         )
     return None
+
+
+def _fits(phrase: str) -> bool:
+    """Whether a phrase may replace a value holding a number: it holds one
+    too, or it opens with a name ("PostgreSQL" for "MariaDB 10.11")."""
+    return any(c.isdigit() for c in phrase) or phrase[:1].isupper()
 
 
 def _quantity(text: str, old: str, key: str) -> str | None:
@@ -413,7 +425,7 @@ def _quantity(text: str, old: str, key: str) -> str | None:
         if found.casefold() in {o.casefold() for o in olds} or found in key:
             continue
         if _unit(found) in units:
-            return _CLAUSE_END.sub("", found).strip() or found
+            return found
     return None
 
 
@@ -432,3 +444,38 @@ def _phrase(rest: str) -> str | None:
     if not phrase or len(phrase.split()) > _MAX_VALUE_WORDS:
         return None
     return phrase
+
+
+def restate_unkeyed(
+    text: str, facts: Iterable[Fact], words: Words, given: str | None = None
+) -> Restated | None:
+    """The one current unkeyed fact ``text`` gives a new quantity ("changed
+    the dev port to 3000" after "Dev server runs on port 5173"; "Планёрку
+    перенесли на четверг, 16:00" after "Планёрка по вторникам в 11:00"), or
+    None. Stricter than a key's restatement, as an unkeyed fact is a whole
+    sentence: a mark of change, half the fact's words and at least two (one
+    for a fact of two), and a quantity of the fact's unit that differs."""
+    if len(text) > _MAX_TEXT or _QUESTION.search(text) or _HEDGE.search(text):
+        return None
+    if len(_ARROWS.findall(text)) > 1:
+        return None
+    if not _marks((*words.change_verbs, *words.change_words)).search(text):
+        return None
+    mine = _stems(_QUANTITY.sub(" ", text))
+    found: list[tuple[Fact, str]] = []
+    for fact in facts:
+        if fact.key or fact.superseded or fact.kind == "event" or not fact.id:
+            continue
+        if not any(c.isdigit() for c in fact.value):
+            continue
+        theirs = _stems(_QUANTITY.sub(" ", fact.value))
+        shared = sum(1 for k in theirs if any(meet(w, k) for w in mine))
+        if not theirs or shared * 2 < len(theirs) or shared < min(2, len(theirs)):
+            continue
+        value = given if given and any(c.isdigit() for c in given) else None
+        value = value or _quantity(text, fact.value, "")
+        if value and not _same(value, fact.value):
+            found.append((fact, value))
+    if len(found) != 1:
+        return None
+    return Restated(*found[0])
