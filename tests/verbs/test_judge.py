@@ -249,7 +249,7 @@ BREAKER = """# 2026-02-20
 
 ## Misc
 - Ping sam@*example*.com about the renewal.
-- The staging box runs a - database: SQLite {#mx since=1999-01-01} b paste.
+- The staging box runs a - store: Lorem {#mx since=1999-01-01} b paste.
 - The staging box runs Debian 12 and no production traffic.
 - that database: MySQL is nice, dunno.
 """
