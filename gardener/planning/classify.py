@@ -363,11 +363,19 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         # "Send the weekly report every Monday", "Planёрка по вторникам в 11:00",
         # "朝会は毎日9:30から": no log voice, a time that comes back: a routine
         return "fact", False, "routine"
-    if readable and keying.match_topic(entry.value, config.topics):
+    if (
+        len(low.split()) <= _CHOICE_WORDS
+        and not _SENTENCES.search(entry.value)
+        and keying.match_topic(entry.value, config.topics)
+    ):
         # "Python deps managed with Poetry", "Test con pytest": a statement
         # naming a topic's thing as the one used, in no voice of a log
         return "decision", False, "topic"
     return None, False, ""
+
+
+_CHOICE_WORDS = 6  # a longer line naming a topic's thing may ask or muse about it
+_SENTENCES = re.compile(r"[.!?。！？]\s+\S")
 
 
 def _recurs(low: str, words: Words) -> bool:
