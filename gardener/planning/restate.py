@@ -34,7 +34,9 @@ from gardener.lexicon.words import Words
 from gardener.model.facts import Fact
 from gardener.planning.frames import bare, negated, read_frame
 
-_WORD = re.compile(r"[^\W\d_]{3,}|[^\W\d_]*\d[\w]*")
+_WORD = re.compile(  # words of spaced scripts: a Chinese or Japanese run is none
+    r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,}|[^\W\d_]*\d[\w]*"
+)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 # words of a key that name nothing of their own
 _STOP = frozenset(
@@ -116,7 +118,7 @@ class Restated:
     value: str
 
 
-_ACRONYM = re.compile(r"(?<![^\W\d_])[A-Z]{2}(?![^\W\d_])")  # "JS", "DB", "CI"
+_ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2}(?![A-Za-z])")  # "JS", "DB", "DBを"
 
 
 def _stems(text: str) -> frozenset[str]:
@@ -357,7 +359,10 @@ def _near(text: str, mark: re.Match[str], key: str, index: KeyIndex) -> bool:
     part = key_part(key)
     if _CJK.match(part):
         spots = [text.find(e) for e in {part[:2], part[-2:]} if e in text]
-        return any(abs(at - mark.start()) <= 3 * _NEAR for at in spots)
+        if any(abs(at - mark.start()) <= 3 * _NEAR for at in spots):
+            return True
+        if not index.aliases.get(key):  # else by its topic's names ("DBを")
+            return False
     stems = index.words_of(key) or _stems(part)
     before = len(_TOKEN.findall(text[: mark.start()]))
     after = before + len(_TOKEN.findall(mark.group(0)))
@@ -369,7 +374,9 @@ def _near(text: str, mark: re.Match[str], key: str, index: KeyIndex) -> bool:
     return False
 
 
-_TOKEN = re.compile(r"[^\W_]+")
+_TOKEN = re.compile(  # a word of a spaced script, or one Chinese or Japanese character
+    r"[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"
+)
 _ARROWS = re.compile(r"→|->|=>")
 
 
