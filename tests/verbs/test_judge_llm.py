@@ -79,9 +79,15 @@ def test_the_nearest_key_hint_makes_the_model_reuse_the_existing_key(
     ws = workspace(tmp_path, "gardener-test-synonym")
     write(ws, "2026-02-01.md", "- **Database**: Postgres\n")
     ws.promote()
-    write(ws, "2026-02-20.md", "## Misc\n- sqlite for everything from here\n")
+    # long enough that no rule reads it as a choice of the topic (a short
+    # "sqlite for everything from here" is one: database, filed by the rules)
+    write(
+        ws,
+        "2026-02-20.md",
+        "## Misc\n- sqlite for everything from here on, all of it\n",
+    )
     ws.promote()
-    assert values(ws, "Database") == ["sqlite for everything from here"]
+    assert values(ws, "Database") == ["sqlite for everything from here on, all of it"]
     assert values(ws, "db") == []
     assert values(ws, "Database", "2026-02-10") == ["Postgres"]
 
