@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from gardener.lexicon.match import unspaced
+from gardener.lexicon.wordindex import WordFilter
 from gardener.model.facts import normalize_key
 from gardener.planning.values import matched_value, strip_stop
 
@@ -217,6 +218,27 @@ def _tried(
     )
 
 
+_PLANS: dict[tuple[int, bool], tuple[Mapping[str, tuple[str, ...]], _Plan]] = {}
+_Plan = tuple[tuple[tuple[str, str, int, tuple[str, ...] | None], ...], WordFilter]
+
+
+def _plan(patterns: Mapping[str, tuple[str, ...]], ascii_text: bool) -> _Plan:
+    """``_tried``'s templates and a ``WordFilter`` of their words (all must
+    be in an ASCII text), kept by the mapping's identity: the caller's
+    patterns are built once per rules (``classify._Words``), and making
+    and hashing a tuple of a hundred patterns per entry cost more than
+    the filter saves."""
+    held = _PLANS.get((id(patterns), ascii_text))
+    if held is not None and held[0] is patterns:
+        return held[1]
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    tried = _tried(tuple(patterns.items()), ascii_text)
+    plan = tried, WordFilter([words for _, _, _, words in tried])
+    _PLANS[(id(patterns), ascii_text)] = (patterns, plan)
+    return plan
+
+
 def _subject(text: str, time_words: tuple[str, ...]) -> str:
     """A subject without its article and without time words ("Sam now")."""
     words = _ARTICLE.sub("", text.strip()).split()
@@ -239,16 +261,11 @@ def match_pattern(
     itself; a template with neither gives the attribute as key.
     """
     # a template whose words are not all in the text cannot match: skip its regex
-    low = text.lower() if text.isascii() else None
-    for attribute, template, _, words in _tried(
-        tuple(patterns.items()), low is not None
-    ):
-        if (
-            low is not None
-            and words
-            and (words[0] not in low or not all(w in low for w in words[1:]))
-        ):
-            continue
+    ascii_text = text.isascii()
+    tried, word_filter = _plan(patterns, ascii_text)
+    order = word_filter.candidates(text.lower()) if ascii_text else range(len(tried))
+    for i in order:
+        attribute, template, _, _ = tried[i]
         m = compile_template(template)[0].search(text)
         if not m:
             continue
