@@ -140,6 +140,29 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
     return out
 
 
+# ``per_line``'s answers for the last texts asked: ``decision.found_spans``
+# reads a note whole (``find``), then line by line (``find_each``), and both
+# ask the line rules of the very same text. Texts over ``_MEMO_CHARS`` are
+# not kept (a big note would stay in memory as long).
+_LINE_MEMO: dict[tuple[object, ...], list[Candidate]] = {}
+_MEMO_CHARS = 4_000_000
+_MEMO_TEXTS = 4
+
+
+def per_line(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
+    """``_per_line(text, rules, ctx)``, kept for the last few texts."""
+    if len(text) > _MEMO_CHARS:
+        return _per_line(text, rules, ctx)
+    key = (text, id(rules), ctx.custom, tuple(ctx.allowed), ctx.depth)
+    hit = _LINE_MEMO.get(key)
+    if hit is None:
+        hit = _per_line(text, rules, ctx)
+        if len(_LINE_MEMO) >= _MEMO_TEXTS:
+            _LINE_MEMO.clear()
+        _LINE_MEMO[key] = hit
+    return list(hit)
+
+
 def _per_line(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
     """``group_candidates`` for rules whose matches stay within a line (and look
     no further than it), run once per distinct line: repeats cost their copying."""
@@ -178,7 +201,7 @@ def candidates(text: str, ctx: Context) -> list[Candidate]:
     ]
     eng = engine()
     out += group_candidates(text, eng.whole, ctx)
-    out += _per_line(text, eng.lines, ctx)
+    out += per_line(text, eng.lines, ctx)
     return [c for c in out if c[1] > c[0]]
 
 

@@ -25,7 +25,7 @@ from gardener.neverstore.engine import (
     Compiled,
     Context,
     Found,
-    group_candidates,
+    per_line,
     spans_in,
 )
 from gardener.neverstore.passes import engine, hits, runs
@@ -325,7 +325,9 @@ def find_each(
     for text in texts:
         starts.append(pos)
         pos += len(text) + 1
-    where = [s for s, e, _, _ in group_candidates(joined, eng.lines, ctx) if e > s]
+    # the line rules read each line alone (``per_line``), as ``find`` reads
+    # them: a text just read whole by ``find`` is not read again
+    where = [s for s, e, _, _ in per_line(joined, eng.lines, ctx) if e > s]
     where += [s for s, _ in hits(joined, eng.whole)]
     for i in eng.whole.text_rules:
         need = TABLE[i].need
