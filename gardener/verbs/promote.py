@@ -261,7 +261,12 @@ def _collector_paused() -> Iterator[None]:
 
     A pass over many notes allocates a few hundred thousand objects that live
     until it ends and hold no cycles; the collector would walk them again and
-    again (about a tenth of a large pass) and free nothing.
+    again (about a tenth of a large pass) and free nothing. Nor does it walk
+    them once at the end: the first allocation after ``enable`` would collect
+    the youngest generation, every object the pass made (~40-70 ms on 18,000
+    facts, freeing a few dozen), so they are moved to the oldest one first
+    (``freeze`` then ``unfreeze``: two list splices), where a full collection
+    meets them in its own time.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -269,4 +274,6 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
