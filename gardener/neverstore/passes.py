@@ -11,7 +11,8 @@ Everything is compiled on first use (``engine``): importing costs nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from gardener.model.record import Record
 from gardener.neverstore.labels import BOUND
@@ -138,8 +139,37 @@ def engine() -> Engine:
     return _ENGINE[0]
 
 
+# ``hits`` and ``runs`` of the last few long texts: ``decision.found_spans``
+# reads a note whole (``find``), then its lines joined again (``find_each``'s
+# prefilter), the same text twice
+_MEMO: dict[tuple[str, str, int], list[Any]] = {}
+_MEMO_FROM = 1_000  # characters: a shorter text costs less to read than to keep
+_MEMO_UPTO = 4_000_000  # a longer one is not kept
+_MEMO_TEXTS = 8
+_T = TypeVar("_T")
+
+
+def _kept(
+    kind: str, text: str, rules: object, read: Callable[[], list[_T]]
+) -> list[_T]:
+    """``read()``, kept for ``text`` (and ``rules``) if it is long."""
+    if not _MEMO_FROM <= len(text) <= _MEMO_UPTO:
+        return read()
+    key = (kind, text, id(rules))
+    hit = _MEMO.get(key)
+    if hit is None:
+        if len(_MEMO) >= _MEMO_TEXTS:
+            _MEMO.clear()
+        hit = _MEMO[key] = read()
+    return list(hit)
+
+
 def hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
     """(position, word) wherever a word of ``rules`` starts, in order."""
+    return _kept("hits", text, rules, lambda: _hits(text, rules))
+
+
+def _hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     low = text.lower()
     if len(low) != len(text):  # a few characters lowercase to two ("İ")
@@ -187,6 +217,10 @@ _RUN = b"a" * 20  # the shortest run the base64 and entropy rules can match
 def runs(text: str) -> list[Span]:
     """The maximal runs of 20+ ASCII ``[\\w+/=-]`` characters. The run rules match
     only such characters and look around with them only, so a run is all they see."""
+    return _kept("runs", text, None, lambda: _runs(text))
+
+
+def _runs(text: str) -> list[Span]:
     flat = text.encode("ascii", "replace").translate(_RUN_MAP)
     out = []
     start = flat.find(_RUN)
