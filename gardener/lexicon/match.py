@@ -146,20 +146,22 @@ class _Needs:
         return False
 
 
-_NEEDS: dict[tuple[int, bool], tuple[tuple[str, ...], _Needs]] = {}
+# by plural, then by the phrases tuple's id (it is held, so the id is not reused)
+_NEEDS: tuple[dict[int, tuple[tuple[str, ...], _Needs]], ...] = ({}, {})
 
 
 def _needs(phrases: tuple[str, ...], plural: bool) -> _Needs:
-    """``_Needs`` of ``phrases``, kept by the tuple's identity (it holds it):
-    hashing a tuple of 300 phrases on every call would cost more than the
-    regex it spares."""
-    held = _NEEDS.get((id(phrases), plural))
+    """``_Needs`` of ``phrases``, kept by the tuple's identity: hashing a
+    tuple of 300 phrases on every call would cost more than the regex it
+    spares."""
+    kept = _NEEDS[plural]
+    held = kept.get(id(phrases))
     if held is not None and held[0] is phrases:
         return held[1]
-    if len(_NEEDS) > 256:
-        _NEEDS.clear()
+    if len(kept) > 256:
+        kept.clear()
     needs = _Needs(phrases, plural)
-    _NEEDS[(id(phrases), plural)] = (phrases, needs)
+    kept[id(phrases)] = (phrases, needs)
     return needs
 
 
@@ -185,6 +187,12 @@ def _masked_once(text: str, exclusions: Mapping[str, tuple[str, ...]]) -> str:
     out = masked(text, exclusions)
     _LAST_MASKED[0] = (text, exclusions, out)
     return out
+
+
+def could_find(text: str, phrases: tuple[str, ...], plural: bool = False) -> bool:
+    """False when ``phrase_regex(phrases, plural)`` cannot match ``text``
+    (casefolded): none of the phrases' words is in it (``_Needs``)."""
+    return _needs(phrases, plural).possible(text)
 
 
 def find(
