@@ -11,7 +11,7 @@ analytics``). See docs/design.md, "Keys".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from gardener.lexicon.match import unspaced
@@ -218,8 +218,75 @@ def _tried(
     )
 
 
+_TOKEN = re.compile(r"\w+")
+
+
+def whole_word(template: str) -> str | None:
+    """The longest word of an ASCII ``template`` that its regex
+    (``compile_template``) matches as a whole word, lowercased: letters,
+    digits or ``_`` only, with a space (or the template's start or end, whose
+    guards are no word characters either) on both sides, never a
+    placeholder. Any text the template matches holds it as one of its
+    ``\\w+`` runs. None when it has none."""
+    if not template.isascii():
+        return None
+    pieces = re.split(r"(\{(?:subject|value|key)\})", template.strip().rstrip("."))
+    best = None
+    for n, piece in enumerate(pieces):
+        if piece in ("{subject}", "{key}", "{value}") or not piece:
+            continue
+        words = piece.split(" ")
+        for j, word in enumerate(words):
+            opened = j > 0 or n == 0  # a space before it, or the start guard
+            closed = j < len(words) - 1 or n == len(pieces) - 1
+            longer = best is None or len(word) > len(best)
+            if opened and closed and longer and _TOKEN.fullmatch(word):
+                best = word.lower()
+    return best
+
+
+class _PatternFilter:
+    """Which of ``_tried``'s templates an ASCII text (lowercased) can match:
+    those whose ``whole_word`` is one of the text's words and whose words
+    are all in it, found from the text's words (a set) rather than by asking
+    each template's; the rest as ``WordFilter`` finds them. Positions
+    ascending, as ``WordFilter`` gives them: the templates tried, and the
+    first that keys the text, are the same."""
+
+    __slots__ = ("by_word", "words", "others", "other_filter")
+
+    def __init__(
+        self, tried: Sequence[tuple[str, str, int, tuple[str, ...] | None]]
+    ) -> None:
+        self.by_word: dict[str, list[int]] = {}
+        self.words = [words or () for _, _, _, words in tried]
+        self.others: list[int] = []
+        for i, (_, template, _, words) in enumerate(tried):
+            word = whole_word(template) if words is not None else None
+            if word is None:
+                self.others.append(i)
+            else:
+                self.by_word.setdefault(word, []).append(i)
+        self.other_filter = WordFilter([tried[i][3] for i in self.others])
+
+    def candidates(self, low: str) -> list[int]:
+        out = [self.others[j] for j in self.other_filter.candidates(low)]
+        by_word, words = self.by_word, self.words
+        for token in set(_TOKEN.findall(low)) & by_word.keys():
+            for i in by_word[token]:
+                for w in words[i]:
+                    if w not in low:
+                        break
+                else:
+                    out.append(i)
+        out.sort()
+        return out
+
+
 _PLANS: dict[tuple[int, bool], tuple[Mapping[str, tuple[str, ...]], _Plan]] = {}
-_Plan = tuple[tuple[tuple[str, str, int, tuple[str, ...] | None], ...], WordFilter]
+_Plan = tuple[
+    tuple[tuple[str, str, int, tuple[str, ...] | None], ...], "_PatternFilter"
+]
 
 
 def _plan(patterns: Mapping[str, tuple[str, ...]], ascii_text: bool) -> _Plan:
@@ -234,7 +301,7 @@ def _plan(patterns: Mapping[str, tuple[str, ...]], ascii_text: bool) -> _Plan:
     if len(_PLANS) > 64:
         _PLANS.clear()
     tried = _tried(tuple(patterns.items()), ascii_text)
-    plan = tried, WordFilter([words for _, _, _, words in tried])
+    plan = tried, _PatternFilter(tried)
     _PLANS[(id(patterns), ascii_text)] = (patterns, plan)
     return plan
 
