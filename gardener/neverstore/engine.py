@@ -17,7 +17,15 @@ from collections.abc import Sequence
 
 from gardener.model.record import Record
 from gardener.neverstore import tokens
-from gardener.neverstore.passes import Engine, RuleGroup, compiled, engine, hits, runs
+from gardener.neverstore.passes import (
+    Engine,
+    RuleGroup,
+    compiled,
+    engine,
+    hits,
+    kept,
+    runs,
+)
 from gardener.neverstore.regex import lazy, target
 from gardener.neverstore.rules import TABLE
 
@@ -140,27 +148,11 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
     return out
 
 
-# ``per_line``'s answers for the last texts asked: ``decision.found_spans``
-# reads a note whole (``find``), then line by line (``find_each``), and both
-# ask the line rules of the very same text. Texts over ``_MEMO_CHARS`` are
-# not kept (a big note would stay in memory as long).
-_LINE_MEMO: dict[tuple[object, ...], list[Candidate]] = {}
-_MEMO_CHARS = 4_000_000
-_MEMO_TEXTS = 4
-
-
 def per_line(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
-    """``_per_line(text, rules, ctx)``, kept for the last few texts."""
-    if len(text) > _MEMO_CHARS:
-        return _per_line(text, rules, ctx)
-    key = (text, id(rules), ctx.custom, tuple(ctx.allowed), ctx.depth)
-    hit = _LINE_MEMO.get(key)
-    if hit is None:
-        hit = _per_line(text, rules, ctx)
-        if len(_LINE_MEMO) >= _MEMO_TEXTS:
-            _LINE_MEMO.clear()
-        _LINE_MEMO[key] = hit
-    return list(hit)
+    """``_per_line(text, rules, ctx)``, kept while a reading remembers
+    (``passes.Remembering``): a note read whole, then line by line."""
+    key = ("lines", ctx.custom, tuple(ctx.allowed), ctx.depth)
+    return kept(key, text, rules, lambda: _per_line(text, rules, ctx))
 
 
 def _per_line(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
