@@ -339,13 +339,17 @@ def find_each(
             at = joined.find(need, at + 1)
     if eng.whole.run_rules:
         where += [s for s, _ in runs(joined)]
+    # what ``_disguised`` and ``detectors.suspicious`` look for stays within a
+    # line, so the joined text is read once for them too
+    where += [m.start() for m in _ENCODED.finditer(joined)]
+    where += detectors.suspicious_at(joined)
     suspect = {bisect_right(starts, at) - 1 for at in where}
+    plain = joined.isascii() and "\r" not in joined  # nothing to read in normal form
     out: list[list[Finding]] = []
     for n, text in enumerate(texts):
         clean = (
             n not in suspect
-            and not _disguised(text)
-            and not detectors.suspicious(text)
+            and (plain or not _disguised(text))
             and not any(p.search(text) for _, p in custom)
         )
         out.append([] if clean else find(text, extra, allow))
