@@ -275,11 +275,14 @@ def _collector_paused() -> Iterator[None]:
     meets them in its own time.
     """
     was_enabled = gc.isenabled()
+    # a host process that froze objects of its own keeps them frozen
+    frozen = gc.get_freeze_count()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
-            gc.freeze()
-            gc.unfreeze()
+            if not frozen:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
