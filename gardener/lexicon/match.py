@@ -81,11 +81,12 @@ class _Needs:
     leading run of word characters, and that run ends the text's word there
     (a space or a mark follows it in the phrase, or the end guard does), so
     the text has that very word (with ``plural``, a one-word phrase's word
-    may end in -s or -es), and each of the phrase's words as written. A Chinese or Japanese phrase holds its longest
-    word as written. ``find`` asks this before its regex: most texts hold
-    none of a tier's phrases, and a word set is cheaper to ask than a regex
-    of hundreds of alternatives is to run (docs/internals.md, "Work in
-    proportion to what changed").
+    may end in -s or -es), and each of the phrase's words as written. A
+    Chinese or Japanese phrase holds its longest word as written. ``find``
+    asks this before its regex: most texts hold none of a tier's phrases,
+    and a word set is cheaper to ask than a regex of hundreds of
+    alternatives is to run (docs/internals.md, "Work in proportion to what
+    changed").
     """
 
     __slots__ = ("always", "heads", "ascii_loose", "other_loose")
