@@ -20,7 +20,7 @@ from gardener.files.layout import STATE_DIR, absolute, inside, is_symlink, path_
 # contextlib or threading at import; paths are os.path strings inside
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
 # seconds replace_if_unchanged looks again for an in-place append to the old file
@@ -52,23 +52,36 @@ def atomic_write(
     _write(path, text, root, None)
 
 
+def atomic_write_pieces(
+    path: str | os.PathLike[str],
+    pieces: Iterable[str],
+    *,
+    root: str | os.PathLike[str] | None = None,
+) -> None:
+    """``atomic_write(path, "".join(pieces))``, each piece encoded and
+    written as it comes: a big text (the journal of a pass that rewrites a
+    2.4 MB MEMORY.md) is never held whole, nor as bytes beside it."""
+    _write(path, pieces, root, None)
+
+
 def _write(
     path: str | os.PathLike[str],
-    text: str,
+    text: str | Iterable[str],
     root: str | os.PathLike[str] | None,
     expect: int | None,
 ) -> bool:
     """``atomic_write``; with ``expect`` (a descriptor of the file a plan read),
     only if the file at ``path`` is still that one when the new one takes its
     place: False, writing nothing, when another writer renamed a file of its own
-    there meanwhile (an editor's save), which is then left as it is."""
+    there meanwhile (an editor's save), which is then left as it is. ``text``
+    may be pieces (``atomic_write_pieces``)."""
     path = absolute(path)
     top = workspace_of(path) if root is None else path_text(root)
     if not inside(top, path):
         how = "is a symlink pointing" if is_symlink(path) else "resolves"
         raise GardenerError(f"refusing to write {path}: it {how} outside {top}")
     target = os.path.realpath(path)  # inside: not a symlink loop
-    data = text.encode("utf-8", "surrogateescape")
+    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else None
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         fd, temp = _create_temp(target)
@@ -78,7 +91,11 @@ def _write(
                 _keep_mode(fd, temp, os.stat(target).st_mode & 0o7777)
             except FileNotFoundError:
                 pass
-            write_all(fd, data)
+            if data is not None:
+                write_all(fd, data)
+            else:
+                for piece in text:
+                    write_all(fd, piece.encode("utf-8", "surrogateescape"))
             os.fsync(fd)
             os.close(fd)
             fd = -1

@@ -84,10 +84,53 @@ def parse_note(path: str, day: date, text: str) -> Note:
     Returns a Note; a front matter block that is not YAML is reported, and the
     file is then read as if it had none (a body may start with a ``---`` rule).
     """
+    keep = _KEEPING[0] and len(text) <= _MEMO_CHARS
+    key = (path, day, text)
+    held = _PARSED.get(key) if keep else None
+    if held is not None:
+        return held
     front, skip = _front(text)
     lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
     entries = parse_body(path, day, front, lines, skip, {})[0]
-    return Note(path=path, day=day, front=front, entries=tuple(entries))
+    note = Note(path=path, day=day, front=front, entries=tuple(entries))
+    if keep:
+        if len(_PARSED) >= _MEMO_NOTES or _HELD[0] + len(text) > _MEMO_TOTAL:
+            _PARSED.clear()
+            _HELD[0] = 0
+        _PARSED[key] = note
+        _HELD[0] += len(text)
+    return note
+
+
+# the last notes parsed, by path, day and text, inside a ``Keeping`` block:
+# ``record`` parses the notes it commits (for their untimed lines' recorded
+# times), and the pass's scan then parses the very same texts again (a Note
+# is frozen; its front is only read)
+_PARSED: dict[tuple[str, date, str], Note] = {}
+_MEMO_NOTES = 64
+_MEMO_CHARS = 1_000_000  # a bigger note is not kept (notetail resumes those)
+_MEMO_TOTAL = 8_000_000  # characters of text held at most
+_HELD = [0]
+_KEEPING = [0]
+
+
+class Keeping:
+    """``with Keeping():`` ``parse_note`` keeps what it parses (see above)
+    until ``forget_parsed`` or the outermost block's end."""
+
+    def __enter__(self) -> None:
+        _KEEPING[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _KEEPING[0] -= 1
+        if not _KEEPING[0]:
+            forget_parsed()
+
+
+def forget_parsed() -> None:
+    """Drop the notes ``parse_note`` kept (a pass's memory peak comes later)."""
+    _PARSED.clear()
+    _HELD[0] = 0
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,131 @@ def masked(text: str, exclusions: Mapping[str, tuple[str, ...]]) -> str:
     return text
 
 
+_TOKEN = re.compile(r"\w+")
+
+
+class _Needs:
+    """What a text must hold for one of a set of phrases to match (pure).
+
+    A spaced phrase's match starts on a word boundary with the phrase's
+    leading run of word characters, and that run ends the text's word there
+    (a space or a mark follows it in the phrase, or the end guard does), so
+    the text has that very word (with ``plural``, a one-word phrase's word
+    may end in -s or -es), and each of the phrase's words as written. A
+    Chinese or Japanese phrase holds its longest word as written. ``find``
+    asks this before its regex: most texts hold none of a tier's phrases,
+    and a word set is cheaper to ask than a regex of hundreds of
+    alternatives is to run (docs/internals.md, "Work in proportion to what
+    changed").
+    """
+
+    __slots__ = ("always", "heads", "ascii_loose", "other_loose")
+
+    def __init__(self, phrases: tuple[str, ...], plural: bool) -> None:
+        ordered = {p.casefold() for p in phrases if p.strip()}
+        # a list of blank phrases compiles to the empty regex: it matches
+        self.always = not ordered
+        heads: dict[str, list[tuple[str, ...]]] = {}
+        ascii_loose: list[str] = []
+        other_loose: list[str] = []
+        for phrase in ordered:
+            words = phrase.split()
+            if unspaced(phrase):
+                needle = max(words, key=len)
+                (ascii_loose if needle.isascii() else other_loose).append(needle)
+                continue
+            lead = _TOKEN.match(words[0])
+            if lead is None:  # it opens with a mark: no word to ask for
+                self.always = True
+                continue
+            head = lead.group()
+            # and every word of the phrase, as written, is in the text
+            rest = tuple(w for w in words if w != head)
+            forms = [head]
+            if (
+                len(words) == 1
+                and head == words[0]
+                and plural
+                and phrase[-1:].isalpha()
+            ):
+                forms += (head + "s", head + "es")
+            for form in forms:
+                heads.setdefault(form, []).append(rest)
+        self.heads = {h: tuple(rests) for h, rests in heads.items()}
+        self.ascii_loose = tuple(ascii_loose)
+        self.other_loose = tuple(other_loose)
+
+    def possible(self, text: str) -> bool:
+        """False when no phrase can match ``text`` (as ``find`` reads it)."""
+        if self.always:
+            return True
+        for needle in self.ascii_loose:
+            if needle in text:
+                return True
+        if self.other_loose and not text.isascii():
+            for needle in self.other_loose:
+                if needle in text:
+                    return True
+        heads = self.heads
+        for word in _tokens(text) & heads.keys():
+            for rest in heads[word]:
+                for w in rest:
+                    if w not in text:
+                        break
+                else:
+                    return True
+        return False
+
+
+# by plural, then by the phrases tuple's id (it is held, so the id is not reused)
+_NEEDS: tuple[dict[int, tuple[tuple[str, ...], _Needs]], ...] = ({}, {})
+
+
+def _needs(phrases: tuple[str, ...], plural: bool) -> _Needs:
+    """``_Needs`` of ``phrases``, kept by the tuple's identity: hashing a
+    tuple of 300 phrases on every call would cost more than the regex it
+    spares."""
+    kept = _NEEDS[plural]
+    held = kept.get(id(phrases))
+    if held is not None and held[0] is phrases:
+        return held[1]
+    if len(kept) > 256:
+        kept.clear()
+    needs = _Needs(phrases, plural)
+    kept[id(phrases)] = (phrases, needs)
+    return needs
+
+
+# the last text asked, its words and its masked form: a classification asks
+# the same text of each tier of cue phrases in turn
+_LAST_WORDS: list[tuple[str, frozenset[str]]] = [("", frozenset())]
+_LAST_MASKED: list[tuple[str, object, str]] = [("", None, "")]
+
+
+def _tokens(text: str) -> frozenset[str]:
+    held = _LAST_WORDS[0]
+    if held[0] is text or held[0] == text:
+        return held[1]
+    words = frozenset(_TOKEN.findall(text))
+    _LAST_WORDS[0] = (text, words)
+    return words
+
+
+def _masked_once(text: str, exclusions: Mapping[str, tuple[str, ...]]) -> str:
+    held = _LAST_MASKED[0]
+    if held[1] is exclusions and (held[0] is text or held[0] == text):
+        return held[2]
+    out = masked(text, exclusions)
+    _LAST_MASKED[0] = (text, exclusions, out)
+    return out
+
+
+def could_find(text: str, phrases: tuple[str, ...], plural: bool = False) -> bool:
+    """False when ``phrase_regex(phrases, plural)`` cannot match ``text``
+    (casefolded): none of the phrases' words is in it (``_Needs``)."""
+    return _needs(phrases, plural).possible(text)
+
+
 def find(
     text: str,
     phrases: tuple[str, ...],
@@ -78,10 +203,14 @@ def find(
     plural: bool = False,
 ) -> re.Match[str] | None:
     """The first of ``phrases`` in ``text`` (already casefolded), or None."""
-    regex = phrase_regex(phrases, plural)
-    if regex is None:
+    if not phrases:
         return None
-    return regex.search(masked(text, exclusions) if exclusions else text)
+    if exclusions:
+        text = _masked_once(text, exclusions)
+    if not _needs(phrases, plural).possible(text):
+        return None  # the regex is not even compiled
+    regex = phrase_regex(phrases, plural)
+    return regex.search(text) if regex is not None else None
 
 
 def first_kind(

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from gardener.neverstore.passes import Remembering
 from gardener.neverstore.redact import Finding, find, find_each
 
 Spans = Callable[[str], list[tuple[int, int]]]  # text -> spans that must go
@@ -121,11 +122,12 @@ def found_spans(
     text: str, extra: Sequence[tuple[str, str]] = (), allow: Sequence[str] = ()
 ) -> list[tuple[int, int, str]]:
     """(start, end, rule) of every finding of ``text`` (see the module), widened."""
-    spans = [(f.start, f.end, f.rule) for f in find(text, extra, allow)]
-    lines = text.split("\n")
-    starts = _line_starts(text)
-    for n, found in enumerate(find_each(lines, extra, allow)):
-        spans += [(starts[n] + f.start, starts[n] + f.end, f.rule) for f in found]
+    with Remembering():  # the lines joined are the text: read once (``passes``)
+        spans = [(f.start, f.end, f.rule) for f in find(text, extra, allow)]
+        lines = text.split("\n")
+        starts = _line_starts(text)
+        for n, found in enumerate(find_each(lines, extra, allow)):
+            spans += [(starts[n] + f.start, starts[n] + f.end, f.rule) for f in found]
     if len(lines) > 1:
         spans += _joined(text, starts, extra, allow)
     return [(*widen(text, s, e), r) for s, e, r in spans if e > s]

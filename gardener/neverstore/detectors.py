@@ -42,6 +42,13 @@ def suspicious(text: str) -> bool:
     return any(not _HEXISH.issuperset(m.group()) for m in _TOKENISH.finditer(text))
 
 
+def suspicious_at(text: str) -> list[int]:
+    """Where the runs that make a line ``suspicious`` start (none crosses a line)."""
+    return [
+        m.start() for m in _TOKENISH.finditer(text) if not _HEXISH.issuperset(m.group())
+    ]
+
+
 @lru_cache(maxsize=1)
 def _plugins() -> tuple[Any, ...]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class

@@ -17,7 +17,15 @@ from collections.abc import Sequence
 
 from gardener.model.record import Record
 from gardener.neverstore import tokens
-from gardener.neverstore.passes import Engine, RuleGroup, compiled, engine, hits, runs
+from gardener.neverstore.passes import (
+    Engine,
+    RuleGroup,
+    compiled,
+    engine,
+    hits,
+    kept,
+    runs,
+)
 from gardener.neverstore.regex import lazy, target
 from gardener.neverstore.rules import TABLE
 
@@ -140,6 +148,13 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
     return out
 
 
+def per_line(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
+    """``_per_line(text, rules, ctx)``, kept while a reading remembers
+    (``passes.Remembering``): a note read whole, then line by line."""
+    key = ("lines", ctx.custom, tuple(ctx.allowed), ctx.depth)
+    return kept(key, text, rules, lambda: _per_line(text, rules, ctx))
+
+
 def _per_line(text: str, rules: RuleGroup, ctx: Context) -> list[Candidate]:
     """``group_candidates`` for rules whose matches stay within a line (and look
     no further than it), run once per distinct line: repeats cost their copying."""
@@ -178,7 +193,7 @@ def candidates(text: str, ctx: Context) -> list[Candidate]:
     ]
     eng = engine()
     out += group_candidates(text, eng.whole, ctx)
-    out += _per_line(text, eng.lines, ctx)
+    out += per_line(text, eng.lines, ctx)
     return [c for c in out if c[1] > c[0]]
 
 

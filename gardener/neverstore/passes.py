@@ -11,12 +11,18 @@ Everything is compiled on first use (``engine``): importing costs nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from gardener.model.record import Record
 from gardener.neverstore.labels import BOUND
 from gardener.neverstore.regex import Check, Span, compiled
 from gardener.neverstore.rules import TABLE
+
+TYPE_CHECKING = False  # mypy and ruff read this as typing's (~4 ms to import)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    _T = TypeVar("_T")
 
 _Node = dict[str, "_Node"]
 
@@ -138,8 +144,50 @@ def engine() -> Engine:
     return _ENGINE[0]
 
 
+# What one reading of a note asks twice of the same long text, kept while it
+# lasts (``Remembering``): ``decision.found_spans`` reads a note whole
+# (``find``), then its lines joined again (``find_each``'s prefilter), and
+# both ask for the word hits, the runs and the line rules' candidates.
+_MEMO: dict[tuple[object, str, int], list[Any]] = {}
+_MEMO_FROM = 1_000  # characters: a shorter text costs less to read than to keep
+_MEMO_UPTO = 4_000_000  # a longer one is not kept
+_DEPTH = [0]
+
+
+class Remembering:
+    """``with Remembering():`` keep ``kept``'s answers until the outermost
+    such block ends (then they are dropped: a pass's memory peak is not the
+    place for them)."""
+
+    def __enter__(self) -> None:
+        _DEPTH[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _DEPTH[0] -= 1
+        if not _DEPTH[0]:
+            _MEMO.clear()
+
+
+def kept(
+    kind: object, text: str, rules: object, read: Callable[[], list[_T]]
+) -> list[_T]:
+    """``read()``, kept for (``kind``, hashable, ``text``, ``rules``) inside a
+    ``Remembering`` block if the text is long; a copy of it."""
+    if not _DEPTH[0] or not _MEMO_FROM <= len(text) <= _MEMO_UPTO:
+        return read()
+    key = (kind, text, id(rules))
+    hit = _MEMO.get(key)
+    if hit is None:
+        hit = _MEMO[key] = read()
+    return list(hit)
+
+
 def hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
     """(position, word) wherever a word of ``rules`` starts, in order."""
+    return kept("hits", text, rules, lambda: _hits(text, rules))
+
+
+def _hits(text: str, rules: RuleGroup) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     low = text.lower()
     if len(low) != len(text):  # a few characters lowercase to two ("İ")
@@ -187,6 +235,10 @@ _RUN = b"a" * 20  # the shortest run the base64 and entropy rules can match
 def runs(text: str) -> list[Span]:
     """The maximal runs of 20+ ASCII ``[\\w+/=-]`` characters. The run rules match
     only such characters and look around with them only, so a run is all they see."""
+    return kept("runs", text, None, lambda: _runs(text))
+
+
+def _runs(text: str) -> list[Span]:
     flat = text.encode("ascii", "replace").translate(_RUN_MAP)
     out = []
     start = flat.find(_RUN)

@@ -25,7 +25,7 @@ from gardener.neverstore.engine import (
     Compiled,
     Context,
     Found,
-    group_candidates,
+    per_line,
     spans_in,
 )
 from gardener.neverstore.passes import engine, hits, runs
@@ -325,7 +325,9 @@ def find_each(
     for text in texts:
         starts.append(pos)
         pos += len(text) + 1
-    where = [s for s, e, _, _ in group_candidates(joined, eng.lines, ctx) if e > s]
+    # the line rules read each line alone (``per_line``), as ``find`` reads
+    # them: a text just read whole by ``find`` is not read again
+    where = [s for s, e, _, _ in per_line(joined, eng.lines, ctx) if e > s]
     where += [s for s, _ in hits(joined, eng.whole)]
     for i in eng.whole.text_rules:
         need = TABLE[i].need
@@ -337,13 +339,17 @@ def find_each(
             at = joined.find(need, at + 1)
     if eng.whole.run_rules:
         where += [s for s, _ in runs(joined)]
+    # what ``_disguised`` and ``detectors.suspicious`` look for stays within a
+    # line, so the joined text is read once for them too
+    where += [m.start() for m in _ENCODED.finditer(joined)]
+    where += detectors.suspicious_at(joined)
     suspect = {bisect_right(starts, at) - 1 for at in where}
+    plain = joined.isascii() and "\r" not in joined  # nothing to read in normal form
     out: list[list[Finding]] = []
     for n, text in enumerate(texts):
         clean = (
             n not in suspect
-            and not _disguised(text)
-            and not detectors.suspicious(text)
+            and (plain or not _disguised(text))
             and not any(p.search(text) for _, p in custom)
         )
         out.append([] if clean else find(text, extra, allow))

@@ -11,10 +11,11 @@ analytics``). See docs/design.md, "Keys".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from gardener.lexicon.match import unspaced
+from gardener.lexicon.wordindex import WordFilter
 from gardener.model.facts import normalize_key
 from gardener.planning.polarity import polar_parts
 from gardener.planning.values import matched_value, strip_stop
@@ -218,6 +219,94 @@ def _tried(
     )
 
 
+_TOKEN = re.compile(r"\w+")
+
+
+def whole_word(template: str) -> str | None:
+    """The longest word of an ASCII ``template`` that its regex
+    (``compile_template``) matches as a whole word, lowercased: letters,
+    digits or ``_`` only, with a space (or the template's start or end, whose
+    guards are no word characters either) on both sides, never a
+    placeholder. Any text the template matches holds it as one of its
+    ``\\w+`` runs. None when it has none."""
+    if not template.isascii():
+        return None
+    pieces = re.split(r"(\{(?:subject|value|key)\})", template.strip().rstrip("."))
+    best = None
+    for n, piece in enumerate(pieces):
+        if piece in ("{subject}", "{key}", "{value}") or not piece:
+            continue
+        words = piece.split(" ")
+        for j, word in enumerate(words):
+            opened = j > 0 or n == 0  # a space before it, or the start guard
+            closed = j < len(words) - 1 or n == len(pieces) - 1
+            longer = best is None or len(word) > len(best)
+            if opened and closed and longer and _TOKEN.fullmatch(word):
+                best = word.lower()
+    return best
+
+
+class _PatternFilter:
+    """Which of ``_tried``'s templates an ASCII text (lowercased) can match:
+    those whose ``whole_word`` is one of the text's words and whose words
+    are all in it, found from the text's words (a set) rather than by asking
+    each template's; the rest as ``WordFilter`` finds them. Positions
+    ascending, as ``WordFilter`` gives them: the templates tried, and the
+    first that keys the text, are the same."""
+
+    __slots__ = ("by_word", "words", "others", "other_filter")
+
+    def __init__(
+        self, tried: Sequence[tuple[str, str, int, tuple[str, ...] | None]]
+    ) -> None:
+        self.by_word: dict[str, list[int]] = {}
+        self.words = [words or () for _, _, _, words in tried]
+        self.others: list[int] = []
+        for i, (_, template, _, words) in enumerate(tried):
+            word = whole_word(template) if words is not None else None
+            if word is None:
+                self.others.append(i)
+            else:
+                self.by_word.setdefault(word, []).append(i)
+        self.other_filter = WordFilter([tried[i][3] for i in self.others])
+
+    def candidates(self, low: str) -> list[int]:
+        out = [self.others[j] for j in self.other_filter.candidates(low)]
+        by_word, words = self.by_word, self.words
+        for token in set(_TOKEN.findall(low)) & by_word.keys():
+            for i in by_word[token]:
+                for w in words[i]:
+                    if w not in low:
+                        break
+                else:
+                    out.append(i)
+        out.sort()
+        return out
+
+
+_PLANS: dict[tuple[int, bool], tuple[Mapping[str, tuple[str, ...]], _Plan]] = {}
+_Plan = tuple[
+    tuple[tuple[str, str, int, tuple[str, ...] | None], ...], "_PatternFilter"
+]
+
+
+def _plan(patterns: Mapping[str, tuple[str, ...]], ascii_text: bool) -> _Plan:
+    """``_tried``'s templates and a ``WordFilter`` of their words (all must
+    be in an ASCII text), kept by the mapping's identity: the caller's
+    patterns are built once per rules (``classify._Words``), and making
+    and hashing a tuple of a hundred patterns per entry cost more than
+    the filter saves."""
+    held = _PLANS.get((id(patterns), ascii_text))
+    if held is not None and held[0] is patterns:
+        return held[1]
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    tried = _tried(tuple(patterns.items()), ascii_text)
+    plan = tried, _PatternFilter(tried)
+    _PLANS[(id(patterns), ascii_text)] = (patterns, plan)
+    return plan
+
+
 def _subject(text: str, time_words: tuple[str, ...]) -> str:
     """A subject without its article and without time words ("Sam now")."""
     words = _ARTICLE.sub("", text.strip()).split()
@@ -240,16 +329,11 @@ def match_pattern(
     itself; a template with neither gives the attribute as key.
     """
     # a template whose words are not all in the text cannot match: skip its regex
-    low = text.lower() if text.isascii() else None
-    for attribute, template, _, words in _tried(
-        tuple(patterns.items()), low is not None
-    ):
-        if (
-            low is not None
-            and words
-            and (words[0] not in low or not all(w in low for w in words[1:]))
-        ):
-            continue
+    ascii_text = text.isascii()
+    tried, word_filter = _plan(patterns, ascii_text)
+    order = word_filter.candidates(text.lower()) if ascii_text else range(len(tried))
+    for i in order:
+        attribute, template, _, _ = tried[i]
         m = compile_template(template)[0].search(text)
         if not m:
             continue

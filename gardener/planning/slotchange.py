@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from gardener.lexicon.match import phrase_regex, unspaced
+from gardener.lexicon.match import could_find, phrase_regex, unspaced
 from gardener.lexicon.words import Words
 from gardener.model.facts import Fact
 from gardener.model.validtime import is_current
@@ -68,11 +68,13 @@ def tokens(text: str, change_words: tuple[str, ...]) -> tuple[tuple[str, ...], b
     """(tokens of ``text`` without its ``change_words``, whether it held one):
     NFKC, casefolded, Markdown emphasis and punctuation dropped."""
     low = unicodedata.normalize("NFKC", text).casefold().replace("*", " ")
-    regex = phrase_regex(change_words)
     marked = False
-    if regex is not None:
-        low, n = regex.subn(" ", low)
-        marked = n > 0
+    # most sentences hold no change word: the words are asked first (``could_find``)
+    if change_words and could_find(low, change_words):
+        regex = phrase_regex(change_words)
+        if regex is not None:
+            low, n = regex.subn(" ", low)
+            marked = n > 0
     return tuple(_TOKEN.findall(low)), marked
 
 

@@ -14,7 +14,12 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 
 from gardener.errors import GardenerError
-from gardener.files.atomic import atomic_write, remove_stale_temps, replace_if_unchanged
+from gardener.files.atomic import (
+    atomic_write,
+    atomic_write_pieces,
+    remove_stale_temps,
+    replace_if_unchanged,
+)
 from gardener.files.layout import path_text
 from gardener.git import trailers
 from gardener.model.record import Record
@@ -107,8 +112,11 @@ def begin(
 ) -> None:
     """Record that ``files`` will hold these texts and be committed with ``message``."""
     pending = Pending(os.getpid(), message, _pair(author), dict(files))
-    data = json.dumps(pending._asdict())  # ASCII: bad bytes (surrogates) survive
-    atomic_write(os.path.join(git_dir, JOURNAL), data, root=git_dir)
+    # json.dumps' text, ASCII (bad bytes, as surrogates, survive), written as
+    # the encoder gives it: the whole of it and its bytes beside it cost a
+    # pass that rewrites a 2.4 MB MEMORY.md 11 MB of its memory peak
+    pieces = json.JSONEncoder().iterencode(pending._asdict())
+    atomic_write_pieces(os.path.join(git_dir, JOURNAL), pieces, root=git_dir)
 
 
 def done(git_dir: str | os.PathLike[str]) -> None:

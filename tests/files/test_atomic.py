@@ -11,7 +11,7 @@ import pytest
 
 from gardener.errors import GardenerError
 from gardener.files.append import append_entry
-from gardener.files.atomic import atomic_write
+from gardener.files.atomic import atomic_write, atomic_write_pieces
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +32,19 @@ def test_atomic_write_surrogates_round_trip(root: Path) -> None:
     path = root / "x.md"
     atomic_write(path, raw.decode("utf-8", "surrogateescape"))
     assert path.read_bytes() == raw
+
+
+def test_pieces_write_what_their_join_writes(root: Path) -> None:
+    # the journal's way: each piece encoded as it comes, surrogates as bytes
+    path = root / ".git" / "pending.json"
+    pieces = ['{"a": ', '"x\udcff"', "}", "", "\n\u00e9"]
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("old")
+    path.chmod(0o600)
+    atomic_write_pieces(path, iter(pieces), root=root)
+    assert path.read_bytes() == "".join(pieces).encode("utf-8", "surrogateescape")
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in path.parent.iterdir()) == ["pending.json"]
 
 
 def test_atomic_write_creates_folders(root: Path) -> None:
@@ -64,7 +77,7 @@ def test_atomic_write_through_symlink_inside(root: Path) -> None:
 _FILL_UP = """
 import resource, signal, sys
 from pathlib import Path
-from gardener.files.atomic import atomic_write
+from gardener.files.atomic import atomic_write, atomic_write_pieces
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
 resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
 try:

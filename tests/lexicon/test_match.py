@@ -91,3 +91,47 @@ def test_frames_never_raise(text):
     for templates in (words.changes, words.removals, words.negations):
         found = first_frame(text, templates)
         assert found is None or all(found[1].values())
+
+
+def _tiers() -> list[tuple[tuple[str, ...], dict[str, tuple[str, ...]]]]:
+    words = lexicon(LANGUAGES)
+    tables = [*words.kind_cues.values(), *words.headings.values()]
+    seqs = [words.transient_cues, words.time_words, words.correction_cues]
+    seqs += [words.norms, words.copulas, words.change_words, words.attitudes]
+    return [(tuple(t), dict(words.exclusions)) for t in [*tables, *seqs] if t]
+
+
+_TIERS = _tiers()
+_PIECES = sorted({w for phrases, _ in _TIERS for p in phrases for w in p.split()})
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_PIECES),
+            st.sampled_from(["s", "es", "-", "'", " ", "  ", "\n", "x", "\x00", "数"]),
+            st.text(max_size=4),
+        ),
+        max_size=8,
+    ),
+    st.integers(0, len(_TIERS) - 1),
+    st.booleans(),
+    st.booleans(),
+)
+def test_find_asks_its_words_first_and_finds_what_the_regex_finds(
+    parts, tier, plural, joined
+):
+    # the word prefilter (``_Needs``) never hides a match of the tier's regex
+    from gardener.lexicon.match import phrase_regex
+
+    phrases, exclusions = _TIERS[tier]
+    text = ("" if joined else " ").join(parts).casefold()
+    regex = phrase_regex(phrases, plural)
+    want = regex.search(masked(text, exclusions)) if regex else None
+    got = find(text, phrases, exclusions, plural)
+    assert (got and (got.span(), got.group())) == (want and (want.span(), want.group()))
+
+
+def test_find_with_blank_phrases_matches_as_the_empty_regex_does():
+    assert find("anything", ("  ",)) is not None
+    assert find("anything", ()) is None

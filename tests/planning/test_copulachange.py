@@ -65,3 +65,41 @@ def test_unmarked_drops_a_change_word_at_either_edge(value, left):
 )  # fmt: skip
 def test_a_name_is_written_as_one(value, is_named):
     assert named(value) is is_named
+
+
+_CHANGE = sorted({w for c in WORDS.change_words for w in (c, c.upper(), c.title())})
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_CHANGE),
+            st.sampled_from([" ", "  ", "\n", ",", "x", "Ruff", "数据库", "ſ", "K"]),
+            st.text(max_size=3),
+        ),
+        max_size=6,
+    )
+)
+def test_the_marks_drop_and_find_what_their_regexes_do(parts):
+    # the anchored searches (``_Marks``) against the whole-text regexes
+    import re
+
+    from gardener.planning.copulachange import _any_mark, _marks, any_mark
+
+    text = "".join(parts)
+    words = sorted(WORDS.change_words, key=len, reverse=True)
+    ends = "|".join(re.escape(w) + ("" if _cjk(w[-1]) else r"(?!\w)") for w in words)
+    starts = "|".join(("" if _cjk(w[0]) else r"(?<!\w)") + re.escape(w) for w in words)
+    opens = re.compile(rf"^\s*(?:{ends})[\s,:，]*", re.IGNORECASE)
+    closes = re.compile(rf"(?:{starts})\s*$", re.IGNORECASE)
+    marks = _marks(WORDS.change_words)
+    assert marks.drop_open(text) == opens.sub("", text, count=1)
+    assert marks.drop_close(text) == closes.sub("", text, count=1)
+    found = _any_mark(WORDS.change_words).search(text) is not None
+    assert any_mark(text, WORDS.change_words) is found
+
+
+def _cjk(ch: str) -> bool:
+    from gardener.lexicon.match import unspaced
+
+    return unspaced(ch)

@@ -250,3 +250,26 @@ def test_a_made_up_placeholder_is_read_as_what_it_holds(ws: Workspace):
     text = (ws.root / "MEMORY.md").read_text()
     assert "Zq4vT9wLmXs8pQ" not in text and "Tr0ub4dor" not in text
     assert "Postgres" in text  # a redacted sub-item does not drop what it is under
+
+
+def test_the_collector_comes_back_as_it_was_without_walking_the_pass():
+    # the objects a pass made go to the oldest generation, not through a
+    # collection of the youngest; a host's frozen objects stay frozen
+    import gc
+
+    from gardener.verbs.promote import _collector_paused
+
+    assert gc.isenabled()
+    with _collector_paused():
+        assert not gc.isenabled()
+        made = [[i] for i in range(10_000)]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert any(o is made for o in gc.get_objects(generation=2))
+    gc.freeze()
+    try:
+        held = gc.get_freeze_count()
+        with _collector_paused():
+            more = [[i] for i in range(100)]
+        assert gc.get_freeze_count() == held and more
+    finally:
+        gc.unfreeze()
