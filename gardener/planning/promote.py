@@ -43,6 +43,7 @@ from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
 from gardener.planning.restate import (
     KeyIndex,
+    LooseIndex,
     Restated,
     apart,
     restate,
@@ -359,6 +360,7 @@ def plan_promotion(
     outcomes: list[Outcome] = []
     pending: list[Waiting] = []
     keys = KeyIndex(work.topic_names)  # the current keys' words, for restatements
+    unkeyed = LooseIndex()  # and the unkeyed facts' that hold a number
     for i, row in enumerate(queue):
         at, entry, mark = row[0], row[3], row[4]
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
@@ -409,7 +411,8 @@ def plan_promotion(
             if kinds[i].keyed_by != "restated" and _restatable(kinds[i], work):
                 loose = restate_unkeyed(
                     entry.value,
-                    (f for f in work.facts if not f.get("until")),
+                    work.facts,
+                    unkeyed,
                     reader.words,
                     kinds[i].value if kinds[i].durable else None,
                 )

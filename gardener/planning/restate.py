@@ -24,7 +24,7 @@ removals"):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -86,6 +86,7 @@ _QUESTION = re.compile(r"[?？]")
 _CODE = re.compile(r"`|\w\.(?:py|js|ts|rs|go|rb|sh|md|json|toml|ya?ml)\b|\(\)|/\w")
 _MAX_TEXT = 250  # a longer entry is a log paragraph: it names keys in passing
 _NEAR = 4  # words between the key and the mark of change, at most
+_COMMON = 300  # keys (or facts) sharing a word past which it names none of them
 _SENTENCE = re.compile(r"(?<=[.!。！])\s+(?=\S)|(?<=[。！])")
 _HEDGES = (
     "maybe", "might", "perhaps", "probably", "considering", "consider", "thinking about",
@@ -226,7 +227,10 @@ class KeyIndex:
         mine = _stems(text)
         met: dict[str, set[str]] = {}  # key -> its words the text names
         for w in mine:
-            for nk in self.by_stem.get(w[:4], ()):
+            posted = self.by_stem.get(w[:4], ())
+            if len(posted) > _COMMON:
+                continue  # a word of hundreds of keys ("list", "price") tells none apart
+            for nk in posted:
                 hit = {k for k in self.stems[nk] if meet(w, k)}
                 if hit:
                     met.setdefault(nk, set()).update(hit)
@@ -453,31 +457,67 @@ def _phrase(rest: str) -> str | None:
     return phrase
 
 
+class LooseIndex:
+    """The words of current unkeyed facts that hold a number -> their
+    positions in the pass's facts (a list that only grows; a fact replaced in
+    place is read again at its position)."""
+
+    def __init__(self) -> None:
+        self.by_stem: dict[str, set[int]] = {}
+        self.words: dict[int, frozenset[str]] = {}
+        self.known = 0
+
+    def grow(self, facts: list[Fact]) -> None:
+        for at in range(self.known, len(facts)):
+            fact = facts[at]
+            if fact.key or fact.superseded or not any(c.isdigit() for c in fact.value):
+                continue
+            theirs = _stems(_QUANTITY.sub(" ", fact.value))
+            if theirs:
+                self.words[at] = theirs
+                for w in theirs:
+                    self.by_stem.setdefault(w[:4], set()).add(at)
+        self.known = len(facts)
+
+
 def restate_unkeyed(
-    text: str, facts: Iterable[Fact], words: Words, given: str | None = None
+    text: str,
+    facts: list[Fact],
+    index: LooseIndex,
+    words: Words,
+    given: str | None = None,
 ) -> Restated | None:
     """The one current unkeyed fact ``text`` gives a new quantity ("changed
     the dev port to 3000" after "Dev server runs on port 5173"; "Планёрку
     перенесли на четверг, 16:00" after "Планёрка по вторникам в 11:00"), or
     None. Stricter than a key's restatement, as an unkeyed fact is a whole
     sentence: a mark of change, half the fact's words and at least two (one
-    for a fact of two), and a quantity of the fact's unit that differs."""
+    for a fact of two), and a quantity of the fact's unit that differs.
+    ``facts``: the pass's facts, indexed by ``index`` (grown here)."""
     if len(text) > _MAX_TEXT or _QUESTION.search(text) or _HEDGE.search(text):
         return None
     if len(_ARROWS.findall(text)) > 1:
         return None
     if not _marks((*words.change_verbs, *words.change_words)).search(text):
         return None
+    index.grow(facts)
     mine = _stems(_QUANTITY.sub(" ", text))
+    spots = {
+        at
+        for w in mine
+        if len(posted := index.by_stem.get(w[:4], ())) <= _COMMON
+        for at in posted
+    }
     found: list[tuple[Fact, str]] = []
-    for fact in facts:
+    for at in sorted(spots):
+        fact = facts[at]
         if fact.key or fact.superseded or fact.kind == "event" or not fact.id:
             continue
-        if not any(c.isdigit() for c in fact.value):
+        if fact.get("until"):
             continue
-        theirs = _stems(_QUANTITY.sub(" ", fact.value))
+        theirs = index.words[at]
         shared = sum(1 for k in theirs if any(meet(w, k) for w in mine))
-        if not theirs or shared * 2 < len(theirs) or shared < min(2, len(theirs)):
+        if shared * 2 < len(theirs) or shared < min(2, len(theirs)):
             continue
         value = given if given and any(c.isdigit() for c in given) else None
         value = value or _quantity(text, fact.value, "")

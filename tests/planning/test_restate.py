@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 from gardener.lexicon.words import lexicon
 from gardener.model.facts import Fact, normalize_key
-from gardener.planning.restate import KeyIndex, apart, meet, restate, restate_unkeyed
+from gardener.planning.restate import (
+    KeyIndex,
+    LooseIndex,
+    apart,
+    meet,
+    restate,
+    restate_unkeyed,
+)
 
 WORDS = lexicon()
 FACTS = [
@@ -79,12 +86,13 @@ def test_an_unkeyed_fact_given_a_new_quantity():
     fact = Fact(
         "Dev server runs on port 5173", None, "m9", "Facts", {"since": "2026-05-04"}
     )
-    found = restate_unkeyed("changed the dev port to 3000 so it matches", [fact], WORDS)
+    index = LooseIndex()
+    found = restate_unkeyed("changed the dev port to 3000 so it", [fact], index, WORDS)
     assert found is not None and found.value == "3000"
-    assert restate_unkeyed("the dev port docs were fixed", [fact], WORDS) is None
+    assert restate_unkeyed("the dev port docs were fixed", [fact], index, WORDS) is None
 
 
 @given(st.text(max_size=300))
 def test_restate_never_raises(text):
     _restate(text)
-    restate_unkeyed(text, FACTS, WORDS)
+    restate_unkeyed(text, FACTS, LooseIndex(), WORDS)
