@@ -19,6 +19,7 @@ from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
 from gardener.model.facts import Entry, normalize_key, normalize_value
 from gardener.planning import keying, voice
+from gardener.planning.asserted import asks, asserts
 from gardener.planning.copulachange import copula_change, named, unmarked
 from gardener.planning.ending import names, removal_value
 from gardener.planning.frames import Frame, bare, negated, read_frame
@@ -264,10 +265,17 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
             or status_value(label[1])
         ):
             return "state", False, "label"
+    if _asks(low):
+        # "Sollen wir auf MySQL wechseln? Noch offen.": the judge's to place
+        return None, False, ""
     durable_at = _first_cue(low, ws.durable, ws.lexicon)
     transient_at = _first_cue(low, ws.transient, ws.lexicon)
     time_at = _first_cue(low, ws.time, ws.lexicon)
     by_heading, _, shielded = _headings(entry, config)
+    if durable_at >= 0 and not asserts(entry.value):
+        # "Ana's team switched to SQLite", "如果预算允许，我们就换成 SQLite",
+        # "maybe we should always squash": a cue in what is not asserted
+        return None, False, ""
     if durable_at >= 0 and (transient_at < 0 or durable_at < transient_at):
         # a durable heading names the kind ("## Key lessons": "always ..." is a lesson)
         if by_heading in config.durable_kinds:
@@ -289,6 +297,10 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         if len(low) <= PATTERN_LIMIT
         else None
     )
+    if frame is not None and frame.kind != "negation" and not asserts(entry.value):
+        # a change in a question, a hedge, history, a limited scope or someone
+        # else's doing ("Ana's team switched to SQLite"): the judge's to place
+        return None, False, ""
     chose = (
         not keyed
         and len(low) <= _STATEMENT
@@ -376,6 +388,30 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
 
 _CHOICE_WORDS = 6  # a longer line naming a topic's thing may ask or muse about it
 _SENTENCES = re.compile(r"[.!?。！？]\s+\S")
+
+
+def _topic_head(phrase: str, config: Config) -> tuple[str, str] | None:
+    """``topic_of`` when the topic's word is the phrase's head: nothing after
+    it but the topic's own name or a version ("the Redis cache", "main
+    database", "Postgres 16"); not a modifier of another thing ("the old cache
+    keys", "Redis Sentinel", "the database backup", "the Postgres read replica")."""
+    found = topic_of(phrase, config.topics)
+    if found is None or not found[1]:
+        return found
+    low = phrase.casefold()
+    at = low.rfind(found[1].casefold())
+    rest = phrase[at + len(found[1]) :].strip(" .,;:!)*`'\"").casefold()
+    if not rest or re.fullmatch(r"v?\d[\w.]*", rest):
+        return found
+    names = _words(config).topic_names.get(normalize_key(found[0]), ())
+    return found if normalize_key(rest) in names else None
+
+
+def _asks(low: str) -> bool:
+    """Whether a (casefolded) text opens with a question: its first sentence
+    ends with a question mark, or opens as one ("should we", "¿", "是否")."""
+    first = re.split(r"(?<=[.!?。！？])\s*", low.strip(), maxsplit=1)[0]
+    return first.rstrip().endswith(("?", "？")) or asks(low.strip())
 
 
 def _recurs(low: str, words: Words) -> bool:
@@ -607,10 +643,19 @@ def _keyed_prose(
     if len(value) > PATTERN_LIMIT:
         return _decided(kind, correction, rule, None, value, "none")
     rejected = negated(value, ws.lexicon)
-    frame = read_frame(value, ws.lexicon) or copula_change(value, ws.lexicon)
+    if not asserts(value):
+        # "如果预算允许，我们就换成 SQLite": a condition's rule, kept whole, keys
+        # no topic (it would replace what holds today)
+        return _decided(kind, correction, rule, None, value, "none")
+    # a question, a hedge, history or someone else's doing changes nothing
+    frame = (
+        read_frame(value, ws.lexicon) or copula_change(value, ws.lexicon)
+        if asserts(value)
+        else None
+    )
     if frame and frame.kind == "removal" and frame.old:
-        about = topic_of(frame.old, config.topics) or (
-            topic_of(frame.subject, config.topics) if frame.subject else None
+        about = _topic_head(frame.old, config) or (
+            _topic_head(frame.subject, config) if frame.subject else None
         )
         key = about[0] if about else None
         then = _then(entry, kind, correction, rule, frame, key, config)
@@ -622,7 +667,7 @@ def _keyed_prose(
             kind, correction, rule, key, gone, how, ends=True, leaves=frame.old
         )
     if frame and frame.kind == "change" and frame.new:
-        by_subject = topic_of(frame.subject, config.topics) if frame.subject else None
+        by_subject = _topic_head(frame.subject, config) if frame.subject else None
         by_new = keying.match_topic(frame.new, config.topics, qualify=False)
         # "upgraded to Python 3.12": the version is part of the value
         versioned = by_new and _VERSIONED.fullmatch(frame.new.split(None, 1)[-1])
@@ -733,7 +778,7 @@ def _weakly_removed(text: str, words: Words) -> str | None:
     the removal is the line's own first clause, or None."""
     if len(text) > PATTERN_LIMIT:
         return None
-    frame = read_frame(text, words)
+    frame = read_frame(text, words) if asserts(text) else None
     if frame is not None and frame.kind == "removal" and not frame.whole:
         # "Hotjar retiré du site vitrine": the removal that opens the line, not
         # the "retiré {old}" read inside it

@@ -35,6 +35,7 @@ from gardener.model.validtime import (
 )
 from gardener.neverstore.instructions import reads_as_instruction
 from gardener.planning.anchor import aliased, anchored, by_subject, replacing
+from gardener.planning.asserted import asserts
 from gardener.planning.classify import Classified, classify
 from gardener.planning.ending import names
 from gardener.planning.frames import read_frame
@@ -46,6 +47,7 @@ from gardener.planning.restate import (
     LooseIndex,
     Restated,
     apart,
+    headed,
     restate,
     restate_unkeyed,
 )
@@ -253,6 +255,8 @@ def _key_left(c: Classified, keys: KeyIndex, work: Reconciliation) -> Classified
         return c
     keys.grow(work.slots)
     named = keys.named(c.leaves)
+    if len(named) == 1 and not headed(c.leaves, keys.words_of(named[0])):
+        return c  # "dropped the old cache keys": the keys went, not the cache
     whole = len(named) == 1 and keys.whole(c.leaves, named[0])
     fact = work.current(named[0]) if whole else None
     if fact is None or not fact.key or fact.kind == "event":
@@ -265,7 +269,7 @@ def _changed_value(
 ) -> Classified:
     """``c`` as the change a frame reads in it ("renamed master → main"),
     keyed by the one current fact holding the value it leaves; else ``c``."""
-    frame = read_frame(text, words) if len(text) < 300 else None
+    frame = read_frame(text, words) if len(text) < 300 and asserts(text) else None
     if frame is None or frame.kind != "change" or not frame.old or not frame.new:
         return c
     bare_c = replace(c, key=None, leaves=frame.old, value=frame.new)

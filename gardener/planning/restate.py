@@ -32,6 +32,7 @@ from itertools import islice
 from gardener.lexicon.match import unspaced
 from gardener.lexicon.words import Words
 from gardener.model.facts import Fact
+from gardener.planning.asserted import asserts
 from gardener.planning.frames import bare, negated, read_frame
 
 _WORD = re.compile(  # words of spaced scripts: a Chinese or Japanese run is none
@@ -310,7 +311,7 @@ def restate(
     module's docstring). ``current``: normalized key -> its current fact;
     ``given``: the value the rules read, if they keyed the entry ("frontend":
     "Svelte"), used as it is."""
-    if len(text) > _MAX_TEXT or _QUESTION.search(text) or _HEDGE.search(text):
+    if len(text) > _MAX_TEXT or _QUESTION.search(text) or not asserts(text):
         return None
     if len(_ARROWS.findall(text)) > 1:
         return None  # two arrows are a pipeline ("static → animation → static")
@@ -337,6 +338,8 @@ def _restated(
     keys = index.named(text)
     if len(keys) != 1 or not _near(text, mark, keys[0], index):
         return None
+    if _narrowed(text, index.words_of(keys[0]), mark):
+        return None  # "moved the rate limit docs to the wiki": the docs moved
     fact = current(keys[0])
     if fact is None or fact.kind == "event":
         return None
@@ -382,6 +385,126 @@ _TOKEN = re.compile(  # a word of a spaced script, or one Chinese or Japanese ch
     r"[^\W_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"
 )
 _ARROWS = re.compile(r"→|->|=>")
+
+
+# after a key's last word, what makes it a modifier of another thing or a
+# narrower one: a content word ("rate limit docs"), or "of"/"for" ("version of
+# the lockfile format", "rate limit for the partner API")
+_NARROWING = frozenset(["of", "for", "von", "für", "de", "des", "du", "del", "для"])
+_AFTER_KEY = frozenset(
+    [
+        "to",
+        "into",
+        "from",
+        "is",
+        "was",
+        "are",
+        "were",
+        "now",
+        "has",
+        "have",
+        "had",
+        "got",
+        "gets",
+        "will",
+        "be",
+        "been",
+        "on",
+        "at",
+        "in",
+        "auf",
+        "zu",
+        "nach",
+        "ist",
+        "war",
+        "sind",
+        "jetzt",
+        "wurde",
+        "wird",
+        "à",
+        "a",
+        "au",
+        "est",
+        "sont",
+        "passe",
+        "passé",
+        "sur",
+        "en",
+        "es",
+        "ahora",
+        "pasa",
+        "на",
+        "в",
+        "теперь",
+        "стал",
+        "стала",
+    ]
+)
+
+
+def _narrowed(text: str, key_words: set[str], mark: re.Match[str]) -> bool:
+    """Whether the key's word nearest the mark is followed by a content word
+    or a narrowing preposition: the sentence is about another thing."""
+    tokens = list(_TOKEN.finditer(text))
+    spots = [
+        n for n, t in enumerate(tokens)
+        if any(meet(t.group(0).casefold(), k) for k in key_words)
+    ]  # fmt: skip
+    if not spots:
+        return False
+    at = min(spots, key=lambda n: abs(tokens[n].start() - mark.start()))
+    while at + 1 in spots:  # the mention's last word: "rate limit", not "rate"
+        at += 1
+    if _CJK.match(tokens[at].group(0)[:1]) or at + 1 >= len(tokens):
+        return False
+    nxt = tokens[at + 1]
+    after = nxt.group(0).casefold()
+    if mark.start() <= nxt.start() < mark.end() or any(c.isdigit() for c in after):
+        return False
+    if after in _AFTER_KEY or _CJK.match(after[:1]):
+        return False
+    # a content word or "of"/"for": "rate limit docs", "version of the lockfile"
+    return after in _NARROWING or len(after) > 2
+
+
+# what may follow a thing's name at the end of what a removal names
+_TRAILING = frozenset(
+    [
+        "entirely",
+        "completely",
+        "altogether",
+        "too",
+        "again",
+        "now",
+        "anymore",
+        "as",
+        "well",
+        "for",
+        "good",
+        "ganz",
+        "komplett",
+        "vollständig",
+        "wieder",
+        "jetzt",
+        "complètement",
+        "entièrement",
+        "encore",
+        "completamente",
+        "totalmente",
+        "полностью",
+        "совсем",
+    ]
+)
+
+
+def headed(phrase: str, key_words: set[str]) -> bool:
+    """Whether a key's words end ``phrase`` (an adverb aside): "the nightly
+    build", "site search entirely" name the key; "the old cache keys" does not."""
+    tokens = [t.group(0).casefold() for t in _TOKEN.finditer(phrase)]
+    spots = [n for n, t in enumerate(tokens) if any(meet(t, k) for k in key_words)]
+    if not spots:
+        return not key_words  # a CJK key: named as a whole or not at all
+    return all(t in _TRAILING for t in tokens[spots[-1] + 1 :])
 
 
 def _same(a: str, b: str) -> bool:
@@ -494,7 +617,7 @@ def restate_unkeyed(
     sentence: a mark of change, half the fact's words and at least two (one
     for a fact of two), and a quantity of the fact's unit that differs.
     ``facts``: the pass's facts, indexed by ``index`` (grown here)."""
-    if len(text) > _MAX_TEXT or _QUESTION.search(text) or _HEDGE.search(text):
+    if len(text) > _MAX_TEXT or _QUESTION.search(text) or not asserts(text):
         return None
     if len(_ARROWS.findall(text)) > 1:
         return None

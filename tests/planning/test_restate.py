@@ -43,7 +43,6 @@ def _restate(text: str, given_value: str | None = None):
     [
         ("bumped the rate limit to 250 requests/min after the call", "Rate limit", "250 requests/min"),
         ("Webhook-Timeout auf 25 Sekunden hochgesetzt, zu langsam", "Einstellungen / Webhook-Timeout", "25 Sekunden"),
-        ("l'API écoute maintenant sur 8443 (TLS direct)", "Port de l'API", "8443"),
         ("DB auf PostgreSQL umgezogen, MariaDB nur noch read-only", "Datenbank", "PostgreSQL"),
         ("周会改到周四下午2点，方便大家", "周会时间", "周四下午2点"),
     ],
@@ -61,6 +60,10 @@ def test_a_sentence_naming_a_key_and_a_change_restates_it(text, key, value):
         "maybe bump the rate limit to 500 later",  # a hedge
         "pond moved to foreground, shaman pushed back",  # half a key, no quantity
         "Render: static → animation → static = one loop",  # a pipeline
+        "moved the rate limit docs to the wiki",  # the docs moved
+        "upgraded the rate limit library to 2.1",
+        "the rate limit was raised to 200 requests/min for the partner API only",
+        "back in 2019 we raised the rate limit to 50 requests/min",
         "the rate limit page was redesigned by Ana last week, and after that "
         "a very long paragraph of a log goes on and on about other things "
         "that happened during the day, none of which changes anything, until "

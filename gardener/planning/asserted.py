@@ -1,0 +1,93 @@
+"""Whether a sentence asserts what it says of the memory (pure): a change or a
+removal read in a question ("should we drop Redis", "¿Deberíamos volver a
+Redis?"), a hedge ("maybe", "vielleicht", "也许"), a condition ("如果预算允许"),
+history ("back in 2019 we switched ..."), a limited scope ("for the unit tests
+only", "just this once", "nur heute"), or what someone else did ("Ana's team
+switched to Bun", "the blog post says ...") changes no current fact. The
+phrases are data, one per line, in the languages of the lexicon (see
+docs/design.md, "Changes and removals")."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from gardener.lexicon.match import unspaced
+
+QUESTION_OPENERS = (
+    "should we", "shall we", "should i", "do we", "are we", "is it worth", "can we",
+    "could we", "would it", "what if", "sollen wir", "sollten wir", "müssen wir",
+    "faut-il", "devrait-on", "doit-on", "est-ce qu", "deberíamos", "¿", "debemos",
+    "стоит ли", "может, стоит", "может стоит", "нужно ли", "要不要", "是否", "该不该",
+    "べきか", "しようか",
+)  # fmt: skip
+HEDGES = (
+    "maybe", "might", "perhaps", "probably", "considering", "consider", "thinking about",
+    "would be", "proposal", "proposed", "suggest", "was rejected", "but rejected",
+    "vielleicht", "eventuell", "überlegen", "vorschlag", "vorgeschlagen", "peut-être",
+    "envisage", "envisager", "proposition", "proposé", "quizás", "quizá", "tal vez",
+    "propuesta", "может быть", "возможно", "предлагаю", "предложили", "也许", "可能",
+    "考虑", "建议", "讨论了是否", "かもしれ", "検討", "提案",
+)  # fmt: skip
+CONDITIONS = ("如果", "要是", "假如", "もし", "wenn", "falls", "si ", "if ", "unless")
+HISTORY = (
+    "back in", "years ago", "last year", "used to", "in the past", "früher", "damals",
+    "letztes jahr", "autrefois", "l'an dernier", "l'année dernière", "antes", "el año pasado",
+    "раньше", "в прошлом году", "以前", "去年", "当年", "以前は", "昔は", "去年は",
+)  # fmt: skip
+LIMITED = (
+    "only for", "for the unit tests", "for tests only", "just this once", "this once",
+    "only today", "today only", "for today", "for tomorrow", "tomorrow only",
+    "nur heute", "nur für", "ausnahmsweise", "einmalig", "exceptionnellement",
+    "juste cette fois", "seulement pour", "uniquement pour", "solo hoy", "solo por hoy",
+    "solo para", "только сегодня", "только для", "разово", "这次", "仅限", "只在", "临时",
+    "今回だけ", "今日だけ",
+)  # fmt: skip
+# "for the partner API only", "for the demo only"
+_FOR_ONLY = re.compile(r"\bfor\s[\w\s'-]{1,40}?\sonly\b", re.IGNORECASE)
+NOT_DONE = ("最后没换", "没换", "没有换", "没改", "没有改", "やめておいた", "見送り")
+# someone else's doing: a possessive subject or a reported source
+_OTHERS = re.compile(
+    r"^(?:[A-Z][\w-]*'s\s+(?:team|company|project|friend|colleague)|the (?:docs?|blog"
+    r"(?: post)?|article|paper|vendor)\b|they say\b|同事|别人|他们|彼らは)"
+    r"|\b(?:says|said|wrote|writes|reports|claims)\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=4)
+def _phrases(said: tuple[str, ...]) -> re.Pattern[str]:
+    parts = []
+    for phrase in sorted(said, key=len, reverse=True):
+        p = re.escape(phrase)
+        if unspaced(phrase[:1]) or not phrase[:1].isalnum():
+            parts.append(p)
+        else:
+            parts.append(rf"(?<!\w){p}")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def asks(low: str) -> bool:
+    """Whether a (casefolded) text opens as a question ("should we drop
+    Redis", "¿Deberíamos ...", "Может, стоит ...", "是否 ...")."""
+    return bool(_phrases(QUESTION_OPENERS).match(low)) or low.startswith(("¿", "是否"))
+
+
+def asserts(text: str) -> bool:
+    """Whether ``text`` asserts a change or removal of the memory's facts:
+    False for a question, a hedge, a condition, history, a limited scope, a
+    change that did not happen, or someone else's doing."""
+    low = text.strip().casefold()
+    first = re.split(r"(?<=[.!?。！？])\s*", low, maxsplit=1)[0]
+    if first.rstrip().endswith(("?", "？")):
+        return False
+    if asks(low):
+        return False
+    if _phrases(CONDITIONS).match(low) or re.search(r"如果|要是|假如|もし", low):
+        return False
+    for table in (HEDGES, HISTORY, LIMITED, NOT_DONE):
+        if _phrases(table).search(low):
+            return False
+    if _FOR_ONLY.search(low):
+        return False
+    return _OTHERS.search(text.strip()) is None
