@@ -132,7 +132,7 @@ def read(
         if got is not None:
             return got.note, got
     text = decode_text(raw, where)
-    if split_front_matter(text)[0] is None and _opens_front(text):
+    if split_front_matter(text)[0] is None and opens_front(text):
         # a closing "---" appended would change how every line reads
         return _whole(rel, day, text, digest), None
     front, skip = dailynote._front(text)
@@ -141,7 +141,7 @@ def read(
     entries, resume = parse_body(rel, day, front, lines, skip, {})
     del lines
     note = Note(rel, day, front, tuple(entries), (), digest)
-    offset = _offset(raw, resume.index)
+    offset = line_offset(raw, resume.index)
     return note, Read(note, len(raw), prefix, resume, offset, 0, None)
 
 
@@ -150,7 +150,7 @@ def _whole(rel: str, day: date, text: str, digest: str) -> Note:
     return Note(note.path, note.day, note.front, note.entries, note.problems, digest)
 
 
-def _opens_front(text: str) -> bool:
+def opens_front(text: str) -> bool:
     first = text.removeprefix("\ufeff").partition("\n")[0]
     return first.rstrip("\r").strip() == "---"
 
@@ -201,7 +201,7 @@ def _resumed(
         counts[text_digest] = n + 1
         marks.append(f"{rel}\t{text_digest}" + (f"#{n}" if n else ""))
     note = Note(rel, day, front, (*kept, *new), (), digest, tuple(marks))
-    offset = _offset(raw, resume.index, known.offset, known.index)
+    offset = line_offset(raw, resume.index, known.offset, known.index)
     return Read(note, len(raw), prefix, resume, offset, len(kept), known)
 
 
@@ -213,7 +213,7 @@ def _count(known: Tail, value: int) -> int:
     return known.repeats.get(value, 1)
 
 
-def _offset(raw: bytes, index: int, start: int = 0, first: int = 0) -> int:
+def line_offset(raw: bytes, index: int, start: int = 0, first: int = 0) -> int:
     """The byte offset in ``raw`` of line ``index`` (0-based; a BOM is not a
     line), counting from line ``first``, which starts at byte ``start``."""
     if index == first:
