@@ -153,6 +153,7 @@ def _parts(
                 size += len(block)
                 data.extend(block)
 
+        whole_first = True
         if known is not None:
             at, line, front = known.offset, known.index, known.front
             headings = dict(known.headings)
@@ -161,6 +162,9 @@ def _parts(
             while (head := _head(data, eof)) is None:
                 fill(len(data) * 2)
             at, line, front = head
+            # a first line not yet whole may still open a front matter: a
+            # point then is not to be read on from (no digest matches "")
+            whole_first = b"\n" in data
             headings = {}
             del data[:at]
         need = PART
@@ -181,7 +185,7 @@ def _parts(
             done = resume.index - line  # lines whose entries are final
             if eof:
                 yield entries
-                return Point(size, digest.hexdigest(), resume.index,
+                return Point(size, digest.hexdigest() if whole_first else "", resume.index,
                              at + _skip(chunk, done), dict(resume.headings),
                              dict(front))  # fmt: skip
             yield [e for e in entries if e.line <= resume.index]
