@@ -27,8 +27,9 @@ from gardener.formats import dailynote
 from gardener.formats.blocks import split_front_matter
 from gardener.formats.dailynote import parse_body
 from gardener.model.facts import Entry
-from gardener.store.notetail import line_offset, opens_front
+from gardener.store.notetail import MIN_BYTES, line_offset, opens_front
 
+BIG = MIN_BYTES  # a note this long is read in parts; a shorter one parses whole in ms
 PART = 1 << 20  # bytes of lines parsed at once
 _BLOCK = 1 << 20  # bytes read at once while checking a prefix
 _BOM = b"\xef\xbb\xbf"
