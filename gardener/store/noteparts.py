@@ -1,6 +1,6 @@
 """A big daily note read in parts: from its start, or from where the last read stopped.
 
-The recall index reads a note of ``notetail.MIN_BYTES`` or more this way
+The recall index reads a note of ``BIG`` bytes or more this way
 (``gardener.recall.search``), so its memory follows a part (``PART`` bytes
 of lines), not the note, and a note that only grew costs what was appended.
 Each part is parsed with ``dailynote.parse_body`` from the last top-level
@@ -27,9 +27,8 @@ from gardener.formats import dailynote
 from gardener.formats.blocks import split_front_matter
 from gardener.formats.dailynote import parse_body
 from gardener.model.facts import Entry
-from gardener.store.notetail import MIN_BYTES, line_offset, opens_front
 
-BIG = MIN_BYTES  # a note this long is read in parts; a shorter one parses whole in ms
+BIG = 1 << 18  # a note this long is read in parts; a shorter one parses whole in ms
 PART = 1 << 20  # bytes of lines parsed at once
 _BLOCK = 1 << 20  # bytes read at once while checking a prefix
 _BOM = b"\xef\xbb\xbf"
@@ -111,6 +110,11 @@ def start(rel: str, day: date, where: str, known: Point | None) -> Reading:
     return Reading(True, _parts(rel, day, handle, digest, known, kept))
 
 
+def start_bytes(rel: str, day: date, raw: bytes) -> Generator[list[Entry], None, Point]:
+    """The parts (see ``Reading``) of a note already read into ``raw``."""
+    return _parts(rel, day, io.BytesIO(raw), hashlib.sha1(), None, b"")
+
+
 def _prefix(handle: BinaryIO, known: Point, digest: hashlib._Hash) -> bytes | None:
     """Read ``known.size`` bytes into ``digest``: the bytes from ``known.offset``
     on if their digest is ``known.digest``, else None (the note was edited
@@ -162,10 +166,7 @@ def _parts(
             fill(PART)
             while (head := _head(data, eof)) is None:
                 fill(len(data) * 2)
-            at, line, front = head
-            # a first line not yet whole may still open a front matter: a
-            # point then is not to be read on from (no digest matches "")
-            whole_first = b"\n" in data
+            at, line, front, whole_first = head
             headings = {}
             del data[:at]
         need = PART
@@ -204,11 +205,16 @@ def _skip(chunk: bytes, lines: int) -> int:
     return 0 if lines == 0 else line_offset(chunk, lines)
 
 
-def _head(data: bytearray, eof: bool) -> tuple[int, int, dict[str, object]] | None:
-    """(byte offset, line) where the note's body starts, and its front matter,
-    from its first bytes ``data`` (all of them if ``eof``); None if a line or
-    an open front matter goes on past them. NotParts for a front matter
-    never closed (a closing ``---`` appended would change every line)."""
+def _head(
+    data: bytearray, eof: bool
+) -> tuple[int, int, dict[str, object], bool] | None:
+    """(byte offset, line) where the note's body starts, its front matter,
+    and whether that is final, from its first bytes ``data`` (all of them if
+    ``eof``); None if a line or an open front matter goes on past them.
+    Not final: the first line, or the front matter's closing one, has no
+    newline yet (an append may still open or leave open a front matter): a
+    point is then not to be read on from. NotParts for a front matter never
+    closed (a closing ``---`` appended would change every line)."""
     cut = len(data) if eof else data.rfind(b"\n") + 1
     if cut == 0 and not eof:
         return None
@@ -222,4 +228,26 @@ def _head(data: bytearray, eof: bool) -> tuple[int, int, dict[str, object]] | No
         raise NotParts("front matter")
     front, skip = dailynote._front(head)
     bom = 3 if data.startswith(_BOM) else 0
-    return bom + _skip(bytes(data[bom:cut]), skip), skip, dict(front)
+    final = head.count("\n") >= max(skip, 1)
+    return bom + _skip(bytes(data[bom:cut]), skip), skip, dict(front), final
+
+
+def opens_front(text: str) -> bool:
+    """Whether the first line of ``text`` (its BOM aside) opens a front matter."""
+    first = text.removeprefix("\ufeff").partition("\n")[0]
+    return first.rstrip("\r").strip() == "---"
+
+
+def line_offset(raw: bytes, index: int, start: int = 0, first: int = 0) -> int:
+    """The byte offset in ``raw`` of line ``index`` (0-based; a BOM is not a
+    line), counting from line ``first``, which starts at byte ``start``."""
+    if index == first:
+        if start == 0 and raw.startswith(b"\xef\xbb\xbf"):
+            return 3
+        return start
+    # the resume point is near the end: count the newlines back from there
+    after = raw.count(b"\n", start) - (index - first)  # newlines from the line on
+    at = len(raw)
+    for _ in range(after + 1):
+        at = raw.rfind(b"\n", start, at)
+    return at + 1
