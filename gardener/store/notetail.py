@@ -312,6 +312,8 @@ def tail(
         kept[timed[0].line] = timed
     keep = {m for _, m in kept.values()}
     rest.difference_update(m for _, m in above if m not in keep)
+    if base is not None:  # and the marks of those above the base it did not keep
+        rest = {m for m in rest if m in keep or not _marks_above(base, note.path, m)}
     rows = [(_values(e), m) for _, (e, m) in sorted(kept.items())]
     front = dict(note.front)
     return Tail(
@@ -319,6 +321,20 @@ def tail(
         dict(got.resume.headings), front, digests, repeats, rows,
         frozenset(rest), ledger,
     )  # fmt: skip
+
+
+def _marks_above(known: Tail, path: str, mark: str) -> bool:
+    """Whether ``mark`` is the mark of an entry above ``known``'s resume point
+    (``path<TAB>digest`` and ``#n`` under that digest's count there)."""
+    head, tab, tail = mark.partition("\t")
+    if head != path or not tab or len(tail) < 16 or tail[16:17] not in ("", "#"):
+        return False
+    try:
+        value = int(tail[:16], 16)
+        n = int(tail[17:]) if tail[16:] else 0
+    except ValueError:
+        return False
+    return n < _count(known, value)
 
 
 def _add(digests: array[int], repeats: dict[int, int], added: list[int]) -> None:
