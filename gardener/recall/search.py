@@ -53,6 +53,7 @@ _ROW_MODULES = (
     "recall/terms",
     "recall/curated",
     "formats/dailynote",
+    "store/noteparts",  # a big note's rows, and where its read stopped
     "formats/memoryfile",
     "planning/classify",
     "planning/labels",  # ... and what it reads entries by
