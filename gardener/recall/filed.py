@@ -1,8 +1,8 @@
 """What MEMORY.md filed from the daily notes, and what it has not filed yet:
 queries over the recall index's rows (``Index.filed_from_notes``, ``Index.pending``).
 
-A MEMORY.md file's rows are consecutive in ``doc`` (``source.first`` to
-``source.last``); a note entry's ``filed_key`` is the durable key MEMORY.md
+MEMORY.md's rows are consecutive in ``doc`` (``source.first`` to
+``source.last``: it is always read whole); a note entry's ``filed_key`` is the durable key MEMORY.md
 would hold it under.
 """
 

@@ -4,7 +4,9 @@ It lives in ``.git/gardener/recall.sqlite3``: never committed, never needed
 (delete it and the next recall rebuilds it), and a purge deletes it. Each
 file's rows are replaced when the file's size, mtime, ctime or inode change,
 so a recall parses only what changed since the last one and its cost follows
-the live notes, not the length of the history.
+the live notes, not the length of the history. A big note that only grew
+keeps its rows above where its last read stopped (``Parts``): the appended
+part is read, not the note.
 
 Deleted rows are overwritten (``secure_delete``): a secret redacted from a
 note does not linger in the index's free pages after the next refresh.
@@ -27,17 +29,54 @@ from gardener.recall.stamps import stamp
 # contextlib (~0.7 ms) at run time
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from collections.abc import (
+        Callable,
+        Generator,
+        Iterable,
+        Iterator,
+        Mapping,
+        Sequence,
+    )
 
-    Row = tuple[str, str, int, int]  # source: path, stamp, first and last doc id
+    # source: path, stamp, where a read of it stopped (JSON or None)
+    Row = tuple[str, str, str | None]
 
     from gardener.recall.rank import Doc
 
-    # [(relative path, absolute path)] -> {relative path: its docs}; a file
-    # left out (gone while read, named with a token) gets no rows
-    Reader = Callable[[list[tuple[str, str]]], Mapping[str, list[Doc]]]
+    # ([(relative path, absolute path)], {relative path: where its last read
+    # stopped}) -> {relative path: its docs, or its Parts}; a file left out
+    # (gone while read, named with a token) gets no rows
+    Reader = Callable[
+        [list[tuple[str, str]], Mapping[str, str]], Mapping[str, "list[Doc] | Parts"]
+    ]
 
 _BATCH = 256  # files read at once while refreshing
+
+
+class Again(Exception):  # noqa: N818 (a signal, not an error)
+    """Raised by ``Parts.docs``: what it read changed meanwhile; the file's
+    rows are then all replaced by ``Parts.again()``."""
+
+
+class Parts:
+    """A big note read in parts (``gardener.recall.search``). ``docs``
+    yields its docs a part at a time, in note order, and returns (as its
+    StopIteration value) where the read stopped, or None: (text to keep for
+    the next read of it, the 0-based line of the point: a doc of a later
+    line is read again then); it raises ``Again`` to be read whole by
+    ``again``. ``resumed``: the docs are those from the point the last read
+    stopped at on: the file's rows from that point's first row on are
+    replaced, the others kept; else all of them are."""
+
+    def __init__(
+        self,
+        resumed: bool,
+        docs: Generator[list[Doc], None, tuple[str, int] | None],
+        again: Callable[[], list[Doc]],
+    ) -> None:
+        self.resumed = resumed
+        self.docs = docs
+        self.again = again
 
 
 class Index:
@@ -77,21 +116,25 @@ class Index:
         # refreshing at once never drop each other's rows
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            stale, gone, known = self._changes(files, present, floor)
+            stale, gone, points = self._changes(files, present, floor)
             if stale or gone:  # rows change: no remembered listing holds now
                 self._forget_listings()
             for rel in gone:
-                self._drop(rel, known[rel])
+                self._drop(rel)
             # stamps before reading: a write during the read shows next time
             stamps = {rel: stamp(path, trusted=True) for rel, path in stale}
             for at in range(0, len(stale), _BATCH):  # memory follows a batch
                 batch = stale[at : at + _BATCH]
-                docs = read(batch)
+                known = {rel: p for rel, _ in batch if (p := points.get(rel))}
+                docs = read(batch, known)
                 for rel, _ in batch:
-                    if rel in known:
-                        self._drop(rel, known[rel])
-                    if rel in docs:  # one left out gets no row: read next time
-                        self._add(rel, stamps[rel], docs[rel])
+                    got = docs.get(rel)
+                    if isinstance(got, Parts):
+                        self._add_parts(rel, stamps[rel], got)
+                        continue
+                    self._drop(rel)
+                    if got is not None:  # one left out gets no row: read next time
+                        self._add(rel, stamps[rel], got)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -105,27 +148,28 @@ class Index:
     ) -> bool:
         """True if ``refresh`` with the same arguments would change nothing:
         no file's stamp changed and no indexed path from ``floor`` on is gone."""
-        stamps = {rel: held for rel, held, _, _ in self._indexed(files, floor)}
+        stamps = {rel: held for rel, held, _ in self._indexed(files, floor)}
         if stamps.keys() - set(present):
             return False
         return all(stamps.get(rel) == stamp(path) for rel, path in files)
 
     def _changes(
         self, files: Sequence[tuple[str, str]], present: set[str], floor: str
-    ) -> tuple[list[tuple[str, str]], set[str], dict[str, tuple[int, int]]]:
-        """(files whose stamp changed, indexed paths gone, path -> its row span)."""
+    ) -> tuple[list[tuple[str, str]], set[str], dict[str, str | None]]:
+        """(files whose stamp changed, indexed paths gone, path -> where its
+        last read stopped)."""
         stamps: dict[str, str] = {}
-        spans: dict[str, tuple[int, int]] = {}
-        for rel, held, first, last in self._indexed(files, floor):
+        points: dict[str, str | None] = {}
+        for rel, held, point in self._indexed(files, floor):
             stamps[rel] = held
-            spans[rel] = (first, last)
+            points[rel] = point
         stale = [(rel, path) for rel, path in files if stamps.get(rel) != stamp(path)]
-        return stale, stamps.keys() - present, spans
+        return stale, stamps.keys() - present, points
 
     def _indexed(self, files: Sequence[tuple[str, str]], floor: str) -> list[Row]:
-        """(path, stamp, first row, last row) of each indexed path from ``floor``
+        """(path, stamp, resume point) of each indexed path from ``floor``
         on, and of each of ``files`` below it (MEMORY.md)."""
-        query = "SELECT path, stamp, first, last FROM source WHERE "
+        query = "SELECT path, stamp, resume FROM source WHERE "
         rows: list[Row] = list(self.db.execute(query + "path >= ?", (floor,)))
         for rel, _ in files:
             if rel < floor:
@@ -271,10 +315,8 @@ class Index:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self._forget_listings()
-            query = "SELECT first, last FROM source WHERE path = ?"
             for rel in paths:
-                for first, last in list(self.db.execute(query, (rel,))):
-                    self._drop(rel, (first, last))
+                self._drop(rel)
             self.db.execute("INSERT INTO body(body) VALUES ('optimize')")
             self.db.execute("COMMIT")
         except BaseException:
@@ -293,15 +335,53 @@ class Index:
         key -> that entry's ``since``; see ``recall.filed.pending``."""
         return filing.pending(self.db, memory_file, paths_from, now)
 
-    def _drop(self, rel: str, span: tuple[int, int]) -> None:
-        first, last = span
-        if first is not None and last is not None and first <= last:
-            # by rowid range: deleting by path scans the FTS table (~40x slower)
-            self.db.execute("DELETE FROM body WHERE rowid BETWEEN ? AND ?", span)
-            self.db.execute("DELETE FROM doc WHERE id BETWEEN ? AND ?", span)
-        self.db.execute("DELETE FROM source WHERE path = ?", (rel,))
+    def _drop(self, rel: str, start: int = 0) -> None:
+        """Delete ``rel``'s rows (those from row id ``start`` on) and, for
+        all of them, its source row."""
+        # by row id: the full-text table has no path (a scan of it is ~40x slower)
+        self.db.execute(
+            "DELETE FROM body WHERE rowid IN"
+            " (SELECT id FROM doc WHERE path = ? AND id >= ?)",
+            (rel, start),
+        )
+        self.db.execute("DELETE FROM doc WHERE path = ? AND id >= ?", (rel, start))
+        if not start:
+            self.db.execute("DELETE FROM source WHERE path = ?", (rel,))
 
     def _add(self, rel: str, stamp: str, docs: list[Doc]) -> None:
+        self._insert(rel, docs)
+        self._source(rel, stamp, None, None)
+
+    def _add_parts(self, rel: str, stamp: str, parts: Parts) -> None:
+        """Replace ``rel``'s rows by what ``parts`` reads (see ``Parts``)."""
+        if parts.resumed:
+            row = self.db.execute(
+                "SELECT resume_id FROM source WHERE path = ?", (rel,)
+            ).fetchone()
+            self._drop(rel, row[0] if row and row[0] else 0)
+        else:
+            self._drop(rel)
+        first, last = 0, []  # the last part's first row id and its docs
+        try:
+            while True:
+                docs = next(parts.docs)
+                first, last = self._insert(rel, docs), docs
+        except StopIteration as stop:
+            end = stop.value
+        except Again:
+            self._drop(rel)
+            first, last, end = self._insert(rel, parts.again()), [], None
+        point, resume_id = None, None
+        if end is not None:
+            # the rows from the point's line on are read again next time: all
+            # in the last part (the parts before it end above that line)
+            point, index = end
+            after = [i for i, d in enumerate(last) if d.hit.line > index]
+            resume_id = first + (after[0] if after else len(last))
+        self._source(rel, stamp, point, resume_id)
+
+    def _insert(self, rel: str, docs: list[Doc]) -> int:
+        """Add ``docs`` as ``rel``'s rows after every row there is: the first's id."""
         from gardener.recall.rank import sort_key
         from gardener.recall.terms import index_text
 
@@ -332,9 +412,22 @@ class Index:
                 for i, d in enumerate(docs)
             ),
         )
+        return first
+
+    def _source(
+        self, rel: str, stamp: str, point: str | None, resume_id: int | None
+    ) -> None:
+        """Write ``rel``'s source row: its stamp, the span of its rows, and
+        where its read stopped."""
+        (first, last) = self.db.execute(
+            "SELECT min(id), max(id) FROM doc WHERE path = ?", (rel,)
+        ).fetchone()
+        if first is None:  # no rows: an empty span where the next would start
+            (top,) = self.db.execute("SELECT coalesce(max(id), 0) FROM doc").fetchone()
+            first, last = top + 1, top
         self.db.execute(
-            "INSERT INTO source VALUES (?, ?, ?, ?)",
-            (rel, stamp, first, first + len(docs) - 1),
+            "INSERT OR REPLACE INTO source VALUES (?, ?, ?, ?, ?, ?)",
+            (rel, stamp, first, last, point, resume_id),
         )
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA = 6  # bump when the tables change: old indexes are then rebuilt
+SCHEMA = 7  # bump when the tables change: old indexes are then rebuilt
 DDL = (
     "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT)",
+    # first, last: the file's lowest and highest row id (MEMORY.md's rows are
+    # all between: it is read whole); resume, resume_id: where a big note's
+    # read stopped (``noteparts.Point``, JSON) and its first row from there on
     "CREATE TABLE IF NOT EXISTS source(path TEXT PRIMARY KEY, stamp TEXT,"
-    " first INTEGER, last INTEGER)",
+    " first INTEGER, last INTEGER, resume TEXT, resume_id INTEGER)",
     # day: the note's date (NULL for MEMORY.md); norm_key: a fact's key;
     # filed_key: a note entry's durable key (MEMORY.md speaks for it then)
     "CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, path TEXT, day TEXT,"
@@ -16,6 +19,8 @@ DDL = (
     " expires TEXT, since TEXT, hit TEXT)",
     # a plain recall asks for the live notes' durable keys: by day, not a scan
     "CREATE INDEX IF NOT EXISTS doc_day ON doc(day, filed_key, since)",
+    # a file's rows by path: a grown note's rows are in several runs of ids
+    "CREATE INDEX IF NOT EXISTS doc_path ON doc(path)",
     # text: what the hit shows; context: a curated unit's headings (weighed
     # less, see Index.search); both as ``terms.index_text`` writes them
     "CREATE VIRTUAL TABLE IF NOT EXISTS body USING fts5(text, context,"

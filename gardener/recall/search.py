@@ -18,7 +18,14 @@ from gardener.errors import GardenerError, ParseError
 from gardener.files.layout import inside, note_date, note_names, odd_name_warning
 from gardener.model.validtime import format_instant, local_now
 from gardener.recall.hits import pick
-from gardener.recall.index import Index, open_built, open_index, remove_index
+from gardener.recall.index import (
+    Again,
+    Index,
+    Parts,
+    open_built,
+    open_index,
+    remove_index,
+)
 from gardener.recall.stamps import folder_stamp, stamp
 from gardener.recall.terms import match_expression
 from gardener.store import settings as rulecache
@@ -27,7 +34,7 @@ from gardener.store.retired import read as read_retired
 # a warm recall imports this module: no typing, pathlib or dataclasses at run time
 TYPE_CHECKING = False  # mypy and ruff read this as typing's
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Generator, Iterable, Mapping
 
     from gardener.model.config import Config
     from gardener.recall.hits import Hit
@@ -46,6 +53,7 @@ _ROW_MODULES = (
     "recall/terms",
     "recall/curated",
     "formats/dailynote",
+    "store/noteparts",  # a big note's rows, and where its read stopped
     "formats/memoryfile",
     "planning/classify",
     "planning/labels",  # ... and what it reads entries by
@@ -327,11 +335,18 @@ def signature(values: Mapping[str, object]) -> str:
 
 
 def read_docs(
-    root: str, config: Config, git: dict[str, set[str]], files: list[tuple[str, str]]
-) -> dict[str, list[Doc]]:
+    root: str,
+    config: Config,
+    git: dict[str, set[str]],
+    files: list[tuple[str, str]],
+    known: Mapping[str, str] | None = None,
+) -> dict[str, list[Doc] | Parts]:
     """The recall docs of ``files`` (the index's reader) in the workspace at
     ``root``: MEMORY.md's facts or a note's entries, per workspace-relative path. ``git`` keeps git's lists
     of changed and tracked files from one batch of a refresh to the next.
+    A note of ``noteparts.BIG`` bytes or more is read in parts (``Parts``),
+    from where its last read stopped (``known``: path -> that point's text)
+    if it only grew since.
 
     What reached disk without ``note`` may hold a secret that no record has
     redacted yet, and recall answers into a prompt (the index is a copy). A
@@ -371,14 +386,85 @@ def read_docs(
             committed = repo.committed_texts(sorted(dirty))
     except GardenerError:
         dirty = {rel for rel, _ in wanted}  # no git answer: scan them all
-    docs: dict[str, list[Doc]] = {}
+    docs: dict[str, list[Doc] | Parts] = {}
     for rel, where in wanted:
         try:
+            if rel != config.memory_file and _big(where):
+                docs[rel] = _note_parts(config, rel, where, rel in dirty,
+                                        committed.get(rel), before[rel],
+                                        (known or {}).get(rel))  # fmt: skip
+                continue
             docs[rel] = _file_docs(config, rel, where, rel in dirty, committed.get(rel),
                                    before[rel])  # fmt: skip
         except FileNotFoundError:
             continue  # gone meanwhile: no rows, read again next time
     return docs
+
+
+def _big(where: str) -> bool:
+    """Whether the file at ``where`` is a note to read in parts."""
+    from gardener.store.noteparts import BIG
+
+    try:
+        return os.stat(where).st_size >= BIG
+    except OSError:
+        return False
+
+
+def _note_parts(
+    config: Config,
+    rel: str,
+    where: str,
+    dirty: bool,
+    committed: str | None,
+    before: str,
+    known: str | None,
+) -> list[Doc] | Parts:
+    """A big note's docs as ``Parts`` (see ``read_docs``), or as a list when
+    it is read whole: it holds a secret no commit holds (the whole note is
+    redacted then, as ``_file_docs`` does), or is not a dated note."""
+    from gardener.files.read import read_text
+    from gardener.neverstore import redact
+    from gardener.recall.rank import note_docs
+    from gardener.store import noteparts
+
+    def whole() -> list[Doc]:
+        return _file_docs(config, rel, where, dirty, committed, before)
+
+    day = note_date(os.path.basename(where))
+    if day is None:
+        return []
+    if dirty:  # the lines no commit holds are scanned first, as _file_docs does
+        try:
+            text = read_text(where)
+        except ParseError:
+            return []
+        fresh = redact.unscanned(text, committed)
+        del text
+        if fresh and redact.find(fresh, config.never_store, config.allow):
+            return whole()
+    point = noteparts.Point.loads(known)
+    try:
+        reading = noteparts.start(rel, day, where, point)
+    except ValueError:  # not a plain file: as the whole read says
+        return whole()
+
+    def docs() -> Generator[list[Doc], None, tuple[str, int] | None]:
+        parts = reading.parts
+        while True:
+            try:
+                part = next(parts)
+            except StopIteration as stop:
+                end = stop.value
+                break
+            except noteparts.NotParts:
+                raise Again from None
+            yield note_docs(part, config)
+        if stamp(where) != before:  # written while read: read whole, scanned
+            raise Again
+        return end.dumps(), end.index
+
+    return Parts(reading.resumed, docs(), whole)
 
 
 def _file_docs(

@@ -11,6 +11,7 @@ the notes that changed or are not settled, and the months they are in.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -151,7 +152,7 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
         try:
             note, got = notetail.read(
                 rel, day, raw, folder / name, known or other, files, known is not None,
-                digest=blobs[name],
+                digest=blobs[name], settled=_settled(found, month, known),
             )  # fmt: skip
         except ParseError as exc:
             found.problems.append(Problem("parse", rel, exc.line, exc.message))
@@ -166,6 +167,20 @@ def scan(root: Path, notes_dir: str, git_dir: Path | None) -> Scan:
         found.ledger.vouch(month, marks)
     found.vouched = set(vouched)
     return found
+
+
+def _settled(
+    found: Scan, month: str, known: notetail.Tail | None
+) -> Callable[[str], bool] | None:
+    """Whether the ledger holds a mark, for a note of ``month`` read without
+    a tail vouched for (``known``), when the month was read whole; else None."""
+    marks = found.ledger.months.get(month)
+    if known is not None or marks is None or month in found.ledger.partial:
+        return None
+    legacy = found.ledger.legacy
+    if legacy is None:
+        return marks.__contains__
+    return lambda mark: mark in marks or mark in legacy
 
 
 def _tails(

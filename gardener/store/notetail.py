@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 from array import array
 from bisect import bisect_left, insort
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import date
 from pathlib import Path
@@ -45,8 +46,10 @@ from gardener.model.marks import (
     note_digest,
     settled_mark,
 )
+from gardener.store import noteparts
+from gardener.store.noteparts import NotParts, line_offset, opens_front
 
-MIN_BYTES = 1 << 18  # a smaller note parses in a few ms: whole, without a tail kept
+MIN_BYTES = noteparts.BIG  # a smaller note parses in a few ms: whole, no tail kept
 _FIELDS = tuple(f.name for f in fields(Entry))
 # (stat stamp, sha1 hex) of a month's ledger file, appendix and pending marks
 # ("" and "" for one that does not exist; a stamp "" when too new to trust)
@@ -111,6 +114,7 @@ def read(
     checked: bool = False,
     min_bytes: int = MIN_BYTES,
     digest: str | None = None,
+    settled: Callable[[str], bool] | None = None,
 ) -> tuple[Note, Read | None]:
     """Parse the note ``rel`` (its bytes ``raw``, read from ``where``).
 
@@ -119,7 +123,11 @@ def read(
     if ``checked`` says so already. Returns the note (``digest`` set) and
     what ``tail`` needs, None for a note parsed whole that keeps no tail
     (under ``min_bytes``, or front matter left open). ``digest``: the blob
-    id of ``raw`` if known. Raises ParseError for a note that is not UTF-8.
+    id of ``raw`` if known. ``settled``: whether the month's ledger, read
+    whole, holds a mark; given, a note with no usable tail is read in parts
+    (``noteparts``) and only the entries a tail would keep are held (the
+    others are in the ledger), as if it resumed from a tail made of its
+    whole. Raises ParseError for a note that is not UTF-8.
     """
     digest = digest or note_digest(raw)
     if len(raw) < min_bytes:
@@ -131,8 +139,13 @@ def read(
         got = _resumed(rel, day, raw, known, digest, prefix)
         if got is not None:
             return got.note, got
+    if settled is not None:  # memory follows a part, not the note
+        base = _streamed(rel, day, raw, settled)
+        got = _resumed(rel, day, raw, base, digest, prefix) if base else None
+        if got is not None:
+            return got.note, got
     text = decode_text(raw, where)
-    if split_front_matter(text)[0] is None and _opens_front(text):
+    if split_front_matter(text)[0] is None and opens_front(text):
         # a closing "---" appended would change how every line reads
         return _whole(rel, day, text, digest), None
     front, skip = dailynote._front(text)
@@ -141,18 +154,13 @@ def read(
     entries, resume = parse_body(rel, day, front, lines, skip, {})
     del lines
     note = Note(rel, day, front, tuple(entries), (), digest)
-    offset = _offset(raw, resume.index)
+    offset = line_offset(raw, resume.index)
     return note, Read(note, len(raw), prefix, resume, offset, 0, None)
 
 
 def _whole(rel: str, day: date, text: str, digest: str) -> Note:
     note = parse_note(rel, day, text)
     return Note(note.path, note.day, note.front, note.entries, note.problems, digest)
-
-
-def _opens_front(text: str) -> bool:
-    first = text.removeprefix("\ufeff").partition("\n")[0]
-    return first.rstrip("\r").strip() == "---"
 
 
 def usable(raw: bytes, known: Tail, ledger: LedgerState) -> bool:
@@ -201,8 +209,58 @@ def _resumed(
         counts[text_digest] = n + 1
         marks.append(f"{rel}\t{text_digest}" + (f"#{n}" if n else ""))
     note = Note(rel, day, front, (*kept, *new), (), digest, tuple(marks))
-    offset = _offset(raw, resume.index, known.offset, known.index)
+    offset = line_offset(raw, resume.index, known.offset, known.index)
     return Read(note, len(raw), prefix, resume, offset, len(kept), known)
+
+
+def _streamed(
+    rel: str, day: date, raw: bytes, settled: Callable[[str], bool]
+) -> Tail | None:
+    """A ``Tail`` of the whole note ``raw`` read in parts, with the entries
+    above its last resume point ``tail`` would keep given the marks the
+    ledger holds (``settled``); None if it cannot be read in parts."""
+    parts = noteparts.start_bytes(rel, day, raw)
+    counts: dict[int, int] = {}
+    kept: dict[int, tuple[Entry, str]] = {}
+    timed: tuple[Entry, str] | None = None
+
+    def take(entries: list[Entry]) -> None:
+        nonlocal timed
+        for entry in entries:
+            text_digest = entry_digest(entry.text)
+            value = int(text_digest, 16)
+            n = counts.get(value, 0)
+            counts[value] = n + 1
+            mark = f"{rel}\t{text_digest}" + (f"#{n}" if n else "")
+            if not settled(mark):
+                if entry.time is None and timed is not None:
+                    kept[timed[0].line] = timed
+                kept[entry.line] = (entry, mark)
+            if entry.time is not None:
+                timed = (entry, mark)
+
+    last: list[Entry] = []
+    try:
+        while True:
+            try:
+                part = next(parts)
+            except StopIteration as stop:
+                point = stop.value
+                break
+            take(last)  # a part is taken once the next shows it was not the last
+            last = part
+    except NotParts:
+        return None
+    take([e for e in last if e.line <= point.index])  # the rest is read again
+    if timed is not None:
+        kept[timed[0].line] = timed
+    digests = array("Q", sorted(counts))
+    repeats = {value: n for value, n in counts.items() if n > 1}
+    rows = [(_values(e), m) for _, (e, m) in sorted(kept.items())]
+    return Tail(
+        len(raw), "", point.index, point.offset, dict(point.headings),
+        dict(point.front), digests, repeats, rows, frozenset(), (),
+    )  # fmt: skip
 
 
 def _count(known: Tail, value: int) -> int:
@@ -211,21 +269,6 @@ def _count(known: Tail, value: int) -> int:
     if at == len(known.digests) or known.digests[at] != value:
         return 0
     return known.repeats.get(value, 1)
-
-
-def _offset(raw: bytes, index: int, start: int = 0, first: int = 0) -> int:
-    """The byte offset in ``raw`` of line ``index`` (0-based; a BOM is not a
-    line), counting from line ``first``, which starts at byte ``start``."""
-    if index == first:
-        if start == 0 and raw.startswith(b"\xef\xbb\xbf"):
-            return 3
-        return start
-    # the resume point is near the end: count the newlines back from there
-    after = raw.count(b"\n", start) - (index - first)  # newlines from the line on
-    at = len(raw)
-    for _ in range(after + 1):
-        at = raw.rfind(b"\n", start, at)
-    return at + 1
 
 
 def _entry(values: tuple[object, ...]) -> Entry:
@@ -269,6 +312,8 @@ def tail(
         kept[timed[0].line] = timed
     keep = {m for _, m in kept.values()}
     rest.difference_update(m for _, m in above if m not in keep)
+    if base is not None:  # and the marks of those above the base it did not keep
+        rest = {m for m in rest if m in keep or not _marks_above(base, note.path, m)}
     rows = [(_values(e), m) for _, (e, m) in sorted(kept.items())]
     front = dict(note.front)
     return Tail(
@@ -276,6 +321,20 @@ def tail(
         dict(got.resume.headings), front, digests, repeats, rows,
         frozenset(rest), ledger,
     )  # fmt: skip
+
+
+def _marks_above(known: Tail, path: str, mark: str) -> bool:
+    """Whether ``mark`` is the mark of an entry above ``known``'s resume point
+    (``path<TAB>digest`` and ``#n`` under that digest's count there)."""
+    head, tab, tail = mark.partition("\t")
+    if head != path or not tab or len(tail) < 16 or tail[16:17] not in ("", "#"):
+        return False
+    try:
+        value = int(tail[:16], 16)
+        n = int(tail[17:]) if tail[16:] else 0
+    except ValueError:
+        return False
+    return n < _count(known, value)
 
 
 def _add(digests: array[int], repeats: dict[int, int], added: list[int]) -> None:

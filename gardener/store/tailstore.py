@@ -21,7 +21,7 @@ from pathlib import Path
 
 from gardener.formats import dailynote
 from gardener.model import marks as marks_module
-from gardener.store import notetail
+from gardener.store import noteparts, notetail
 from gardener.store.ledger import appendix_file, month_file
 from gardener.store.notetail import LedgerState, Tail
 from gardener.store.statcache import stamp_of
@@ -122,10 +122,10 @@ def save(git_dir: Path | None, tails: Mapping[str, Tail]) -> None:
 
 @cache
 def _code() -> str:
-    """A digest of the sources a tail's meaning rests on (the note parser, the
-    marks and this module): a tail kept by another version is not used."""
+    """A digest of the sources a tail's meaning rests on (the note parser and
+    its reading in parts, the marks and this module): a tail kept by another version is not used."""
     digest = hashlib.sha1()
-    for module in (dailynote, marks_module, notetail, sys.modules[__name__]):
+    for module in (dailynote, marks_module, noteparts, notetail, sys.modules[__name__]):
         try:
             digest.update(Path(str(module.__file__)).read_bytes())
         except (OSError, TypeError):

@@ -300,7 +300,7 @@ def test_a_file_written_within_its_clock_tick_is_read_again(
     assert stamp(str(note)) != "racy"
     reads: list[str] = []
 
-    def read(batch: list[tuple[str, str]]) -> dict[str, list]:
+    def read(batch: list[tuple[str, str]], known: object) -> dict[str, list]:
         reads.extend(rel for rel, _ in batch)
         return {rel: [] for rel, _ in batch}
 
