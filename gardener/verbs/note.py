@@ -17,6 +17,7 @@ of them (docs/internals.md, Hot path).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from datetime import date, datetime
 
@@ -185,6 +186,10 @@ def _entry(
     if long:
         raise UsageError(f"the note is {long} (nothing was written)")
     when = _parse_day(day) if day else now.date()
+    written = _LEADING_CLOCK.match(text)
+    if written and time is None:
+        # "10:20 raised the timeout to 60s": the agent wrote when it happened
+        time, text = written.group(1), text[written.end() :]
     clock = time if time is not None else now.strftime("%H:%M")
     if clock and not _is_clock(clock):
         raise UsageError(f"--time {clock!r} is not HH:MM")
@@ -531,6 +536,9 @@ def _record(root: str, now: datetime | None) -> list[str]:
     config = load(folder)
     with open_session(folder, config, Clock(config.timezone, override)) as session:
         return list(record_changes(session).warnings)
+
+
+_LEADING_CLOCK = re.compile(r"^\s*([01]?\d:[0-5]\d|2[0-3]:[0-5]\d)\s+(?=\S)")
 
 
 def _without_repeated_prefix(text: str, kind: str | None, key: str | None) -> str:

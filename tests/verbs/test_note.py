@@ -267,3 +267,12 @@ def test_the_fast_note_reads_the_headings_of_rules_md(tmp_path, monkeypatch):
     assert note_fresh(str(ws.root), "we use SQLite", time="08:30") is not None
     text = (ws.root / "memory" / DAY).read_text()
     assert text.endswith("- Heron\n\n## 08:30\n\n- 08:30 we use SQLite\n")
+
+
+def test_a_note_that_opens_with_its_time_is_written_at_that_time_once(ws: Workspace):
+    # a new user's "gardener note '10:20 raised the timeout to 60s'" at 11:00
+    # was written "- 11:00 10:20 raised ...", dated 11:00
+    result = ws.note("08:20 raised the timeout to 60s")  # the clock reads 09:00
+    text = (ws.root / result.path).read_text()
+    assert text.endswith("- 08:20 raised the timeout to 60s\n")
+    assert "09:00" not in text
