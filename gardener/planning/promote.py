@@ -20,7 +20,14 @@ from gardener.formats.retired import before as retired_before
 from gardener.formats.retired import mark as retired_mark
 from gardener.lexicon.words import Words, lexicon
 from gardener.model.config import Config
-from gardener.model.facts import Entry, Fact, Memory, Note
+from gardener.model.facts import (
+    Entry,
+    Fact,
+    Memory,
+    Note,
+    normalize_key,
+    normalize_value,
+)
 from gardener.model.marks import (
     APPROVED,
     HELD,
@@ -40,6 +47,7 @@ from gardener.planning.classify import Classified, classify
 from gardener.planning.ending import names
 from gardener.planning.frames import read_frame
 from gardener.planning.judging import Waiting, guessed_action, waits
+from gardener.planning.labels import split_label
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
 from gardener.planning.restate import (
@@ -51,6 +59,7 @@ from gardener.planning.restate import (
     restate,
     restate_unkeyed,
 )
+from gardener.planning.sameness import same_value
 from gardener.planning.slotchange import SlotReader, restated
 from gardener.planning.times import valid_times
 
@@ -213,6 +222,8 @@ def _file(
             )
         )  # fmt: skip
         return
+    if c.keyed_by == "label" and c.leaves and not c.ends and c.key:
+        c = _sequence(c, entry, work)
     if c.key is None and c.leaves:  # "replaced Kimi with Ollama": Kimi's key
         c = anchored(c, (f for f in work.facts if not f.get("until")))
     elif c.key and c.leaves and _elsewhere(c, work.current(c.key)):
@@ -289,6 +300,34 @@ def _restating(c: Classified, found: Restated, durable: Iterable[str]) -> Classi
         c, kind=kind, durable=True, key=found.fact.key, value=found.value,
         keyed_by="restated", rule="restatement", leaves=found.fact.value,
     )  # fmt: skip
+
+
+def _holds(value: str, left: str) -> bool:
+    """Whether a current ``value`` is the ``left`` side of an arrow: the same,
+    or opening with it and no sequence itself ("Fly.io (two regions)" is
+    Fly.io; "A → B" is not A)."""
+    if same_value(value, left):
+        return True
+    arrows = ("→", "->", "=>")
+    opens = normalize_value(value).startswith(normalize_value(left))
+    return opens and not any(a in value for a in arrows)
+
+
+def _sequence(c: Classified, entry: Entry, work: Reconciliation) -> Classified:
+    """A label's "A → B" as written when it changes nothing: its key holds no
+    value and names no topic ("Flow: A → B", "Pipeline: lint → test" are
+    sequences), or holds one that is not A. "Deploy target: Fly.io → Hetzner"
+    after Fly.io, or as a topic's first value, stays the change to Hetzner."""
+    assert c.key is not None and c.leaves is not None
+    held = work.current(c.key)
+    if held is not None and _holds(held.value, c.leaves):
+        return c  # A is the value that holds: the change to B
+    if held is None and normalize_key(c.key) in work.topic_names:
+        return c
+    label = split_label(entry.value)
+    if label is None:
+        return c
+    return replace(c, value=label[1].strip(), leaves=None)
 
 
 def _elsewhere(c: Classified, held: Fact | None) -> bool:
