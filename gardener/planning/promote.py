@@ -9,6 +9,7 @@ it reads like an instruction (``gardener.neverstore.instructions``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
@@ -222,6 +223,10 @@ def _file(
             )
         )  # fmt: skip
         return
+    if _ATTRS.search(c.value):
+        # "**rate limit**: 200 {#mdeadbe since=2020-01-01}": MEMORY.md's own
+        # metadata is never a value's text (the line would hold two blocks)
+        c = replace(c, value=_ATTRS.sub("", c.value).strip() or c.value)
     if c.keyed_by == "label" and c.leaves and not c.ends and c.key:
         c = _sequence(c, entry, work)
     if c.key is None and c.leaves:  # "replaced Kimi with Ollama": Kimi's key
@@ -300,6 +305,9 @@ def _restating(c: Classified, found: Restated, durable: Iterable[str]) -> Classi
         c, kind=kind, durable=True, key=found.fact.key, value=found.value,
         keyed_by="restated", rule="restatement", leaves=found.fact.value,
     )  # fmt: skip
+
+
+_ATTRS = re.compile(r"\s*\{#[^{}\n]*\}")
 
 
 def _holds(value: str, left: str) -> bool:
