@@ -407,6 +407,24 @@ def _topic_head(phrase: str, config: Config) -> tuple[str, str] | None:
     return found if normalize_key(rest) in names else None
 
 
+def _unverbed(value: str, words: Words) -> str:
+    """``value`` without a verb of change and its preposition opening it
+    ("verschoben auf Mittwoch 09:30" is "Mittwoch 09:30"), or as it is."""
+    m = _opening_verb(words.change_verbs).match(value)
+    return value[m.end() :].strip() or value if m else value
+
+
+@lru_cache(maxsize=4)
+def _opening_verb(verbs: tuple[str, ...]) -> re.Pattern[str]:
+    spaced = sorted(
+        (re.escape(v) for v in verbs if not unspaced(v[:1])), key=len, reverse=True
+    )
+    return re.compile(
+        rf"^(?:{'|'.join(spaced) or '(?!)'})\s+(?:auf|to|à|a|au|на|в|nach|zu|on|at)\s+",
+        re.IGNORECASE,
+    )
+
+
 def _asks(low: str) -> bool:
     """Whether a (casefolded) text opens with a question: its first sentence
     ends with a question mark, or opens as one ("should we", "¿", "是否")."""
@@ -615,7 +633,10 @@ def classify(entry: Entry, config: Config) -> Classified:
                 return _decided(
                     kind, correction, rule, key, arrow.new, "label", leaves=arrow.old
                 )
-            return _decided(kind, correction, rule, key, label[1].strip(), "label")
+            # "**Standup:** verschoben auf Mittwoch 09:30", "désormais Karim":
+            # the mark of change opening a label's value is no part of it
+            value = _unverbed(unmarked(label[1].strip(), ws.lexicon), ws.lexicon)
+            return _decided(kind, correction, rule, key, value, "label")
         if shape == "kind" and kind == "identity" and folded(label[0]) != "identity":
             # "Name: Sam Rivera" under "## User Info": the label names the
             # attribute, as a key label does ("Decision:" names only a kind)

@@ -68,7 +68,7 @@ def bare(phrase: str | None) -> str | None:
             text, low = text[len(article) :], low[len(article) :]
     text = text.rstrip(".。!！").strip()
     if unspaced(text[:1]) and text[:1] in "了过過着著":
-        text = text[1:]  # an aspect particle of the verb before: 迁移到了X is X
+        text = text[1:].strip()  # an aspect particle of the verb before: 迁移到了X is X
     if unspaced(text[-1:]):
         # an adverb of the verb after: "数据库已迁移到 TiDB" is about 数据库
         text = re.sub(r"(?:已经|已經|已|都|也|就|才|正在)$", "", text)
