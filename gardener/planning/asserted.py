@@ -36,11 +36,11 @@ HISTORY = (
     "раньше", "в прошлом году", "以前", "去年", "当年", "以前は", "昔は", "去年は",
 )  # fmt: skip
 LIMITED = (
-    "only for", "for the unit tests", "for tests only", "just this once", "this once",
+    "for the unit tests", "for tests only", "just this once", "this once",
     "only today", "today only", "for today", "for tomorrow", "tomorrow only",
-    "nur heute", "nur für", "ausnahmsweise", "einmalig", "exceptionnellement",
-    "juste cette fois", "seulement pour", "uniquement pour", "solo hoy", "solo por hoy",
-    "solo para", "только сегодня", "только для", "разово", "这次", "仅限", "只在", "临时",
+    "nur heute", "ausnahmsweise", "einmalig", "exceptionnellement",
+    "juste cette fois", "solo hoy", "solo por hoy",
+    "только сегодня", "разово", "这次", "仅限", "临时",
     "今回だけ", "今日だけ",
 )  # fmt: skip
 # "for the partner API only", "for the demo only"
@@ -73,10 +73,11 @@ def asks(low: str) -> bool:
     return bool(_phrases(QUESTION_OPENERS).match(low)) or low.startswith(("¿", "是否"))
 
 
-def asserts(text: str) -> bool:
+def asserts(text: str, scoped: bool = True) -> bool:
     """Whether ``text`` asserts a change or removal of the memory's facts:
     False for a question, a hedge, a condition, history, a limited scope, a
-    change that did not happen, or someone else's doing."""
+    change that did not happen, or someone else's doing (``scoped`` False:
+    a limited scope asserts, as a rule may well hold for the tests only)."""
     low = text.strip().casefold()
     first = re.split(r"(?<=[.!?。！？])\s*", low, maxsplit=1)[0]
     if first.rstrip().endswith(("?", "？")):
@@ -85,9 +86,9 @@ def asserts(text: str) -> bool:
         return False
     if _phrases(CONDITIONS).match(low) or re.search(r"如果|要是|假如|もし", low):
         return False
-    for table in (HEDGES, HISTORY, LIMITED, NOT_DONE):
+    for table in (HEDGES, HISTORY, NOT_DONE, *([LIMITED] if scoped else [])):
         if _phrases(table).search(low):
             return False
-    if _FOR_ONLY.search(low):
+    if scoped and _FOR_ONLY.search(low):
         return False
     return _OTHERS.search(text.strip()) is None

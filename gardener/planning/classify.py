@@ -272,7 +272,7 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     transient_at = _first_cue(low, ws.transient, ws.lexicon)
     time_at = _first_cue(low, ws.time, ws.lexicon)
     by_heading, _, shielded = _headings(entry, config)
-    if durable_at >= 0 and not asserts(entry.value):
+    if durable_at >= 0 and not asserts(entry.value, scoped=False):
         # "Ana's team switched to SQLite", "如果预算允许，我们就换成 SQLite",
         # "maybe we should always squash": a cue in what is not asserted
         return None, False, ""
