@@ -25,7 +25,16 @@ from __future__ import annotations
 import re
 
 from gardener.model.record import Record
-from gardener.neverstore import codes, doors, labels, near, personal, seeds, tokens
+from gardener.neverstore import (
+    codes,
+    doors,
+    evidence,
+    labels,
+    near,
+    personal,
+    seeds,
+    tokens,
+)
 from gardener.neverstore import frames as fr
 from gardener.neverstore import weaklabels as weak
 from gardener.neverstore.regex import Check
@@ -219,6 +228,11 @@ TABLE: tuple[Rule, ...] = (
     Rule("pin", near.LOCK, near.lock, near.LOCK_ROUTE),
     Rule("pin", near.DOOR, near.door, near.DOOR_ROUTE),
     Rule("password", near.PASS, near.bare_pass, "pass pw"),
+    # evidence scored together: a credential word of any language, anywhere in
+    # the clause, and the shape of a token near it (``evidence``)
+    Rule("password", evidence.stems("pass"), evidence.scored("pass")),
+    Rule("pin", evidence.stems("pin"), evidence.scored("pin")),
+    Rule("secret", evidence.stems("key"), evidence.scored("key")),
     Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),

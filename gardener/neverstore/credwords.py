@@ -1,0 +1,202 @@
+"""Credential words of every language, as data, for the evidence scorer (``evidence``).
+
+A row is ``(language, kind, alternatives)``: regex alternatives, matched
+case-insensitively anywhere in a text (``STEMS``); the word they sit in may carry
+an inflection after them (``lösenordet``, ``şifresini``, ``hesla``) and, in the
+languages of ``COMPOUNDING``, a noun before them (``Zugangscode``, ``portkoden``,
+``WLAN-Schlüssel``); Arabic and Hebrew words may carry a clitic before them
+(``CLITICS``: "and", "the", "to"). The kind says what a value after the word is
+likely to look like:
+
+- ``pass``: a password (``Passwort``, ``salasana``, ``كلمة السر``): any strong or
+  joined shape, a passlike word with digits;
+- ``pin``: digits (``PIN``, ``Zugangscode``, ``קוד``): 4-8 digits or dashed groups,
+  or a password's shape;
+- ``key``: a key or a token (``Schlüssel``, ``avain``, ``مفتاح``): a password's
+  shape, a long random run.
+
+A word in a new language is one row, with a refused case in
+tests/neverstore/data/refused.tsv (tests/neverstore/test_tables.py checks it).
+What makes such a word no credential word ("key decision", "dress code", "source
+code") is ``SENSES``: a row per language of the words before or after it.
+"""
+
+from __future__ import annotations
+
+Row = tuple[str, str, str]  # (language, kind, alternatives)
+
+CRED_WORDS: tuple[Row, ...] = (
+    ("en", "pass", r"password|passwd|passphrase|passcode|pass[ _-]phrase|pwd"),
+    ("en", "pass", r"pasword|passwrod|passowrd|psk"),
+    ("en", "pin", r"pin|puk|alarm code|door code|gate code|keypad code|lock code"),
+    ("en", "pin", r"code|combination|combo"),
+    ("en", "key", r"secret|token|api key|apikey|wifi key|wi-fi key|license key"),
+    ("en", "key", r"recovery key|access key|private key|passkey|key"),
+    ("de", "pass", r"passwort|kennwort|passphrase"),
+    ("de", "pin", r"code|geheimzahl|kombination|zahlenschloss"),
+    ("de", "key", r"schlüssel|schluessel"),
+    ("fr", "pass", r"mot de passe|mdp|phrase secrète|phrase de passe"),
+    ("fr", "pin", r"code|digicode|combinaison"),
+    ("fr", "key", r"clé|clef|jeton"),
+    ("es", "pass", r"contraseña|contrasena"),
+    ("es", "pin", r"código|codigo|clave|combinación"),
+    ("es", "key", r"llave"),
+    ("it", "pass", r"parola d'ordine|parola d’ordine|passphrase"),
+    ("it", "pin", r"codice|combinazione"),
+    ("it", "key", r"chiave"),
+    ("pt", "pass", r"senha"),
+    ("pt", "pin", r"código|codigo|combinação"),
+    ("pt", "key", r"chave"),
+    ("nl", "pass", r"wachtwoord"),
+    ("nl", "pin", r"code|pincode|toegangscode"),
+    ("nl", "key", r"sleutel"),
+    ("pl", "pass", r"hasło|haslo|hasła|hasłem"),
+    ("pl", "pin", r"kod"),
+    ("pl", "key", r"klucz"),
+    ("tr", "pass", r"şifre|sifre|parola"),
+    ("tr", "pin", r"kod"),
+    ("tr", "key", r"anahtar"),
+    ("sv", "pass", r"lösenord|losenord"),
+    ("sv", "pin", r"kod|pinkod"),
+    ("sv", "key", r"nyckel|nyckeln"),
+    ("da", "pass", r"adgangskode|kodeord|password"),
+    ("da", "pin", r"kode"),
+    ("da", "key", r"nøgle|nøglen"),
+    ("no", "pass", r"passord"),
+    ("no", "pin", r"kode"),
+    ("no", "key", r"nøkkel|nøkkelen"),
+    ("fi", "pass", r"salasana|salasanan|salasanaksi"),
+    ("fi", "pin", r"koodi|tunnusluku|pin-koodi"),
+    ("fi", "key", r"avain|avaimen"),
+    ("cs", "pass", r"heslo|hesla|heslem"),
+    ("cs", "pin", r"kód"),
+    ("cs", "key", r"klíč"),
+    ("uk", "pass", r"пароль|пароля"),
+    ("uk", "pin", r"код|пін"),
+    ("uk", "key", r"ключ"),
+    ("ru", "pass", r"пароль|пароля|паролем|парол"),
+    ("ru", "pin", r"код|пин"),
+    ("ru", "key", r"ключ|токен"),
+    ("zh", "pass", r"密码|密碼|口令"),
+    ("zh", "pin", r"门禁码|开门码|验证码"),
+    ("zh", "key", r"密钥|密鑰|令牌"),
+    ("ja", "pass", r"パスワード|暗証番号|パスフレーズ"),
+    ("ja", "key", r"キー|トークン|秘密鍵"),
+    ("ko", "pass", r"비밀번호|암호|비번"),
+    ("ko", "key", r"토큰"),
+    ("ar", "pass", r"كلمة المرور|كلمة السر|كلمة مرور|الرقم السري"),
+    ("ar", "pin", r"رمز|الرمز"),
+    ("ar", "key", r"مفتاح|المفتاح"),
+    ("he", "pass", r"סיסמה|סיסמא|סיסמת"),
+    ("he", "pin", r"קוד"),
+    ("he", "key", r"מפתח"),
+    ("hi", "pass", r"पासवर्ड|कूटशब्द"),
+    ("hi", "pin", r"पिन|कोड"),
+    ("hi", "key", r"कुंजी|चाबी"),
+)
+
+# Languages that write a compound as one word: a noun before the credential
+# word stays a credential word ("Zugangscode", "portkoden", "WLAN-Schlüssel")
+COMPOUNDING = frozenset({"de", "nl", "sv", "da", "no", "fi"})
+# Clitics that Arabic and Hebrew write onto a word: "and", "the", "to", "in"
+CLITICS = {"ar": ("و", "ب", "ل", "ال", "وال", "بال", "لل", "ف"), "he": tuple("הולבשמכ")}
+# Letters an inflection may add after a word, at most (``lösenordet``, ``şifresini``)
+INFLECTION = 5
+
+# Words a credential word sits in that are no credential word: "barcode",
+# "unicode", "monkey", "tokenizer" (lowercase, whole words)
+_NOT_WORDS = """barcode unicode encode decode encoded decoded encoder decoder opcode
+    postcode zipcode qrcode bytecode shellcode pseudocode keyboard keynote keyword
+    keywords keystroke keystrokes keyframe keyframes monkey hockey turkey donkey
+    whiskey jockey keys hotkey hotkeys tokenizer tokenize tokenized tokenization
+    tokens secrets secretary secretly pinned pinning pins pinch pinned spinning
+    combinations codes codebase codec codecs codegen codeowners codename codex
+    coded coder coders coding passwords passwordless keyless keyed keypair
+    quellcode programmcode strichcode fehlercode statuscode gutscheincode
+    rabattcode ländercode landcode dresscode sourcecode kildekode lähdekoodi
+    källkod broncode kodex kodeks kodowanie kodu kody codice_fiscale
+    passkeys keychain keyring keyvault keystore pinboard pinterest"""
+NOT_WORDS = frozenset(_NOT_WORDS.split())
+
+# What makes a credential word no credential word, per language: a word right
+# before it or right after it ("key decision", "dress code", "token budget",
+# "pin the version"). A row is (language, stems, before, after): the stems it
+# applies to (as ``CRED_WORDS`` matched them, "|"-separated), and the words
+# before and after, space-separated, lowercase.
+SENSES: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "en",
+        "code|codes",
+        "source dress country area zip postal status error exit return promo"
+        " discount qr bar machine byte op morse color colour http response sample"
+        " example test legacy production app application client server frontend"
+        " backend library verification confirmation otp sms one-time activation",
+        "of review reviews base quality style smell smells path paths block blocks"
+        " change changes owner owners freeze generation coverage name names"
+        " editor editors snippet snippets sample samples point points",
+    ),
+    (
+        "en",
+        "key",
+        "ssh gpg pgp public primary foreign sort partition cache idempotency"
+        " composite unique routing shard lookup index dedup hash map object house"
+        " car spare physical",
+        "decision decisions point points takeaway takeaways result results"
+        " question questions insight insights part factor factors player players"
+        " metric metrics stakeholder stakeholders figure figures issue issues"
+        " moment moments frame frames finding findings risk risks feature features"
+        " date dates term terms idea ideas driver drivers difference benefit"
+        " benefits concern concerns lesson lessons learning learnings component"
+        " components aspect aspects area areas step steps goal goals milestone"
+        " milestones requirement requirements challenge challenges word words"
+        " phrase phrases fingerprint fingerprints id ids name names pair pairs"
+        " rotation rotations length size sizes type types format features fob",
+    ),
+    (
+        "en",
+        "token|tokens",
+        "max input output prompt completion context",
+        "budget budgets limit limits count counts usage window length cost costs"
+        " per expiry expiration expired endpoint endpoints format lifetime ttl",
+    ),
+    (
+        "en",
+        "secret",
+        "top open trade kubernetes k8s",
+        "santa sauce weapon ingredient manager managers name names store stores"
+        " mount mounted mounts engine",
+    ),
+    (
+        "en",
+        "password|passwd|passphrase|passcode",
+        "forgot forgotten reset one-time",
+        "policy policies manager managers reset resets rotation requirements"
+        " requirement rules rule strength complexity field fields prompt prompts"
+        " hint hints length expiry change changes form page hash hashes hashing"
+        " protected less",
+    ),
+    (
+        "en",
+        "pin",
+        "gpio header cert certificate tls ssl hpkp key",
+        "pad pads the to it this that a an them versions version dependencies"
+        " dependency numpy",
+    ),
+    (
+        "de",
+        "code",
+        "quell programm fehler status länder post rabatt gutschein bar",
+        "richtlinie richtlinien regel regeln frage fragen länge",
+    ),
+    (
+        "de",
+        "passwort|kennwort",
+        "",
+        "richtlinie richtlinien regel regeln länge manager",
+    ),
+    ("fr", "code", "", "source pénal postal promo barre"),
+    ("fr", "mot de passe", "", "oublié"),
+    ("es", "código", "", "fuente postal promocional barras"),
+    ("it", "codice", "", "sorgente fiscale postale promozionale"),
+    ("pt", "código", "", "fonte postal promocional barras"),
+)

@@ -1,0 +1,369 @@
+"""Evidence scored together: a credential word anywhere in a clause, a value's
+shape, and what speaks against either.
+
+The label rules (``labels``, ``frames``, ``near``) each read one word order; a
+phrasing none of them has goes through. This rule reads the clause around any
+credential word of ``credwords.CRED_WORDS`` (inflected, in a compound, after a
+clitic) and scores each token of it as the value:
+
+    score = word + shape + separator - distance - context
+
+- ``word``: what the word's kind makes likely (``WORD_WEIGHT``); none if the word
+  is used in another sense (``credwords.SENSES``: "key decision", "dress code");
+- ``shape``: the token's own evidence (``shapes.shape``): a password's strong
+  shape, joined words, digits for a PIN word, a long random run; minus infinity
+  for what is no value (a path, a version, a date, a ticket, a hash, a
+  placeholder, a variable);
+- ``separator``: ``:``, ``=``, an arrow, a copula right before it, quotes around it;
+- ``distance``: tokens between the word and it, more for a token before the word;
+  a sentence's end stops the clause;
+- ``context``: the clause says where the value is rather than what it is ("in
+  the vault", "ask Sam") (``shapes.ELSEWHERE``).
+
+The best token is refused when its score reaches ``THRESHOLD``. The weights are
+data here; the figures they give are in bench/README.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from gardener.neverstore import credwords as cw
+from gardener.neverstore.regex import Check, Span, lazy
+from gardener.neverstore.shapes import COPULAS, ELSEWHERE, NETWORK, shape
+from gardener.neverstore.tables import cjk
+from gardener.neverstore.values import FUNCS
+
+WORD_WEIGHT = {"pass": 3.0, "pin": 2.5, "key": 2.5}
+SEPARATOR = 1.5  # ":", "=", an arrow right before the value
+COPULA = 1.0  # "is", "ist", "هي" right before it
+QUOTED = 1.0
+STEP = 0.3  # per token between the word and the value
+BEFORE = 1.0  # a value before its word
+SLASH = 0.5  # "user / pass"
+COMMA = 0.5  # a clause break ("," ";") between them
+STORED = 2.5  # the clause says where the value is kept, or whom to ask
+THRESHOLD = 6.0
+AFTER_TOKENS = 10
+BEFORE_TOKENS = 4
+
+
+def stems(kind: str) -> str:
+    """The regex of every credential word of ``kind`` in ``credwords.CRED_WORDS``."""
+    words = {w for _, k, row in cw.CRED_WORDS if k == kind for w in row.split("|")}
+    return rf"(?i:{'|'.join(sorted(words, key=len, reverse=True))})"
+
+
+@functools.cache
+def _rows() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    return tuple(
+        (lang, kind, re.compile(rf"(?i:{alts})")) for lang, kind, alts in cw.CRED_WORDS
+    )
+
+
+@functools.cache
+def _senses() -> dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]]:
+    out: dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]] = {}
+    for lang, stems, before, after in cw.SENSES:
+        for stem in stems.split("|"):
+            b, a = out.get((lang, stem), (frozenset(), frozenset()))
+            out[(lang, stem)] = (b | set(before.split()), a | set(after.split()))
+    return out
+
+
+def _alnum(c: str) -> bool:
+    return c.isalnum() or c in "\u0640"  # Arabic tatweel is part of a word
+
+
+_KINDS = ("pass", "key", "pin")  # which kind wins where a stem has several
+
+
+def word_at(text: str, start: int, end: int, only: str) -> str | None:
+    """The kind of the credential word ``text[start:end]`` matched (``only``:
+    ``pass``, ``pin`` or ``key``), or None if the word it sits in is no credential
+    word of that kind (see ``credwords``)."""
+    stem = text[start:end].lower()
+    if cjk(stem):
+        hit = any(k == only and p.fullmatch(stem) for _, k, p in _rows())
+        return only if hit else None
+    s, e = start, end
+    while s > 0 and _alnum(text[s - 1]) and start - s < 24:
+        s -= 1
+    while e < len(text) and _alnum(text[e]) and e - end < 24:
+        e += 1
+    prefix, suffix = text[s:start], text[end:e]
+    if text[s:e].lower() in cw.NOT_WORDS:
+        return None
+    dash = not suffix and text[e : e + 1] == "-" and text[e + 1 : e + 2].isalpha()
+    if dash and not _any_stem().match(text, e + 1):
+        return None  # "password-protected", "key-custody": another noun's part
+    dashed = text[s - 1 : s] == "-" and s > 1 and text[s - 2].isalnum()
+    hump = prefix[-1:].islower() and text[start].isupper()
+    kinds = []
+    for lang, kind, p in _rows():
+        if kind != only or not p.fullmatch(stem):
+            continue
+        if prefix and not (
+            hump or lang in cw.COMPOUNDING or prefix in cw.CLITICS.get(lang, ())
+        ):
+            continue
+        if suffix and (lang == "en" or len(suffix) > cw.INFLECTION):
+            continue
+        if dashed and lang == "en" and not _EN_DASHED.search(text, max(0, s - 12), s):
+            continue  # "product-code"; but "wifi-key", "door-code"
+        if suffix and not suffix.isalpha():
+            continue
+        if _other_sense(text, s, e, lang, stem):
+            return None
+        kinds.append(kind)
+    return min(kinds, key=_KINDS.index, default=None)
+
+
+@functools.cache
+def _any_stem() -> re.Pattern[str]:
+    words = {w for _, _, row in cw.CRED_WORDS for w in row.split("|")}
+    return re.compile(rf"(?i:{'|'.join(sorted(words, key=len, reverse=True))})")
+
+
+_EN_DASHED = lazy(
+    r"(?i)(?:wi-?fi|wlan|door|gate|alarm|access|api|lock|pin|root|admin|master|app"
+    r"|db|vpn)-$"
+)
+_WORD_BEFORE = lazy(r"([^\W\d_][^\W_]*)[^\w\n]{0,3}_?$")
+_WORD_AFTER = lazy(r"[ \t\-]{0,3}([^\W\d_][\w'-]*)")
+
+
+def _other_sense(text: str, s: int, e: int, lang: str, stem: str) -> bool:
+    """Whether the word at ``s:e`` has another sense by the word before or after
+    it (``credwords.SENSES``)."""
+    sense = _senses().get((lang, stem))
+    if sense is None:
+        return False
+    before, after = sense
+    b = _WORD_BEFORE.search(text[max(0, s - 40) : s])
+    if b and b.group(1).lower() in before:
+        return True
+    a = _WORD_AFTER.match(text, e)
+    return bool(a and a.group(1).lower() in after)
+
+
+_CUT = "\u2e80-\u9fff\uac00-\ud7a3\u3000-\u303f\uff00-\uffef"
+_TOKEN = lazy(
+    rf"[^\s{_CUT}]+|[\u2e80-\u9fff\uac00-\ud7a3]+|[\u3000-\u303f\uff00-\uffef]"
+)
+_OPEN = "([{<\"'`“‘«「*"
+_END = ".,;:?)]}>\"'`”’»」*"
+_STOP = ".!?。！？"
+_BREAK = ",;，、；،"
+_ARROWS = (":", "=", "：", "->", "→", "=>", "—")
+
+
+class _Tok:
+    __slots__ = ("end", "lead", "quoted", "start", "tail", "text")
+
+    def __init__(self, m: re.Match[str]) -> None:
+        raw = m.group()
+        core = raw.lstrip(_OPEN + ":=：")
+        self.start = m.start() + len(raw) - len(core)
+        self.lead = raw[: len(raw) - len(core)]
+        cut = len(core)
+        while cut and core[cut - 1] in _END:
+            cut -= 1
+        self.tail = core[cut:]
+        self.text = core[:cut]
+        self.end = self.start + cut
+        self.quoted = bool(self.lead[-1:] and self.lead[-1] in "\"'`“‘«「")
+
+
+def _tokens(text: str, start: int, end: int) -> list[_Tok]:
+    return [_Tok(m) for m in _TOKEN.finditer(text, start, end)]
+
+
+_HASH_NAME = lazy(r"(?i)(?:sha\d*|md5|blake2\w*)[:=]")
+
+
+def _value_parts(tok: _Tok) -> list[tuple[int, int, str, bool]]:
+    """The value a token may hold: itself, or what follows "=" or ":" in it
+    (``psk=Älgstig!93``, ``user:pass``): (start, end, text, after a separator)."""
+    out = [(tok.start, tok.end, tok.text, False)]
+    for sep in "=:":
+        at = tok.text.find(sep)
+        if 0 < at < len(tok.text) - 1 and not _HASH_NAME.match(tok.text):
+            inner = tok.text[at + 1 :]
+            if inner.startswith(("`", "$(")):
+                continue  # a command's output
+            core = inner.lstrip(_OPEN)
+            start = tok.start + at + 1 + len(inner) - len(core)
+            core = core.rstrip(_END)
+            if core:
+                out.append((start, start + len(core), core, True))
+    return out
+
+
+def scored(only: str) -> Check:
+    """The check of the rule of credential words of kind ``only``: ``score``."""
+
+    def check(text: str, m: re.Match[str]) -> Span | None:
+        return score(text, m, only)
+
+    return check
+
+
+def score(text: str, m: re.Match[str], only: str) -> Span | None:
+    """The best-scoring value in the clause around a credential word, if its score
+    reaches ``THRESHOLD`` (see the module docstring)."""
+    kind = word_at(text, m.start(), m.end(), only)
+    if kind is None or _verb(text, m):
+        return None
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    line_end = text.find("\n", m.end())
+    line_end = len(text) if line_end < 0 else line_end
+    toks = _tokens(text, line_start, line_end)
+    here = next((i for i, t in enumerate(toks) if t.end > m.start()), len(toks))
+    weight = WORD_WEIGHT[kind] + _context(text, line_start, line_end)
+    best: list[tuple[float, Span]] = []
+
+    def consider(s: int, e: int, value: str, bonus: float, cost: float) -> None:
+        got = shape(value, kind, text, s, e)
+        if got is not None:
+            best.append((weight + got + bonus - cost, (s, e)))
+
+    own = toks[here] if here < len(toks) else None
+    if own is not None and own.start <= m.start() < own.end:
+        rest = text[m.end() : own.end]
+        if rest[:1] in ("=", ":", "：") and len(rest) > 1:  # "psk=x", "Passwort:x"
+            value = rest[1:]
+            if not value.startswith(("`", "$(")):  # a command's output
+                core = value.lstrip(_OPEN)
+                start = own.end - len(core)
+                consider(start, own.end, core, SEPARATOR, 0.0)
+        if _identifier(text, m.start(), m.end()):
+            return _best(best)  # DB_PASSWORD_FILE=...: a name; its value is its own
+        after = toks[here + 1 :]
+        pending = rest[len(rest.rstrip("".join(_ARROWS))) :]
+        if any(c in _STOP for c in own.tail):
+            after = []
+    else:
+        after, pending = toks[here:], ""
+    _scan_after(text, after, pending, consider)
+    cost = BEFORE
+    for tok in reversed(toks[max(0, here - BEFORE_TOKENS) : here]):
+        if any(c in _STOP or c in _BREAK for c in tok.tail):
+            break
+        consider(tok.start, tok.end, tok.text, 0.0, cost)
+        cost += _step(tok)
+    return _best(best)
+
+
+def _best(found: list[tuple[float, Span]]) -> Span | None:
+    top = max(found, default=None)
+    return top[1] if top is not None and top[0] >= THRESHOLD else None
+
+
+def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  # type: ignore[no-untyped-def]
+    """Score the tokens after the word, up to ``AFTER_TOKENS``, to the clause's
+    end: ``consider(start, end, value, bonus, cost)`` for each."""
+    cost = 0.0
+    previous = ""
+    aside = False
+    n = 0
+    for k, tok in enumerate(toks):
+        if n >= AFTER_TOKENS:
+            return
+        if tok.text in _ARROWS or tok.text in _LONE:
+            pending += tok.text  # a separator standing alone
+            continue
+        n += 1
+        bonus = 0.0
+        separated = any(a in pending for a in _ARROWS) or (
+            tok.lead[:1] != "" and tok.lead[:1] in ":=："
+        )
+        if separated:
+            bonus += SEPARATOR
+        elif previous.lower() in COPULAS:
+            bonus += COPULA
+        elif "/" in pending:
+            bonus += SLASH  # "user / pass"
+        if tok.quoted:
+            bonus += QUOTED
+        # a value right after a colon that ends the label's phrase: the words
+        # before it name the value ("TOTP secret for ops@ (backup here): x")
+        here_cost = min(cost, COLON_COST) if separated else cost
+        for s, e, value, inner in _value_parts(tok):
+            consider(s, e, value, bonus + (SEPARATOR if inner else 0.0), here_cost)
+        group = _grouped(toks, k)
+        if group is not None:
+            consider(*group, bonus, here_cost)
+        if any(c in _STOP for c in tok.tail) or tok.text[-1:] in "!。":
+            return
+        opened = "(" in tok.lead or "（" in tok.lead
+        aside = (aside or opened) and not (")" in tok.tail or "）" in tok.tail)
+        cost += ASIDE if (aside or opened) else _step(tok)
+        previous = tok.text
+        pending = tok.tail[-1:] if tok.tail[-1:] and tok.tail[-1:] in "/:=" else ""
+        if tok.tail.endswith(":") or tok.tail.endswith("："):
+            pending = ":"
+
+
+_LONE = ("-", "/", "|", "–")
+ASIDE = 0.1  # per token of an aside in brackets
+COLON_COST = 1.0  # at most, for a value right after a colon
+
+
+def _step(tok: _Tok) -> float:
+    """What a token between the word and a value costs: a function word less."""
+    low = tok.text.lower()
+    cost = FUNCTION_STEP if (low in FUNCTION_WORDS or len(low) <= 3) else STEP
+    return cost + (COMMA if any(c in _BREAK for c in tok.tail) else 0.0)
+
+
+FUNCTION_STEP = 0.1
+FUNCTION_WORDS = FUNCS
+_GROUP = lazy(r"[a-zA-Z0-9]{4,5}")
+
+
+def _grouped(toks: list[_Tok], k: int) -> tuple[int, int, str] | None:
+    """Four or more groups of 4-5 letters and digits from token ``k`` on, most
+    with a digit (a TOTP seed as shown: ``436y fk5q kotl skfe``): (start, end, text)."""
+    run = []
+    for tok in toks[k : k + 16]:
+        if not _GROUP.fullmatch(tok.text):
+            break
+        run.append(tok)
+        if tok.tail:
+            break
+    digits = sum(any(c.isdigit() for c in t.text) for t in run)
+    if len(run) < 4 or digits * 2 < len(run):
+        return None
+    return run[0].start, run[-1].end, "".join(t.text for t in run)
+
+
+_IDENT_AROUND = lazy(r"[A-Za-z0-9]_|_[A-Za-z0-9]")
+
+
+def _identifier(text: str, start: int, end: int) -> bool:
+    """Whether the word is part of a snake_case name (``POSTGRES_PASSWORD_FILE``)."""
+    return bool(
+        _IDENT_AROUND.match(text, max(0, start - 2)) or _IDENT_AROUND.match(text, end)
+    )
+
+
+def _verb(text: str, m: re.Match[str]) -> bool:
+    """Whether a lowercase "pin" starts its clause: the verb ("pin 4096 pages")."""
+    if m.group() != "pin":
+        return False
+    head = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+    return not head.strip(" \t-*>#0123456789.)") or head.rstrip().endswith((";", "."))
+
+
+def _context(text: str, start: int, end: int) -> float:
+    """Evidence of the clause as a whole: ``CONTEXT`` for a network word ("wifi"),
+    minus ``STORED`` if it says where the value is kept or whom to ask."""
+    out = -STORED if ELSEWHERE.search(text, start, end) else 0.0
+    if NETWORK.search(text, start, end):
+        out += CONTEXT
+    return out
+
+
+CONTEXT = 1.5
