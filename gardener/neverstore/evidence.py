@@ -31,17 +31,33 @@ import re
 
 from gardener.neverstore import credwords as cw
 from gardener.neverstore.regex import Check, Span, lazy
-from gardener.neverstore.shapes import COPULAS, ELSEWHERE, NETWORK, shape
+from gardener.neverstore.shapes import (
+    COPULAS,
+    ELSEWHERE,
+    NETWORK,
+    PLAIN,
+    STRONG,
+    WEAK,
+    shape,
+)
 from gardener.neverstore.tables import cjk
-from gardener.neverstore.values import FUNCS
+from gardener.neverstore.values import FUNCS, stopword
 
-WORD_WEIGHT = {"pass": 3.0, "pin": 2.5, "key": 2.5}
+WORD_WEIGHT = {
+    "pass": 3.0,
+    "pin": 2.5,
+    "key": 2.5,
+    "login": 2.0,
+    "network": 2.0,
+    "answer": 3.0,
+}
 SEPARATOR = 1.5  # ":", "=", an arrow right before the value
 COPULA = 1.0  # "is", "ist", "هي" right before it
 QUOTED = 1.0
 STEP = 0.3  # per token between the word and the value
 BEFORE = 1.0  # a value before its word
 SLASH = 0.5  # "user / pass"
+PAIRED = 0.5  # more, after a login's or a network's word
 COMMA = 0.5  # a clause break ("," ";") between them
 STORED = 2.5  # the clause says where the value is kept, or whom to ask
 THRESHOLD = 6.0
@@ -73,10 +89,18 @@ def _senses() -> dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]]:
 
 
 def _alnum(c: str) -> bool:
-    return c.isalnum() or c in "\u0640"  # Arabic tatweel is part of a word
+    # Arabic tatweel is part of a word; a CJK character starts another ("PIN码")
+    return (c.isalnum() or c in "\u0640") and not cjk(c)
 
 
-_KINDS = ("pass", "key", "pin")  # which kind wins where a stem has several
+_KINDS = (
+    "pass",
+    "key",
+    "pin",
+    "login",
+    "network",
+    "answer",
+)  # which kind wins where a stem has several
 
 
 def word_at(text: str, start: int, end: int, only: str) -> str | None:
@@ -156,7 +180,7 @@ _OPEN = "([{<\"'`“‘«「*"
 _END = ".,;:?)]}>\"'`”’»」*"
 _STOP = ".!?。！？"
 _BREAK = ",;，、；،"
-_ARROWS = (":", "=", "：", "->", "→", "=>", "—")
+_ARROWS = (":", "=", "：", "->", "→", "=>", "—", ":：")
 
 
 class _Tok:
@@ -165,10 +189,13 @@ class _Tok:
     def __init__(self, m: re.Match[str]) -> None:
         raw = m.group()
         core = raw.lstrip(_OPEN + ":=：")
+        alone = not core.rstrip(_END)
+        if alone:
+            core = raw  # punctuation alone (":", "—"): a separator token
         self.start = m.start() + len(raw) - len(core)
         self.lead = raw[: len(raw) - len(core)]
         cut = len(core)
-        while cut and core[cut - 1] in _END:
+        while cut and core[cut - 1] in _END and not alone:
             cut -= 1
         self.tail = core[cut:]
         self.text = core[:cut]
@@ -221,16 +248,31 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
     line_end = len(text) if line_end < 0 else line_end
     toks = _tokens(text, line_start, line_end)
     here = next((i for i, t in enumerate(toks) if t.end > m.start()), len(toks))
+    # the token the word ends in ("mot de passe" spans three)
+    # (a CJK word's own token may end in a copula: "暗証番号は", "密码是")
+    tail = next((i for i, t in enumerate(toks) if t.end >= m.end()), len(toks))
+    if kind == "answer":
+        return _answer(text, m.end(), line_end)
     weight = WORD_WEIGHT[kind] + _context(text, line_start, line_end)
+    changed = bool(_changes().search(text, line_start, line_end))
     best: list[tuple[float, Span]] = []
 
     def consider(s: int, e: int, value: str, bonus: float, cost: float) -> None:
-        got = shape(value, kind, text, s, e)
-        if got is not None:
-            best.append((weight + got + bonus - cost, (s, e)))
+        paired = kind in ("login", "network") and _paired(text, s)
+        got = shape(value, "pass" if paired or kind == "login" else kind, text, s, e)
+        if got is None:
+            return
+        if kind == "login" and got < STRONG and not (got >= WEAK and paired):
+            return  # a login word's value: a strong shape, or the pass of a pair
+        if kind == "network" and not (got >= WEAK and paired):
+            return  # a network's word: its name follows, and its key after "/"
+        bonus += PAIRED if paired else 0.0
+        if got == PLAIN and not changed:
+            return  # a plain word is a value only where the clause sets one
+        best.append((weight + got + bonus - cost, (s, e)))
 
-    own = toks[here] if here < len(toks) else None
-    if own is not None and own.start <= m.start() < own.end:
+    own = toks[tail] if tail < len(toks) else None
+    if own is not None and own.start < m.end() <= own.end:
         rest = text[m.end() : own.end]
         if rest[:1] in ("=", ":", "：") and len(rest) > 1:  # "psk=x", "Passwort:x"
             value = rest[1:]
@@ -240,12 +282,14 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
                 consider(start, own.end, core, SEPARATOR, 0.0)
         if _identifier(text, m.start(), m.end()):
             return _best(best)  # DB_PASSWORD_FILE=...: a name; its value is its own
-        after = toks[here + 1 :]
+        after = toks[tail + 1 :]
         pending = rest[len(rest.rstrip("".join(_ARROWS))) :]
+        if rest and rest[-1] in _CJK_COPULAS:
+            pending = "is"
         if any(c in _STOP for c in own.tail):
             after = []
     else:
-        after, pending = toks[here:], ""
+        after, pending = toks[tail:], ""
     _scan_after(text, after, pending, consider)
     cost = BEFORE
     for tok in reversed(toks[max(0, here - BEFORE_TOKENS) : here]):
@@ -262,11 +306,15 @@ def _best(found: list[tuple[float, Span]]) -> Span | None:
 
 
 def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  # type: ignore[no-untyped-def]
-    """Score the tokens after the word, up to ``AFTER_TOKENS``, to the clause's
-    end: ``consider(start, end, value, bonus, cost)`` for each."""
+    """Score the tokens after the word, up to ``AFTER_TOKENS``, to the end of
+    the clause's sentence and one more (at a cost: "... lösenordet till sin iPad
+    igen. Det är x"): ``consider(start, end, value, bonus, cost)`` for each."""
     cost = 0.0
-    previous = ""
+    previous = "is" if pending == "is" else ""
+    pending = "" if pending == "is" else pending
     aside = False
+    scope = 0  # tokens since a colon, which names what follows
+    sentences = 0
     n = 0
     for k, tok in enumerate(toks):
         if n >= AFTER_TOKENS:
@@ -279,24 +327,34 @@ def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  #
         separated = any(a in pending for a in _ARROWS) or (
             tok.lead[:1] != "" and tok.lead[:1] in ":=："
         )
+        scope = 1 if separated else scope + 1 if scope else 0
         if separated:
             bonus += SEPARATOR
         elif previous.lower() in COPULAS:
             bonus += COPULA
         elif "/" in pending:
             bonus += SLASH  # "user / pass"
+        if scope in (2, 3) and not separated:
+            bonus += SEPARATOR / 2  # "also: EC-Karte 3817"
         if tok.quoted:
             bonus += QUOTED
         # a value right after a colon that ends the label's phrase: the words
         # before it name the value ("TOTP secret for ops@ (backup here): x")
-        here_cost = min(cost, COLON_COST) if separated else cost
+        here_cost = min(cost, COLON_COST) if scope else cost
         for s, e, value, inner in _value_parts(tok):
             consider(s, e, value, bonus + (SEPARATOR if inner else 0.0), here_cost)
         group = _grouped(toks, k)
         if group is not None:
             consider(*group, bonus, here_cost)
-        if any(c in _STOP for c in tok.tail) or tok.text[-1:] in "!。":
-            return
+        if tok.quoted:
+            quoted = _quoted(text, tok)
+            if quoted is not None:
+                consider(*quoted, bonus, here_cost)
+        if any(c in _STOP for c in tok.tail) or tok.text.endswith(("!", "。")):
+            sentences += 1
+            if sentences > 1:
+                return
+            cost += SENTENCE
         opened = "(" in tok.lead or "（" in tok.lead
         aside = (aside or opened) and not (")" in tok.tail or "）" in tok.tail)
         cost += ASIDE if (aside or opened) else _step(tok)
@@ -306,7 +364,26 @@ def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  #
             pending = ":"
 
 
+SENTENCE = 1.0  # a sentence's end between the word and the value
+_QUOTE_PAIRS = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
+
+
+def _quoted(text: str, tok: _Tok) -> tuple[int, int, str] | None:
+    """A quoted phrase of two to six words from ``tok`` on ('tangerine lobby
+    velvet 42'): (start, end, ``PHRASE`` marker text), or None."""
+    close = _QUOTE_PAIRS.get(tok.lead[-1])
+    end = text.find(close, tok.start, tok.start + 80) if close else -1
+    if end < 0 or "\n" in text[tok.start : end]:
+        return None
+    phrase = text[tok.start : end]
+    words = phrase.split()
+    if not 2 <= len(words) <= 6:
+        return None
+    return tok.start, end, phrase
+
+
 _LONE = ("-", "/", "|", "–")
+_CJK_COPULAS = "は是为為는은이가"
 ASIDE = 0.1  # per token of an aside in brackets
 COLON_COST = 1.0  # at most, for a value right after a colon
 
@@ -367,3 +444,54 @@ def _context(text: str, start: int, end: int) -> float:
 
 
 CONTEXT = 1.5
+
+
+_PAIRED = lazy(r"[^\s/]{2,64}[ \t]*/[ \t]*\Z")
+
+
+def _paired(text: str, start: int) -> bool:
+    """Whether the value at ``start`` follows ``user /`` (a login pair)."""
+    return bool(_PAIRED.search(text, max(0, start - 72), start))
+
+
+@functools.cache
+def _changes() -> re.Pattern[str]:
+    words = {w for _, row in cw.CHANGE_WORDS for w in row.split("|")}
+    alts = "|".join(sorted(words, key=len, reverse=True))
+    return re.compile(
+        rf"(?i)(?<![^\W\d_])(?:{alts})(?![^\W\d_])|改成|改为|设成|设为|换成"
+    )
+
+
+# after a security question's words and maybe an aside: a separator or a verb
+# of answering, then the answer
+_ANSWER_SEP = lazy(
+    r"(?i)[^\n:：=→]{0,80}?(?:[ \t]*(?:[:：=]|->|→|—)[ \t]*"
+    r"|[ \t]+(?:is|ist|est|es|é|è|это|je|är|er|on|was|answered|odpowiedzia\w+"
+    r"|geantwortet|répondu|respondí|risposto|respondi|ответил\w*|cevap|svar(?:et)?"
+    r"|vastaus|答え|答案|答)[ \t]+)"
+)
+_ANSWER_BODY = lazy(r"[^\n.,;!?()（）。，]{2,40}")
+
+
+def _answer(text: str, pos: int, end: int) -> Span | None:
+    """The answer after a security question's words: the words after a
+    separator, to the end of their clause, if a password could be them."""
+    sep = _ANSWER_SEP.match(text, pos, end)
+    if sep is None:
+        return None
+    body = _ANSWER_BODY.match(text, sep.end(), end)
+    if body is None:
+        return None
+    s, e = body.span()
+    while e > s and (text[e - 1].isspace() or text[e - 1] in "\"'“”»*"):
+        e -= 1
+    while s < e and text[s] in "\"'“„«*":
+        s += 1
+    value = text[s:e]
+    words = value.split()
+    if not words or len(words) > 3 or len(value) < 2:
+        return None
+    if any(w.lower() in FUNCS or stopword(w) for w in words[:1]):
+        return None
+    return (s, e)

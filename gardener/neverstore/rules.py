@@ -233,6 +233,8 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", evidence.stems("pass"), evidence.scored("pass")),
     Rule("pin", evidence.stems("pin"), evidence.scored("pin")),
     Rule("secret", evidence.stems("key"), evidence.scored("key")),
+    Rule("password", evidence.stems("login"), evidence.scored("login")),
+    Rule("security-answer", evidence.stems("answer"), evidence.scored("answer")),
     Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),

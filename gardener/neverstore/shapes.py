@@ -25,7 +25,14 @@ from gardener.neverstore.near import COPULAS as _COPULA_ROWS
 from gardener.neverstore.near import IDENT, NOT_SHAPES, strong
 from gardener.neverstore.regex import lazy
 from gardener.neverstore.tokens import placeholder, public
-from gardener.neverstore.values import TICKET, classes, not_a_pin, passlike, stopword
+from gardener.neverstore.values import (
+    TICKET,
+    classes,
+    not_a_pin,
+    passlike,
+    plausible,
+    stopword,
+)
 
 STRONG = 4.0
 JOINED = 3.5  # words joined, with digits: marmot-lantern-1987
@@ -33,8 +40,11 @@ WORDS = 2.5  # three words or more, no digit: correct-horse-battery-staple
 PAIR = 2.0  # two words: stroopwafel-zondag
 RANDOM = 3.5
 WEAK = 2.5
+PLAIN = 1.0  # a word of letters ending its clause: Marigold, Rotkehlchen
 # digits after a word of each kind: a PIN word's value is digits
-DIGITS = {"pin": 4.5, "pass": 2.5, "key": 1.5}
+DIGITS = {"pin": 4.5, "pass": 3.5, "key": 1.5, "login": 0.0}
+HEX = 3.5  # 32+ hex digits after a key word: an API key (40 or 64: HASHLIKE)
+HASHLIKE = 2.0
 
 # "is" and its kin: near's per-language rows, and the languages the tables of
 # ``credwords`` add; and "new" before a value ("the new one", "الجديد 9047")
@@ -63,13 +73,18 @@ NETWORK = lazy(
     r"(?i)wi-?fi|wlan|ssid|wpa2?|router|hotspot|와이파이|无线|ワイファイ|واي ?فاي"
     r"|וויפי|ויפי|वाईफाई|वाई-फाई"
 )
+_HEX = lazy(r"(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{32,64}")
+# a hash named before the value: its digest, not a key
+_HASHED = lazy(
+    r"(?i)(?:sha\d*|md5|commit|digest|checksum|fingerprint|hash)\W{0,3}\S*\W{0,3}\Z"
+)
 _JOIN = lazy(r"[^\W_]+(?:[-+][^\W_]+)+")
 _DIGIT_CODE = lazy(r"\d{4,8}|\d{1,3}(?:-\d{1,3}){2,3}|\d{2,8}(?:-\d{2,8}){3,9}")
 _RANDOM = lazy(r"(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}")
 _NOT_VALUE = lazy(
     r"(?i)[$%{<\[].*|.*[}>\]]|\d+(?:[.,]\d+)?(?:%|€|\$|£|¥|k|m|gb|mb|kb|ms|s|h|px)"
     r"|[$€£¥]\d.*|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}/\d{1,2}(?:/\d{2,4})?"
-    r"|\d{4}-\d{2}(?:-\d{2})?.*|\d{1,2}\.\d{1,2}\.\d{2,4}|#\d+|[A-Za-z]+#\d+"
+    r"|\d{4}-\d{2}(?:-\d{2})?.*|\d{1,2}\.\d{1,2}\.\d{2,4}|#\d+"
     r"|.*@.*\..*|[0-9a-f]{7,64}|(?:[0-9a-f]{2}:){5,}[0-9a-f]{2}|\*+|x{3,}"
     # brackets, "=", ":" and arrows: code, a pair (its parts are read apart), a flow
     r"|.*[()\[\]{}<>=:\u2190-\u21ff].*|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-.*"
@@ -79,7 +94,8 @@ _NUMBERED = lazy(
     r"(?i)(?:ticket|issue|pr|bug|case|order|build|version|port|line|step|page|room"
     r"|floor|no|nr|number|id|ref|job|run|release|item|task|ext|row|chapter|section"
     r"|rfc|iso|cve|migration|миграция|міграція|ticket|tiket|zgłoszenie|ärende"
-    r"|chamado|bilhete|billet|número|nummer|numer|номер|رقم|מספר)\W{0,2}$"
+    r"|chamado|bilhete|billet|número|nummer|numer|номер|رقم|מספר"
+    r"|at|um|à|kl|klo|om|alle|às|в)\W{0,2}$"
 )
 _UNIT_AFTER = lazy(
     r"[ \t]+(?:zeichen|caract[eè]res|caracteres|caratteri|tekens|znaków|znak[oó]w"
@@ -96,6 +112,10 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
     value (see the module docstring)."""
     if len(value) < 4 or len(value) > 128:
         return None
+    if " " in value:  # a quoted phrase
+        return _phrase(value)
+    if kind == "key" and _HEX.fullmatch(value) and not _HASHED.search(text, 0, start):
+        return HASHLIKE if len(value) in (40, 64) else HEX
     if placeholder(value) or _NOT_VALUE.fullmatch(value) or TICKET.fullmatch(value):
         return None
     if _UNIT_AFTER.match(text, end):
@@ -103,7 +123,10 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
     if _DIGIT_CODE.fullmatch(value):
         if _NUMBERED.search(text, max(0, start - 24), start):
             return None
-        if re.fullmatch(r"(?:19|20)\d\d", value) or not_a_pin(text, start, end):
+        colon = text[max(0, start - 3) : start].rstrip().endswith((":", "："))
+        if not colon and re.fullmatch(r"(?:19|20)\d\d", value):
+            return None  # a year, unless a label's colon names it ("kod: 1928")
+        if not_a_pin(text, start, end):
             return None
         if sum(c.isdigit() for c in value) >= 16:
             return RANDOM  # a recovery key in groups: 592658-699314-...
@@ -112,8 +135,9 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
         return None
     if any(c >= "\u0590" for c in value) or public(text, start, end):
         return None  # prose of a script passwords are not written in; a public key
-    if strong(value) and classes(value) >= 3 and any(c.isdigit() for c in value):
-        return STRONG
+    if strong(value) and any(c.isdigit() for c in value):
+        if classes(value) >= 3 or (len(value) >= 10 and value.lower() != value):
+            return STRONG  # Tq8#vLm2!pZr; Blåbärssylt-42
     if _JOIN.fullmatch(value) and not stopword(value):
         parts = re.split(r"[-_.+]", value)
         words = [p for p in parts if p.isalpha()]
@@ -132,4 +156,31 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
         return RANDOM
     if passlike(value):
         return WEAK
+    if value.isalpha() and plain(text, start, end):
+        return PLAIN
     return 0.0
+
+
+_CLAUSE_END = lazy(r"[ \t]*(?:[.,;!?)\]）。，]|$|\n)")
+
+
+def plain(text: str, start: int, end: int) -> bool:
+    """A single word of letters that could be a password: 4+ letters, no word
+    of prose about passwords (``values.plausible``), and its clause ends after it."""
+    value = text[start:end]
+    if len(value) < 4 or stopword(value) or not _CLAUSE_END.match(text, end):
+        return False
+    return plausible(value, "password", True, False)
+
+
+PHRASE = 3.0  # a quoted passphrase: 'tangerine lobby velvet 42'
+
+
+def _phrase(value: str) -> float | None:
+    """A quoted phrase's evidence: three words or more, or words with a digit,
+    none of them a describing word."""
+    words = value.split()
+    if any(stopword(w) for w in words) or any(not w.isalnum() for w in words):
+        return None
+    digits = any(c.isdigit() for c in value)
+    return PHRASE if len(words) >= 3 or digits else None
