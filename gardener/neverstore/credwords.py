@@ -100,7 +100,7 @@ CRED_WORDS: tuple[Row, ...] = (
     ("sv", "pin", r"kod|pinkod|larmet|larmkod"),
     ("sv", "key", r"nyckel|nyckeln"),
     ("sv", "login", r"inloggning|konto|användare"),
-    ("da", "pass", r"adgangskode|kodeord|password"),
+    ("da", "pass", r"adgangskode|kodeord"),
     ("da", "pin", r"kode|alarmen|alarmkode"),
     ("da", "key", r"nøgle|nøglen"),
     ("da", "login", r"login|konto|bruger"),

@@ -123,7 +123,9 @@ def word_at(text: str, start: int, end: int, only: str) -> str | None:
     if dash and not _any_stem().match(text, e + 1):
         return None  # "password-protected", "key-custody": another noun's part
     dashed = text[s - 1 : s] == "-" and s > 1 and text[s - 2].isalnum()
-    hump = prefix[-1:].islower() and text[start].isupper()
+    # a camelCase hump names a password in code (dbPassword); other kinds of
+    # word there are a field's name (schemaKey, oktaKey)
+    hump = prefix[-1:].islower() and text[start].isupper() and only == "pass"
     kinds = []
     for lang, kind, p in _rows():
         if kind != only or not p.fullmatch(stem):
@@ -376,6 +378,8 @@ def _quoted(text: str, tok: _Tok) -> tuple[int, int, str] | None:
     if end < 0 or "\n" in text[tok.start : end]:
         return None
     phrase = text[tok.start : end]
+    if _any_stem().search(phrase):
+        return None  # 'Salasana liian lyhyt': a message about the password
     words = phrase.split()
     if not 2 <= len(words) <= 6:
         return None

@@ -148,6 +148,8 @@ NOT_SHAPES = lazy(
     r"|\.?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w+\(\)|[\w.]+::\w+"
     r"|[$%{<].*|.*\.(?:py|js|ts|md|json|ya?ml|toml|txt|sh|cfg|ini|conf|env)"
     r"|sha\d+:.*|(?:md5|sha\d*)[:=-].*|.*\(\)?"
+    # an image and its tag, a host and its port: postgres:16, redis:7.2-alpine
+    r"|[a-z][\w.-]*:\d[\w.-]*"
 )
 # capitals, digits and "_" alone (API_KEY_V2), or snake_case and camelCase of
 # two or more words (reset_password_v2, getPassword2): code, not a value
@@ -173,6 +175,20 @@ _HARDWARE_WORDS = "gpio header pcb chip connector jumper socket board"
 _HARDWARE = frozenset(_HARDWARE_WORDS.split())
 
 
+_STORE_WORDS = frozenset(
+    [
+        "vault",
+        "bitwarden",
+        "1password",
+        "keepass",
+        "keepassxc",
+        "lastpass",
+        "keychain",
+        "tresor",
+    ]
+)
+
+
 def strong(value: str) -> bool:
     """A password's strong shape (see the module docstring)."""
     if len(value) < 8 or len(value) > 64 or NOT_SHAPES.fullmatch(value):
@@ -187,6 +203,8 @@ def strong(value: str) -> bool:
     symbol = any(not c.isalnum() for c in value)
     if lower + upper + digit + symbol < 3 or not (lower or upper):
         return False
+    if any(p.lower() in _STORE_WORDS for p in re.split(r"[-_.]", value)):
+        return False  # "Bitwarden-Tresor": where a password is kept
     letters = "".join(c for c in value if c.isalpha())
     if stopword(value) or (letters and stopword(letters) and len(letters) > 5):
         return False  # "1Password", "Passwords2"

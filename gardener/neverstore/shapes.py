@@ -135,9 +135,9 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
         return None
     if any(c >= "\u0590" for c in value) or public(text, start, end):
         return None  # prose of a script passwords are not written in; a public key
-    if strong(value) and any(c.isdigit() for c in value):
-        if classes(value) >= 3 or (len(value) >= 10 and value.lower() != value):
-            return STRONG  # Tq8#vLm2!pZr; Blåbärssylt-42
+    mixed = classes(value) >= 3 or (len(value) >= 10 and value.lower() != value)
+    if mixed and any(c.isdigit() for c in value) and strong(value):
+        return STRONG  # Tq8#vLm2!pZr; Blåbärssylt-42
     if _JOIN.fullmatch(value) and not stopword(value):
         parts = re.split(r"[-_.+]", value)
         words = [p for p in parts if p.isalpha()]
