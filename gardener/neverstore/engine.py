@@ -108,9 +108,14 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
                 judge(i, m)
                 if out and out[-1][2] == base + i:
                     claimed[i] = out[-1][1]
+    low: str | None = None
     for i in rules.text_rules:
         if TABLE[i].need not in text:
             continue  # before compiling: most rules never have to be
+        if TABLE[i].anyof:
+            low = text.lower() if low is None else low
+            if not any(w in low for w in TABLE[i].anyof.split("|")):
+                continue
         rule, pattern, _ = eng.rules[i]
         if rule == "private-key":
             from gardener.neverstore.keyblocks import key_blocks  # a BEGIN line: rare

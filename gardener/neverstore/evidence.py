@@ -38,9 +38,10 @@ from gardener.neverstore.shapes import (
     PLAIN,
     STRONG,
     WEAK,
+    changes,
     shape,
 )
-from gardener.neverstore.tables import cjk
+from gardener.neverstore.tables import cjk, trie
 from gardener.neverstore.values import FUNCS, stopword
 
 WORD_WEIGHT = {
@@ -61,21 +62,48 @@ PAIRED = 0.5  # more, after a login's or a network's word
 COMMA = 0.5  # a clause break ("," ";") between them
 STORED = 2.5  # the clause says where the value is kept, or whom to ask
 THRESHOLD = 6.0
+BEST_SHAPE = 5.0  # the most a shape (with PAIRED) adds: bounds the work
 AFTER_TOKENS = 10
+WINDOW = 120  # characters before the word that are read (three times that after)
 BEFORE_TOKENS = 4
 
 
 def stems(kind: str) -> str:
-    """The regex of every credential word of ``kind`` in ``credwords.CRED_WORDS``."""
-    words = {w for _, k, row in cw.CRED_WORDS if k == kind for w in row.split("|")}
-    return rf"(?i:{'|'.join(sorted(words, key=len, reverse=True))})"
+    """The regex of every credential word of ``kind`` in ``credwords.CRED_WORDS``,
+    as a trie (``passes.trie``: a miss costs one comparison per position)."""
+    words = {
+        w.lower() for _, k, row in cw.CRED_WORDS if k == kind for w in row.split("|")
+    }
+    return rf"(?i:{trie(words)})"
+
+
+def words(kind: str) -> str:
+    """The credential words of ``kind``, lowercase, "|"-separated (``Rule.anyof``)."""
+    found = {
+        w.lower() for _, k, row in cw.CRED_WORDS if k == kind for w in row.split("|")
+    }
+    return "|".join(sorted(found))
+
+
+# the rule id each kind of word's findings are reported under
+RULES = (
+    ("password", "pass"),
+    ("pin", "pin"),
+    ("secret", "key"),
+    ("password", "login"),
+    ("password", "network"),
+    ("security-answer", "answer"),
+)
 
 
 @functools.cache
-def _rows() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
-    return tuple(
-        (lang, kind, re.compile(rf"(?i:{alts})")) for lang, kind, alts in cw.CRED_WORDS
-    )
+def _kinds() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each credential word (lowercase): the (language, kind) rows it is in."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for lang, kind, row in cw.CRED_WORDS:
+        for word in row.split("|"):
+            out.setdefault(word.lower(), []).append((lang, kind))
+    return {w: tuple(rows) for w, rows in out.items()}
 
 
 @functools.cache
@@ -108,9 +136,11 @@ def word_at(text: str, start: int, end: int, only: str) -> str | None:
     ``pass``, ``pin`` or ``key``), or None if the word it sits in is no credential
     word of that kind (see ``credwords``)."""
     stem = text[start:end].lower()
+    rows = [lang for lang, k in _kinds().get(stem, ()) if k == only]
+    if not rows:
+        return None
     if cjk(stem):
-        hit = any(k == only and p.fullmatch(stem) for _, k, p in _rows())
-        return only if hit else None
+        return only
     s, e = start, end
     while s > 0 and _alnum(text[s - 1]) and start - s < 24:
         s -= 1
@@ -127,9 +157,8 @@ def word_at(text: str, start: int, end: int, only: str) -> str | None:
     # word there are a field's name (schemaKey, oktaKey)
     hump = prefix[-1:].islower() and text[start].isupper() and only == "pass"
     kinds = []
-    for lang, kind, p in _rows():
-        if kind != only or not p.fullmatch(stem):
-            continue
+    for lang in rows:
+        kind = only
         if prefix and not (
             hump or lang in cw.COMPOUNDING or prefix in cw.CLITICS.get(lang, ())
         ):
@@ -245,21 +274,31 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
     kind = word_at(text, m.start(), m.end(), only)
     if kind is None or _verb(text, m):
         return None
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    line_end = text.find("\n", m.end())
-    line_end = len(text) if line_end < 0 else line_end
-    toks = _tokens(text, line_start, line_end)
-    here = next((i for i, t in enumerate(toks) if t.end > m.start()), len(toks))
-    # the token the word ends in ("mot de passe" spans three)
-    # (a CJK word's own token may end in a copula: "暗証番号は", "密码是")
-    tail = next((i for i, t in enumerate(toks) if t.end >= m.end()), len(toks))
+    line_start = text.rfind("\n", max(0, m.start() - WINDOW), m.start()) + 1
+    line_start = max(line_start, m.start() - WINDOW)
+    line_end = text.find("\n", m.end(), m.end() + 3 * WINDOW)
+    line_end = min(len(text), m.end() + 3 * WINDOW) if line_end < 0 else line_end
+    if line_start > 0 and text[line_start - 1] != "\n":
+        line_start = text.find(" ", line_start, m.start()) + 1 or line_start
     if kind == "answer":
         return _answer(text, m.end(), line_end)
-    weight = WORD_WEIGHT[kind] + _context(text, line_start, line_end)
-    changed = bool(_changes().search(text, line_start, line_end))
+    toks = _tokens(text, line_start, line_end)
+    here = next((i for i, t in enumerate(toks) if t.end > m.start()), len(toks))
+    # the token the word ends in ("mot de passe" spans three; a CJK word's own
+    # token may end in a copula: "暗証番号は", "密码是")
+    tail = next((i for i, t in enumerate(toks) if t.end >= m.end()), len(toks))
+    weight = WORD_WEIGHT[kind]
     best: list[tuple[float, Span]] = []
+    changed: list[bool] = []  # read once, when a word of letters needs it
 
     def consider(s: int, e: int, value: str, bonus: float, cost: float) -> None:
+        if weight + CONTEXT + BEST_SHAPE + bonus - cost < THRESHOLD:
+            return  # no shape could make it: skip the shape's regexes
+        if value.isalpha():
+            if not changed:
+                changed.append(bool(changes().search(text, line_start, line_end)))
+            if not changed[0]:
+                return  # a word of letters is a value only where the clause sets one
         paired = kind in ("login", "network") and _paired(text, s)
         got = shape(value, "pass" if paired or kind == "login" else kind, text, s, e)
         if got is None:
@@ -269,8 +308,14 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
         if kind == "network" and not (got >= WEAK and paired):
             return  # a network's word: its name follows, and its key after "/"
         bonus += PAIRED if paired else 0.0
-        if got == PLAIN and not changed:
-            return  # a plain word is a value only where the clause sets one
+        if got == PLAIN:
+            # a plain word is a value only right after "to" or ":" ("set ... to
+            # Ember"), or before "as" ("Lokum olarak"), and is no verb itself
+            if not (bonus > 0 or _POST_COPULA.match(text, e)):
+                return
+            if changes().fullmatch(value) or value.lower() in COPULAS:
+                return
+            bonus += CHANGE
         best.append((weight + got + bonus - cost, (s, e)))
 
     own = toks[tail] if tail < len(toks) else None
@@ -283,7 +328,7 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
                 start = own.end - len(core)
                 consider(start, own.end, core, SEPARATOR, 0.0)
         if _identifier(text, m.start(), m.end()):
-            return _best(best)  # DB_PASSWORD_FILE=...: a name; its value is its own
+            return _best(best, text, line_start, line_end)  # DB_PASSWORD_FILE=...
         after = toks[tail + 1 :]
         pending = rest[len(rest.rstrip("".join(_ARROWS))) :]
         if rest and rest[-1] in _CJK_COPULAS:
@@ -299,12 +344,18 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
             break
         consider(tok.start, tok.end, tok.text, 0.0, cost)
         cost += _step(tok)
-    return _best(best)
+    return _best(best, text, line_start, line_end)
 
 
-def _best(found: list[tuple[float, Span]]) -> Span | None:
+def _best(
+    found: list[tuple[float, Span]], text: str, start: int, end: int
+) -> Span | None:
+    """The best candidate's span if, with the clause's context (``_context``,
+    read only now: most words have no candidate), it reaches ``THRESHOLD``."""
     top = max(found, default=None)
-    return top[1] if top is not None and top[0] >= THRESHOLD else None
+    if top is None or top[0] + CONTEXT < THRESHOLD:
+        return None
+    return top[1] if top[0] + _context(text, start, end) >= THRESHOLD else None
 
 
 def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  # type: ignore[no-untyped-def]
@@ -345,7 +396,7 @@ def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  #
         here_cost = min(cost, COLON_COST) if scope else cost
         for s, e, value, inner in _value_parts(tok):
             consider(s, e, value, bonus + (SEPARATOR if inner else 0.0), here_cost)
-        group = _grouped(toks, k)
+        group = _grouped(toks, k) if 4 <= len(tok.text) <= 5 and not tok.tail else None
         if group is not None:
             consider(*group, bonus, here_cost)
         if tok.quoted:
@@ -387,7 +438,8 @@ def _quoted(text: str, tok: _Tok) -> tuple[int, int, str] | None:
 
 
 _LONE = ("-", "/", "|", "–")
-_CJK_COPULAS = "は是为為는은이가"
+_CJK_COPULAS = "は是为為成到는은이가"
+_POST_COPULA = lazy(r"[ \t]*(?:olarak|に|로|으로|と)")
 ASIDE = 0.1  # per token of an aside in brackets
 COLON_COST = 1.0  # at most, for a value right after a colon
 
@@ -448,6 +500,7 @@ def _context(text: str, start: int, end: int) -> float:
 
 
 CONTEXT = 1.5
+CHANGE = 1.5  # a verb that sets the value, for a plain word
 
 
 _PAIRED = lazy(r"[^\s/]{2,64}[ \t]*/[ \t]*\Z")
@@ -456,15 +509,6 @@ _PAIRED = lazy(r"[^\s/]{2,64}[ \t]*/[ \t]*\Z")
 def _paired(text: str, start: int) -> bool:
     """Whether the value at ``start`` follows ``user /`` (a login pair)."""
     return bool(_PAIRED.search(text, max(0, start - 72), start))
-
-
-@functools.cache
-def _changes() -> re.Pattern[str]:
-    words = {w for _, row in cw.CHANGE_WORDS for w in row.split("|")}
-    alts = "|".join(sorted(words, key=len, reverse=True))
-    return re.compile(
-        rf"(?i)(?<![^\W\d_])(?:{alts})(?![^\W\d_])|改成|改为|设成|设为|换成"
-    )
 
 
 # after a security question's words and maybe an aside: a separator or a verb
@@ -499,3 +543,42 @@ def _answer(text: str, pos: int, end: int) -> Span | None:
     if any(w.lower() in FUNCS or stopword(w) for w in words[:1]):
         return None
     return (s, e)
+
+
+_NUMBERISH = lazy(r"[vV]?[\d.,%+-]+")
+# "<label>: user / password", whatever the label's words: a pair after a colon
+PAIR = r"[:：](?P<sep>[ \t]*)(?P<user>[^\s/:：|]{2,64})[ \t]*/[ \t]*(?=\S)"
+
+
+def pair(text: str, m: re.Match[str]) -> Span | None:
+    """The password of ``label: user / password``, if it has a password's strong
+    shape and the user is a name (no path, number or URL)."""
+    user = m.group("user")
+    if _NUMBERISH.fullmatch(user) or user.startswith(("~", ".", "http")):
+        return None  # "1 / 2", "v1.2 / v1.3", a path or a URL; "pekka.v" is a name
+    line_end = text.find("\n", m.end())
+    toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)
+    if not toks or toks[0].start != m.end():
+        return None
+    tok = toks[0]
+    got = shape(tok.text, "pass", text, tok.start, tok.end)
+    return (tok.start, tok.end) if got == STRONG else None
+
+
+KINDS = ("pass", "pin", "key", "login", "network", "answer")
+
+
+def spans(text: str) -> list[Span]:
+    """Every value this rule alone refuses in ``text`` (without the table's other
+    rules, the engine's placeholders or markers), sorted: for tests and benches."""
+    out: set[Span] = set()
+    for kind in KINDS:
+        for m in re.finditer(stems(kind), text):
+            got = score(text, m, kind)
+            if got:
+                out.add(got)
+    for m in re.finditer(PAIR, text):
+        got = pair(text, m)
+        if got:
+            out.add(got)
+    return sorted(out)

@@ -52,6 +52,9 @@ class Rule(Record):
     runs: bool = False
     need: str = ""  # a text without this literal cannot match
     lines: bool = True  # matches stay within a line and checks look no further
+    # "|"-separated lowercase words: a text holding none of them cannot match
+    # (a rule searched in the whole text, compiled only for a text with one)
+    anyof: str = ""
 
 
 def _token(rule: str, prefix: str, rest: str, check: Check | None = None) -> Rule:
@@ -230,11 +233,16 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", near.PASS, near.bare_pass, "pass pw"),
     # evidence scored together: a credential word of any language, anywhere in
     # the clause, and the shape of a token near it (``evidence``)
-    Rule("password", evidence.stems("pass"), evidence.scored("pass")),
-    Rule("pin", evidence.stems("pin"), evidence.scored("pin")),
-    Rule("secret", evidence.stems("key"), evidence.scored("key")),
-    Rule("password", evidence.stems("login"), evidence.scored("login")),
-    Rule("security-answer", evidence.stems("answer"), evidence.scored("answer")),
+    *(
+        Rule(
+            rule,
+            evidence.stems(kind),
+            evidence.scored(kind),
+            anyof=evidence.words(kind),
+        )
+        for rule, kind in evidence.RULES
+    ),
+    Rule("password", evidence.PAIR, evidence.pair, need="/"),
     Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),

@@ -19,11 +19,14 @@ a hex hash or UUID, a code identifier, a count before a unit word.
 
 from __future__ import annotations
 
+import functools
 import re
 
+from gardener.neverstore import credwords as cw
 from gardener.neverstore.near import COPULAS as _COPULA_ROWS
 from gardener.neverstore.near import IDENT, NOT_SHAPES, strong
 from gardener.neverstore.regex import lazy
+from gardener.neverstore.tables import cjk
 from gardener.neverstore.tokens import placeholder, public
 from gardener.neverstore.values import (
     TICKET,
@@ -40,7 +43,7 @@ WORDS = 2.5  # three words or more, no digit: correct-horse-battery-staple
 PAIR = 2.0  # two words: stroopwafel-zondag
 RANDOM = 3.5
 WEAK = 2.5
-PLAIN = 1.0  # a word of letters ending its clause: Marigold, Rotkehlchen
+PLAIN = 1.5  # a word of letters ending its clause: Marigold, Rotkehlchen
 # digits after a word of each kind: a PIN word's value is digits
 DIGITS = {"pin": 4.5, "pass": 3.5, "key": 1.5, "login": 0.0}
 HEX = 3.5  # 32+ hex digits after a key word: an API key (40 or 64: HASHLIKE)
@@ -49,7 +52,7 @@ HASHLIKE = 2.0
 # "is" and its kin: near's per-language rows, and the languages the tables of
 # ``credwords`` add; and "new" before a value ("the new one", "الجديد 9047")
 _MORE_COPULAS = """هي هو هى है हैं er nå on je är ist est es è é is είναι este adalah
-    là คือ است"""
+    là คือ است إلى ל על olarak"""
 _NEW_WORDS = """new neu neue neuer nouveau nouvelle nuevo nueva nuovo nuova novo nova
     nieuwe nowy nowe nowa ny nya nye uusi новый новая новий нова الجديد الجديدة
     החדש החדשה नया नई"""
@@ -114,7 +117,8 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
         return None
     if " " in value:  # a quoted phrase
         return _phrase(value)
-    if kind == "key" and _HEX.fullmatch(value) and not _HASHED.search(text, 0, start):
+    hashed = _HASHED.search(text, max(0, start - 48), start)
+    if kind == "key" and _HEX.fullmatch(value) and not hashed:
         return HASHLIKE if len(value) in (40, 64) else HEX
     if placeholder(value) or _NOT_VALUE.fullmatch(value) or TICKET.fullmatch(value):
         return None
@@ -164,13 +168,33 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
 _CLAUSE_END = lazy(r"[ \t]*(?:[.,;!?)\]）。，]|$|\n)")
 
 
+_AFTER = frozenset(("olarak", "als", "comme", "como", "come", "som"))  # "as"
+_NEXT_WORD = lazy(r"[ \t]+([^\W\d_]+)")
+
+
 def plain(text: str, start: int, end: int) -> bool:
     """A single word of letters that could be a password: 4+ letters, no word
-    of prose about passwords (``values.plausible``), and its clause ends after it."""
+    of prose about passwords (``values.plausible``), and its clause ends after
+    it, or a verb, a copula or a CJK particle follows ("auf Eisvogel gesetzt",
+    "Lokum olarak değiştirdim", "Mochi に変更")."""
     value = text[start:end]
-    if len(value) < 4 or stopword(value) or not _CLAUSE_END.match(text, end):
+    if len(value) < 4 or stopword(value):
         return False
+    if not _CLAUSE_END.match(text, end):
+        after = _NEXT_WORD.match(text, end)
+        word = after.group(1) if after else ""
+        if not (cjk(word) or word.lower() in _AFTER or changes().fullmatch(word)):
+            return False
     return plausible(value, "password", True, False)
+
+
+@functools.cache
+def changes() -> re.Pattern[str]:
+    """A verb of ``credwords.CHANGE_WORDS``, as a word (CJK ones anywhere)."""
+    words = {w for _, row in cw.CHANGE_WORDS for w in row.split("|")}
+    alts = "|".join(sorted(words, key=len, reverse=True))
+    east = "|".join(sorted((w for w in words if cjk(w)), key=len, reverse=True))
+    return re.compile(rf"(?i)(?<![^\W\d_])(?:{alts})(?![^\W\d_])|{east}")
 
 
 PHRASE = 3.0  # a quoted passphrase: 'tangerine lobby velvet 42'
