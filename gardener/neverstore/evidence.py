@@ -207,8 +207,8 @@ _CUT = "\u2e80-\u9fff\uac00-\ud7a3\u3000-\u303f\uff00-\uffef"
 _TOKEN = lazy(
     rf"[^\s{_CUT}]+|[\u2e80-\u9fff\uac00-\ud7a3]+|[\u3000-\u303f\uff00-\uffef]"
 )
-_OPEN = "([{<\"'`“‘«「*"
-_END = ".,;:?)]}>\"'`”’»」*"
+_OPEN = "([{<\"'`“‘«「*|"
+_END = ".,;:?)]}>\"'`”’»」*|"
 _STOP = ".!?。！？"
 _BREAK = ",;，、；،"
 _ARROWS = (":", "=", "：", "->", "→", "=>", "—", ":：")
@@ -311,7 +311,10 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
         if got == PLAIN:
             # a plain word is a value only right after "to" or ":" ("set ... to
             # Ember"), or before "as" ("Lokum olarak"), and is no verb itself
-            if not (bonus > 0 or _POST_COPULA.match(text, e)):
+            if not (
+                _TO_BEFORE.search(text, max(0, s - 16), s)
+                or _POST_COPULA.match(text, e)
+            ):
                 return
             if changes().fullmatch(value) or value.lower() in COPULAS:
                 return
@@ -439,15 +442,22 @@ def _quoted(text: str, tok: _Tok) -> tuple[int, int, str] | None:
 
 _LONE = ("-", "/", "|", "–")
 _CJK_COPULAS = "は是为為成到는은이가"
+# what a plain word follows when it is the new value: "to", ":", an arrow
+_TO_BEFORE = lazy(
+    r"(?i)(?:(?<![^\W\d_])(?:to|auf|zu|in|en|à|a|por|para|naar|na|till|til|på|в|на|ל|إلى"
+    r"|olarak)|[:：→]|->|[为成にを로])[ \t]*\Z"
+)
 _POST_COPULA = lazy(r"[ \t]*(?:olarak|に|로|으로|と)")
 ASIDE = 0.1  # per token of an aside in brackets
 COLON_COST = 1.0  # at most, for a value right after a colon
 
 
 def _step(tok: _Tok) -> float:
-    """What a token between the word and a value costs: a function word less."""
+    """What a token between the word and a value costs: a function word, a
+    copula or a setting verb less ("... is gewijzigd naar x")."""
     low = tok.text.lower()
-    cost = FUNCTION_STEP if (low in FUNCTION_WORDS or len(low) <= 3) else STEP
+    cheap = low in FUNCTION_WORDS or len(low) <= 3 or low in COPULAS
+    cost = FUNCTION_STEP if cheap or changes().fullmatch(low) else STEP
     return cost + (COMMA if any(c in _BREAK for c in tok.tail) else 0.0)
 
 

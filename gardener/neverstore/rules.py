@@ -231,8 +231,13 @@ TABLE: tuple[Rule, ...] = (
     Rule("pin", near.LOCK, near.lock, near.LOCK_ROUTE),
     Rule("pin", near.DOOR, near.door, near.DOOR_ROUTE),
     Rule("password", near.PASS, near.bare_pass, "pass pw"),
+    Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
+    Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
+    Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),
+    Rule("seed-phrase", seeds.PHRASE, seeds.seed_phrase),
     # evidence scored together: a credential word of any language, anywhere in
-    # the clause, and the shape of a token near it (``evidence``)
+    # the clause, and the shape of a token near it (``evidence``); after the
+    # label rules, so that where both find a value theirs names it
     *(
         Rule(
             rule,
@@ -243,10 +248,6 @@ TABLE: tuple[Rule, ...] = (
         for rule, kind in evidence.RULES
     ),
     Rule("password", evidence.PAIR, evidence.pair, need="/"),
-    Rule("recovery-codes", codes.CODES, codes.code_list, codes.CODE_WORDS, lines=False),
-    Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
-    Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),
-    Rule("seed-phrase", seeds.PHRASE, seeds.seed_phrase),
     Rule(
         "email",
         r"(?a)@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",

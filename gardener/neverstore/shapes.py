@@ -30,6 +30,7 @@ from gardener.neverstore.tables import cjk
 from gardener.neverstore.tokens import placeholder, public
 from gardener.neverstore.values import (
     TICKET,
+    TIMES,
     classes,
     not_a_pin,
     passlike,
@@ -45,7 +46,7 @@ RANDOM = 3.5
 WEAK = 2.5
 PLAIN = 1.5  # a word of letters ending its clause: Marigold, Rotkehlchen
 # digits after a word of each kind: a PIN word's value is digits
-DIGITS = {"pin": 4.5, "pass": 3.5, "key": 1.5, "login": 0.0}
+DIGITS = {"pin": 4.5, "pass": 3.5, "key": 1.5, "login": 0.0, "network": 0.0}
 HEX = 3.5  # 32+ hex digits after a key word: an API key (40 or 64: HASHLIKE)
 HASHLIKE = 2.0
 
@@ -127,6 +128,8 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
     if _DIGIT_CODE.fullmatch(value):
         if _NUMBERED.search(text, max(0, start - 24), start):
             return None
+        if _date(value) and not text[max(0, start - 3) : start].rstrip().endswith(":"):
+            return None  # "changed on 12-03-26"
         colon = text[max(0, start - 3) : start].rstrip().endswith((":", "："))
         if not colon and re.fullmatch(r"(?:19|20)\d\d", value):
             return None  # a year, unless a label's colon names it ("kod: 1928")
@@ -178,8 +181,8 @@ def plain(text: str, start: int, end: int) -> bool:
     it, or a verb, a copula or a CJK particle follows ("auf Eisvogel gesetzt",
     "Lokum olarak değiştirdim", "Mochi に変更")."""
     value = text[start:end]
-    if len(value) < 4 or stopword(value):
-        return False
+    if len(value) < 4 or stopword(value) or value.lower() in TIMES:
+        return False  # "rotated on Monday"
     if not _CLAUSE_END.match(text, end):
         after = _NEXT_WORD.match(text, end)
         word = after.group(1) if after else ""
@@ -208,3 +211,14 @@ def _phrase(value: str) -> float | None:
         return None
     digits = any(c.isdigit() for c in value)
     return PHRASE if len(words) >= 3 or digits else None
+
+
+def _date(value: str) -> bool:
+    """Whether dashed digits read as a date: dd-mm-yy(yy) or yy(yy)-mm-dd."""
+    parts = value.split("-")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return False
+    a, b, c = (int(p) for p in parts)
+    if len(parts[0]) == 4:
+        return 1 <= b <= 12 and 1 <= c <= 31
+    return len(parts[2]) in (2, 4) and 1 <= a <= 31 and 1 <= b <= 12

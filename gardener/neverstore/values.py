@@ -152,6 +152,7 @@ _TIME_WORDS = """monday tuesday wednesday thursday friday saturday sunday januar
     february april june july august september october november december tonight
     tomorrow today yesterday weekend eod asap noon midnight"""
 _TIMES = frozenset(_TIME_WORDS.split())
+TIMES = _TIMES
 # a clock time, a date or a day of the month: 10:00, 3pm, 2026-03-10, 10/03
 _TIME_TOKEN = lazy(
     r"(?i)\d{1,2}(?::\d{2})?[ap]\.?m\.?|\d{1,2}:\d{2}(?::\d{2})?"
