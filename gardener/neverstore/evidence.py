@@ -30,7 +30,7 @@ import functools
 import re
 
 from gardener.neverstore import credwords as cw
-from gardener.neverstore.regex import Check, Span, lazy
+from gardener.neverstore.regex import Span, lazy
 from gardener.neverstore.shapes import (
     COPULAS,
     ELSEWHERE,
@@ -64,8 +64,20 @@ STORED = 2.5  # the clause says where the value is kept, or whom to ask
 THRESHOLD = 6.0
 BEST_SHAPE = 5.0  # the most a shape (with PAIRED) adds: bounds the work
 AFTER_TOKENS = 10
+READ = 24  # tokens read from the word on (asides and separators cost none)
+BEFORE_CHARS = 64  # characters before the word read for values before it
 WINDOW = 120  # characters before the word that are read (three times that after)
 BEFORE_TOKENS = 4
+
+
+def _every_word() -> set[str]:
+    return {w.lower() for _, _, row in cw.CRED_WORDS for w in row.split("|")}
+
+
+# every credential word, as one trie (lowercase: the engine searches a rule
+# with ``anyof`` in the lowercased text; ``spans`` too); and as ``Rule.anyof``
+STEMS = trie(_every_word())
+WORDS = "|".join(sorted(_every_word()))
 
 
 def stems(kind: str) -> str:
@@ -86,14 +98,14 @@ def words(kind: str) -> str:
 
 
 # the rule id each kind of word's findings are reported under
-RULES = (
-    ("password", "pass"),
-    ("pin", "pin"),
-    ("secret", "key"),
-    ("password", "login"),
-    ("password", "network"),
-    ("security-answer", "answer"),
-)
+_RULE_OF = {
+    "pass": "password",
+    "pin": "pin",
+    "key": "secret",
+    "login": "password",
+    "network": "password",
+    "answer": "security-answer",
+}
 
 
 @functools.cache
@@ -185,6 +197,7 @@ _EN_DASHED = lazy(
     r"(?i)(?:wi-?fi|wlan|door|gate|alarm|access|api|lock|pin|root|admin|master|app"
     r"|db|vpn)-$"
 )
+_AT = lazy(r"[\s\S]+")  # a whole span: ``_windowed``'s word as a match
 _WORD_BEFORE = lazy(r"([^\W\d_][^\W_]*)[^\w\n]{0,3}_?$")
 _WORD_AFTER = lazy(r"[ \t\-]{0,3}([^\W\d_][\w'-]*)")
 
@@ -234,8 +247,20 @@ class _Tok:
         self.quoted = bool(self.lead[-1:] and self.lead[-1] in "\"'`“‘«「")
 
 
-def _tokens(text: str, start: int, end: int) -> list[_Tok]:
-    return [_Tok(m) for m in _TOKEN.finditer(text, start, end)]
+def _tokens(
+    text: str, start: int, end: int, at: int | None = None, most: int = 0
+) -> list[_Tok]:
+    """The tokens of ``text[start:end]``; with ``at``, at most ``most`` of them
+    from the one ``at`` falls in on."""
+    out = []
+    after = 0
+    for m in _TOKEN.finditer(text, start, end):
+        if at is not None and m.end() > at:
+            after += 1
+            if after > most:
+                break
+        out.append(_Tok(m))
+    return out
 
 
 _HASH_NAME = lazy(r"(?i)(?:sha\d*|md5|blake2\w*)[:=]")
@@ -259,30 +284,60 @@ def _value_parts(tok: _Tok) -> list[tuple[int, int, str, bool]]:
     return out
 
 
-def scored(only: str) -> Check:
-    """The check of the rule of credential words of kind ``only``: ``score``."""
+def check(text: str, m: re.Match[str]) -> tuple[int, int, str] | None:
+    """The rule's check: the best value of any kind the word at ``m`` is of
+    (``score``), with the rule id it is reported under (``RULES``)."""
+    found = [
+        (got, rule)
+        for kind in _kinds_of(m.group())
+        if (got := score(text, m, kind))
+        for rule in (_RULE_OF[kind],)
+    ]
+    if not found:
+        return None
+    (start, end), rule = found[0]
+    return start, end, rule
 
-    def check(text: str, m: re.Match[str]) -> Span | None:
-        return score(text, m, only)
 
-    return check
+@functools.cache
+def _kinds_of(word: str) -> tuple[str, ...]:
+    """The kinds a credential word is of, in ``KINDS`` order."""
+    kinds = {k for _, k in _kinds().get(word.lower(), ())}
+    return tuple(k for k in KINDS if k in kinds)
 
 
 def score(text: str, m: re.Match[str], only: str) -> Span | None:
     """The best-scoring value in the clause around a credential word, if its score
-    reaches ``THRESHOLD`` (see the module docstring)."""
+    reaches ``THRESHOLD`` (see the module docstring). Only the word's line is
+    read, at most ``WINDOW`` characters before the word and three times that
+    after it; the same window scores the same (a note's lines are read many
+    times over: ``_windowed`` keeps the last few thousand)."""
+    start, end = m.span()
+    low = text.rfind("\n", max(0, start - WINDOW), start) + 1
+    low = max(low, start - WINDOW)
+    if low > 0 and text[low - 1] != "\n":
+        low = text.find(" ", low, start) + 1 or low
+    high = text.find("\n", end, end + 3 * WINDOW)
+    high = min(len(text), end + 3 * WINDOW) if high < 0 else high
+    got = _windowed(text[low:high], start - low, end - low, only)
+    return None if got is None else (got[0] + low, got[1] + low)
+
+
+@functools.lru_cache(maxsize=4096)
+def _windowed(text: str, start: int, end: int, only: str) -> Span | None:
+    """``score`` in a window of one line: the word at ``start:end``."""
+    m = _AT.match(text, start, end)  # the word again, as a match of its own
+    if m is None:
+        return None
     kind = word_at(text, m.start(), m.end(), only)
     if kind is None or _verb(text, m):
         return None
-    line_start = text.rfind("\n", max(0, m.start() - WINDOW), m.start()) + 1
-    line_start = max(line_start, m.start() - WINDOW)
-    line_end = text.find("\n", m.end(), m.end() + 3 * WINDOW)
-    line_end = min(len(text), m.end() + 3 * WINDOW) if line_end < 0 else line_end
-    if line_start > 0 and text[line_start - 1] != "\n":
-        line_start = text.find(" ", line_start, m.start()) + 1 or line_start
+    line_start, line_end = 0, len(text)
     if kind == "answer":
         return _answer(text, m.end(), line_end)
-    toks = _tokens(text, line_start, line_end)
+    # the tokens read: a few before the word's own, up to ``READ`` from it on
+    head = text.rfind(" ", 0, max(0, m.start() - BEFORE_CHARS)) + 1
+    toks = _tokens(text, head, line_end, m.start(), READ)
     here = next((i for i, t in enumerate(toks) if t.end > m.start()), len(toks))
     # the token the word ends in ("mot de passe" spans three; a CJK word's own
     # token may end in a copula: "暗証番号は", "密码是")
@@ -582,11 +637,12 @@ def spans(text: str) -> list[Span]:
     """Every value this rule alone refuses in ``text`` (without the table's other
     rules, the engine's placeholders or markers), sorted: for tests and benches."""
     out: set[Span] = set()
-    for kind in KINDS:
-        for m in re.finditer(stems(kind), text):
-            got = score(text, m, kind)
-            if got:
-                out.add(got)
+    for m in re.finditer(
+        STEMS, text.lower() if text.lower().__len__() == len(text) else text
+    ):
+        got = check(text, m)
+        if got:
+            out.add(got[:2])
     for m in re.finditer(PAIR, text):
         got = pair(text, m)
         if got:

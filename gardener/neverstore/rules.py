@@ -53,7 +53,9 @@ class Rule(Record):
     need: str = ""  # a text without this literal cannot match
     lines: bool = True  # matches stay within a line and checks look no further
     # "|"-separated lowercase words: a text holding none of them cannot match
-    # (a rule searched in the whole text, compiled only for a text with one)
+    # (a rule searched in the whole text, compiled only for a text with one);
+    # such a rule's pattern is searched in the lowercased text (its check gets
+    # the text as written, and a match in the lowercased one)
     anyof: str = ""
 
 
@@ -238,15 +240,7 @@ TABLE: tuple[Rule, ...] = (
     # evidence scored together: a credential word of any language, anywhere in
     # the clause, and the shape of a token near it (``evidence``); after the
     # label rules, so that where both find a value theirs names it
-    *(
-        Rule(
-            rule,
-            evidence.stems(kind),
-            evidence.scored(kind),
-            anyof=evidence.words(kind),
-        )
-        for rule, kind in evidence.RULES
-    ),
+    Rule("password", evidence.STEMS, evidence.check, anyof=evidence.WORDS),
     Rule("password", evidence.PAIR, evidence.pair, need="/"),
     Rule(
         "email",
