@@ -461,6 +461,8 @@ def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  #
             quoted = _quoted(text, tok)
             if quoted is not None:
                 consider(*quoted, bonus, here_cost)
+        if _FIELD.fullmatch(tok.text + tok.tail) and k:
+            return  # another field's name ('"id":'): what follows is its value
         if any(c in _STOP for c in tok.tail) or tok.text.endswith(("!", "。")):
             sentences += 1
             if sentences > 1:
@@ -475,6 +477,7 @@ def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  #
             pending = ":"
 
 
+_FIELD = lazy(r"[\w.-]+[\"'][ \t]*[:=]")  # a quoted field name and its colon
 SENTENCE = 1.0  # a sentence's end between the word and the value
 _QUOTE_PAIRS = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
 
