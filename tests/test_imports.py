@@ -55,9 +55,11 @@ HOT_PATH = {
     "gardener.model.validtime",
     "gardener.neverstore",
     "gardener.neverstore.codes",
+    "gardener.neverstore.credwords",  # credential words per language: data only
     "gardener.neverstore.detectors",
     "gardener.neverstore.doors",  # door codes: split from frames, regex text only
     "gardener.neverstore.engine",
+    "gardener.neverstore.evidence",  # evidence scored together: its trie, regex text
     "gardener.neverstore.frames",
     "gardener.neverstore.labels",
     "gardener.neverstore.near",  # values near a credential word: regex text only
@@ -68,6 +70,7 @@ HOT_PATH = {
     "gardener.neverstore.regex",
     "gardener.neverstore.rules",
     "gardener.neverstore.seeds",
+    "gardener.neverstore.shapes",  # a value's shape for evidence: regex text only
     "gardener.neverstore.tables",
     "gardener.neverstore.tokens",
     "gardener.neverstore.values",

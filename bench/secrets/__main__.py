@@ -11,9 +11,10 @@ fetched: the cases are data under bench/secrets/data/ (see bench/README.md).
 Options: ``--size N`` entries for the direct-write part (default 1200),
 ``--skip-direct``, ``--misses N`` to list up to N missed cases per source
 (their first 160 characters: these are published test values or our own
-invented ones; ``--half a``: only those of one half, a, b, c or d; our own
-half e, ``data/own-e.tsv`` when it is there, is held out and its misses are
-never listed, nor in ``--json``), ``--json``.
+invented ones; ``--half a``: only those of one half, a, b, c, d or e; the
+check third of half e (``e-check``) and half f, ``data/own-f.tsv`` when it is
+there, are held out: their figures are printed, their misses never listed,
+nor in ``--json``), ``--json``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench.secrets.corpus import HELD_OUT, Case, direct_lines, load
+from bench.secrets.corpus import HELD_OUT, Case, direct_lines, load, part
 from gardener.neverstore.redact import find
 
 
@@ -56,9 +57,11 @@ def half(case: Case) -> str:
     misses) or "b" (held out at first, tuned on since), fixed by a CRC of its
     text; or the half its file names: "c" (``own-c.tsv``, held out for two
     passes, tuned on since), "d" (``own-d.tsv``, held out for one pass, tuned
-    on since) or "e" (``own-e.tsv``, held out: ``HELD_OUT``)."""
+    on since), "e" or "e-check" (``own-e.tsv``, measured once blind, then
+    two thirds tuned on and a third held out: ``corpus.part``) or "f"
+    (``own-f.tsv``, held out: ``HELD_OUT``)."""
     if case.half:
-        return case.half
+        return part(case) or case.half
     return "ab"[zlib.crc32(case.text.encode("utf-8")) % 2]
 
 
@@ -75,12 +78,12 @@ def scores(cases: list[Case]) -> dict[str, Score]:
             if case.secret:
                 s.secrets += 1
                 s.refused += verdict
-                if not verdict and case.half not in HELD_OUT:  # never listed
+                if not verdict and half(case) not in HELD_OUT:  # never listed
                     s.missed.append(case.text)
             else:
                 s.negatives += 1
                 s.false_refusals += verdict
-                if verdict and case.half not in HELD_OUT:
+                if verdict and half(case) not in HELD_OUT:
                     s.falsely_refused.append(case.text)
     return out
 
@@ -189,8 +192,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--half",
-        choices=("a", "b", "c", "d"),
-        help="list misses of this half only (--misses); half e is held out",
+        choices=("a", "b", "c", "d", "e"),
+        help="list misses of this half only (--misses); e-check and f are held out",
     )
     parser.add_argument(
         "--trufflehog",

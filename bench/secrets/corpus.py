@@ -3,14 +3,17 @@
 of the text; ``data/own-c.tsv``, half c, written later, held out until the third
 pass and tuned on since; ``data/own-d.tsv``, half d, written by someone who
 never saw the rules' misses, held out until the fourth pass and tuned on since;
-``data/own-e.tsv``, half e, held out, optional: written apart like half d), as
-``Case`` rows; and the
-direct-write corpus made from them (``direct_lines``)."""
+``data/own-e.tsv``, half e, written apart like half d, measured once blind,
+then split: two thirds tuned on, a third (``check``) measured only at the end;
+``data/own-f.tsv``, half f, held out, optional: written apart, absent until
+it is measured), as ``Case`` rows; and the direct-write corpus made from them
+(``direct_lines``)."""
 
 from __future__ import annotations
 
 import json
 import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,19 +55,33 @@ class Case:
     secret: bool
     value: str | None  # the secret itself, when known (for the leak count)
     guess: str | None = None  # a token that may be it (see bench.secrets.build)
-    half: str | None = None  # "c", "d", "e" (own-c/d/e.tsv); else by CRC
+    half: str | None = None  # "c", "d", "e", "f" (own-c/d/e/f.tsv); else by CRC
 
 
 # Our own files, each with its half (None: by CRC). A file that is absent is
-# skipped: half e is written apart and may not be there yet.
+# skipped: half f is written apart and may not be there.
 OWN = (
     ("own.tsv", None),
     ("own-c.tsv", "c"),
     ("own-d.tsv", "d"),
     ("own-e.tsv", "e"),
+    ("own-f.tsv", "f"),
 )
-# Halves whose misses the bench never lists, so nobody tunes on them.
-HELD_OUT = frozenset({"e"})
+# Halves whose misses the bench never lists, so nobody tunes on them: f, and
+# the third of e split off before e was tuned on (``part``).
+HELD_OUT = frozenset({"f", "e-check"})
+# The salt of the CRC that splits e: fixed, so the check third never moves.
+_CHECK_SALT = b"own-e check third, 2026-12-03"
+
+
+def part(case: Case) -> str | None:
+    """The part of its file a case is in: for half e, "e" (tuned on) or
+    "e-check" (a third, fixed by a salted CRC of its text, measured only at the
+    end); else its file's half (None for own.tsv and the outside cases)."""
+    if case.half != "e":
+        return case.half
+    crc = zlib.crc32(_CHECK_SALT + case.text.encode("utf-8"))
+    return "e-check" if crc % 3 == 0 else "e"
 
 
 def load() -> list[Case]:

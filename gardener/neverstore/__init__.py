@@ -8,6 +8,9 @@ codes         recovery codes and TOTP seeds after their label
 tokens        vendor tokens' checks and high entropy (the patterns are in ``rules``)
 personal      e-mail addresses, card numbers, passwords in URLs
 frames        pairs, "set to", security answers, a bare key, markup (per language)
+evidence      a credential word anywhere in the clause and a value's shape, scored
+credwords     credential words of every language, their other senses, setting verbs
+shapes        a value's own evidence for ``evidence``: strong, joined, digits, none
 doors         door, alarm and lock codes (per language; English's is weaklabels')
 values        what a labelled value may be: no placeholder, no prose; passphrases
 notvalues     the words that are no value (see vault, gültig, expiré), per language
@@ -26,7 +29,10 @@ tests/neverstore/corpus.py); a label in a new language is a row of
 ``labels.PASSWORD_LABELS`` / ``PIN_LABELS`` / ``SECRET_LABELS`` or of a frame's
 table in ``frames`` (with a case in tests/neverstore/data/refused.tsv:
 tests/neverstore/test_tables.py checks that every row has one); other phrasings
-go to ``labels`` or ``weaklabels``; a workspace's own patterns are rules.md's
+go to ``labels`` or ``weaklabels``; a credential word that the frames do not
+know is a row of ``credwords.CRED_WORDS`` (with a case in
+tests/neverstore/data/evidence.tsv: tests/neverstore/test_evidence.py checks
+it); a workspace's own patterns are rules.md's
 ``never_store`` and ``allow``. The cases the rules must refuse or let pass are
 the data files in tests/neverstore/data/.
 """

@@ -104,7 +104,9 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
                 return  # ghp_xxxx..., AKIA...EXAMPLE: written to be replaced
             if TABLE[i].runs and tokens.public(text, span[0], span[1]):
                 return  # price_..., an SSH public key, a Drive folder's id
-            out.append((span[0], span[1], base + i, rule))
+            # a check of several kinds of value names the one it found
+            named = span[2] if len(span) > 2 else rule  # type: ignore[misc]
+            out.append((span[0], span[1], base + i, named))
 
     # A label whose value would start inside the value of the same rule's last hit
     # is part of that value (password:password:...): judging it again only costs.
@@ -116,9 +118,19 @@ def group_candidates(text: str, rules: RuleGroup, ctx: Context) -> list[Candidat
                 judge(i, m)
                 if out and out[-1][2] == base + i:
                     claimed[i] = out[-1][1]
+    low: str | None = None
     for i in rules.text_rules:
         if TABLE[i].need not in text:
             continue  # before compiling: most rules never have to be
+        if TABLE[i].anyof:
+            low = text.lower() if low is None else low
+            if not any(w in low for w in TABLE[i].anyof.split("|")):
+                continue
+            if len(low) != len(text):  # a few characters lowercase to two ("İ")
+                low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+            for m in eng.rules[i][1].finditer(low):  # its words are lowercase
+                judge(i, m)
+            continue
         rule, pattern, _ = eng.rules[i]
         if rule == "private-key":
             from gardener.neverstore.keyblocks import key_blocks  # a BEGIN line: rare

@@ -50,6 +50,8 @@ def labelled(family: str) -> Check:
             return None
         start, end, quoted = got
         sep = m.group("sep")
+        if not sep.strip() and not quoted and _IMAGE_TAG.fullmatch(text, start, end):
+            return None  # "pg_pw postgres:16": an image's tag after a name
         if "|" in sep:
             return _cell(text, m.start(), (start, end), quoted, family)
         prose = not any(c in ":=：" for c in sep)
@@ -80,6 +82,7 @@ def labelled(family: str) -> Check:
     return check
 
 
+_IMAGE_TAG = lazy(r"[a-z][\w.-]*:\d[\w.-]*")
 _CELL_END = lazy(r"[ \t]*(?:\||\r?\n|\Z)")  # a table cell's value fills the cell
 
 

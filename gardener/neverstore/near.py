@@ -141,17 +141,19 @@ _END = ".,;:?)]}>\"'`”’»」*"  # trailing punctuation, off a token's end ("
 _CLOSE = ".,;!?"  # after a word: the clause ends
 _OPEN = "([{<\"'`“‘«「*"
 _DIGITS = lazy(r"\d{4,8}|\d{1,3}(?:-\d{1,3}){2,3}|\d(?:-\d){3,7}")
-_NOT_SHAPES = lazy(
+NOT_SHAPES = lazy(
     r"(?i)[a-z][a-z0-9+.-]*://.*|[\w.+-]+@[\w-]+\.[\w.-]+|(?:~|\.{1,2})?/.*"
     r"|v?\d+(?:\.\d+)+[\w.+-]*|\d{4}-\d{2}-\d{2}.*|[0-9a-f]{7,64}"
     r"|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"
     r"|\.?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w+\(\)|[\w.]+::\w+"
     r"|[$%{<].*|.*\.(?:py|js|ts|md|json|ya?ml|toml|txt|sh|cfg|ini|conf|env)"
     r"|sha\d+:.*|(?:md5|sha\d*)[:=-].*|.*\(\)?"
+    # an image and its tag, a host and its port: postgres:16, redis:7.2-alpine
+    r"|[a-z][\w.-]*:\d[\w.-]*"
 )
 # capitals, digits and "_" alone (API_KEY_V2), or snake_case and camelCase of
 # two or more words (reset_password_v2, getPassword2): code, not a value
-_IDENT = lazy(
+IDENT = lazy(
     r"[A-Z0-9]+(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+"
     r"|[a-z]+(?:[A-Z][a-z]+)+(?:[A-Z]?\d+)?"
     r"|(?:[A-Z][a-z]+){2,}(?:[A-Z]?\d+)?"
@@ -173,11 +175,25 @@ _HARDWARE_WORDS = "gpio header pcb chip connector jumper socket board"
 _HARDWARE = frozenset(_HARDWARE_WORDS.split())
 
 
-def _strong(value: str) -> bool:
+_STORE_WORDS = frozenset(
+    [
+        "vault",
+        "bitwarden",
+        "1password",
+        "keepass",
+        "keepassxc",
+        "lastpass",
+        "keychain",
+        "tresor",
+    ]
+)
+
+
+def strong(value: str) -> bool:
     """A password's strong shape (see the module docstring)."""
-    if len(value) < 8 or len(value) > 64 or _NOT_SHAPES.fullmatch(value):
+    if len(value) < 8 or len(value) > 64 or NOT_SHAPES.fullmatch(value):
         return False
-    if _IDENT.fullmatch(value) or "/" in value or counted(value) or ticket(value):
+    if IDENT.fullmatch(value) or "/" in value or counted(value) or ticket(value):
         return False
     if any("\u2e80" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7a3" for c in value):
         return False  # a CJK clause run together: "在1Password里，别写在笔记里"
@@ -187,6 +203,8 @@ def _strong(value: str) -> bool:
     symbol = any(not c.isalnum() for c in value)
     if lower + upper + digit + symbol < 3 or not (lower or upper):
         return False
+    if any(p.lower() in _STORE_WORDS for p in re.split(r"[-_.]", value)):
+        return False  # "Bitwarden-Tresor": where a password is kept
     letters = "".join(c for c in value if c.isalpha())
     if stopword(value) or (letters and stopword(letters) and len(letters) > 5):
         return False  # "1Password", "Passwords2"
@@ -270,10 +288,10 @@ def near(text: str, m: re.Match[str]) -> Span | None:
         if pin:
             previous = tok
             continue  # a PIN is digits
-        if i <= 6 and _strong(tok):
+        if i <= 6 and strong(tok):
             return (start, end)
         weak = passlike(tok) and any(c.isdigit() for c in tok)
-        shaped = not _IDENT.fullmatch(tok) and not _NOT_SHAPES.fullmatch(tok)
+        shaped = not IDENT.fullmatch(tok) and not NOT_SHAPES.fullmatch(tok)
         if weak and shaped and _after_separator(text, start, previous):
             return (start, end)
         previous = tok
@@ -310,7 +328,7 @@ def bare_pass(text: str, m: re.Match[str]) -> Span | None:
     if not got or got[0][0] != m.end():
         return None
     start, end, tok, _ = got[0]
-    return (start, end) if _strong(tok) else None
+    return (start, end) if strong(tok) else None
 
 
 # a line of ~/.pgpass, host:port:database:user:password, after "pgpass"

@@ -11,40 +11,19 @@ Everything is compiled on first use (``engine``): importing costs nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from gardener.model.record import Record
 from gardener.neverstore.labels import BOUND
 from gardener.neverstore.regex import Check, Span, compiled
 from gardener.neverstore.rules import TABLE
+from gardener.neverstore.tables import trie
 
 TYPE_CHECKING = False  # mypy and ruff read this as typing's (~4 ms to import)
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     _T = TypeVar("_T")
-
-_Node = dict[str, "_Node"]
-
-
-def _trie(words: Iterable[str]) -> str:
-    """A regex for any of ``words``, longest first, shaped as a trie: the engine
-    picks a branch by its first character, so a miss costs one comparison."""
-    root: _Node = {}
-    for word in words:
-        node = root
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: _Node) -> str:
-        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
-        if not alts:
-            return ""
-        body = alts[0] if len(alts) == 1 else f"(?:{'|'.join(alts)})"
-        return f"(?:{body})?" if "" in node else body
-
-    return emit(root)
 
 
 class RuleGroup(Record):
@@ -113,14 +92,14 @@ def _group(indices: Sequence[int]) -> RuleGroup:
     humps: dict[str, list[str]] = {}
     for word in camel:
         humps.setdefault(word[0].upper(), []).append(word[1:])
-    hump = "|".join(f"(?<={c})(?i:{_trie(rest)})" for c, rest in sorted(humps.items()))
+    hump = "|".join(f"(?<={c})(?i:{trie(rest)})" for c, rest in sorted(humps.items()))
     return RuleGroup(
         text_rules=tuple(
             i for i in indices if not TABLE[i].words and not TABLE[i].runs
         ),
         run_rules=tuple(i for i in indices if TABLE[i].runs),
         route=route,
-        words=rf"[\W_]({_trie(latin)})" if latin else None,
+        words=rf"[\W_]({trie(latin)})" if latin else None,
         camel=rf"[{''.join(humps)}](?<=[A-Za-z0-9].)(?:{hump})" if humps else None,
         cjk="|".join(sorted(cjk, key=len, reverse=True)) if cjk else None,
         latin=tuple(latin),

@@ -7,8 +7,10 @@ import re
 from collections.abc import Callable
 
 Span = tuple[int, int]  # (start, end) offsets into a text, end exclusive
-# a rule's check: (text, its pattern's match) -> the secret's span, or None (no secret)
-Check = Callable[[str, "re.Match[str]"], "Span | None"]
+# a rule's check: (text, its pattern's match) -> the secret's span, or None (no
+# secret); a check that finds several kinds of secret may add the rule id it
+# reports: (start, end, rule) (``evidence.check``)
+Check = Callable[[str, "re.Match[str]"], "Span | tuple[int, int, str] | None"]
 ALNUM_ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 

@@ -25,7 +25,16 @@ from __future__ import annotations
 import re
 
 from gardener.model.record import Record
-from gardener.neverstore import codes, doors, labels, near, personal, seeds, tokens
+from gardener.neverstore import (
+    codes,
+    doors,
+    evidence,
+    labels,
+    near,
+    personal,
+    seeds,
+    tokens,
+)
 from gardener.neverstore import frames as fr
 from gardener.neverstore import weaklabels as weak
 from gardener.neverstore.regex import Check
@@ -43,6 +52,11 @@ class Rule(Record):
     runs: bool = False
     need: str = ""  # a text without this literal cannot match
     lines: bool = True  # matches stay within a line and checks look no further
+    # "|"-separated lowercase words: a text holding none of them cannot match
+    # (a rule searched in the whole text, compiled only for a text with one);
+    # such a rule's pattern is searched in the lowercased text (its check gets
+    # the text as written, and a match in the lowercased one)
+    anyof: str = ""
 
 
 def _token(rule: str, prefix: str, rest: str, check: Check | None = None) -> Rule:
@@ -223,6 +237,11 @@ TABLE: tuple[Rule, ...] = (
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),
     Rule("seed-phrase", seeds.PHRASE, seeds.seed_phrase),
+    # evidence scored together: a credential word of any language, anywhere in
+    # the clause, and the shape of a token near it (``evidence``); after the
+    # label rules, so that where both find a value theirs names it
+    Rule("password", evidence.STEMS, evidence.check, anyof=evidence.WORDS),
+    Rule("password", evidence.PAIR, evidence.pair, need="/"),
     Rule(
         "email",
         r"(?a)@(?P<domain>(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24})(?![\w-])",

@@ -97,7 +97,9 @@ _PUBLIC_BEFORE = lazy(
     r"[ \t]+|(?:drive|docs)\.google\.com/[\w/.-]*/(?:folders|d|file/d)/"
     r"|(?i:folder|file|doc|document|sheet|spreadsheet|drive)(?:[ \t]+id)?[ \t]*:?[ \t]+"
     # a key's fingerprint, as ssh-keygen prints it: SHA256:<43 base64>
-    r"|(?<![\w-])(?:SHA256|SHA1|MD5|sha256|sha1|md5):)\Z"
+    r"|(?<![\w-])(?:SHA256|SHA1|MD5|sha256|sha1|md5):"
+    # a public key's block: what follows its BEGIN line is public
+    r"|-----BEGIN[ A-Z]*PUBLIC KEY-----[ \t\r\n]*)\Z"
 )
 _PLACEHOLDER = lazy(r"EXAMPLE|(?i:x{8,}|your[_-]?(?:api[_-]?)?(?:key|token|secret))")
 

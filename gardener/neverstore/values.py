@@ -144,13 +144,15 @@ _FUNCTION_ELSEWHERE = """der die das den dem des ein eine einen im am auf mit be
     unter neben ist sind nicht kein keine le la les un une du dans sur sous avec
     chez est sont pas el los las una en con del al está están lo gli il nel nella
     nei sul della è sono os uma na nos em com do da dos está het een op bij niet"""
-_FUNCS = frozenset(_FUNCTION.split()) | frozenset(_FUNCTION_ELSEWHERE.split())
+FUNCS = frozenset(_FUNCTION.split()) | frozenset(_FUNCTION_ELSEWHERE.split())
+_FUNCS = FUNCS
 _QUALITIES = {"correct", "incorrect", "wrong", "valid", "invalid", "weak", "strong"}
 _PHRASE_STOP = (_NOT_VALUES - _QUALITIES) | _FUNCS | set(_FOLLOWERS.split())
 _TIME_WORDS = """monday tuesday wednesday thursday friday saturday sunday january
     february april june july august september october november december tonight
     tomorrow today yesterday weekend eod asap noon midnight"""
 _TIMES = frozenset(_TIME_WORDS.split())
+TIMES = _TIMES
 # a clock time, a date or a day of the month: 10:00, 3pm, 2026-03-10, 10/03
 _TIME_TOKEN = lazy(
     r"(?i)\d{1,2}(?::\d{2})?[ap]\.?m\.?|\d{1,2}:\d{2}(?::\d{2})?"

@@ -16,7 +16,11 @@ _ROWS = {
     "own.tsv": "# a and b by CRC\n1\ten\tx\tthe wifi password is Kq7vLp2Zr9\n",
     "own-c.tsv": "1\ten\t\tnothing secret here at all\n",
     "own-d.tsv": "1\tfr\t\tune ligne sans rien\n",
-    "own-e.tsv": "1\tde\t\teine ganz harmlose Zeile\n0\tde\t\tnoch eine Zeile\n",
+    # by the salted CRC of ``corpus.part``: the first line is in e's held-out
+    # third (e-check), the second and third in its tuned part
+    "own-e.tsv": "1\tde\t\teine ganz harmlose Zeile\n1\tde\t\tgar nichts hier\n"
+    "0\tde\t\tnoch eine Zeile\n",
+    "own-f.tsv": "1\tsv\t\ten helt vanlig rad\n0\tsv\t\tännu en rad\n",
 }
 
 
@@ -26,25 +30,32 @@ def _data(tmp: Path, names: tuple[str, ...]) -> Path:
     return tmp
 
 
-def test_half_e_is_skipped_when_its_file_is_absent(
+def test_half_f_is_skipped_when_its_file_is_absent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    names = ("own.tsv", "own-c.tsv", "own-d.tsv")
+    names = ("own.tsv", "own-c.tsv", "own-d.tsv", "own-e.tsv")
     monkeypatch.setattr(corpus, "DATA", _data(tmp_path, names))
     halves = {c.half for c in corpus.load() if c.source == "own"}
-    assert halves == {None, "c", "d"}
+    assert halves == {None, "c", "d", "e"}
+    table = scores([c for c in corpus.load() if c.source == "own"])
+    assert "own/f" not in table
 
 
-def test_half_c_and_d_misses_are_listed_half_e_misses_never(
+def test_e_check_and_f_misses_are_never_listed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(corpus, "DATA", _data(tmp_path, tuple(_ROWS)))
     table = scores([c for c in corpus.load() if c.source == "own"])
     assert table["own/c"].missed == ["nothing secret here at all"]
     assert table["own/d"].missed == ["une ligne sans rien"]
-    # half e has its own row (recall, false refusals) and lists nothing
-    e = table["own/e"]
-    assert (e.secrets, e.refused, e.negatives) == (1, 0, 1)
-    assert e.missed == [] and e.falsely_refused == []
-    assert "eine ganz harmlose Zeile" not in table["own"].missed
-    assert "eine ganz harmlose Zeile" not in table["own:de"].missed
+    # e's tuned part lists its misses; its held-out third and half f have
+    # their own rows (recall, false refusals) and list nothing
+    assert table["own/e"].missed == ["gar nichts hier"]
+    check, f = table["own/e-check"], table["own/f"]
+    assert (check.secrets, check.refused) == (1, 0)
+    assert (f.secrets, f.refused, f.negatives) == (1, 0, 1)
+    for held in (check, f):
+        assert held.missed == [] and held.falsely_refused == []
+    for name in ("own", "own:de", "own:sv"):
+        assert "eine ganz harmlose Zeile" not in table[name].missed
+        assert "en helt vanlig rad" not in table[name].missed
