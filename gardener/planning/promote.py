@@ -61,7 +61,7 @@ from gardener.planning.restate import (
     restate_unkeyed,
 )
 from gardener.planning.sameness import same_value
-from gardener.planning.slotchange import SlotReader, restated
+from gardener.planning.slotchange import SURE_KEYS, SlotReader, restated
 from gardener.planning.times import valid_times
 
 
@@ -249,10 +249,6 @@ def _file(
     seen.add(mark)
 
 
-# keys the rules are sure of: a restatement never re-keys them
-_SURE = frozenset({"explicit", "pattern", "anchor", "clause", "subject"})
-
-
 def _restatable(c: Classified, work: Reconciliation) -> bool:
     """Whether ``c`` may restate a current key: not a removal, correction or
     judged entry, and keyed by no current key (or by none the rules are sure of)."""
@@ -260,7 +256,7 @@ def _restatable(c: Classified, work: Reconciliation) -> bool:
         return False
     if c.key is None:
         return True
-    return c.keyed_by not in _SURE and work.current(c.key) is None
+    return c.keyed_by not in SURE_KEYS and work.current(c.key) is None
 
 
 def _key_left(c: Classified, keys: KeyIndex, work: Reconciliation) -> Classified:

@@ -89,14 +89,6 @@ _MAX_TEXT = 250  # a longer entry is a log paragraph: it names keys in passing
 _NEAR = 4  # words between the key and the mark of change, at most
 _COMMON = 300  # keys (or facts) sharing a word past which it names none of them
 _SENTENCE = re.compile(r"(?<=[.!。！])\s+(?=\S)|(?<=[。！])")
-_HEDGES = (
-    "maybe", "might", "perhaps", "probably", "considering", "consider", "thinking about",
-    "should we", "could we", "would be", "proposal", "proposed", "suggest",
-    "vielleicht", "eventuell", "überlegen", "vorschlag", "peut-être", "envisage",
-    "envisager", "proposition", "quizás", "quizá", "tal vez", "propuesta",
-    "может быть", "возможно", "предлагаю", "也许", "可能", "考虑", "建议",
-    "かもしれ", "検討", "提案",
-)  # fmt: skip
 _MAX_VALUE_WORDS = 6
 # a quantity: a number with its currency, unit and per-unit ("$15/month",
 # "25 Sekunden", "2 000 e-mails/jour", "300 requests/min", "10:00 Uhr")
@@ -273,13 +265,6 @@ def _marks(said: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-_HEDGE = re.compile(
-    "|".join(
-        rf"(?<!\w){re.escape(h)}" if not unspaced(h[:1]) else re.escape(h)
-        for h in _HEDGES
-    ),
-    re.IGNORECASE,
-)
 # the preposition a value follows after a mark ("to", "auf", "à", "на", "为")
 _TO = re.compile(
     r"(?<!\w)(?:to|into|at|on|auf|nach|zu|à|a|au|sur|vers|en|на|в|до)\s+(.+)$"

@@ -29,7 +29,7 @@ from gardener.model.validtime import is_current
 from gardener.planning.classify import Classified
 
 # keys the rules are sure of: an explicit ``**key**`` or a rules.md pattern
-_SURE_KEYS = frozenset({"explicit", "pattern", "anchor", "clause", "subject"})
+SURE_KEYS = frozenset({"explicit", "pattern", "anchor", "clause", "subject"})
 _MAX_SLOT = 4  # tokens on either side: a longer difference is another sentence
 _MIN_FRAME = 3  # tokens shared around the slot
 # one CJK character is one token; a word keeps its inner . : ' - (v1.2, 9:30)
@@ -205,7 +205,7 @@ def restated(
     with ``replaces`` = the fact's id."""
     if c.ends or c.replaces or c.judge or c.kind == "event":
         return c, None
-    if c.keyed_by in _SURE_KEYS or not (c.durable or c.undecided or c.kind == "state"):
+    if c.keyed_by in SURE_KEYS or not (c.durable or c.undecided or c.kind == "state"):
         return c, None
     if c.key and current(c.key) is not None:
         return c, None
