@@ -228,7 +228,6 @@ def rule_spans(text: str, ctx: Context) -> list[Found]:
     if markers:
         # read past a marker as if it were not there: in "password: [REDACTED:password]
         # Hunter2x" (a value written after a redaction, by hand or by an agent
-        # copying a redacted line) the value is what follows the marker
         # copying a redacted line) the value is what follows the marker; only a
         # token with letters and digits counts there, since a redacted line's
         # own words ("[REDACTED:password] deploy friday") must stay as they are

@@ -343,6 +343,11 @@ def find_each(
     # line, so the joined text is read once for them too
     where += [m.start() for m in _ENCODED.finditer(joined)]
     where += detectors.suspicious_at(joined)
+    # a marker is read past (``rule_spans``): what follows it may be a value
+    at = joined.find("[REDACTED")
+    while at >= 0:
+        where.append(at)
+        at = joined.find("[REDACTED", at + 1)
     suspect = {bisect_right(starts, at) - 1 for at in where}
     plain = joined.isascii() and "\r" not in joined  # nothing to read in normal form
     out: list[list[Finding]] = []

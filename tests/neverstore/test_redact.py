@@ -162,6 +162,7 @@ def test_redact_is_idempotent(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.text() | mixed_text, max_size=12))
+@example(["PASSORD[REDACTED:A]000000:A"])  # CI: a value read past a marker
 def test_find_each_is_find_for_each_text(texts: list[str]) -> None:
     assert find_each(texts) == [find(t) for t in texts]
 
