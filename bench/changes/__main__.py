@@ -33,9 +33,9 @@ def load(half: str) -> list[dict[str, Any]]:
     return list(tomllib.loads(path.read_text(encoding="utf-8")).get("case", []))
 
 
-def _one(args: tuple[dict[str, Any], str]) -> Outcome:
+def _one(args: tuple[dict[str, Any], str, bool]) -> Outcome:
     global _TEMPLATE
-    case, scratch = args
+    case, scratch, oracle = args
     from gardener import Workspace
 
     if _TEMPLATE is None:
@@ -43,7 +43,7 @@ def _one(args: tuple[dict[str, Any], str]) -> Outcome:
         Workspace.init(_TEMPLATE, now_override="2026-05-01T09:00")
     root = Path(tempfile.mkdtemp(dir=scratch)) / "ws"
     try:
-        return run_case(case, root, _TEMPLATE)
+        return run_case(case, root, _TEMPLATE, oracle)
     except Exception as exc:  # a benchmark reports, it does not stop
         return Outcome(
             str(case["id"]),
@@ -86,6 +86,13 @@ def main(argv: list[str] | None = None) -> int:
         help="list the misses of half a (b is held out)",
     )
     parser.add_argument("--lang", action="append", help="only these languages")
+    parser.add_argument(
+        "--judge",
+        choices=("none", "oracle"),
+        default="none",
+        help="none: the rules alone; oracle: each day's review queue answered "
+        "from the case, as a perfect judge would",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     halves = args.half or ["a", "b"]
@@ -101,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {half} | - | 0 | no cases in {DATA / (half + '.toml')} | | |")
                 continue
             with ProcessPoolExecutor(args.jobs) as pool:
-                outs = list(pool.map(_one, [(c, scratch) for c in cases], chunksize=4))
+                work = [(c, scratch, args.judge == "oracle") for c in cases]
+                outs = list(pool.map(_one, work, chunksize=4))
             print("\n".join(table(half, outs)))
             langs = Counter(o.lang for o in outs if o.right)
             total = Counter(o.lang for o in outs)

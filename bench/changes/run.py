@@ -58,8 +58,12 @@ def _names(fact: Fact, word: str) -> bool:
     return mentions(f"{fact.key or ''} {fact.value}", word)
 
 
-def run_case(case: dict[str, Any], root: Path, template: Path) -> Outcome:
-    """Run ``case`` in ``root`` (a copy of the empty workspace ``template``)."""
+def run_case(
+    case: dict[str, Any], root: Path, template: Path, oracle: bool = False
+) -> Outcome:
+    """Run ``case`` in ``root`` (a copy of the empty workspace ``template``);
+    with ``oracle``, each day's review queue is answered as a perfect judge
+    would (``_oracle``): the ceiling of the judge's loop."""
     shutil.copytree(template, root, symlinks=True)
     day2 = DAY1 + timedelta(days=1)
     notes = root / "memory"
@@ -67,15 +71,47 @@ def run_case(case: dict[str, Any], root: Path, template: Path) -> Outcome:
     (notes / f"{DAY1}.md").write_text(case["day1"], encoding="utf-8")
     ws = Workspace(root, now_override=f"{DAY1}T20:00")
     ws.promote(force=True)
+    if oracle:
+        _oracle(ws, case)
     first = list(parse_memory(ws.memory_path.read_text(encoding="utf-8")).facts)
     old = str(case["old"])
     filed = any(_names(f, old) and not f.superseded for f in first)
     (notes / f"{day2}.md").write_text(case["day2"], encoding="utf-8")
     ws.now_override = f"{day2}T20:00"
     ws.promote(force=True)
+    if oracle:
+        _oracle(ws, case)
     after = list(parse_memory(ws.memory_path.read_text(encoding="utf-8")).facts)
     hits = ws.recall(str(case["q"]), limit=3)
     return judge(case, filed, after, hits)
+
+
+def _oracle(ws: Workspace, case: dict[str, Any]) -> None:
+    """Answer the queue from the case: an entry naming ``new`` (a change) or
+    ``old`` (a removal, on day 2) replaces or ends the current fact naming
+    ``old``; one naming ``old`` on day 1 is durable; the rest are transient."""
+    kind, old, new = str(case["type"]), str(case["old"]), str(case.get("new", ""))
+    facts = parse_memory(ws.memory_path.read_text(encoding="utf-8")).facts
+    held = next((f.id for f in facts if not f.superseded and _names(f, old)), None)
+    answers: list[dict[str, object]] = []
+    for item in ws.review(1000).items:
+        text = str(item["text"])
+        said: dict[str, object] = {"id": item["id"], "verdict": "transient"}
+        guess = item["guess"]
+        durable = guess["kind"] if guess["kind"] in DURABLE else "fact"  # type: ignore[index]
+        if kind == "change" and held and mentions(text, new):
+            said = {"id": item["id"], "verdict": "durable", "kind": durable,
+                    "replaces": held}  # fmt: skip
+        elif kind == "removal" and held and mentions(text, old):
+            said = {"id": item["id"], "verdict": "ends", "replaces": held}
+        elif mentions(text, old) or (new and mentions(text, new)):
+            said = {"id": item["id"], "verdict": "durable", "kind": durable}
+        answers.append(said)
+    if answers:
+        ws.decide(answers, by="oracle", force=True)
+
+
+DURABLE = ("identity", "preference", "decision", "fact")
 
 
 def judge(case: dict[str, Any], filed: bool, after: list[Fact], hits: list) -> Outcome:

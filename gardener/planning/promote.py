@@ -49,6 +49,7 @@ from gardener.planning.ending import names
 from gardener.planning.frames import read_frame
 from gardener.planning.judging import Waiting, guessed_action, waits
 from gardener.planning.labels import split_label
+from gardener.planning.nearchange import FactIndex, near_change
 from gardener.planning.reconcile import Decision, Reconciliation
 from gardener.planning.refusals import REDACTED, refusals
 from gardener.planning.restate import (
@@ -408,6 +409,7 @@ def plan_promotion(
     pending: list[Waiting] = []
     keys = KeyIndex(work.topic_names)  # the current keys' words, for restatements
     unkeyed = LooseIndex()  # and the unkeyed facts' that hold a number
+    every = FactIndex()  # and every current fact's, for near changes
     for i, row in enumerate(queue):
         at, entry, mark = row[0], row[3], row[4]
         when = retired.get(retired_mark(entry.path, entry.value)) if retired else None
@@ -477,6 +479,11 @@ def plan_promotion(
                 kinds[i], reader, work.current, config.durable_kinds
             )
         wait = None if gone else waits(kinds[i], config, work.current)
+        if near is None and wait is None and not gone and config.judge != "none":
+            # "Fallback: kimi-k2.5" under "Switched to Ollama": a change the
+            # rules cannot tie to the fact it shares words with
+            near = near_change(kinds[i], entry, format_instant(at), work.facts,
+                               every, work.current, reader.words)  # fmt: skip
         if near is not None and config.judge != "none":
             wait = near
         if wait is not None:

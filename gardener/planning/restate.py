@@ -251,6 +251,12 @@ class KeyIndex:
         return [nk for score, n, nk in ranked if (score, n) == best]
 
 
+def marks_of_change(words: Words) -> re.Pattern[str]:
+    """What marks a change in ``words``' languages: a ``change_verbs`` or
+    ``change_words`` phrase ("raised", "switched to", "now", "改成")."""
+    return _marks((*words.change_verbs, *words.change_words))
+
+
 @lru_cache(maxsize=8)
 def _marks(said: tuple[str, ...]) -> re.Pattern[str]:
     phrases = sorted(set(said), key=len, reverse=True)
