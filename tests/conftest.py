@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +11,7 @@ from click.testing import CliRunner, Result
 
 from gardener import Workspace
 from gardener.cli.commands import main
+from tests.helpers import new_workspace
 
 if TYPE_CHECKING:
     from tests.judge.models import Plugin
@@ -39,38 +39,13 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def ws_template(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """The folder of a workspace made by ``Workspace.init`` at a clock time,
-    made once per session (and xdist worker) for each time asked: copying it
-    is several times faster than a new init and gives the same files, git
-    history, hooks and drivers (none of them names the folder)."""
-    made: dict[str, Path] = {}
-
-    def template(now: str) -> Path:
-        if now not in made:
-            # inside a test, under no_git_identity's environment
-            folder = tmp_path_factory.mktemp("ws-template") / "ws"
-            Workspace.init(folder, now_override=now)
-            made[now] = folder
-        return made[now]
-
-    return template
-
-
 @pytest.fixture
-def ws(
-    tmp_path: Path,
-    request: pytest.FixtureRequest,
-    ws_template: Callable[[str], Path],
-) -> Workspace:
+def ws(tmp_path: Path, request: pytest.FixtureRequest) -> Workspace:
     """A new workspace whose clock starts at 2026-01-05 09:00, or at the time a
     ``@pytest.mark.now("YYYY-MM-DDTHH:MM")`` on the test or module gives."""
     mark = request.node.get_closest_marker("now")
     now = mark.args[0] if mark else "2026-01-05T09:00"
-    root = tmp_path / "ws"
-    shutil.copytree(ws_template(now), root, symlinks=True)
-    return Workspace(root, now_override=now)
+    return new_workspace(tmp_path, now)
 
 
 @pytest.fixture
