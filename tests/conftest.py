@@ -11,6 +11,7 @@ from click.testing import CliRunner, Result
 
 from gardener import Workspace
 from gardener.cli.commands import main
+from tests.helpers import new_workspace
 
 if TYPE_CHECKING:
     from tests.judge.models import Plugin
@@ -44,8 +45,7 @@ def ws(tmp_path: Path, request: pytest.FixtureRequest) -> Workspace:
     ``@pytest.mark.now("YYYY-MM-DDTHH:MM")`` on the test or module gives."""
     mark = request.node.get_closest_marker("now")
     now = mark.args[0] if mark else "2026-01-05T09:00"
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override=now)
-    return workspace
+    return new_workspace(tmp_path, now)
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ and a workspace's notes, answers and git log for the tests through ``Workspace``
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from datetime import date, datetime
@@ -55,6 +56,23 @@ def current(plan: PromotionPlan, key: str) -> list[str]:
         and normalize_key(f.key) == normalize_key(key)
         and is_current(f, "2026-12-01")
     ]
+
+
+def new_workspace(tmp_path: Path, now: str) -> Workspace:
+    """A new workspace in ``tmp_path / "ws"`` (which must not exist), as
+    ``Workspace.init(tmp_path / "ws", now_override=now)`` makes it.
+
+    It is a copy of one made once per clock time and test process (in the
+    session's temporary folder): copying is several times faster than a new
+    init, and gives the same files, git history, hooks and drivers, since none
+    of them names the folder. Call it inside a test, where the environment of
+    the ``no_git_identity`` fixture holds."""
+    template = tmp_path.parent / f"ws-template-{now.replace(':', '')}" / "ws"
+    if not template.exists():
+        Workspace.init(template, now_override=now)
+    root = tmp_path / "ws"
+    shutil.copytree(template, root, symlinks=True)
+    return Workspace(root, now_override=now)
 
 
 def git(root: Path, *args: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gardener import RefusedError, Workspace
-from tests.helpers import at, git
+from tests.helpers import at, git, new_workspace
 
 
 def test_monday_postgres_friday_sqlite(ws: Workspace):
@@ -78,7 +78,7 @@ def test_tier2_renewal_price_today_as_of_february_then_pruned(ws: Workspace):
 
 
 def test_day_40_lesson_ttl_refusals_and_ranking(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-01T08:00")
+    ws = new_workspace(tmp_path, "2026-01-01T08:00")
     day = lambda n: f"2026-01-{n + 1:02d}" if n < 31 else f"2026-02-{n - 30:02d}"  # noqa: E731
     stored = 0
     for text, n in [

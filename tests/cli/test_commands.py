@@ -14,6 +14,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.cli.commands import main
+from tests.helpers import new_workspace
 
 README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 
@@ -303,9 +304,8 @@ def test_cli_subprocess_json(tmp_path: Path):
 
 def test_a_reader_that_goes_away_gets_no_broken_pipe_message(tmp_path: Path) -> None:
     """`gardener review | head` printed "gardener: : Broken pipe"."""
-    from gardener import Workspace
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
+    ws = new_workspace(tmp_path, "2026-03-01T18:00")
     lines = "".join(
         f"- the lamp number {n} flickers a little {'x' * 200}\n" for n in range(600)
     )

@@ -9,7 +9,7 @@ import pytest
 
 from gardener import RefusedError, Workspace
 from gardener.neverstore.redact import find
-from tests.helpers import write
+from tests.helpers import new_workspace, write
 
 TOKEN = "github_pat_" + "11ABCDEFG0x7Yq2Lm9Pz4Rt6Vw8Kd3Hs"
 
@@ -114,9 +114,7 @@ def test_a_password_written_after_a_marker_never_reaches_git(tmp_path):
     note directly was committed as written (promote refused it, record did not)."""
     import subprocess
 
-    from gardener import Workspace
-
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-06-01T12:00")
+    ws = new_workspace(tmp_path, "2026-06-01T12:00")
     note = ws.root / "memory" / "2026-06-01.md"
     note.write_text("- the admin password: [REDACTED:password] Hunter2Hunter2x\n")
     ws.record()

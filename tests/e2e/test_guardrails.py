@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gardener import Workspace
 from gardener.files.lock import process_ended
-from tests.helpers import at, cli, git
+from tests.helpers import at, cli, git, new_workspace
 
 NOW = "2026-01-05T09:00"
 
@@ -148,7 +148,7 @@ def test_a_rogue_agent_loses_nothing_and_leaks_no_token(tmp_path: Path):
 
     from gardener.watch.watcher import Options, Watcher
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-10T12:00")
+    ws = new_workspace(tmp_path, "2026-01-10T12:00")
     notes = ws.root / "memory"
     for day in range(1, 10):
         (notes / f"2026-01-0{day}.md").write_text(
@@ -217,7 +217,7 @@ def test_a_rogue_agent_loses_nothing_and_leaks_no_token(tmp_path: Path):
 def _budgeted(tmp_path: Path, budget: int) -> Workspace:
     """A workspace with a budget of ``budget`` characters, and a key whose
     value changed 40 times (39 superseded values of history)."""
-    first, _ = Workspace.init(tmp_path / "ws", now_override="2026-02-20T12:00")
+    first = new_workspace(tmp_path, "2026-02-20T12:00")
     rules = first.root / "rules.md"
     rules.write_text(
         rules.read_text().replace(

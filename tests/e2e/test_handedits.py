@@ -11,7 +11,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.errors import LossBudgetError
-from tests.helpers import at, values, write
+from tests.helpers import at, new_workspace, values, write
 
 NOW = "2026-03-01T12:00"
 
@@ -25,7 +25,7 @@ def git(root: Path, *args: str) -> str:
 @pytest.fixture
 def eight(tmp_path: Path) -> Workspace:
     """Eight current facts, promoted and committed."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws = new_workspace(tmp_path, NOW)
     (ws.root / "memory" / "2026-02-01.md").write_text(
         "".join(f"- fact: **host {i}**: box{i}\n" for i in range(8))
     )
@@ -200,7 +200,7 @@ def test_a_hand_edit_of_todays_note_is_its_writers_commit_not_the_notes(
 ):
     """Regression (new-user trial): ``note`` folded a person's uncommitted edit
     of the day's note into its own commit, authored by the agent."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws = new_workspace(tmp_path, NOW)
     git(ws.root, "config", "user.name", "Pat Doe")
     git(ws.root, "config", "user.email", "pat@example.org")
     ws.note("CI runs on GitHub Actions", by="atlas")
@@ -228,7 +228,7 @@ def test_a_note_killed_after_its_append_is_finished_as_that_note(
     line to be committed later as the person's hand edit."""
     import gardener.verbs.note
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws = new_workspace(tmp_path, NOW)
     git(ws.root, "config", "user.name", "Pat Doe")
     git(ws.root, "config", "user.email", "pat@example.org")
     ws.note("first", by="atlas")
@@ -256,7 +256,7 @@ def test_a_resumed_note_commits_its_journaled_text_only(
     under the note's author."""
     import gardener.verbs.note
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws = new_workspace(tmp_path, NOW)
     ws.note("first", by="atlas")
     real = gardener.verbs.note.append_entry
 
@@ -281,7 +281,7 @@ def test_a_resumed_note_commits_its_journaled_text_only(
 def test_a_days_note_deleted_by_hand_is_restored_before_the_next_note(tmp_path: Path):
     """Regression (breaker): the note's commit carried the person's deletion;
     then (issue 19) the deletion was committed: only prune deletes a note."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws = new_workspace(tmp_path, NOW)
     ws.note("first", by="atlas")
     note = ws.root / "memory" / f"{NOW[:10]}.md"
     note.unlink()
@@ -302,7 +302,7 @@ def test_why_shows_the_value_a_hand_edit_replaced(tmp_path: Path, how: str):
     """Regression (new-user trial): after a person changed ``**editor**:
     Neovim`` to ``Helix`` in MEMORY.md, ``why editor`` gave Helix the Neovim
     promote's commit, and Neovim appeared nowhere."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-03T09:00")
+    ws = new_workspace(tmp_path, "2026-03-03T09:00")
     ws.note("Neovim", kind="preference", key="editor")
     ws.promote()
     memory = ws.root / "MEMORY.md"
@@ -336,7 +336,7 @@ def test_why_after_successive_hand_edits_gives_each_value_its_own_span(
 ):
     """Regression (breaker): after Berlin -> Munich -> Hamburg by hand, every
     value showed the entry's first since, so their spans overlapped."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-03T08:00")
+    ws = new_workspace(tmp_path, "2026-03-03T08:00")
     ws.note("Berlin", kind="fact", key="city")
     ws.promote()
     memory = ws.root / "MEMORY.md"
@@ -361,7 +361,7 @@ def test_why_gives_an_uncommitted_edit_no_commit(tmp_path: Path, run_cli):
     """Regression (new-user trial): before any gardener command recorded a
     hand edit of MEMORY.md, ``why`` gave the new value the commit that holds
     the old one."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-03T09:00")
+    ws = new_workspace(tmp_path, "2026-03-03T09:00")
     ws.note("Priya Nair", kind="fact", key="Dana / manager")
     ws.promote()
     memory = ws.root / "MEMORY.md"

@@ -17,6 +17,7 @@ from gardener import Workspace
 from gardener.errors import GardenerError
 from gardener.model.validtime import format_instant, parse_instant
 from gardener.store.settings import load
+from tests.helpers import new_workspace
 
 NOW = "2026-03-01T12:00"
 
@@ -56,7 +57,7 @@ def blob(root: Path, rev_path: str) -> bytes:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    workspace = new_workspace(tmp_path, NOW)
     return workspace
 
 
@@ -295,9 +296,8 @@ def test_check_names_a_note_name_on_a_folder_or_a_link_out(ws: Workspace, run_cl
 def test_check_names_an_index_lock_a_killed_git_left(tmp_path):
     """Regression (breaker): after a kill left .git/index.lock, every commit
     waited and failed, while ``check`` said "no problems"."""
-    from gardener import Workspace
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T10:00")
+    ws = new_workspace(tmp_path, "2026-03-01T10:00")
     assert not [p for p in ws.check() if p.kind == "git"]
     (ws.root / ".git" / "index.lock").write_bytes(b"")
     [problem] = [p for p in ws.check() if p.kind == "git"]

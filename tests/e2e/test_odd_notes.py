@@ -11,6 +11,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.git.repo import Repo
+from tests.helpers import new_workspace
 
 NOW = "2026-03-03T10:00"
 BINARY = b"- 09:00 first line\n\x00\x01\x02 bob@example.com in a binary\x00\xff\xfe\n"
@@ -26,7 +27,7 @@ def git(root: Path, *args: str) -> str:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    workspace = new_workspace(tmp_path, NOW)
     workspace.note("the deploy server is atlas-3", kind="fact", time="09:00")
     workspace.note("I prefer tea", kind="preference", time="09:05")
     return workspace

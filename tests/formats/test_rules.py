@@ -268,9 +268,9 @@ def test_the_shipped_rules_have_what_the_classifier_needs():
 
 
 def test_an_edited_rules_file_wins_over_the_cache(tmp_path):
-    from gardener import Workspace
+    from tests.helpers import new_workspace
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     assert load(ws.root).note_ttl_days == 30
     assert (ws.root / ".git" / "gardener" / "config.json").exists()
     rules = ws.root / "rules.md"
@@ -281,9 +281,9 @@ def test_an_edited_rules_file_wins_over_the_cache(tmp_path):
 
 
 def test_a_damaged_cache_is_ignored_and_replaced(tmp_path):
-    from gardener import Workspace
+    from tests.helpers import new_workspace
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     cache = ws.root / ".git" / "gardener" / "config.json"
     for junk in ("{not json", '{"key": 1}', "[]", '{"key": "x", "config": {}}'):
         cache.write_text(junk)

@@ -15,14 +15,14 @@ from gardener.model.facts import Note
 from gardener.model.marks import fingerprints
 from gardener.planning.prune import PLAUSIBLE_LAG_DAYS, Dating, PrunePlan, plan_prune
 from gardener.store.settings import default_config
-from tests.helpers import note
+from tests.helpers import new_workspace, note
 
 
 def test_a_routine_prune_leaves_no_broken_reference_for_check(tmp_path: Path):
     """Prune deleted a superseded entry but kept the current one's
     ``supersedes=`` naming it: ``check`` then reported a broken reference
     (exit 4) after every retention period."""
-    first, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    first = new_workspace(tmp_path, "2026-01-05T09:00")
     first.note("we use Postgres", kind="decision", key="database")
     first.promote()
     later = Workspace(first.root, now_override="2026-02-01T09:00")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gardener import Workspace
 from gardener.planning.purge import REPLACEMENT
+from tests.helpers import new_workspace
 
 INDEX = Path(".git/gardener/recall.sqlite3")
 
@@ -49,7 +50,7 @@ def test_a_pruned_note_leaves_the_index(ws: Workspace):
 
 
 def test_recall_all_reaches_old_notes_and_superseded_facts(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     ws.note("decided: the database is Postgres", kind="decision", key="database")
     ws.promote()
     later = Workspace(ws.root, now_override="2026-03-01T09:00")
@@ -182,7 +183,7 @@ def test_a_memory_file_that_does_not_parse_is_an_error_not_an_empty_answer(
 
 
 def test_a_note_prune_deletes_leaves_the_index_words_and_all(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     ws.note("the old codename was bluewhale")
     ws.promote()
     assert texts(ws, "bluewhale", everything=True)
@@ -198,7 +199,7 @@ def test_a_keys_newest_note_answers_until_promote_files_it(tmp_path: Path):
     """Regression (new-user trial): a new value noted for a key MEMORY.md holds
     was invisible to recall until the next promote, and so was a value noted
     after the key was forgotten."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     ws.note("we use SQLite", kind="decision", key="database")
     ws.promote()
     assert [(h.value, h.status) for h in ws.recall("database")] == [
@@ -233,7 +234,7 @@ def _values(ws: Workspace, query: str) -> list[str]:
 def test_each_unfiled_value_of_a_multi_valued_key_answers(tmp_path: Path):
     """Regression (breaker): only the newest note of a multi-valued key showed,
     though promote files them all."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-10T12:00")
+    ws = new_workspace(tmp_path, "2026-03-10T12:00")
     ws.note("Python", kind="fact", key="language", time="09:00")
     ws.promote()
     ws.note("Rust", kind="fact", key="language", time="10:00")
@@ -244,7 +245,7 @@ def test_each_unfiled_value_of_a_multi_valued_key_answers(tmp_path: Path):
 def test_a_filed_correction_no_longer_answers_as_a_note(tmp_path: Path):
     """Regression (breaker): promote gives a corrected value the wrong one's
     since, so its correction note looked newer than anything filed, forever."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-10T12:00")
+    ws = new_workspace(tmp_path, "2026-03-10T12:00")
     ws.note("Postgres", kind="decision", key="db", time="09:00")
     ws.promote()
     ws.note("MySQL", kind="correction", key="db", time="10:00")
@@ -257,7 +258,7 @@ def test_a_filed_correction_no_longer_answers_as_a_note(tmp_path: Path):
 
 
 def test_an_expired_note_entry_does_not_answer(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-10T12:00")
+    ws = new_workspace(tmp_path, "2026-03-10T12:00")
     ws.note("the banner is on", expires="2026-03-12")
     assert _values(ws, "banner") == ["the banner is on"]
     assert _values(Workspace(ws.root, now_override="2026-03-15T12:00"), "banner") == []
@@ -267,7 +268,7 @@ def test_a_new_value_noted_in_the_same_minute_answers(tmp_path: Path):
     """Regression (breaker and new-user trial): with the clock fixed, a value
     noted in the minute of the filed one stayed hidden until the next promote,
     though promote takes it as the newer value."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-11-30T10:00")
+    ws = new_workspace(tmp_path, "2026-11-30T10:00")
     ws.note("Postgres", kind="decision", key="database")
     ws.promote()
     assert [(h.value, h.status) for h in ws.recall("database")] == [
@@ -284,7 +285,7 @@ def test_a_new_value_noted_in_the_same_minute_answers(tmp_path: Path):
 def test_a_repeat_of_the_current_value_is_no_new_word(tmp_path: Path):
     """Regression (breaker): a note repeating the key's current value (promote
     rejects it: same value) answered as a [note] beside the [current] entry."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     ws.note("we use SQLite", kind="decision", key="database")
     ws.promote()
     later = Workspace(ws.root, now_override="2026-01-06T09:00")
@@ -310,7 +311,7 @@ def test_a_value_edited_by_hand_in_memory_md_keeps_its_note_filed(tmp_path: Path
     """Regression (breaker): after a person edited a filed value in MEMORY.md,
     the note it came from (same minute, old value) answered again as a [note]
     for the notes' whole TTL."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     ws.note("decision: **database**: Postgres")
     ws.promote()
     memory = ws.root / "MEMORY.md"

@@ -11,7 +11,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.recall.search import search_fresh
-from tests.helpers import at
+from tests.helpers import at, new_workspace
 
 NOW = "2026-01-05T09:00"
 
@@ -320,7 +320,7 @@ def test_ties_come_in_the_same_order_from_a_warm_index_and_a_fresh_one(
 ):
     """(breaker) A MEMORY.md entry and its note tie (same score and since):
     a warm index gave the note first, a fresh one the entry: --limit 1 differed."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-02-01T12:00")
+    ws = new_workspace(tmp_path, "2026-02-01T12:00")
     ws.note("decision: **db**: postgres widget", by="a")
     Workspace(ws.root, now_override="2026-02-05T12:00").promote()
     later = Workspace(ws.root, now_override="2026-03-10T12:00")

@@ -24,6 +24,7 @@ from gardener.formats.memoryfile import END, parse_memory
 from gardener.planning.promote import plan_promotion
 from gardener.store.journal import JOURNAL, RESUMED, begin
 from gardener.store.ledger import Ledger
+from tests.helpers import new_workspace
 
 NOW = "2026-03-01T12:00"
 KEYS = [f"service {i} / host" for i in range(80)]
@@ -55,7 +56,7 @@ def _entries(rng: random.Random, count: int, hour: int) -> list[str]:
 @pytest.fixture
 def big(tmp_path: Path) -> Workspace:
     """28 days of notes, 30 keyed entries each: a promote takes about half a second."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws = new_workspace(tmp_path, NOW)
     rng = random.Random(7)
     for day in range(1, 29):
         lines = [f"# 2026-02-{day:02d}", "", *_entries(rng, 30, 9)]

@@ -16,6 +16,7 @@ from gardener import Workspace
 from gardener.store.ledger import month_file
 from gardener.store.notescan import scan
 from gardener.store.statcache import FILE, Clock, begin, load
+from tests.helpers import new_workspace
 
 NOW = "2026-03-01T18:00"
 
@@ -28,7 +29,7 @@ def git(root: Path, *args: str) -> str:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    workspace = new_workspace(tmp_path, NOW)
     notes = workspace.root / "memory"
     (notes / "2026-02-10.md").write_text("- 09:00 fact: **staging host**: box2\n")
     (notes / "2026-02-12.md").write_text("- 10:00 decision: **database**: Postgres\n")

@@ -9,6 +9,7 @@ import pytest
 
 from gardener import LossBudgetError, Workspace
 from gardener.errors import GardenerError, UsageError
+from tests.helpers import new_workspace
 
 
 def git(root: Path, *args: str) -> str:
@@ -19,7 +20,7 @@ def git(root: Path, *args: str) -> str:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    workspace, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
+    workspace = new_workspace(tmp_path, "2026-03-01T09:00")
     for n, (key, value, by) in enumerate(
         [
             ("database", "SQLite", "atlas"),
@@ -135,7 +136,7 @@ def test_source_and_agent_select_memory_entries_only(ws: Workspace):
 
 
 def test_prune_drops_the_retired_entries_of_the_notes_it_deletes(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     ws.note("Visited the Bergen office", time="09:00")
     ws.now_override = "2026-01-05T10:00"
     ws.forget("bergen office")

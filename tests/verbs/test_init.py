@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 from gardener import Workspace
-from tests.helpers import commits, git
+from tests.helpers import commits, git, new_workspace
 
 USER = ["-c", "user.name=Person", "-c", "user.email=person@example.org"]
 
@@ -18,7 +18,7 @@ def git_as_person(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_hook_refuses_a_persons_commit_that_holds_a_secret(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
+    ws = new_workspace(tmp_path, "2026-03-01T09:00")
     hook = ws.root / ".git" / "hooks" / "pre-commit"
     assert hook.exists() and hook.stat().st_mode & 0o111
     (ws.root / "notes.txt").write_text(
@@ -44,7 +44,7 @@ def test_existing_hook_is_kept(tmp_path: Path):
 
 
 def test_check_history_finds_a_secret_committed_past_the_hook(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
+    ws = new_workspace(tmp_path, "2026-03-01T09:00")
     (ws.root / "old.md").write_text("- the wifi password is Quartz-Heron-77\n")
     git_as_person(ws.root, "add", "old.md")
     assert git_as_person(ws.root, "commit", "--no-verify", "-m", "oops").returncode == 0
@@ -115,7 +115,7 @@ def test_init_again_adds_the_merge_lines_an_older_workspace_lacks(ws: Workspace)
 def test_hook_and_check_refuse_unresolved_conflict_markers(tmp_path: Path):
     """Breaker (two clones): a hand merge left <<<<<<< ... >>>>>>> in MEMORY.md,
     the hook let it through, sync pushed it and both values read as current."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
+    ws = new_workspace(tmp_path, "2026-03-01T09:00")
     memory = ws.root / "MEMORY.md"
     text = memory.read_text()
     memory.write_text(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gardener import LossBudgetError, Workspace
-from tests.helpers import git, values, write
+from tests.helpers import git, new_workspace, values, write
 
 UNDECIDED = """# 2026-02-20
 
@@ -156,7 +156,7 @@ def test_an_inferred_key_that_would_replace_a_value_waits(ws: Workspace) -> None
 
 
 def test_check_reports_a_backlog_once_it_is_old(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-02-21T09:00")
+    ws = new_workspace(tmp_path, "2026-02-21T09:00")
     write(ws, "2026-02-20.md", UNDECIDED)
     ws.promote()
     assert not [p for p in ws.check() if p.kind == "backlog"]

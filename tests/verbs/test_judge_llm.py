@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gardener import Workspace
-from tests.helpers import git, values, write
+from tests.helpers import git, new_workspace, values, write
 from tests.judge.models import Plugin
 
 NOTE = """# 2026-02-20
@@ -19,7 +19,7 @@ NOTE = """# 2026-02-20
 
 
 def workspace(tmp_path: Path, model: str, more: str = "") -> Workspace:
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T18:00")
+    ws = new_workspace(tmp_path, "2026-03-01T18:00")
     (ws.root / "rules.md").write_text(
         f"---\njudge: llm\njudge_model: {model}\n{more}---\n# Notes\nKeep what lasts.\n",
         encoding="utf-8",

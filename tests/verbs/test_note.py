@@ -8,7 +8,7 @@ import os
 import pytest
 
 from gardener import RefusedError, Workspace
-from tests.helpers import commits, git, write
+from tests.helpers import commits, git, new_workspace, write
 
 
 def test_note_appends_and_commits_as_its_author(ws: Workspace):
@@ -251,7 +251,7 @@ def test_the_fast_note_reads_the_headings_of_rules_md(tmp_path, monkeypatch):
     from gardener.planning.headings import heading_words
     from gardener.verbs.note import NoteSettings, note_fresh
 
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-05T09:00")
+    ws = new_workspace(tmp_path, "2026-01-05T09:00")
     rules = (ws.root / "rules.md").read_text()
     (ws.root / "rules.md").write_text(
         rules.replace("  fact: [facts,", "  fact: [kiwis, facts,", 1)

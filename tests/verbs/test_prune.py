@@ -12,7 +12,7 @@ from click.testing import Result
 from gardener import Workspace
 from gardener.errors import LossBudgetError
 from gardener.formats.memoryfile import parse_memory
-from tests.helpers import at, git, write
+from tests.helpers import at, git, new_workspace, write
 
 
 def test_prune_keeps_notes_until_promoted_and_checks_the_name(ws: Workspace):
@@ -63,7 +63,7 @@ def test_a_note_named_356_days_before_its_first_commit_is_kept_and_reported(
     tmp_path: Path, run_cli: Callable[..., Result]
 ):
     """Issue 14: the wrong-year guard started at 365 days, so this note went."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2025-12-27T21:00")
+    ws = new_workspace(tmp_path, "2025-12-27T21:00")
     write(ws, "2025-01-05.md", "- 09:00 event: deployed v2\n")
     ws.record()
     result = run_cli("-w", str(ws.root), "prune", now="2025-12-28T09:00")

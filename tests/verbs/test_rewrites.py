@@ -10,6 +10,7 @@ import pytest
 
 from gardener import Workspace
 from gardener.verbs.rewrites import outside_loss
+from tests.helpers import new_workspace
 
 NOW = "2026-02-03T10:00"
 
@@ -23,7 +24,7 @@ def git(root: Path, *args: str) -> str:
 @pytest.fixture
 def ten(tmp_path: Path) -> Workspace:
     """Ten current facts promoted from three committed notes."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override=NOW)
+    ws = new_workspace(tmp_path, NOW)
     for day, hosts in (("2026-02-01", range(4)), ("2026-02-02", range(4, 7))):
         (ws.root / "memory" / f"{day}.md").write_text(
             "".join(f"- fact: **host {i}**: box{i}\n" for i in hosts)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gardener import RefusedError, Workspace
+from tests.helpers import new_workspace
 
 USER = ["-c", "user.name=Person", "-c", "user.email=person@example.org"]
 TOKEN = (
@@ -29,7 +30,7 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-03-01T09:00")
+    ws = new_workspace(tmp_path, "2026-03-01T09:00")
     return ws
 
 

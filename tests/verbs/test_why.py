@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gardener import Workspace
-from tests.helpers import at, git
+from tests.helpers import at, git, new_workspace
 
 
 def test_why_finds_the_commit_of_a_hand_written_entry(ws: Workspace):
@@ -27,7 +27,7 @@ def test_why_counts_as_pruned_only_what_prune_deleted(tmp_path: Path):
     """A prune also rewrites lines (it drops a link to what it deletes): read
     from its diff, such a line looked deleted too, and a value later deleted
     by hand showed as pruned by that commit."""
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-01T09:00")
+    ws = new_workspace(tmp_path, "2026-01-01T09:00")
     for day, value in (("2026-01-01", "Postgres"), ("2026-02-01", "MySQL"),
                        ("2026-03-01", "SQLite")):  # fmt: skip
         at(ws, f"{day}T10:00").note(f"decision: **database**: {value}")
@@ -55,7 +55,7 @@ def test_why_counts_as_pruned_only_what_prune_deleted(tmp_path: Path):
 
 
 def test_why_keeps_a_corrected_value_apart_from_one_that_held(tmp_path: Path):
-    ws, _ = Workspace.init(tmp_path / "ws", now_override="2026-01-01T09:00")
+    ws = new_workspace(tmp_path, "2026-01-01T09:00")
     at(ws, "2026-01-01T10:00").note("decision: **database**: Postgres")
     at(ws, "2026-01-01T10:00").promote()
     at(ws, "2026-01-05T10:00").note("correction: **database**: MySQL")
