@@ -404,6 +404,8 @@ def _modifier(after: str, topic: str) -> bool:
         joined
     ):  # "vom Redis-Client": a compound's first part ("Redis-Cache" is the cache)
         return not joined.group(1).casefold().startswith(name[:4])
+    if re.match(r"^['’]s\s+\w", after):
+        return True  # "Hetzner's Falkenstein region": a possessive names its thing
     m = re.match(r"^\s+([a-z][\w-]*)", after)
     if not m:
         return False
