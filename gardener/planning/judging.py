@@ -23,6 +23,7 @@ from gardener.planning.classify import Classified
 from gardener.planning.frames import negated
 from gardener.planning.keying import topic_of
 from gardener.planning.labels import split_label
+from gardener.planning.nearchange import stems
 from gardener.planning.sameness import same_value
 
 # "[REDACTED:password]": what a redaction leaves (gardener.neverstore.engine)
@@ -430,30 +431,17 @@ def nearest_facts(
     letters ("updates" meets "update"; two-character runs in Chinese and
     Japanese); a fact is near when it shares two of them and at least two
     fifths of the shorter side's (a changed number or name leaves the rest)."""
-    mine = _stems(text)
+    mine = stems(text)
     if len(mine) < 2:
         return []
     scored: list[tuple[float, int, Fact]] = []
     for n, f in enumerate(facts):
         if f.since and f.since[:16] > since[:16]:
             continue
-        theirs = _stems(f"{f.key or ''} {f.value}")
+        theirs = stems(f"{f.key or ''} {f.value}")
         shared = len(mine & theirs)
         if shared >= 2:
             score = shared / min(len(mine), len(theirs))
             if score >= 0.4:
                 scored.append((-score, n, f))
     return [f for _, _, f in sorted(scored)[:limit]]
-
-
-_WORD = re.compile(r"[^\W\d_]{4,}|[\u3040-\u30ff\u4e00-\u9fff]{2,}")
-
-
-def _stems(text: str) -> set[str]:
-    out: set[str] = set()
-    for word in _WORD.findall(text.casefold()):
-        if ord(word[0]) >= 0x3040:
-            out.update(word[i : i + 2] for i in range(len(word) - 1))
-        else:
-            out.add(word[:5])
-    return out
