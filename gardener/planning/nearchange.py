@@ -96,7 +96,7 @@ def near_change(
     marks = marks_of_change(words)
     if not (marks.search(text) or (entry.heading and marks.search(entry.heading))):
         return None
-    mine = stems(f"{entry.heading or ''} {text}") if entry.heading else stems(text)
+    mine = stems(f"{entry.heading or ''} {text}")
     if len(mine) < _MIN_SHARED:
         return None
     index.grow(facts)

@@ -306,7 +306,7 @@ def restate(
         return None
     if len(_ARROWS.findall(text)) > 1:
         return None  # two arrows are a pipeline ("static → animation → static")
-    marks = _marks((*words.change_verbs, *words.change_words))
+    marks = marks_of_change(words)
     # each sentence holding a mark, alone ("Pro plan goes to $15. Team plan
     # unchanged."; "We moved! New office is at 220 Ferris Street.")
     for sentence in _SENTENCE.split(text):
@@ -612,7 +612,7 @@ def restate_unkeyed(
         return None
     if len(_ARROWS.findall(text)) > 1:
         return None
-    if not _marks((*words.change_verbs, *words.change_words)).search(text):
+    if not marks_of_change(words).search(text):
         return None
     index.grow(facts)
     mine = _stems(_QUANTITY.sub(" ", text))
