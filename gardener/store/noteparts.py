@@ -222,13 +222,17 @@ def _head(
         head = bytes(data[:cut]).decode("utf-8")
     except UnicodeDecodeError:
         raise NotParts("not UTF-8") from None
-    if opens_front(head) and split_front_matter(head)[0] is None:
-        if not eof:
-            return None
-        raise NotParts("front matter")
+    fence = 0  # the lines a front matter takes, YAML or not, its closing one too
+    if opens_front(head):
+        yaml_text, fence = split_front_matter(head)
+        if yaml_text is None:
+            if not eof:
+                return None
+            raise NotParts("front matter")
     front, skip = dailynote._front(head)
     bom = 3 if data.startswith(_BOM) else 0
-    final = head.count("\n") >= max(skip, 1)
+    # a closing line that is not YAML's still ends what an append may extend
+    final = head.count("\n") >= max(skip, fence, 1)
     return bom + _skip(bytes(data[bom:cut]), skip), skip, dict(front), final
 
 

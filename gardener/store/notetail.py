@@ -145,11 +145,16 @@ def read(
         if got is not None:
             return got.note, got
     text = decode_text(raw, where)
-    if split_front_matter(text)[0] is None and opens_front(text):
+    yaml_text, fence = split_front_matter(text)
+    if yaml_text is None and opens_front(text):
         # a closing "---" appended would change how every line reads
         return _whole(rel, day, text, digest), None
     front, skip = dailynote._front(text)
     lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
+    if len(lines) <= fence:
+        # its closing line has no newline yet: an append may make it another line
+        del lines
+        return _whole(rel, day, text, digest), None
     del text  # the lines hold it: the note's size once, not twice
     entries, resume = parse_body(rel, day, front, lines, skip, {})
     del lines
@@ -250,6 +255,8 @@ def _streamed(
             take(last)  # a part is taken once the next shows it was not the last
             last = part
     except NotParts:
+        return None
+    if not point.digest:  # its head may still change (``noteparts``): not a tail
         return None
     take([e for e in last if e.line <= point.index])  # the rest is read again
     if timed is not None:
