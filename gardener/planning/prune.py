@@ -23,6 +23,7 @@ from gardener.model.config import Config
 from gardener.model.facts import Fact, Memory, Note
 from gardener.model.kinds import SUPERSEDED
 from gardener.model.marks import fingerprints
+from gardener.model.markset import Marks
 from gardener.model.validtime import (
     current_at,
     format_instant,
@@ -247,7 +248,7 @@ def plan_prune(
         }
     gone_paths = set(notes_removed)
     kept = _unlinked(kept, {f.id for f in removed if f.id})
-    new_ledger = frozenset(m for m in ledger if m.split("\t", 1)[0] not in gone_paths)
+    new_ledger = Marks(m for m in ledger if m.partition("\t")[0] not in gone_paths)
     facts = tuple(kept)
     text = render_memory(memory, facts) if (removed or expired) else memory.text
     return PrunePlan(

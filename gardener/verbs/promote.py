@@ -18,6 +18,7 @@ from gardener.git.repo import Identity, identity_for
 from gardener.model.config import Config
 from gardener.model.facts import Memory
 from gardener.model.marks import SETTLED
+from gardener.model.markset import Marks
 from gardener.neverstore import redact
 from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
@@ -255,8 +256,7 @@ def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
             book = Ledger(s.root, pending=found.ledger.pending)
             book.read([month])
             marks = book.months[month]
-        start = rel + "\t"
-        held = {m for m in marks if m.startswith(start)}
+        held = set(Marks(marks).of_path(rel))
         out[rel] = notetail.tail(got, held, carried, files)
     return out
 
