@@ -26,18 +26,26 @@ def _split(mark: str) -> tuple[tuple[str, int], int] | None:
     """``((path, n), value)`` of a mark of the compact kind, else None: ``n``
     the repeat (``#n``, 0 without), ``value`` the digest's."""
     path, tab, digest = mark.partition("\t")
-    if not tab or len(digest) < 16 or not _HEX.issuperset(digest[:16]):
+    if not tab or len(digest) < 16:
         return None
     n = 0
     if len(digest) > 16:
         count = digest[17:]
-        # only the one spelling a pass writes: "#1", never "#01" or "#+1"
-        if digest[16] != "#" or not count.isdigit() or not count.isascii():
+        if digest[16] != "#" or not count.isascii() or not count.isdigit():
             return None
         n = int(count)
-        if n < 1 or str(n) != count:
+        if n < 1 or str(n) != count:  # only the spelling a pass writes: "#1"
             return None
-    return (path, n), int(digest[:16], 16)
+        digest = digest[:16]
+    try:
+        value = int(digest, 16)
+    except ValueError:
+        return None
+    # int() takes "0X..", "_", "+", spaces and capitals too: only the one
+    # spelling it gives back is this kind (the rest stay strings, exact)
+    if value < 0 or f"{value:016x}" != digest:
+        return None
+    return (path, n), value
 
 
 def _text(key: tuple[str, int], value: int) -> str:
@@ -47,8 +55,36 @@ def _text(key: tuple[str, int], value: int) -> str:
 
 
 def _has(values: array[int], value: int) -> bool:
+    """Whether the sorted ``values`` hold ``value`` (a bisect of the whole array)."""
     i = bisect_left(values, value)
     return i < len(values) and values[i] == value
+
+
+_BUCKET = 8  # values a bucket of ``_Index`` holds on average
+_INDEXED = 4096  # an array this long or longer is looked up through an index
+
+
+class _Index:
+    """Where each top-bits bucket of a long sorted array starts: a lookup
+    bisects ~8 values, not 500,000 (each compare unboxes an int: ~20 of them
+    cost ~1 us). The digests are uniform, so the buckets are even.
+    4 bytes a bucket: ~0.5 byte a value."""
+
+    __slots__ = ("values", "starts", "shift")
+
+    def __init__(self, values: array[int]) -> None:
+        bits = max(1, (len(values) // _BUCKET).bit_length())
+        self.values = values
+        self.shift = 64 - bits
+        self.starts = array(
+            "I", (bisect_left(values, b << self.shift) for b in range((1 << bits) + 1))
+        )
+
+    def has(self, value: int) -> bool:
+        b = value >> self.shift
+        values = self.values
+        i = bisect_left(values, value, self.starts[b], self.starts[b + 1])
+        return i < len(values) and values[i] == value
 
 
 class Marks(Set[str]):
@@ -60,9 +96,10 @@ class Marks(Set[str]):
     ``frozenset`` of the same strings.
     """
 
-    __slots__ = ("_paths", "_rest", "_size")
+    __slots__ = ("_paths", "_rest", "_size", "_index")
 
     def __init__(self, marks: Iterable[str] = ()) -> None:
+        self._index: dict[tuple[str, int], _Index] = {}  # made on first lookup
         if isinstance(marks, Marks):
             self._paths: dict[tuple[str, int], array[int]] = marks._paths
             self._rest: frozenset[str] = marks._rest
@@ -99,8 +136,16 @@ class Marks(Set[str]):
         got = _split(mark)
         if got is None:
             return mark in self._rest
-        values = self._paths.get(got[0])
-        return values is not None and _has(values, got[1])
+        key, value = got
+        index = self._index.get(key)
+        if index is None:
+            values = self._paths.get(key)
+            if values is None:
+                return False
+            if len(values) < _INDEXED:
+                return _has(values, value)
+            index = self._index[key] = _Index(values)
+        return index.has(value)
 
     def __iter__(self) -> Iterator[str]:
         for key, values in self._paths.items():
