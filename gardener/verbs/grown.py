@@ -109,8 +109,10 @@ def committed_texts(
     return {rel: out[rel] for rel in rels}
 
 
-def _read_fd(fd: int) -> bytes:
-    chunks = []
+def _read_fd(fd: int) -> bytearray:
+    """All of ``fd``'s bytes, grown in one buffer (chunks and their join
+    would hold a 50 MB note twice at once)."""
+    data = bytearray()
     while chunk := os.read(fd, 1 << 22):
-        chunks.append(chunk)
-    return b"".join(chunks)
+        data += chunk
+    return data
