@@ -127,7 +127,7 @@ class Marks(Set[str]):
         self._size = len(rest) + sum(len(v) for v in paths.values())
 
     @classmethod
-    def _from_iterable(cls, it: Iterable[Any]) -> Marks:
+    def _from_iterable(cls, it: Iterable[Any]) -> Marks:  # type: ignore[override]
         return cls(it)
 
     def __contains__(self, mark: object) -> bool:

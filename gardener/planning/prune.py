@@ -15,6 +15,7 @@ Everything pruned stays in git history.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
@@ -91,7 +92,7 @@ class PrunePlan:
     expired: tuple[Fact, ...]  # left current memory
     notes_removed: tuple[str, ...]  # workspace-relative paths
     notes_kept: tuple[KeptNote, ...]
-    ledger: frozenset[str]
+    ledger: AbstractSet[str]
     # notes deleted after their review grace with entries still undecided: path -> count
     undecided_removed: Mapping[str, int] = field(default_factory=dict)
 
@@ -202,7 +203,7 @@ def plan_prune(
     notes: Sequence[Note],
     config: Config,
     now: datetime,
-    ledger: frozenset[str],
+    ledger: AbstractSet[str],
     dating: Mapping[str, Dating],
     force: bool = False,
 ) -> PrunePlan:
@@ -343,7 +344,7 @@ def _compost(
 def _why_kept(
     note: Note,
     config: Config,
-    ledger: frozenset[str],
+    ledger: AbstractSet[str],
     dating: Dating | None,
     today: date,
     force: bool = False,
