@@ -1,16 +1,16 @@
-"""A compact set of ledger marks: 8 bytes a mark for the common kind.
+"""A compact set of ledger marks: 8 bytes a mark for the common kinds.
 
-Most marks of the ledger are an entry's ``path<TAB>digest``, the digest 16
-lowercase hex digits (``marks.entry_marks``): a month of a big note holds
-500,000 of them, ~90 bytes each as Python strings with their set's table.
-``Marks`` keeps those as the digest's 64-bit value, in a sorted ``array('Q')``
-per path (the path once), and every other mark (``#n`` repeats, held,
-approved, settled, hand-written lines) as the string it is. The encoding is
+Most marks of the ledger are an entry's ``path<TAB>digest`` or, for the n-th
+repeat of a line, ``path<TAB>digest#n``, the digest 16 lowercase hex digits
+(``marks.entry_marks``): a month of a big note holds 500,000 of them, ~90
+bytes each as Python strings with their set's table. ``Marks`` keeps those as
+the digest's 64-bit value, in a sorted ``array('Q')`` per path and repeat
+number (the path once), and every other mark (held, approved, settled,
+hand-written lines, any other spelling) as the string it is. The encoding is
 exact, not a hash of the mark: a mark is stored as its own digits, so two
 different marks never share a key (``00ab`` and ``00AB`` are two marks, the
 second kept as a string), and the set answers ``in`` as the set of strings
-would. See docs/internals.md, "The ledger in memory". Pure.
-"""
+would. See docs/internals.md, "The ledger in memory". Pure."""
 
 from __future__ import annotations
 

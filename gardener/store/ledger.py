@@ -15,6 +15,9 @@ commits a few lines, not the 500,000 marks of a 50 MB note. It is read with
 its month, and the next pass that reads the whole month moves its marks into
 the month's file and deletes it (git merges both as sets of lines).
 
+In memory a month is a ``gardener.model.markset.Marks`` (8 bytes an entry's
+mark; docs/internals.md, "The ledger in memory"); the files are as before.
+
 A pass that changes no belief makes no commit of its own (see docs/internals.md,
 Pending ledger marks): the marks it adds wait in ``<git folder>/gardener/ledger-pending/
 YYYY-MM`` (only the marks that month's committed file lacks), are read as part
