@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -47,6 +48,17 @@ _OPEN |= getattr(os, "O_BINARY", 0)
 def _read_plain(fd: int, path: str | os.PathLike[str]) -> bytes:
     """All of ``fd``'s bytes; GardenerError if it is not a plain file (a FIFO,
     socket or device at a note's path would hang or never end)."""
+    _plain(fd, path)
+    # the size it has now in one read: a 50 MB note is then one bytes object,
+    # not chunks and their join (twice its size at once); then what grew since
+    chunks = [os.read(fd, max(os.fstat(fd).st_size, 0) + 1)]
+    while chunks[-1] and (chunk := os.read(fd, _READ_CHUNK)):
+        chunks.append(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _plain(fd: int, path: str | os.PathLike[str]) -> None:
+    """GardenerError unless ``fd`` is a plain file."""
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         raise GardenerError(
@@ -54,12 +66,6 @@ def _read_plain(fd: int, path: str | os.PathLike[str]) -> bytes:
             " move it away",
             path=path_text(path),
         )
-    # the size it has now in one read: a 50 MB note is then one bytes object,
-    # not chunks and their join (twice its size at once); then what grew since
-    chunks = [os.read(fd, max(os.fstat(fd).st_size, 0) + 1)]
-    while chunks[-1] and (chunk := os.read(fd, _READ_CHUNK)):
-        chunks.append(chunk)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _kind(mode: int) -> str:
@@ -107,15 +113,65 @@ def read_files(
             os.close(folder_fd)
 
 
+def utf8_error(data: bytes) -> int:
+    """Where ``data`` stops being UTF-8 (the offset ``bytes.decode`` names),
+    -1 if it is; checked a MB at a time (a 50 MB note is not decoded whole:
+    its text would be 50 MB more at once)."""
+    check = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    at = 0
+    try:
+        for at in range(0, len(data), _READ_CHUNK_CHECK):
+            check.decode(view[at : at + _READ_CHUNK_CHECK])
+        at = len(data)
+        check.decode(b"", final=True)
+    except UnicodeDecodeError as e:
+        # e.start counts from the bytes the decoder kept from the piece before
+        return at - len(check.getstate()[0]) + e.start
+    return -1
+
+
+_READ_CHUNK_CHECK = 1 << 20
+
+
+def read_head(path: str | os.PathLike[str], limit: int) -> tuple[bytes, int, bool]:
+    """The first ``limit`` bytes of a plain file, its size, and whether all of
+    it is UTF-8: read a MB at a time, never held whole. Raises as
+    ``read_bytes``."""
+    try:
+        fd = os.open(path, _OPEN)
+        try:
+            _plain(fd, path)
+            check = codecs.getincrementaldecoder("utf-8")()
+            head, size, good = b"", 0, True
+            while chunk := os.read(fd, max(limit, _READ_CHUNK_CHECK)):
+                if size < limit:
+                    head += chunk[: limit - size]
+                size += len(chunk)
+                if good:
+                    try:
+                        check.decode(chunk)
+                    except UnicodeDecodeError:
+                        good = False
+            if good:
+                try:
+                    check.decode(b"", final=True)
+                except UnicodeDecodeError:
+                    good = False
+            return head, size, good
+        finally:
+            os.close(fd)
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
+
+
 def not_text(data: bytes) -> tuple[int, str] | None:
     """Why ``data`` is not text: (line, what) for its first NUL byte or
     byte that is not UTF-8 (lines counted from 1), else None."""
     nul = data.find(b"\0")
-    try:
-        data.decode("utf-8")
-        bad = -1
-    except UnicodeDecodeError as e:
-        bad = e.start
+    bad = utf8_error(data)
     if nul < 0 and bad < 0:
         return None
     at = min(x for x in (nul, bad) if x >= 0)

@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Sequence
 
 from gardener.model.facts import Entry, Note
+from gardener.model.markset import Growing
 
 HELD = "\theld"  # ledger suffix: held for review, not yet processed
 # ledger line ``path<TAB>settled:<blob id>``: every entry of the note as it held
@@ -50,7 +51,9 @@ def entry_digest(text: str) -> str:
 
 def note_digest(data: bytes) -> str:
     """A note file's git blob id (40 hex): what ``git hash-object FILE`` prints."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    digest = hashlib.sha1(b"blob %d\0" % len(data))
+    digest.update(data)  # not header + data: a copy of a 50 MB note
+    return digest.hexdigest()
 
 
 def settled_mark(path: str, digest: str) -> str:
@@ -69,7 +72,7 @@ def pending_id(mark: str) -> str:
     return "p" + hashlib.sha1(mark.encode("utf-8", "surrogateescape")).hexdigest()[:8]
 
 
-def settle(seen: set[str], notes: Sequence[Note], marks: Sequence[list[str]]) -> None:
+def settle(seen: Growing, notes: Sequence[Note], marks: Sequence[list[str]]) -> None:
     """Mark in ``seen`` (the ledger being built) the notes whose entries are all in it.
 
     A note whose every entry mark is in the ledger has nothing left for a pass to
@@ -83,7 +86,8 @@ def settle(seen: set[str], notes: Sequence[Note], marks: Sequence[list[str]]) ->
     if not read:
         return
     seen.difference_update(
-        [m for m in seen if SETTLED in m and m.partition("\t")[0] in read]
+        # a settled line is never of the compact kind: no walk of every mark
+        [m for m in seen.odd() if SETTLED in m and m.partition("\t")[0] in read]
     )
     for note, mine in zip(notes, marks, strict=True):
         if note.digest and all(m in seen for m in mine):

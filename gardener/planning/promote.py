@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, tzinfo
 
@@ -37,6 +38,7 @@ from gardener.model.marks import (
     review_id,
     settle,
 )
+from gardener.model.markset import Growing, Marks
 from gardener.model.validtime import (
     format_instant,
     is_instant,
@@ -104,7 +106,7 @@ class PromotionPlan:
 
     facts: tuple[Fact, ...]
     decisions: tuple[Decision, ...]
-    ledger: frozenset[str]  # fingerprints of every entry now processed
+    ledger: Marks  # fingerprints of every entry now processed
     text: str  # MEMORY.md after the pass
     changed: bool  # MEMORY.md's text differs
     over_budget: int  # characters over the size budget, 0 if within
@@ -140,7 +142,7 @@ _Row = tuple[datetime, str, int, Entry, str]
 def _queue(
     notes: Sequence[Note],
     per_note: Sequence[list[str]],
-    seen: set[str],
+    seen: Growing,
     zone: tzinfo,
     horizon: datetime,
     recorded: Mapping[str, str] | None = None,
@@ -183,7 +185,7 @@ def queue_places(
 
 def _file(
     work: Reconciliation,
-    seen: set[str],
+    seen: Growing,
     row: _Row,
     c: Classified,
     text: str,
@@ -349,7 +351,7 @@ def plan_promotion(
     memory: Memory,
     config: Config,
     now: datetime,
-    ledger: frozenset[str] = frozenset(),
+    ledger: AbstractSet[str] = frozenset(),
     memo: Memo | None = None,
     retired: Mapping[str, str] | None = None,
     explain: bool = False,
@@ -390,7 +392,7 @@ def plan_promotion(
     # slack for an agent's clock running a little ahead
     horizon = now + timedelta(seconds=FUTURE_SLACK_S)
     work = Reconciliation(memory, config, format_instant(now))
-    seen = set(ledger)
+    seen = Growing(ledger)  # 500,000 marks of a big note stay compact
     per_note = [entry_marks(n) for n in notes]
     queue = _queue(notes, per_note, seen, config.zone, horizon, recorded)
     judged = judged or {}
@@ -524,7 +526,7 @@ def plan_promotion(
     over = max(0, len(text) - config.memory_budget_chars)
     undecided = sum(1 for c in kinds if c.undecided)
     return PromotionPlan(
-        facts, tuple(work.decisions), frozenset(seen), text, text != memory.text,
+        facts, tuple(work.decisions), seen.frozen(), text, text != memory.text,
         over, undecided, entries=tuple(outcomes), pending=tuple(pending),
         unlinked=unlinked,
     )  # fmt: skip

@@ -15,6 +15,7 @@ Everything pruned stays in git history.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
@@ -23,6 +24,7 @@ from gardener.model.config import Config
 from gardener.model.facts import Fact, Memory, Note
 from gardener.model.kinds import SUPERSEDED
 from gardener.model.marks import fingerprints
+from gardener.model.markset import Marks
 from gardener.model.validtime import (
     current_at,
     format_instant,
@@ -90,7 +92,7 @@ class PrunePlan:
     expired: tuple[Fact, ...]  # left current memory
     notes_removed: tuple[str, ...]  # workspace-relative paths
     notes_kept: tuple[KeptNote, ...]
-    ledger: frozenset[str]
+    ledger: AbstractSet[str]
     # notes deleted after their review grace with entries still undecided: path -> count
     undecided_removed: Mapping[str, int] = field(default_factory=dict)
 
@@ -201,7 +203,7 @@ def plan_prune(
     notes: Sequence[Note],
     config: Config,
     now: datetime,
-    ledger: frozenset[str],
+    ledger: AbstractSet[str],
     dating: Mapping[str, Dating],
     force: bool = False,
 ) -> PrunePlan:
@@ -247,7 +249,7 @@ def plan_prune(
         }
     gone_paths = set(notes_removed)
     kept = _unlinked(kept, {f.id for f in removed if f.id})
-    new_ledger = frozenset(m for m in ledger if m.split("\t", 1)[0] not in gone_paths)
+    new_ledger = Marks(m for m in ledger if m.partition("\t")[0] not in gone_paths)
     facts = tuple(kept)
     text = render_memory(memory, facts) if (removed or expired) else memory.text
     return PrunePlan(
@@ -342,7 +344,7 @@ def _compost(
 def _why_kept(
     note: Note,
     config: Config,
-    ledger: frozenset[str],
+    ledger: AbstractSet[str],
     dating: Dating | None,
     today: date,
     force: bool = False,

@@ -15,6 +15,9 @@ commits a few lines, not the 500,000 marks of a 50 MB note. It is read with
 its month, and the next pass that reads the whole month moves its marks into
 the month's file and deletes it (git merges both as sets of lines).
 
+In memory a month is a ``gardener.model.markset.Marks`` (8 bytes an entry's
+mark; docs/internals.md, "The ledger in memory"); the files are as before.
+
 A pass that changes no belief makes no commit of its own (see docs/internals.md,
 Pending ledger marks): the marks it adds wait in ``<git folder>/gardener/ledger-pending/
 YYYY-MM`` (only the marks that month's committed file lacks), are read as part
@@ -23,7 +26,8 @@ of the ledger, and go into the month files with the next commit that writes them
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,12 +36,15 @@ from gardener.files.layout import STATE_DIR, note_date
 from gardener.files.read import read_text
 from gardener.git.run import git_dir_of
 from gardener.model.marks import SETTLED
+from gardener.model.markset import Marks
 
 LEGACY = f"{STATE_DIR}/ledger"  # the single file of workspaces made before
 FOLDER = f"{STATE_DIR}/ledger.d"
 UNDATED = "undated"  # the file of marks whose path names no date (hand-written)
 PENDING = "ledger-pending"  # in the git folder's gardener/: marks no commit holds yet
 APPENDIX = "+"  # a month's appendix file: ``ledger.d/YYYY-MM+``
+# the line breaks of str.splitlines (a mark never holds one of them)
+_NEWLINE = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def pending_folder(git_dir: str | Path | None) -> Path | None:
@@ -73,17 +80,9 @@ def render(marks: Iterable[str]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def group(marks: Iterable[str]) -> dict[str, set[str]]:
-    """Marks by month (``month_of``)."""
-    months: dict[str, set[str]] = {}
-    month_of_path: dict[str, str] = {}  # a note has a dozen marks: one date parse
-    for mark in marks:
-        path = mark.partition("\t")[0]
-        month = month_of_path.get(path)
-        if month is None:
-            month = month_of_path[path] = month_of(mark)
-        months.setdefault(month, set()).add(mark)
-    return months
+def group(marks: Iterable[str]) -> dict[str, Marks]:
+    """Marks by month (``month_of``), each month's a compact ``Marks``."""
+    return Marks(marks).split(month_of)
 
 
 @dataclass
@@ -104,19 +103,16 @@ class Ledger:
     """
 
     root: Path
-    months: dict[str, frozenset[str]] = field(default_factory=dict)
-    legacy: frozenset[str] | None = None
+    months: dict[str, Marks] = field(default_factory=dict)
+    legacy: Marks | None = None
     pending: Path | None = None
-    filed: dict[str, frozenset[str]] = field(default_factory=dict)
-    appendix: dict[str, frozenset[str]] = field(default_factory=dict)
-    partial: dict[str, frozenset[str]] = field(default_factory=dict)
+    filed: dict[str, Marks] = field(default_factory=dict)
+    appendix: dict[str, Marks] = field(default_factory=dict)
+    partial: dict[str, Marks] = field(default_factory=dict)
 
-    def marks(self) -> frozenset[str]:
-        """Every mark read (the legacy file's too)."""
-        out: set[str] = set(self.legacy or ())
-        for marks in self.months.values():
-            out.update(marks)
-        return frozenset(out)
+    def marks(self) -> Marks:
+        """Every mark read (the legacy file's too), compact (``Marks``)."""
+        return Marks().union(self.legacy or (), *self.months.values())
 
     def read(self, months: Iterable[str]) -> None:
         """Read the files of ``months`` not read yet, their appendices and
@@ -124,8 +120,7 @@ class Ledger:
         for month in months:
             if month in self.months:
                 continue
-            marks = frozenset(_read(self.root / month_file(month)))
-            self._rest(month, marks)
+            self._rest(month, _read(self.root / month_file(month)))
 
     def vouch(self, month: str, held: Iterable[str]) -> None:
         """Read ``month`` without its file: its appendix and pending marks,
@@ -137,17 +132,17 @@ class Ledger:
         waiting = _read(self.pending / month) if self.pending else []
         # the file's share: what the appendix or the pending marks hold
         # is written (or waits) as they are
-        known = frozenset(held).difference(added, waiting)
+        known = Marks(held).difference(added, waiting)
         self.partial[month] = known
         self._rest(month, known)
 
-    def _rest(self, month: str, marks: frozenset[str]) -> None:
+    def _rest(self, month: str, marks: Marks) -> None:
         """Take ``month``'s file marks (``marks``) with its appendix and pending ones."""
-        added = frozenset(_read(self.root / appendix_file(month)))
+        added = _read(self.root / appendix_file(month))
         if added:
             self.appendix[month] = added
             marks = marks.union(added)
-        waiting = _read(self.pending / month) if self.pending else []
+        waiting = _read(self.pending / month) if self.pending else Marks()
         if waiting:
             self.filed[month] = marks
             marks = marks.union(waiting)
@@ -180,15 +175,15 @@ class Ledger:
         wanted = group(marks)
         self.read(wanted)
         for month, known in list(self.partial.items()):
-            gone = known - wanted.get(month, set())
+            gone = known.difference(wanted.get(month, Marks()))
             if any(SETTLED not in m for m in gone):
                 self._whole(month, wanted)
         out: dict[str, str | None] = {}
         for month, held in sorted(self.months.items()):
-            new = wanted.get(month, set())
+            new = wanted.get(month, Marks())
             if month in self.partial:
-                added = frozenset(new) - self.partial[month]
-                if added != self.appendix.get(month, frozenset()):
+                added = new.difference(self.partial[month])
+                if added != self.appendix.get(month, Marks()):
                     out[appendix_file(month)] = render(added) if added else None
                 continue
             if month in self.appendix:
@@ -200,7 +195,7 @@ class Ledger:
             out[LEGACY] = None
         return out
 
-    def _whole(self, month: str, wanted: dict[str, set[str]]) -> None:
+    def _whole(self, month: str, wanted: dict[str, Marks]) -> None:
         """Read the month read in part whole, and make ``wanted``'s marks of
         it the whole month's: what the part view dropped and added, applied
         to the file's other marks."""
@@ -209,8 +204,8 @@ class Ledger:
         self.filed.pop(month, None)
         self.appendix.pop(month, None)
         self.read([month])
-        new = wanted.get(month, set())
-        wanted[month] = (set(self.months[month]) - (view - new)) | new
+        new = wanted.get(month, Marks())
+        wanted[month] = self.months[month].difference(view.difference(new)).union(new)
 
     def committed(self) -> None:
         """The files ``files`` gave are committed: their pending marks are in
@@ -234,8 +229,8 @@ class Ledger:
         changed: set[str] = set()
         for month, held in sorted(self.months.items()):
             filed = self.filed.get(month, held)
-            extra = frozenset(wanted.get(month, ())) - filed
-            if extra == held - filed and (extra or month not in self.filed):
+            extra = wanted.get(month, Marks()).difference(filed)
+            if extra == held.difference(filed) and (extra or month not in self.filed):
                 continue  # as it is (a pending file all in its month's goes)
             if filed.union(extra) != held:
                 changed.add(month)
@@ -261,12 +256,25 @@ def read_all(root: Path, git_dir: str | Path | None = None) -> Ledger:
     book.read_pending()
     legacy = root / LEGACY
     if legacy.is_file():
-        book.legacy = frozenset(_read(legacy))
+        book.legacy = _read(legacy)
     return book
 
 
-def _read(path: Path) -> list[str]:
+def _read(path: Path) -> Marks:
+    """A ledger file's marks, compact; none if it is gone."""
     try:
-        return parse(read_text(path))
+        text = read_text(path)
     except FileNotFoundError:
-        return []
+        return Marks()
+    # line by line into the compact form: no list of the file's strings
+    return Marks(line for line in _lines(text) if "\t" in line)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """``text.splitlines()`` one line at a time (a month file is 19 MB)."""
+    start = 0
+    for found in _NEWLINE.finditer(text):
+        yield text[start : found.start()]
+        start = found.end()
+    if start < len(text):
+        yield text[start:]

@@ -29,7 +29,7 @@ Memo = dict[tuple[str, str], "int | None"]
 
 def grown(
     repo: Repo, root: Path, rels: Sequence[str], memo: Memo | None = None
-) -> dict[str, tuple[bytes | None, int]]:
+) -> dict[str, tuple[bytes | bytearray | None, int]]:
     """The files of ``rels`` (workspace-relative) of at least ``MIN_BYTES``
     that start with their text at HEAD: path -> (the file's bytes, None when
     ``memo`` answered, the committed text's length in bytes). Others are
@@ -38,7 +38,7 @@ def grown(
     it holds no bytes (a 50 MB note would stay in memory)."""
     memo = {} if memo is None else memo
     big: list[tuple[str, tuple[str, str]]] = []
-    found: dict[str, tuple[bytes | None, int]] = {}
+    found: dict[str, tuple[bytes | bytearray | None, int]] = {}
     for rel in relative_paths(rels):
         try:
             st = (root / rel).lstat()
@@ -109,8 +109,10 @@ def committed_texts(
     return {rel: out[rel] for rel in rels}
 
 
-def _read_fd(fd: int) -> bytes:
-    chunks = []
+def _read_fd(fd: int) -> bytearray:
+    """All of ``fd``'s bytes, grown in one buffer (chunks and their join
+    would hold a 50 MB note twice at once)."""
+    data = bytearray()
     while chunk := os.read(fd, 1 << 22):
-        chunks.append(chunk)
-    return b"".join(chunks)
+        data += chunk
+    return data

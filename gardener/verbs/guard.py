@@ -299,7 +299,7 @@ def redact_files(
         def keep(text: str, found: list[redact.Finding], path: str = path) -> None:
             _quarantine(root, path, text, found, now)
 
-        done += _rewrite(root, path, clean, keep)
+        done += _rewrite(root, path, clean, keep, read[path][0])
     if done:
         refused.remember(str(root), found_values)
     return done
@@ -350,9 +350,11 @@ def _rewrite(
     path: str,
     clean: Cleaner,
     keep: Callable[[str, list[redact.Finding]], None],
+    like: str | None = None,
 ) -> list[Redaction]:
     """Rewrite the file at ``path`` as ``clean`` says, under its flock;
-    ``keep`` is given each text and its findings first (the quarantine).
+    ``keep`` is given each text and its findings first (the quarantine);
+    ``like``: the text read before, likely the file's (see ``_read_rest``).
     A missing file, or a symlink, is skipped. See ``redact_files``."""
     target = root / path
     if not target.is_file() or target.is_symlink():
@@ -361,7 +363,7 @@ def _rewrite(
     fd = os.open(target, os.O_RDONLY | flock.OPEN_FLAGS)
     try:
         flock.lock(fd)
-        text = _read_rest(fd)
+        text = _read_rest(fd, like)
         cleaned, found = clean(text)
         if not found:
             return []
@@ -446,10 +448,27 @@ def open_for_writing(path: Path) -> bool:
     return False
 
 
-def _read_rest(fd: int) -> str:
+def _read_rest(fd: int, like: str | None = None) -> str:
     """The rest of ``fd`` from its offset, decoded; the bytes grow in one
-    buffer (chunks and their join would hold a 50 MB note twice)."""
+    buffer (chunks and their join would hold a 50 MB note twice).
+
+    ``like``: the text the caller read before (ASCII only: a char a byte).
+    When the bytes are that text, that very str is returned: a 50 MB note
+    is then not held a second and third time (bytes and text) to learn that
+    nothing changed."""
     data = bytearray()
+    if like is not None and like.isascii():
+        at = 0
+        while chunk := os.read(fd, 1 << 22):
+            if like[at : at + len(chunk)].encode("ascii") != chunk:
+                data += like[:at].encode("ascii")  # the same up to here
+                data += chunk
+                break
+            at += len(chunk)
+        else:
+            if at == len(like):
+                return like
+            data += like[:at].encode("ascii")
     while chunk := os.read(fd, 1 << 22):
         data += chunk
     return data.decode("utf-8", "surrogateescape")

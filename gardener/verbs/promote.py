@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -18,6 +19,7 @@ from gardener.git.repo import Identity, identity_for
 from gardener.model.config import Config
 from gardener.model.facts import Memory
 from gardener.model.marks import SETTLED
+from gardener.model.markset import Marks
 from gardener.neverstore import redact
 from gardener.planning.classify import Classified
 from gardener.planning.promote import PromotionPlan, plan_promotion
@@ -215,7 +217,7 @@ def _learned(
     found: Scan,
     written: Mapping[str, str | None],
     memo: LineMemo,
-    ledger: frozenset[str],
+    ledger: AbstractSet[str],
 ) -> None:
     """Save what the pass learned about files (``written``: what it wrote;
     ``ledger``: marks the ledger files hold now, of the months read at
@@ -231,7 +233,7 @@ def _learned(
         tailstore.save(s.repo.git_dir, _tails(s, found, ledger))
 
 
-def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
+def _tails(s: Session, found: Scan, ledger: AbstractSet[str]) -> dict[str, Tail]:
     """The note tails to keep: those of the notes parsed now, as the ledger
     files are now (``ledger``: the marks they hold, of the months read), and
     the others kept before whose notes are still there."""
@@ -255,8 +257,7 @@ def _tails(s: Session, found: Scan, ledger: frozenset[str]) -> dict[str, Tail]:
             book = Ledger(s.root, pending=found.ledger.pending)
             book.read([month])
             marks = book.months[month]
-        start = rel + "\t"
-        held = {m for m in marks if m.startswith(start)}
+        held = set(Marks(marks).of_path(rel))
         out[rel] = notetail.tail(got, held, carried, files)
     return out
 

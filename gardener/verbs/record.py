@@ -8,7 +8,6 @@ gets its text back, and the rest is one commit attributed to whoever wrote it.
 
 from __future__ import annotations
 
-import codecs
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -22,7 +21,7 @@ from gardener.files.layout import (
     odd_name_warning,
     utf8_name,
 )
-from gardener.files.read import read_bytes, read_text
+from gardener.files.read import read_bytes, read_head, read_text
 from gardener.formats.dailynote import note_front, parse_note, split_front_matter
 from gardener.git.repo import identity_for
 from gardener.neverstore import redact
@@ -345,35 +344,29 @@ def _agent_of(root: Path, rel: str) -> str | None:
     day = note_date(Path(rel).name)
     if not inside(root, Path(rel)):
         return None
+    if not day:
+        return None
     try:
-        data = read_bytes(root / rel)
+        # the head and a check of the rest a MB at a time: a 50 MB note is
+        # not held whole for its front matter (record holds its texts then)
+        data, size, utf8 = read_head(root / rel, _HEAD_BYTES + 1)
     except FileNotFoundError:
         return None
-    if not day or not _utf8(data):  # read_text would refuse it
+    if not utf8:  # read_text would refuse it
         return None
     # the front matter is at the top: a big note is not decoded whole for it
     # whole lines only: a cut "---" of a "----" line would read as its end
     head = data[: data.rfind(b"\n", 0, _HEAD_BYTES) + 1].decode("utf-8")
     opens = head.removeprefix("\ufeff").partition("\n")[0].strip() == "---"
-    if len(data) > _HEAD_BYTES and opens and split_front_matter(head)[0] is None:
-        head = data.decode("utf-8")  # opened, and its end further down
-    elif len(data) <= _HEAD_BYTES:
+    if size > _HEAD_BYTES and opens and split_front_matter(head)[0] is None:
+        try:  # opened, and its end further down
+            head = read_bytes(root / rel).decode("utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            return None
+    elif size <= _HEAD_BYTES:
         head = data.decode("utf-8")
     agent = note_front(head).get("agent")
     return agent if isinstance(agent, str) else None
 
 
 _HEAD_BYTES = 1 << 16
-
-
-def _utf8(data: bytes) -> bool:
-    """Whether ``data`` is UTF-8, checked a piece at a time (no copy of it all)."""
-    check = codecs.getincrementaldecoder("utf-8")()
-    view = memoryview(data)
-    try:
-        for at in range(0, len(data), 1 << 20):
-            check.decode(view[at : at + (1 << 20)])
-        check.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return False
-    return True

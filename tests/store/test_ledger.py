@@ -21,6 +21,7 @@ from gardener.store.ledger import (
     month_of,
     parse,
     read_all,
+    render,
 )
 
 NOW = "2026-03-01T18:00"
@@ -166,3 +167,54 @@ def test_pending_marks_are_read_on_top_of_the_month_and_folded_by_prune(
     month = set(parse((ws.root / month_file("2026-02")).read_text()))
     assert month >= waiting | {extra}
     assert git(ws.root, "status", "--porcelain") == ""
+
+
+def test_a_ledger_an_older_gardener_wrote_reads_mark_for_mark(tmp_path: Path):
+    # the files are as they were (one mark a line); only their reading is
+    # compact: unsorted lines, CRLF, repeats, held and hand-written lines
+    # all come back as the very strings they are
+    lines = [
+        "memory/2026-02-10.md\t00000000000000ff",
+        "memory/2026-02-10.md\t0000000000000001#2",
+        "memory/2026-02-10.md\t0000000000000001",
+        "memory/2026-02-10.md\t0000000000000001\theld",
+        "memory/2026-02-10.md\tsettled:" + "0" * 40,
+        "memory/2026-02-10.md\tABCDEF0123456789",
+        "memory/2026-02-10.md\t0000000000000001#1",
+    ]
+    (tmp_path / FOLDER).mkdir(parents=True)
+    (tmp_path / month_file("2026-02")).write_text("\r\n".join(lines) + "\r\n")
+    (tmp_path / LEGACY).write_text("memory/2026-01-20.md\t000000000000000a\n")
+    book = read_all(tmp_path, tmp_path / "no-git")
+    assert book.marks() == frozenset(lines) | {"memory/2026-01-20.md\t000000000000000a"}
+    assert set(book.months["2026-02"]) == set(parse("\n".join(lines)))
+    # written back: the month as it is (not rewritten), the old file split
+    assert book.files(book.marks()) == {
+        LEGACY: None,
+        month_file("2026-01"): "memory/2026-01-20.md\t000000000000000a\n",
+    }
+    assert render(book.months["2026-02"]) == "".join(f"{m}\n" for m in sorted(lines))
+
+
+def test_a_mark_spelled_otherwise_does_not_mark_the_entry_processed(tmp_path: Path):
+    # collision safety in a pass: the ledger answers "processed" for an
+    # entry only for its exact mark; a near spelling (capitals, as a hand
+    # edit or another tool might write) leaves the entry to be promoted
+    done = workspace(tmp_path / "done")
+    done.promote()
+    marks = [
+        m
+        for m in done.read_ledger()
+        if m.startswith("memory/2026-02-10.md\t") and "settled" not in m
+    ]
+    assert len(marks) == 1
+    path, _, digest = marks[0].partition("\t")
+    for spelling, promoted in ((digest.upper(), True), (digest, False)):
+        ws = workspace(tmp_path / f"ws-{promoted}")
+        (ws.root / "memory" / "2026-02-12.md").unlink()
+        (ws.root / "memory" / "2026-01-20.md").unlink()
+        (ws.root / FOLDER).mkdir(parents=True, exist_ok=True)
+        (ws.root / month_file("2026-02")).write_text(f"{path}\t{spelling}\n")
+        got = ws.promote().plan
+        assert bool(got.keys("add")) == promoted, spelling
+        assert f"{path}\t{spelling}" in ws.read_ledger()  # no mark lost

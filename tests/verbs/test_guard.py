@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from gardener import Workspace
+from gardener.verbs.guard import _read_rest
 from tests.helpers import git, write
 
 
@@ -172,3 +174,24 @@ def test_a_never_committed_note_is_scanned_whole(ws: Workspace):
     ws.record()
     assert "Bluebird" not in git(ws.root, "show", "HEAD:memory/2026-03-01.md")
     assert "agent: rook" in note.read_text()
+
+
+def test_a_file_read_again_as_the_text_read_before_is_that_text(tmp_path: Path):
+    # redaction reads each file again under its lock: when the bytes are the
+    # text read before, that str is taken (a 50 MB note not held twice more),
+    # and any other bytes are read as they are
+    path = tmp_path / "note.md"
+    like = "a" * (5 << 20) + "\n"
+    middle = "a" * (4 << 20) + "X" + "a" * ((1 << 20) - 1) + "\n"
+    for data in (
+        like.encode(), like[:-1].encode(), (like + "b").encode(),
+        middle.encode(), "é".encode() + like.encode()[2:], b"", b"\xff" + like.encode(),
+    ):  # fmt: skip
+        path.write_bytes(data)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            got = _read_rest(fd, like)
+        finally:
+            os.close(fd)
+        assert got == data.decode("utf-8", "surrogateescape")
+        assert (got is like) == (data == like.encode())
