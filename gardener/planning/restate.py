@@ -607,6 +607,7 @@ def restate_unkeyed(
     None. Stricter than a key's restatement, as an unkeyed fact is a whole
     sentence: a mark of change, half the fact's words and at least two (one
     for a fact of two), and a quantity of the fact's unit that differs.
+    The value given is ``text`` itself, as the fact is a sentence.
     ``facts``: the pass's facts, indexed by ``index`` (grown here)."""
     if len(text) > _MAX_TEXT or _QUESTION.search(text) or not asserts(text):
         return None
@@ -639,4 +640,7 @@ def restate_unkeyed(
             found.append((fact, value))
     if len(found) != 1:
         return None
-    return Restated(*found[0])
+    # the new value of a whole sentence is the whole sentence that gave it
+    # ("standup moved to 10:15 from next week on", not "10:15 ..."): the
+    # quantity alone would lose what it is a quantity of
+    return Restated(found[0][0], text.strip())

