@@ -19,12 +19,11 @@ from functools import lru_cache
 
 from gardener.lexicon.match import unspaced
 from gardener.lexicon.words import Words
-from gardener.planning.frames import Frame, bare
+from gardener.planning.frames import Frame, bare, named
 from gardener.planning.keying import copula_split
 from gardener.planning.labels import counter
 
 # a mark inside a name: "box-b", "fly.io", "stg2", "py3_12"
-_NAME_MARK = re.compile(r"\d|\w[-._/]\w")
 
 
 class _Marks:
@@ -110,17 +109,6 @@ def unmarked(value: str, words: Words) -> str:
     marks = _marks(words.change_words)
     left = marks.drop_close(marks.drop_open(value)).rstrip(" ,，")
     return left or value
-
-
-def named(value: str) -> bool:
-    """Whether ``value`` is written as a name or a number ("Postgres", "box-b",
-    "3.12", "GitLab CI"), not as a state ("green", "down", "空的")."""
-    text = value.strip("*`\"'“”「」 ")
-    if not text:
-        return False
-    if unspaced(text[0]):  # a Chinese or Japanese value: only a Latin name in it
-        return bool(re.search(r"[A-Za-z0-9]", text))
-    return text[0].isupper() or bool(_NAME_MARK.search(text))
 
 
 @lru_cache(maxsize=8)

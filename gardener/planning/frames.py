@@ -147,6 +147,20 @@ def _name_like(phrase: str | None) -> bool:
     ) == phrase.count("）")
 
 
+_NAME_MARK = re.compile(r"\d|\w[-._/]\w")
+
+
+def named(value: str) -> bool:
+    """Whether ``value`` is written as a name or a number ("Postgres", "box-b",
+    "3.12", "GitLab CI"), not as a state ("green", "down", "空的")."""
+    text = value.strip("*`\"'“”「」 ")
+    if not text:
+        return False
+    if unspaced(text[0]):  # a Chinese or Japanese value: only a Latin name in it
+        return bool(re.search(r"[A-Za-z0-9]", text))
+    return text[0].isupper() or bool(_NAME_MARK.search(text))
+
+
 def read_frame(text: str, words: Words) -> Frame | None:
     """The frame ``text`` holds: a removal, else a change, else a weak
     removal; None for none (negations are ``negated``)."""
@@ -177,6 +191,18 @@ def read_frame(text: str, words: Words) -> Frame | None:
             # a verb are a clause, not the thing changed; the frame says nothing
             # ("moved to B, A is decommissioned": the change frame reads it)
             continue
+        if kind == "change" and template.startswith("{new}"):
+            # "ab jetzt Renovate statt Dependabot": with no verb, only a name
+            # before "instead of" is the new value ("we deploy on Fridays
+            # instead of Mondays" says what is done, not what is used)
+            strong = False
+            head = bare(
+                _untimed(
+                    _unmarked(groups.get("new"), words.change_words), words.time_words
+                )
+            )
+            if not head or len(head.split()) > 3 or not named(head):
+                continue
         whole = _whole(text, span)
         frame = Frame(
             kind,
