@@ -186,9 +186,10 @@ def _entry(
     if long:
         raise UsageError(f"the note is {long} (nothing was written)")
     when = _parse_day(day) if day else now.date()
-    written = _LEADING_CLOCK.match(text)
+    written = _LEADING_CLOCK.match(text) if key is None else None
     if written and time is None:
-        # "10:20 raised the timeout to 60s": the agent wrote when it happened
+        # "10:20 raised the timeout to 60s": the agent wrote when it happened;
+        # with --key the text is the value ("10:15 Berlin time" for standup)
         time, text = written.group(1), text[written.end() :]
     clock = time if time is not None else now.strftime("%H:%M")
     if clock and not _is_clock(clock):

@@ -269,6 +269,16 @@ def test_the_fast_note_reads_the_headings_of_rules_md(tmp_path, monkeypatch):
     assert text.endswith("- Heron\n\n## 08:30\n\n- 08:30 we use SQLite\n")
 
 
+def test_a_keyed_note_whose_value_opens_with_a_time_keeps_it_as_its_value(
+    ws: Workspace,
+):
+    # a new user's "gardener note '10:15 Berlin time' --key standup" at 09:00
+    # was refused: 10:15 was read as the entry's time, later than now
+    result = ws.note("10:15 Berlin time", key="standup")  # the clock reads 09:00
+    text = (ws.root / result.path).read_text()
+    assert text.endswith("- 09:00 **standup**: 10:15 Berlin time\n")
+
+
 def test_a_note_that_opens_with_its_time_is_written_at_that_time_once(ws: Workspace):
     # a new user's "gardener note '10:20 raised the timeout to 60s'" at 11:00
     # was written "- 11:00 10:20 raised ...", dated 11:00
