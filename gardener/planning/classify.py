@@ -279,6 +279,13 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
             or status_value(label[1])
         ):
             return "state", False, "label"
+        if shape == "generic" and len(low) <= _STATEMENT:
+            by_heading, subject, _ = _headings(entry, config)
+            if by_heading is None and subject and named(label[1]):
+                # "## Blackmagic Cloud Account" / "Purpose: DaVinci Resolve":
+                # under a heading naming a thing, a generic label naming
+                # another says what the thing is for, where or whose it is
+                return "fact", False, "label"
     if _asks(low):
         # "Sollen wir auf MySQL wechseln? Noch offen.": the judge's to place
         return None, False, ""
