@@ -209,6 +209,7 @@ def resolve_kind(entry: Entry, config: Config) -> tuple[str | None, bool]:
 # that mentions one ("state machine SILENT→PROBE→CONFIRMED ...")
 _ARROW = re.compile(r"^[^→>]{1,40}?\s*(?:→|->|=>)\s*[^→>]{1,60}$")
 _VERSIONED = re.compile(r"v?\d+(?:\.\d+)*[a-z]?\d*")  # "3.12", "v16", "2.1rc1"
+_NAME_WORDS = 6  # words: "DaVinci Resolve for video editing" names a thing
 _STATEMENT = 240  # characters: a change stated on its own is one short sentence
 _BOLD_DASH = re.compile(r"^\*\*([^*]{1,60}?)\*\*\s+[-–—]\s+(\S.*)$")
 
@@ -279,9 +280,15 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
             or status_value(label[1])
         ):
             return "state", False, "label"
-        if shape == "generic" and len(low) <= _STATEMENT:
+        if shape == "generic" and len(label[1].split()) <= _NAME_WORDS:
             by_heading, subject, _ = _headings(entry, config)
-            if by_heading is None and subject and named(label[1]):
+            if (
+                by_heading is None
+                and subject
+                and named(label[1])
+                # "Context: Priya is preparing a demo": a sentence, not a name
+                and not set(folded(label[1]).split()) & set(ws.lexicon.copulas)
+            ):
                 # "## Blackmagic Cloud Account" / "Purpose: DaVinci Resolve":
                 # under a heading naming a thing, a generic label naming
                 # another says what the thing is for, where or whose it is
