@@ -75,7 +75,8 @@ def probe(kind: str, size: int) -> dict[str, float]:
 
 
 def _run(kind: str, size: int, timeout: float) -> dict[str, float]:
-    cmd = [sys.executable, "-m", "bench.longline", "--probe", kind, "--bytes", str(size)]
+    probe = ["--probe", kind, "--bytes", str(size)]
+    cmd = [sys.executable, "-m", "bench.longline", *probe]
     out = subprocess.run(
         cmd, capture_output=True, text=True, check=True, timeout=timeout,
         cwd=Path(__file__).resolve().parent.parent,
