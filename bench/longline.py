@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 DATA = Path(__file__).parent / "secrets" / "data"
 MEGABYTE = 1_000_000
-SHORT = 100_000  # the line ten times shorter, for the ratio of the two
+SHORT = 100_000  # a line about ten times shorter (six copies, 117 KB)
 
 
 def unit() -> str:
