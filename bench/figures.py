@@ -373,7 +373,14 @@ def big_note(setup: Setup) -> list[Row]:
     return rows(setup)
 
 
+def long_line(setup: Setup) -> list[Row]:
+    """The never-store check of a 1 MB line vs its lines (bench/longline.py)."""
+    from .longline import long_line as rows
+
+    return rows(setup)
+
+
 FIGURES = (
     note, recall, promote_facts, promote_shapes, promote_new_day, peak_rss, mcp_start,
-    big_note,
+    big_note, long_line,
 )  # fmt: skip

@@ -624,11 +624,14 @@ def pair(text: str, m: re.Match[str]) -> Span | None:
     user = m.group("user")
     if _NUMBERISH.fullmatch(user) or user.startswith(("~", ".", "http")):
         return None  # "1 / 2", "v1.2 / v1.3", a path or a URL; "pekka.v" is a name
-    line_end = text.find("\n", m.end())
-    toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)
-    if not toks or toks[0].start != m.end():
+    # only the token right after the pair's "/" is read: a token ends before a
+    # line's end, so the rest of the line (a megabyte, maybe) is never tokenised
+    first = _TOKEN.match(text, m.end())
+    if first is None:
         return None
-    tok = toks[0]
+    tok = _Tok(first)
+    if tok.start != m.end():
+        return None
     got = shape(tok.text, "pass", text, tok.start, tok.end)
     return (tok.start, tok.end) if got == STRONG else None
 

@@ -215,10 +215,15 @@ def _tokens(text: str, pos: int, most: int) -> list[tuple[int, int, str, bool]]:
     """Up to ``most`` tokens of the clause after ``pos``: (start, end without
     trailing punctuation, the token so cut, whether punctuation ended the clause
     there)."""
-    eol = text.find("\n", pos)
-    eol = len(text) if eol < 0 else eol
+    # the clause ends with the line: a token never holds a line break, so a
+    # break between the last token and this one ends it (the line's end is
+    # not looked for, so a megabyte line costs only the tokens read)
     out = []
-    for m in _TOKEN.finditer(text, pos, eol):
+    last = pos
+    for m in _TOKEN.finditer(text, pos):
+        if text.find("\n", last, m.start()) >= 0:
+            break
+        last = m.end()
         tok = m.group()
         start = m.start()
         if tok[0] in ":=：" and len(tok) > 1:  # "password=x" read from "="
@@ -301,7 +306,7 @@ def near(text: str, m: re.Match[str]) -> Span | None:
 def lock(text: str, m: re.Match[str]) -> Span | None:
     """The digits of a code after a lock word and a code word or an opening verb
     (before the lock word too: "combination for the filing cabinet safe is x")."""
-    line = text.rfind("\n", 0, m.start()) + 1
+    line = text.rfind("\n", max(0, m.start() - 40), m.start()) + 1
     coded = bool(_CODE_VERBS.search(text, max(line, m.start() - 40), m.start()))
     previous: str | None = None
     for start, end, tok, _ in _tokens(text, m.end(), 8):

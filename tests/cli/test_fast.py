@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gardener import Workspace
 from gardener.cli.commands import main as click_main
 from gardener.cli.fast import VERBS, Call, parse
+from tests.helpers import new_workspace
 
 NOW = "2026-01-05T09:00"
 
@@ -139,15 +139,30 @@ def test_what_parse_takes_click_reads_the_same_way(argv):
 
 
 def _gardener(python_code: str, root: Path, args: list[str]) -> tuple[int, str, str]:
-    env = {**os.environ, "GARDENER_NOW": NOW, "GARDENER_WORKSPACE": str(root)}
-    done = subprocess.run(
-        [sys.executable, "-c", python_code, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    return done.returncode, done.stdout, done.stderr.replace(str(root), "WS")
+    (got,) = _gardeners([(python_code, root)], args)
+    return got
+
+
+def _gardeners(
+    runs: list[tuple[str, Path]], args: list[str]
+) -> list[tuple[int, str, str]]:
+    """``args`` run by each (python code, workspace root) at once, each in its
+    own process: (exit code, stdout, stderr with the root as ``WS``) of each."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "GARDENER_NOW": NOW, "GARDENER_WORKSPACE": str(root)},
+        )
+        for code, root in runs
+    ]
+    out = []
+    for proc, (_, root) in zip(procs, runs, strict=True):
+        stdout, stderr = proc.communicate()
+        out.append((proc.returncode, stdout, stderr.replace(str(root), "WS")))
+    return out
 
 
 FAST = (
@@ -190,12 +205,11 @@ CASES = [
 
 
 def test_fast_and_click_print_the_same(tmp_path: Path):
-    fast_ws, _ = Workspace.init(tmp_path / "fast", now_override=NOW)
+    fast_ws = new_workspace(tmp_path, NOW)  # a copy of an init at NOW
     slow_root = tmp_path / "click"
     shutil.copytree(fast_ws.root, slow_root, symlinks=True)
-    for args in CASES:
-        fast = _gardener(FAST, fast_ws.root, args)
-        slow = _gardener(CLICK, slow_root, args)
+    for args in CASES:  # the two workspaces share nothing: both ways at once
+        fast, slow = _gardeners([(FAST, fast_ws.root), (CLICK, slow_root)], args)
         assert fast == slow, args
     heads = [
         subprocess.run(
@@ -217,7 +231,7 @@ def test_a_folder_that_is_not_a_workspace_fails_the_same_way(tmp_path: Path):
 def _both(tmp_path: Path, prepare, args: list[str], now: str = NOW):
     """Run ``args`` the fast way and the click way on two equal workspaces,
     each first changed by ``prepare(root)``; return both results and roots."""
-    fast_ws, _ = Workspace.init(tmp_path / "fast", now_override=NOW)
+    fast_ws = new_workspace(tmp_path, NOW)  # a copy of an init at NOW
     slow_root = tmp_path / "click"
     shutil.copytree(fast_ws.root, slow_root, symlinks=True)
     got = []

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gardener import Workspace
@@ -183,12 +183,19 @@ def test_a_memory_file_linked_outside_is_refused(ws: Workspace, tmp_path: Path):
 # -- fuzzing: any bytes, any rules ---------------------------------------------------
 
 
+# 100 examples, each four verbs through git: the parser itself takes 300-500
+# examples of any text (tests/formats/test_dailynote.py); here the bytes go
+# through the verbs, and the shapes the parser trips on are examples
 @settings(
-    max_examples=300,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+@example(b"\xff- fact: **k**: v\n")  # not UTF-8
+@example("\ufeff- fact: **k**: v\r\n".encode())  # a BOM, a CRLF
+@example(b"---\nagent: atlas\n---")  # front matter with no final newline
+@example(b"- fact: **k**: v\x00\n")  # a NUL
 def test_any_bytes_in_a_note_are_read_and_left_alone(ws: Workspace, data: bytes):
     path = ws.root / "memory" / "2026-02-20.md"
     path.write_bytes(data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -51,10 +52,28 @@ def remote(tmp_path: Path) -> Path:
 
 
 def first_clone(tmp_path: Path, remote: Path) -> Path:
+    """Clone one, ``tmp_path / "one"``: ``init`` at 09:00, ``remote`` as its
+    origin, then ``sync`` at 09:01 (the first push, into the empty ``remote``).
+
+    A copy of the clone and remote made so once per test process (in the
+    session's temporary folder), as ``tests.helpers.new_workspace`` copies a
+    workspace: the same files, history and refs; only the origin's URL names
+    a folder, and it is set to ``remote``."""
+    template = tmp_path.parent / "sync-template"
+    if not (template / "done").exists():
+        shutil.rmtree(template, ignore_errors=True)
+        bare = template / "remote.git"
+        subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(bare)], check=True)  # fmt: skip
+        gardener(template / "one", "2026-03-02T09:00", "init")
+        git(template / "one", "remote", "add", "origin", str(bare))
+        gardener(template / "one", "2026-03-02T09:01", "sync")
+        (template / "done").touch()
+    assert git(remote, "for-each-ref") == ""  # the fixture's remote, still empty
+    shutil.rmtree(remote)
+    shutil.copytree(template / "remote.git", remote, symlinks=True)
     one = tmp_path / "one"
-    gardener(one, "2026-03-02T09:00", "init")
-    git(one, "remote", "add", "origin", str(remote))
-    gardener(one, "2026-03-02T09:01", "sync")
+    shutil.copytree(template / "one", one, symlinks=True)
+    git(one, "remote", "set-url", "origin", str(remote))
     return one
 
 
