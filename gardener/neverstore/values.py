@@ -163,7 +163,7 @@ _TASK_WORDS = """deploy ship release merge push call email ping meet review fix 
     check remind renew backup restore migrate upgrade install run start stop restart
     reboot book pay buy send schedule submit finish launch publish due"""
 _TASKS = frozenset(_TASK_WORDS.split())
-_WORD = lazy(r"[A-Za-z]{2,24}")
+_WORD = lazy(r"[^\W\d_]{2,24}")
 _TOKENS = lazy(r"[^ \t\r\n]+")
 _ENDS = ".,;:!?)]}>\"'`\u201d\u2019\u00bb*|"  # after a word: the clause ends
 _OPENS = "([{<\"'`\u201c\u2018\u00ab|*"  # a token that starts so starts something else
@@ -209,7 +209,7 @@ def _breaks(word: str, nxt: str | None) -> bool:
     return False
 
 
-_FIRST = lazy(r"[A-Za-z]{2,24}[ \t]+[A-Za-z]{2,24}[ \t]")  # where a phrase may start
+_FIRST = lazy(r"[^\W\d_]{2,24}[ \t]+[^\W\d_]{2,24}[ \t]")  # where a phrase may start
 
 
 def phrase_at(text: str, pos: int, prose: bool = False) -> Span | None:

@@ -173,7 +173,7 @@ def weak_password(text: str, m: re.Match[str]) -> Span | None:
 # clause (the line, a punctuation mark, or "for/on/to/at/in/from ...") and is no
 # stopword: "with password authentication", "with password reset." stay prose.
 WITH_PASSWORD = r"(?<![\w.])(?i:password|passwd|pwd|passphrase)(?![\w-])[ \t]+"
-_WITH = frozenset(("with", "using", "via"))
+_WITH = frozenset(("with", "using", "via", "use"))
 _FILLER_WORDS = "the a an my its his her their our your this that new old same default"
 _FILLERS = _CREDS | frozenset(_FILLER_WORDS.split())
 _CLAUSE_END = lazy(
