@@ -277,8 +277,9 @@ _TO = re.compile(
     r"|(?:为|成|到|至)\s*(.+)$",
     re.IGNORECASE | re.DOTALL,
 )
+# a clause ends at a comma, a colon (not a clock's: "09:00"), a dash or a reason
 _CLAUSE_END = re.compile(
-    r"\s*(?:[,;:(（，；。!！—–]|\s-\s|\s(?:because|since|so|after|as|for|per|until|"
+    r"\s*(?:[,;(（，；。!！—–]|(?<!\d):|:(?!\d)|\s-\s|\s(?:because|since|so|after|as|for|per|until|"
     r"starting|from|weil|da|damit|ab|seit|parce|car|pour|depuis|porque|desde|para|"
     r"потому|так|после|с)\b).*$",
     re.IGNORECASE | re.DOTALL,
