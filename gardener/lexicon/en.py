@@ -954,6 +954,8 @@ WORDS = Words(
         "biweekly",
         "fortnightly",
         "every day",
+        "every weekday",
+        "every workday",
         "every morning",
         "every evening",
         "every night",

@@ -392,6 +392,15 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
             # "## Session summary" recaps a session: "Dana likes ...", "Cron
             # jobs must ..." in it are what the session taught, not what it did
             return said.kind, False, said.rule
+        if (
+            recap
+            and (said is None or said.rule == "statement")
+            and readable
+            and _recurs(low, ws.lexicon)
+        ):
+            # and "Standup is at 09:30 every weekday": a time that comes back,
+            # in no log voice, is a routine it set down
+            return "fact", False, "routine"
         return by_heading, False, "heading"
     said = voice.read_voice(entry.value, ws.lexicon) if readable else None
     if said and not keyed:  # "Sam likes ...", "X should ...", "Verified ..."
