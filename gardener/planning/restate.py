@@ -254,7 +254,18 @@ class KeyIndex:
 def marks_of_change(words: Words) -> re.Pattern[str]:
     """What marks a change in ``words``' languages: a ``change_verbs`` or
     ``change_words`` phrase ("raised", "switched to", "now", "改成")."""
-    return _marks((*words.change_verbs, *words.change_words))
+    global _last_marks
+    verbs, said = words.change_verbs, words.change_words
+    last = _last_marks
+    if last is not None and last[0] is verbs and last[1] is said:
+        return last[2]  # hashing the phrases' tuple per call cost more than a search
+    got = _marks((*verbs, *said))
+    _last_marks = (verbs, said, got)
+    return got
+
+
+# the tables (by identity: tuples, so the same phrases) and their regex
+_last_marks: tuple[tuple[str, ...], tuple[str, ...], re.Pattern[str]] | None = None
 
 
 @lru_cache(maxsize=8)
