@@ -124,10 +124,16 @@ class PromotionPlan:
 
 def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
     """Raise ParseError at the first fact whose since/until/expires is not a date."""
+    good: set[str] = set()  # values already parsed: most facts share their dates
     for fact in memory.facts:
+        attrs = fact.attrs
         for name in ("since", "until", "expires"):
-            value = fact.get(name)
-            if value is not None and not is_instant(value):
+            value = attrs.get(name)
+            if value is None or value in good:
+                continue
+            if is_instant(value):
+                good.add(value)
+            else:
                 raise ParseError(
                     f"{name}={value!r} is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM); fix the line, then rerun",
                     path,

@@ -99,3 +99,17 @@ def test_an_unkeyed_fact_given_a_new_quantity():
 def test_restate_never_raises(text):
     _restate(text)
     restate_unkeyed(text, FACTS, LooseIndex(), WORDS)
+
+
+def test_marks_of_change_is_the_regex_of_its_tables_whatever_came_before():
+    # kept by the tables' identity: another lexicon's tables give their own
+    from dataclasses import replace
+
+    from gardener.lexicon.words import lexicon
+    from gardener.planning.restate import _marks, marks_of_change
+
+    words = lexicon()
+    other = replace(words, change_words=("jetzt",), change_verbs=("umgestellt auf",))
+    for w in (words, other, words, other):
+        want = _marks((*w.change_verbs, *w.change_words))
+        assert marks_of_change(w).pattern == want.pattern
