@@ -89,16 +89,13 @@ def near_change(
     if c.key and current(c.key) is not None:
         return None  # the decision table settles it by its key
     text = entry.value
-    if len(text) > _MAX_TEXT:
-        return None  # a log paragraph
-    # the mark first: most entries have none, and these tests only say no
+    if len(text) > _MAX_TEXT or not asserts(text) or _CODE.search(text):
+        return None  # a log paragraph, or a file or command named in passing
+    if len(_ARROWS.findall(text)) > 1:
+        return None  # two arrows are a pipeline ("Clarify → Plan → Verify")
     marks = marks_of_change(words)
     if not (marks.search(text) or (entry.heading and marks.search(entry.heading))):
         return None
-    if not asserts(text) or _CODE.search(text):
-        return None  # a file or command named in passing
-    if len(_ARROWS.findall(text)) > 1:
-        return None  # two arrows are a pipeline ("Clarify → Plan → Verify")
     mine = stems(f"{entry.heading or ''} {text}")
     if len(mine) < _MIN_SHARED:
         return None
