@@ -326,11 +326,21 @@ def score(text: str, m: re.Match[str], only: str) -> Span | None:
 @functools.lru_cache(maxsize=4096)
 def _windowed(text: str, start: int, end: int, only: str) -> Span | None:
     """``score`` in a window of one line: the word at ``start:end``."""
+    return windowed(text, start, end, only)
+
+
+def windowed(
+    text: str, start: int, end: int, only: str, prune: bool = True
+) -> Span | None:
+    """``_windowed`` uncached; ``prune`` False shapes every candidate, the
+    slow path the pruning of ``consider`` must agree with (a property test)."""
     m = _AT.match(text, start, end)  # the word again, as a match of its own
     if m is None:
         return None
     kind = word_at(text, m.start(), m.end(), only)
     if kind is None or _verb(text, m):
+        return None
+    if prune and kind in ("login", "network") and _no_value(text, kind):
         return None
     line_start, line_end = 0, len(text)
     if kind == "answer":
@@ -349,12 +359,24 @@ def _windowed(text: str, start: int, end: int, only: str) -> Span | None:
     def consider(s: int, e: int, value: str, bonus: float, cost: float) -> None:
         if weight + CONTEXT + BEST_SHAPE + bonus - cost < THRESHOLD:
             return  # no shape could make it: skip the shape's regexes
+        if prune and kind in ("login", "network") and value.isalpha():
+            return  # at most ``PLAIN``: under ``WEAK``, which both kinds need
+        paired = kind in ("login", "network") and _paired(text, s)
+        if prune and not paired and kind in ("login", "network"):
+            # unpaired, a network word's value never counts, and a login
+            # word's only with ``STRONG``, the one shape of 4 or more a "pass"
+            # value has, which ``near.strong`` gives only to 8 characters or
+            # more with a digit: skip the change words' and the shape's
+            # regexes (docs/internals.md, "Work in proportion to what changed")
+            if kind == "network" or len(value) < 8:
+                return
+            if not any(c.isdigit() for c in value):
+                return
         if value.isalpha():
             if not changed:
                 changed.append(bool(changes().search(text, line_start, line_end)))
             if not changed[0]:
                 return  # a word of letters is a value only where the clause sets one
-        paired = kind in ("login", "network") and _paired(text, s)
         got = shape(value, "pass" if paired or kind == "login" else kind, text, s, e)
         if got is None:
             return
@@ -403,6 +425,41 @@ def _windowed(text: str, start: int, end: int, only: str) -> Span | None:
         consider(tok.start, tok.end, tok.text, 0.0, cost)
         cost += _step(tok)
     return _best(best, text, line_start, line_end)
+
+
+_QUOTES = "\"'`“‘«「"  # what opens a quoted value (``_Tok.quoted``)
+_ALNUM4 = lazy(r"[a-zA-Z0-9]{4}")
+_AFTER_SLASH = lazy(r"[ \t]*(\S*)")
+
+
+def _no_value(text: str, kind: str) -> bool:
+    """Whether no value in the window ``text`` can count for a login or a
+    network word (``consider``'s pruning, read off the whole window). A
+    paired value (``_paired``) starts right after "/" and its spaces: one
+    that counts is no word of letters (``WEAK`` at least), so the run of
+    non-space characters there is 4 long or more and not all letters, or four
+    groups (``_grouped``: runs holding 4 ASCII letters or digits each) follow
+    one another somewhere. Else a network word has no value, and a login
+    word's needs ``STRONG``: 8 characters or more with a digit, inside one
+    run unless it is a quoted phrase."""
+    runs = text.split()  # the whitespace of ``_TOKEN``'s ``\s``
+    streak = 0
+    for run in runs:
+        streak = streak + 1 if _ALNUM4.search(run) else 0
+        if streak >= 4:
+            return False
+    at = text.find("/")
+    while at >= 0:
+        after = _AFTER_SLASH.match(text, at + 1)
+        run = after.group(1) if after else ""
+        if len(run) >= 4 and not run.isalpha():
+            return False
+        at = text.find("/", at + 1)
+    if kind == "network":
+        return True
+    if any(q in text for q in _QUOTES):
+        return False
+    return not any(len(r) >= 8 and any(c.isdigit() for c in r) for r in runs)
 
 
 def _best(

@@ -124,10 +124,16 @@ class PromotionPlan:
 
 def check_dates(memory: Memory, path: str = "MEMORY.md") -> None:
     """Raise ParseError at the first fact whose since/until/expires is not a date."""
+    good: set[str] = set()  # values already parsed: most facts share their dates
     for fact in memory.facts:
+        attrs = fact.attrs
         for name in ("since", "until", "expires"):
-            value = fact.get(name)
-            if value is not None and not is_instant(value):
+            value = attrs.get(name)
+            if value is None or value in good:
+                continue
+            if is_instant(value):
+                good.add(value)
+            else:
                 raise ParseError(
                     f"{name}={value!r} is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM); fix the line, then rerun",
                     path,
@@ -268,7 +274,7 @@ def _key_left(c: Classified, keys: KeyIndex, work: Reconciliation) -> Classified
     entirely"), or ``c`` unchanged (keyed already, no one key named)."""
     if c.key or not c.ends or not c.leaves:
         return c
-    keys.grow(work.slots)
+    keys.grow(work.slot_keys)
     named = keys.named(c.leaves)
     if len(named) == 1 and not headed(c.leaves, keys.words_of(named[0])):
         return c  # "dropped the old cache keys": the keys went, not the cache
@@ -448,7 +454,7 @@ def plan_promotion(
         if not gone and _restatable(kinds[i], work):
             # "rate limit raised to 300 requests/min" after "Rate limit: 100
             # requests/min": a log line naming a current key gives it a new value
-            keys.grow(work.slots)
+            keys.grow(work.slot_keys)
             given = kinds[i].value if kinds[i].key and kinds[i].durable else None
             found = restate(entry.value, keys, work.current, reader.words, given)
             if found is not None and not (

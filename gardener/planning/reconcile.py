@@ -89,6 +89,7 @@ class Reconciliation:
     def __init__(self, memory: Memory, config: Config, today: str):
         self.facts: list[Fact] = []
         self.slots: dict[str, list[int]] = {}  # normalized key -> positions in facts
+        self.slot_keys: list[str] = []  # the keys of ``slots``, in its order
         self.where: dict[int, int] = {}  # id() of a fact object -> its position
         # for unkeyed entries, built on first use: normalized value -> positions,
         # and the values long enough to be near-duplicates, by the digits they hold
@@ -123,7 +124,12 @@ class Reconciliation:
         at = len(self.facts)
         self.where[id(fact)] = at
         if fact.key:
-            self.slots.setdefault(normalize_key(fact.key), []).append(at)
+            nk = normalize_key(fact.key)
+            spots = self.slots.get(nk)
+            if spots is None:
+                self.slots[nk] = spots = []
+                self.slot_keys.append(nk)
+            spots.append(at)
         self.facts.append(fact)
         if self.values is not None:
             self._index_value(fact.value, at)

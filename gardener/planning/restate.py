@@ -24,7 +24,7 @@ removals"):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -174,10 +174,19 @@ class KeyIndex:
         ] = {}  # key -> its first and last two characters
         self.known = 0
 
-    def grow(self, slots: dict[str, list[int]]) -> None:
+    def grow(self, slots: Sequence[str] | Mapping[str, object]) -> None:
+        """Index the keys of ``slots`` (normalized, in the order they came)
+        not indexed yet; a list is read from where the last call stopped
+        (``islice`` of a dict walks every key before that point again: a pass
+        of 18,000 new keys spent ~0.5 s so)."""
         if len(slots) == self.known:
             return
-        for nk in islice(slots, self.known, None):
+        new = (
+            slots[self.known :]
+            if isinstance(slots, list)
+            else islice(slots, self.known, None)
+        )
+        for nk in new:
             part = key_part(nk)
             if _CODE.search(part):
                 continue  # a file or a command is named, not restated
@@ -254,7 +263,18 @@ class KeyIndex:
 def marks_of_change(words: Words) -> re.Pattern[str]:
     """What marks a change in ``words``' languages: a ``change_verbs`` or
     ``change_words`` phrase ("raised", "switched to", "now", "改成")."""
-    return _marks((*words.change_verbs, *words.change_words))
+    global _last_marks
+    verbs, said = words.change_verbs, words.change_words
+    last = _last_marks
+    if last is not None and last[0] is verbs and last[1] is said:
+        return last[2]  # hashing the phrases' tuple per call cost more than a search
+    got = _marks((*verbs, *said))
+    _last_marks = (verbs, said, got)
+    return got
+
+
+# the tables (by identity: tuples, so the same phrases) and their regex
+_last_marks: tuple[tuple[str, ...], tuple[str, ...], re.Pattern[str]] | None = None
 
 
 @lru_cache(maxsize=8)

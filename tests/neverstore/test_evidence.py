@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gardener.neverstore import credwords as cw
 from gardener.neverstore.evidence import spans
@@ -61,3 +63,51 @@ def test_pair_after_a_colon_needs_a_strong_password() -> None:
     assert [text[s:e] for s, e in spans(text)] == ["Kuusi#Metsa55"]
     assert spans("- versions: v1.2 / v1.3 compared") == []
     assert spans("- routes: /api / Home-Page") == []
+
+
+_WORDS = [
+    "account",
+    "login",
+    "user",
+    "creds",
+    "wifi",
+    "WLAN",
+    "Konto",
+    "password",
+    "PIN",
+]
+_PIECES = [
+    " ", " / ", ": ", " is ", " = ", "\n", ". ", ", ", "(", ")", '"', "-", "to ",
+    "02866", "Ines", "Tq8#vLm2!pZr", "hunter22", "Blåbärssylt-42", "kiwi-lantern-1987",
+    "4AGZU3PEJRTUKGKTHZLEAXXA2VIOXJ2R", "ab12cd34", "AB12CD34ef", "changed", "set",
+    "pekka.v", "Kuusi#Metsa55", "in the vault", "ask Sam", "436y fk5q kotl skfe",
+    "psk=Älgstig!93", "12345678", "x" * 9, "/", "06717/", "数据", "list", "price**:",
+    "abcd efgh ijkl 1234", "9k2m 4p7q", "raspberry42", "«", "`", "Ab3/", "\t",
+]  # fmt: skip
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_WORDS), st.sampled_from(_PIECES), st.text(max_size=4)
+        ),
+        min_size=1,
+        max_size=14,
+    )
+)
+@settings(max_examples=400, deadline=None)
+def test_pruned_scoring_is_the_scoring_of_every_candidate(parts):
+    # ``consider`` skips the shapes of an unpaired login or network word's
+    # values that could not count: the best value is the one the slow path
+    # (every candidate shaped) finds, for each word of each kind
+    from gardener.neverstore.evidence import STEMS, _kinds_of, windowed
+
+    text = "".join(parts)
+    low = text.lower()
+    if len(low) != len(text):
+        return
+    for m in re.finditer(STEMS, low):
+        for kind in _kinds_of(m.group()):
+            fast = windowed(text, m.start(), m.end(), kind)
+            slow = windowed(text, m.start(), m.end(), kind, prune=False)
+            assert fast == slow, (text, m.group(), kind)

@@ -99,3 +99,57 @@ def test_an_unkeyed_fact_given_a_new_quantity():
 def test_restate_never_raises(text):
     _restate(text)
     restate_unkeyed(text, FACTS, LooseIndex(), WORDS)
+
+
+def test_marks_of_change_is_the_regex_of_its_tables_whatever_came_before():
+    # kept by the tables' identity: another lexicon's tables give their own
+    from dataclasses import replace
+
+    from gardener.lexicon.words import lexicon
+    from gardener.planning.restate import _marks, marks_of_change
+
+    words = lexicon()
+    other = replace(words, change_words=("jetzt",), change_verbs=("umgestellt auf",))
+    for w in (words, other, words, other):
+        want = _marks((*w.change_verbs, *w.change_words))
+        assert marks_of_change(w).pattern == want.pattern
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                st.sampled_from(
+                    [
+                        "rate limit",
+                        "datenbank",
+                        "周会时间",
+                        "pricing / pro plan",
+                        "run.py",
+                    ]
+                ),
+                st.text(max_size=12),
+            ),
+            st.booleans(),
+        ),
+        max_size=12,
+    )
+)
+def test_a_key_index_grown_from_the_key_list_is_the_one_grown_from_the_slots(steps):
+    # ``Reconciliation.slot_keys`` read from where the last grow stopped,
+    # against the slots dict walked with ``islice``
+    slots: dict[str, list[int]] = {}
+    order: list[str] = []
+    by_list, by_dict = KeyIndex(NAMES), KeyIndex(NAMES)
+    for at, (key, grow) in enumerate(steps):
+        nk = normalize_key(key)
+        if nk not in slots:
+            order.append(nk)
+        slots.setdefault(nk, []).append(at)
+        if grow:
+            by_list.grow(order)
+            by_dict.grow(slots)
+    by_list.grow(order)
+    by_dict.grow(slots)
+    for name in ("aliases", "by_stem", "stems", "ends", "cjk", "known"):
+        assert getattr(by_list, name) == getattr(by_dict, name), name
