@@ -5,10 +5,13 @@ from __future__ import annotations
 import codecs
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 from gardener.errors import GardenerError, ParseError
 from gardener.files.layout import path_text
+
+_T = TypeVar("_T")
 
 # a note and a warm recall read through here: no pathlib (~6 ms to import)
 _READ_CHUNK = 1 << 20
@@ -27,10 +30,16 @@ def read_text(path: str | os.PathLike[str]) -> str:
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The file's bytes. Raises FileNotFoundError if it is missing, GardenerError
     if it cannot be read."""
+    return _on_fd(path, lambda fd: _read_plain(fd, path))
+
+
+def _on_fd(path: str | os.PathLike[str], use: Callable[[int], _T]) -> _T:
+    """``use(fd)`` of the file opened for reading (``_OPEN``), closed after;
+    FileNotFoundError as is, any other OSError as a GardenerError naming it."""
     try:
         fd = os.open(path, _OPEN)
         try:
-            return _read_plain(fd, path)
+            return use(fd)
         finally:
             os.close(fd)
     except FileNotFoundError:
@@ -138,33 +147,28 @@ def read_head(path: str | os.PathLike[str], limit: int) -> tuple[bytes, int, boo
     """The first ``limit`` bytes of a plain file, its size, and whether all of
     it is UTF-8: read a MB at a time, never held whole. Raises as
     ``read_bytes``."""
-    try:
-        fd = os.open(path, _OPEN)
-        try:
-            _plain(fd, path)
-            check = codecs.getincrementaldecoder("utf-8")()
-            head, size, good = b"", 0, True
-            while chunk := os.read(fd, max(limit, _READ_CHUNK_CHECK)):
-                if size < limit:
-                    head += chunk[: limit - size]
-                size += len(chunk)
-                if good:
-                    try:
-                        check.decode(chunk)
-                    except UnicodeDecodeError:
-                        good = False
+
+    def read(fd: int) -> tuple[bytes, int, bool]:
+        _plain(fd, path)
+        check = codecs.getincrementaldecoder("utf-8")()
+        head, size, good = b"", 0, True
+        while chunk := os.read(fd, max(limit, _READ_CHUNK_CHECK)):
+            if size < limit:
+                head += chunk[: limit - size]
+            size += len(chunk)
             if good:
                 try:
-                    check.decode(b"", final=True)
+                    check.decode(chunk)
                 except UnicodeDecodeError:
                     good = False
-            return head, size, good
-        finally:
-            os.close(fd)
-    except FileNotFoundError:
-        raise
-    except OSError as e:
-        raise GardenerError(f"cannot read: {e.strerror or e}", path=str(path)) from e
+        if good:
+            try:
+                check.decode(b"", final=True)
+            except UnicodeDecodeError:
+                good = False
+        return head, size, good
+
+    return _on_fd(path, read)
 
 
 def not_text(data: bytes) -> tuple[int, str] | None:
