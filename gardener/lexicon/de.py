@@ -207,8 +207,6 @@ WORDS = Words(
     ),
     changes=(
         "nutzen wir {new} statt {old}",
-        "{new} statt {old}",
-        "{new} anstatt {old}",
         "nutzen {new} statt {old}",
         "verwenden wir {new} statt {old}",
         "verwenden {new} statt {old}",

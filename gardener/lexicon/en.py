@@ -471,8 +471,6 @@ WORDS = Words(
     ),
     changes=(
         "use {new} instead of {old}",
-        "{new} instead of {old}",
-        "{new} rather than {old}",
         "using {new} instead of {old}",
         "went with {new} instead of {old}",
         "use {new} rather than {old}",

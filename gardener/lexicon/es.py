@@ -171,8 +171,6 @@ WORDS = Words(
     ),
     changes=(
         "usamos {new} en lugar de {old}",
-        "{new} en lugar de {old}",
-        "{new} en vez de {old}",
         "usa {new} en lugar de {old}",
         "usamos {new} en vez de {old}",
         "utilizamos {new} en lugar de {old}",

@@ -180,8 +180,6 @@ WORDS = Words(
     ),
     changes=(
         "on utilise {new} au lieu de {old}",
-        "{new} au lieu de {old}",
-        "{new} plutôt que {old}",
         "utilisons {new} au lieu de {old}",
         "utilise {new} au lieu de {old}",
         "passé de {old} à {new}",

@@ -175,18 +175,12 @@ def _heading_path(
     return read_headings(headings, dict(extra), lexicon(languages))
 
 
-# a name with a version or a build in it: "Kimi K2.5", "gpt-4o", "Postgres 16"
-_VERSIONED_NAME = re.compile(r"^[A-Za-z][\w.+-]*(?:[ -][\w.+-]+){0,2}$")
-
-
-def _version_named(value: str) -> bool:
-    """Whether ``value`` (its parenthesis aside) is a name of at most three
-    words that holds a digit after a letter ("Kimi K2.5 (paid tier)",
-    "gpt-4o"), not a reading ("45% used", "$10 balance") or a sentence."""
-    head = value.split("(", 1)[0].strip(" *_`")
-    return bool(_VERSIONED_NAME.match(head)) and bool(
-        re.search(r"[A-Za-z][\w.-]*\d", head)
-    )
+def _only_names(value: str) -> bool:
+    """Whether ``value`` up to a comma or a parenthesis is names and numbers
+    only ("Postgres 16", "GitHub Actions (EU runners)"), no state word
+    ("Postgres 16 degraded", "down since 09:00")."""
+    head = value.split("(", 1)[0].split(",", 1)[0].strip(" *_`")
+    return bool(head) and all(named(word) for word in head.split())
 
 
 def _headings(entry: Entry, config: Config) -> tuple[str | None, str | None, bool]:
@@ -361,20 +355,14 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
         by_heading == "state"
         and keyed
         and label is not None
+        and normalize_key(label[0]) in ws.topic_names
         and not status_value(label[1])
-        and (
-            (
-                normalize_key(label[0]) in ws.topic_names
-                and named(label[1].split(None, 1)[0] if label[1].split() else "")
-            )
-            or (names_a_slot(label[0]) and _version_named(label[1]))
-        )
+        and _only_names(label[1])
     ):
-        # "## System Health" / "**Database:** Postgres 16", "**Model**: Kimi
-        # K2.5 (paid tier)": a topic's label naming a thing, or a slot's label
-        # naming a versioned one, says what is used, whatever the heading says
-        # of its health ("**CI:** green", "**Cache:** down since 09:00",
-        # "**Git**: All changes committed", "Disk: 45% used" are states)
+        # "## System Health" / "**Database:** Postgres 16": a topic's label
+        # naming a thing says what is used, whatever the heading says of its
+        # health ("**CI:** green", "**Cache:** down since 09:00", "Postgres 16
+        # degraded, replica lagging" are states)
         return "fact", False, "label"
     if by_heading and not (
         keyed and shielded and by_heading not in config.durable_kinds

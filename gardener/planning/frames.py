@@ -191,18 +191,6 @@ def read_frame(text: str, words: Words) -> Frame | None:
             # a verb are a clause, not the thing changed; the frame says nothing
             # ("moved to B, A is decommissioned": the change frame reads it)
             continue
-        if kind == "change" and template.startswith("{new}"):
-            # "ab jetzt Renovate statt Dependabot": with no verb, only a name
-            # before "instead of" is the new value ("we deploy on Fridays
-            # instead of Mondays" says what is done, not what is used)
-            strong = False
-            head = bare(
-                _untimed(
-                    _unmarked(groups.get("new"), words.change_words), words.time_words
-                )
-            )
-            if not head or len(head.split()) > 3 or not named(head):
-                continue
         whole = _whole(text, span)
         frame = Frame(
             kind,
