@@ -676,7 +676,7 @@ def classify(entry: Entry, config: Config) -> Classified:
             return _decided(kind, correction, rule, key, label[1].strip(), "label")
         if shape == "kind":
             value = label[1]  # "Decision: use SQLite" is about what follows
-        elif shape == "generic" and subject and label[2]:
+        elif shape == "generic" and subject and (label[2] or rule == "label"):
             key = _scope(subject, folded(label[0]), entry, kind, config)
             return _decided(kind, correction, rule, key, label[1].strip(), "label")
     return _keyed_prose(entry, kind, correction, rule, value, config)
