@@ -42,7 +42,24 @@ LIMITED = (
     "juste cette fois", "solo hoy", "solo por hoy",
     "только сегодня", "разово", "这次", "仅限", "临时",
     "今回だけ", "今日だけ",
+    # a one-off week or day: "standup moved to 10:15 (just this week)"
+    "just this week", "this week only", "only this week", "for this week",
+    "nur diese woche", "diese woche nur", "nur für diese woche",
+    "juste cette semaine", "cette semaine seulement", "pour cette semaine",
+    "solo esta semana", "esta semana solamente", "solo por esta semana",
+    "только на этой неделе", "только эту неделю", "仅本周", "只有这周", "这周临时",
+    "今週だけ", "今週のみ",
 )  # fmt: skip
+# "moved to 16:00 this Friday", "for 2 weeks", "diesen Freitag": one day or a
+# few weeks, not from then on ("from this Friday on" is a change for good)
+_ONE_OFF = re.compile(
+    r"(?<!from )(?<!starting )\bthis (?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?! on)"
+    r"|\bfor (?:\d+|two|three|four|a few|a couple of) (?:days|weeks)\b"
+    r"|(?<!ab )\bdiesen (?:montag|dienstag|mittwoch|donnerstag|freitag)\b"
+    r"|\bce (?:lundi|mardi|mercredi|jeudi|vendredi)\b(?! et)"
+    r"|\beste (?:lunes|martes|miércoles|jueves|viernes)\b",
+    re.IGNORECASE,
+)
 # "for the partner API only", "for the demo only"
 _FOR_ONLY = re.compile(r"\bfor\s[\w\s'-]{1,40}?\sonly\b", re.IGNORECASE)
 NOT_DONE = ("最后没换", "没换", "没有换", "没改", "没有改", "やめておいた", "見送り")
@@ -96,6 +113,6 @@ def asserts(text: str, scoped: bool = True) -> bool:
     for table in (HEDGES, HISTORY, NOT_DONE, *([LIMITED] if scoped else [])):
         if _phrases(table).search(low):
             return False
-    if scoped and _FOR_ONLY.search(low):
+    if scoped and (_FOR_ONLY.search(low) or _ONE_OFF.search(low)):
         return False
     return _OTHERS.search(text.strip()) is None
