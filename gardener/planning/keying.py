@@ -563,9 +563,17 @@ def topic_of(
         hit = regex.search(phrase) if regex else None
         if hit:
             return topic, hit.group(0)
-        if re.search(rf"(?<!\w){re.escape(topic.casefold())}(?:s)?$", low):
+        m = re.search(rf"(?<!\w){re.escape(topic.casefold())}(?:s)?$", low)
+        if m and low[: m.start()].strip() in _WHOLE_TOPIC:
             return topic, ""
     return None
+
+
+# the words before a topic's name that keep it the whole topic ("the main
+# database"); any other ("frontend database", "Mira editor") names one part
+_WHOLE_TOPIC = frozenset(
+    ("", "the", "our", "my", "main", "primary", "default", "the main")
+)
 
 
 # articles of a subject before its copula, in the languages of the lexicon
