@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
-from gardener.formats.blocks import tail
+from gardener.formats.blocks import split_front_matter, tail
 from gardener.formats.entryline import FUTURE_SLACK_S
 from gardener.formats.memoryfile import render_fact
 from gardener.model.config import Config, multi_valued
@@ -287,6 +287,26 @@ def fence_problems(path: str, text: str) -> list[Problem]:
             f"this code fence ({marker}) is never closed: the {below} line(s) after"
             f" it are read as code, and no entry among them is filed or recalled;"
             f" close it with a line `{indent}{marker}` after the code",
+        )
+    ]
+
+
+def front_problems(path: str, text: str) -> list[Problem]:
+    """A problem if the daily note ``text`` opens a front matter (a first
+    line ``---``) that no ``---`` line closes: its lines read as the note's
+    body, and a line appended to a last ``---`` with no newline ("----
+    **db**: Postgres") is no entry (docs/design.md, Daily notes)."""
+    first = text.removeprefix("\ufeff").partition("\n")[0]
+    if first.rstrip("\r").strip() != "---" or split_front_matter(text)[0] is not None:
+        return []
+    return [
+        Problem(
+            "parse",
+            path,
+            1,
+            "this front matter (---) is never closed: its lines are read as the"
+            " note's text, and a line run into a last `---` is no entry; close it"
+            " with a line `---` of its own, or delete the opening one",
         )
     ]
 

@@ -23,6 +23,7 @@ from gardener.neverstore.decision import Spans
 from gardener.planning.check import (
     conflict_problems,
     fence_problems,
+    front_problems,
     memory_problems,
     sort_problems,
 )
@@ -100,6 +101,7 @@ def check(
         text = read_text(root / note.path)
         problems += file_secrets(note.path, text, config, remembered)
         problems += fence_problems(note.path, text)
+        problems += front_problems(note.path, text)
         problems += conflict_problems(note.path, text)
         problems += purged_problems(note.path, purged(text))
         problems += name_problems(note.path, config, purged)

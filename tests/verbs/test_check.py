@@ -85,3 +85,15 @@ def test_openclaws_own_folders_are_neither_problems_nor_promoted(ws: Workspace):
     assert ws.check() == []
     ws.promote()
     assert "Buildkite" not in (ws.root / "MEMORY.md").read_text()
+
+
+def test_check_reports_a_front_matter_a_note_never_closes(ws: Workspace):
+    # a breaker's note: "---\nagent: atlas\n---" with no newline, then a line
+    # appended ran into the closing one ("---- **db**: Postgres"), lost silently
+    note = ws.root / "memory" / "2026-01-05.md"
+    note.write_text("---\nagent: atlas\n---- **db**: Postgres\n- **cache**: Redis\n")
+    problems = [p for p in ws.check() if p.path == "memory/2026-01-05.md"]
+    assert [(p.kind, p.line) for p in problems] == [("parse", 1)]
+    assert "front matter (---) is never closed" in problems[0].message
+    note.write_text("---\nagent: atlas\n---\n- **db**: Postgres\n")
+    assert not [p for p in ws.check() if p.path == "memory/2026-01-05.md"]
