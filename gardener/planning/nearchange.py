@@ -21,7 +21,7 @@ from gardener.lexicon.words import Words
 from gardener.model.facts import Entry, Fact
 from gardener.planning.asserted import asserts
 from gardener.planning.classify import Classified
-from gardener.planning.restate import marks_of_change
+from gardener.planning.restate import FactWords, marks_of_change
 
 # words of four letters or more (their first five letters), and two-character
 # runs of Chinese and Japanese: what two sentences about one thing share
@@ -45,27 +45,14 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-class FactIndex:
-    """The words of the pass's current facts (keyed or not, no events) ->
-    their positions in its facts (a list that only grows; a fact superseded
-    in place is skipped when read)."""
+class FactIndex(FactWords):
+    """The words (``stems``) of the pass's current facts, keyed or not, no
+    events (a fact superseded in place is skipped when read)."""
 
-    def __init__(self) -> None:
-        self.by_stem: dict[str, list[int]] = {}
-        self.words: dict[int, frozenset[str]] = {}
-        self.known = 0
-
-    def grow(self, facts: list[Fact]) -> None:
-        for at in range(self.known, len(facts)):
-            fact = facts[at]
-            if fact.superseded or fact.kind == "event" or fact.get("until"):
-                continue
-            theirs = stems(f"{fact.key or ''} {fact.value}")
-            if theirs:
-                self.words[at] = theirs
-                for w in theirs:
-                    self.by_stem.setdefault(w, []).append(at)
-        self.known = len(facts)
+    def of(self, fact: Fact) -> frozenset[str]:
+        if fact.superseded or fact.kind == "event" or fact.get("until"):
+            return frozenset()
+        return stems(f"{fact.key or ''} {fact.value}")
 
 
 def near_change(

@@ -592,27 +592,47 @@ def _phrase(rest: str) -> str | None:
     return phrase
 
 
-class LooseIndex:
-    """The words of current unkeyed facts that hold a number -> their
-    positions in the pass's facts (a list that only grows; a fact replaced in
-    place is read again at its position)."""
+class FactWords:
+    """The words of the pass's facts a subclass keeps (``of``) -> their
+    positions in its facts, posted under ``post(word)`` once each (a list
+    that only grows; a fact replaced in place is read again at its
+    position). ``words``: position -> the fact's words."""
 
     def __init__(self) -> None:
-        self.by_stem: dict[str, set[int]] = {}
+        self.by_stem: dict[str, list[int]] = {}
         self.words: dict[int, frozenset[str]] = {}
         self.known = 0
 
+    def of(self, fact: Fact) -> frozenset[str]:
+        """The words of ``fact`` to index; empty: not indexed."""
+        raise NotImplementedError
+
+    def post(self, word: str) -> str:
+        return word
+
     def grow(self, facts: list[Fact]) -> None:
         for at in range(self.known, len(facts)):
-            fact = facts[at]
-            if fact.key or fact.superseded or not any(c.isdigit() for c in fact.value):
-                continue
-            theirs = _stems(_QUANTITY.sub(" ", fact.value))
+            theirs = self.of(facts[at])
             if theirs:
                 self.words[at] = theirs
                 for w in theirs:
-                    self.by_stem.setdefault(w[:4], set()).add(at)
+                    posted = self.by_stem.setdefault(self.post(w), [])
+                    if not posted or posted[-1] != at:
+                        posted.append(at)
         self.known = len(facts)
+
+
+class LooseIndex(FactWords):
+    """The words of current unkeyed facts that hold a number, posted by their
+    first four letters."""
+
+    def of(self, fact: Fact) -> frozenset[str]:
+        if fact.key or fact.superseded or not any(c.isdigit() for c in fact.value):
+            return frozenset()
+        return _stems(_QUANTITY.sub(" ", fact.value))
+
+    def post(self, word: str) -> str:
+        return word[:4]
 
 
 def restate_unkeyed(
