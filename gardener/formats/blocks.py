@@ -24,6 +24,12 @@ _BLOCK = re.compile(r"\n[^\S\r\n]{0,3}(?:#{1,6}[^\S\r\n]|`{3}|~{3})")
 _FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
 
 
+def opens_front(text: str) -> bool:
+    """Whether the first line of ``text`` (its BOM aside) opens a front matter."""
+    first = text.removeprefix("\ufeff").partition("\n")[0]
+    return first.rstrip("\r").strip() == "---"
+
+
 def split_front_matter(text: str) -> tuple[str | None, int]:
     """Return (yaml_text or None, number of lines the front matter takes).
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
-from gardener.formats.blocks import split_front_matter, tail
+from gardener.formats.blocks import opens_front, split_front_matter, tail
 from gardener.formats.entryline import FUTURE_SLACK_S
 from gardener.formats.memoryfile import render_fact
 from gardener.model.config import Config, multi_valued
@@ -296,8 +296,7 @@ def front_problems(path: str, text: str) -> list[Problem]:
     line ``---``) that no ``---`` line closes: its lines read as the note's
     body, and a line appended to a last ``---`` with no newline ("----
     **db**: Postgres") is no entry (docs/design.md, Daily notes)."""
-    first = text.removeprefix("\ufeff").partition("\n")[0]
-    if first.rstrip("\r").strip() != "---" or split_front_matter(text)[0] is not None:
+    if not opens_front(text) or split_front_matter(text)[0] is not None:
         return []
     return [
         Problem(

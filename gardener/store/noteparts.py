@@ -24,7 +24,7 @@ from datetime import date
 from typing import BinaryIO
 
 from gardener.formats import dailynote
-from gardener.formats.blocks import split_front_matter
+from gardener.formats.blocks import opens_front, split_front_matter
 from gardener.formats.dailynote import parse_body
 from gardener.model.facts import Entry
 
@@ -234,12 +234,6 @@ def _head(
     # a closing line that is not YAML's still ends what an append may extend
     final = head.count("\n") >= max(skip, fence, 1)
     return bom + _skip(bytes(data[bom:cut]), skip), skip, dict(front), final
-
-
-def opens_front(text: str) -> bool:
-    """Whether the first line of ``text`` (its BOM aside) opens a front matter."""
-    first = text.removeprefix("\ufeff").partition("\n")[0]
-    return first.rstrip("\r").strip() == "---"
 
 
 def line_offset(raw: bytes, index: int, start: int = 0, first: int = 0) -> int:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from gardener.files.read import decode_text
 from gardener.formats import dailynote
+from gardener.formats.blocks import opens_front
 from gardener.formats.dailynote import (
     Resume,
     parse_body,
@@ -47,7 +48,7 @@ from gardener.model.marks import (
     settled_mark,
 )
 from gardener.store import noteparts
-from gardener.store.noteparts import NotParts, line_offset, opens_front
+from gardener.store.noteparts import NotParts, line_offset
 
 MIN_BYTES = noteparts.BIG  # a smaller note parses in a few ms: whole, no tail kept
 _FIELDS = tuple(f.name for f in fields(Entry))
