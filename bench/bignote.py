@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import statistics
 import subprocess
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from .figures import Setup
 
 LINE = "- 19:30 decision: **database**: DuckDB\n"  # before the pass's clock
+AGED = 2.1  # seconds between the copy and the append (see _append_and_promote)
 ENTRY_BYTES = 75  # what an entry of the generator's notes takes, newline included
 
 
@@ -67,6 +69,10 @@ def _append_and_promote(
     setup: Setup, built: Built, target: Path, figure: str
 ) -> dict[str, float]:
     ws = copy(built, target)
+    # a copy's files are all just changed (ctime): older than 2 s, the stamps
+    # of the ledger files vouch for them (gardener.store.tailstore), as in a
+    # workspace whose last pass was a while before the agent's append
+    time.sleep(AGED)
     note = sorted((ws.root / "memory").glob("*.md"))[-1]
     with note.open("a", encoding="utf-8") as out:
         out.write(LINE)

@@ -263,6 +263,9 @@ def redact_files(
     are still looked for in the whole file; a finding in the new lines has
     the whole file scanned, as without ``committed``. A rule added since the
     last commit applies from then on (see docs/design.md, "Never store").
+    With ``committed``, a file in which nothing is found (and no value is
+    looked for) is not read again under its lock: the caller scans what it
+    commits once more, as ``record`` does.
     """
     memo = memo or ScanMemo(0)
     paths = [p for p in paths if (root / p).is_file() and not (root / p).is_symlink()]
@@ -299,6 +302,16 @@ def redact_files(
         def keep(text: str, found: list[redact.Finding], path: str = path) -> None:
             _quarantine(root, path, text, found, now)
 
+        if (
+            committed is not None
+            and not read[path][1]
+            and not shared
+            and remembered is None
+        ):
+            # nothing found, nothing to look for: the file stays as it is; a
+            # line written since is the caller's to scan (record rescans what
+            # it commits), so the file is not read again here
+            continue
         done += _rewrite(root, path, clean, keep, read[path][0])
     if done:
         refused.remember(str(root), found_values)

@@ -195,3 +195,33 @@ def test_a_file_read_again_as_the_text_read_before_is_that_text(tmp_path: Path):
             os.close(fd)
         assert got == data.decode("utf-8", "surrogateescape")
         assert (got is like) == (data == like.encode())
+
+
+@pytest.mark.now("2026-03-01T18:00")
+def test_a_clean_append_is_not_read_again_and_a_later_secret_is_caught(
+    ws: Workspace,
+):
+    """With the committed texts, a file whose new lines hold nothing is left
+    alone (not read again under its lock); a secret a writer appends after
+    that scan is caught by record's rescan of what it commits."""
+    from gardener.verbs.guard import ScanMemo, redact_files
+    from gardener.verbs.record import _scanned_texts
+
+    rel = "memory/2026-03-01.md"
+    note = ws.root / rel
+    note.write_text("".join(f"- line {n}\n" for n in range(20)))
+    ws.record()
+    committed = {rel: note.read_text()}
+    with note.open("a") as out:
+        out.write("- a clean line\n")
+    inode = note.stat().st_ino
+    memo = ScanMemo()
+    with ws._session() as s:
+        assert redact_files(ws.root, [rel], s.config, s.now(), memo, committed) == []
+        assert note.stat().st_ino == inode
+        with note.open("a") as out:  # a writer, after the scan
+            out.write("- the admin password: Zq4vT9wLmX\n")
+        texts, again = _scanned_texts(s, [rel], memo, committed)
+    assert [r.path for r in again] == [rel]
+    assert texts is not None and "Zq4vT9wLmX" not in texts[rel]
+    assert "Zq4vT9wLmX" not in note.read_text()
