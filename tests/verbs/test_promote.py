@@ -273,3 +273,51 @@ def test_the_collector_comes_back_as_it_was_without_walking_the_pass():
         assert gc.get_freeze_count() == held and more
     finally:
         gc.unfreeze()
+
+
+def test_a_dry_run_plan_holds_no_secret_of_an_unrecorded_note(ws: Workspace):
+    """A dry run records nothing, so its plan is scrubbed: each text read
+    once together, only those with a finding redacted."""
+    key = "sk-" + "FAKEfake" * 5
+    (ws.root / "memory" / "2026-01-05.md").write_text(
+        f"- decision: **api key**: {key}\n- decision: **database**: SQLite\n"
+    )
+    plan = ws.promote(dry_run=True).plan
+    texts = [t for d in plan.decisions for t in (d.value, d.key or "")]
+    texts += [t for o in plan.entries for t in (o.text, o.value or "", o.key or "")]
+    assert not any(key in t for t in texts)
+    assert "SQLite" in texts
+
+
+def _texts_and_secrets():
+    from hypothesis import strategies as st
+
+    pieces = st.sampled_from(
+        [
+            "- decision: **database**: SQLite",
+            "the admin password: Zq4vT9wLmX",
+            "sk-" + "FAKEfake" * 5,
+            "mail jonas.berg@example.net",
+            "token ghp_" + "a1B2c3D4e5" * 4,
+            "plain words",
+            "\n",
+            " ",
+        ]
+    )
+    return st.lists(st.lists(pieces | st.text(max_size=6), max_size=5).map("".join))
+
+
+def test_scrubbed_texts_is_redact_of_each_text():
+    """The dry run's one read of all texts says what ``redact`` of each says."""
+    from hypothesis import given, settings
+
+    from gardener.neverstore import redact
+    from gardener.verbs.promote import scrubbed_texts
+
+    @settings(max_examples=60, deadline=None)
+    @given(_texts_and_secrets())
+    def check(texts: list[str]) -> None:
+        got = scrubbed_texts(texts)
+        assert got == {t: redact.redact(t)[0] for t in texts}
+
+    check()
