@@ -21,7 +21,7 @@ from datetime import date, datetime, timedelta
 
 from gardener.formats.memoryfile import render_fact, render_memory
 from gardener.model.config import Config
-from gardener.model.facts import Fact, Memory, Note
+from gardener.model.facts import Fact, Memory, Note, Problem
 from gardener.model.kinds import SUPERSEDED
 from gardener.model.marks import fingerprints
 from gardener.model.markset import Marks
@@ -60,8 +60,9 @@ class KeptNote:
 
     ``why``: "never committed", "date" (its name's date is implausible),
     "durable" (durable entries not promoted yet), "undecided" (entries no
-    rule placed, within ``review_grace_days``) or "budget" (more notes are
-    due than one pass may delete). ``until``: for "undecided",
+    rule placed, within ``review_grace_days``), "unread" (lines the parser
+    cannot read: a fence never closed) or "budget" (more notes are due than
+    one pass may delete). ``until``: for "undecided",
     the first local day a prune may delete it. ``lines``: the entries meant.
     """
 
@@ -206,6 +207,7 @@ def plan_prune(
     ledger: AbstractSet[str],
     dating: Mapping[str, Dating],
     force: bool = False,
+    unread: Mapping[str, Problem] | None = None,
 ) -> PrunePlan:
     """Plan one prune pass.
 
@@ -221,6 +223,10 @@ def plan_prune(
             or ``NOTES_ALWAYS`` (a week of them, what a week away leaves due),
             the oldest first, and the rest wait (why "budget"): a clock set
             years ahead must not empty the folder in one pass.
+        unread: note path -> the problem that leaves some of its lines
+            unread (a code fence or front matter never closed, a merge
+            conflict): such a note is kept until the problem is fixed, since
+            nobody knows what its unread lines hold (why "unread").
     """
     kept, removed, expired = _compost(memory, config, now)
     kept, evicted = _within_budget(memory, kept, config.memory_budget_chars)
@@ -231,6 +237,10 @@ def plan_prune(
     oldest = now.date() - timedelta(days=config.note_ttl_days)
     for note in notes:
         if note.day >= oldest:
+            continue
+        problem = (unread or {}).get(note.path)
+        if problem is not None:
+            notes_kept.append(_unread(problem))
             continue
         why = _why_kept(note, config, ledger, dating.get(note.path), now.date(), force)
         if isinstance(why, KeptNote):
@@ -266,6 +276,15 @@ def plan_prune(
 
 
 NOTES_ALWAYS = 7  # notes one prune may always delete: a week of daily notes
+
+
+def _unread(problem: Problem) -> KeptNote:
+    where = f"line {problem.line}: " if problem.line else ""
+    return KeptNote(
+        problem.path, "unread",
+        f"{where}{problem.message}; kept until that is fixed",
+        lines=(problem.line,) if problem.line else (),
+    )  # fmt: skip
 
 
 def _over_budget(path: str, limit: int, notes: int) -> KeptNote:

@@ -7,9 +7,11 @@ import os
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
+from gardener.files.read import read_text
 from gardener.git.log import first_added
 from gardener.model.config import as_values
-from gardener.model.facts import Note
+from gardener.model.facts import Note, Problem
+from gardener.planning.check import conflict_problems, fence_problems, front_problems
 from gardener.planning.prune import NOTES_ALWAYS, Dating, PrunePlan, plan_prune
 from gardener.recall.search import forget_files
 from gardener.store import retired as retired_notes
@@ -45,7 +47,8 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     notes, _ = s.read_notes()
     dating = _dating(s, notes, now.date() - timedelta(days=s.config.note_ttl_days))
     book = read_all(s.root, s.repo.git_dir)
-    plan = plan_prune(memory, notes, s.config, now, book.marks(), dating, force)
+    unread = _unread(s, notes, now.date() - timedelta(days=s.config.note_ttl_days))
+    plan = plan_prune(memory, notes, s.config, now, book.marks(), dating, force, unread)
     check_loss(s, memory, plan.facts, force, dry_run)
     waiting = sum(1 for k in plan.notes_kept if k.why == "budget")
     if waiting:  # said where people look, not only in the kept list
@@ -67,6 +70,28 @@ def _pass(s: Session, dry_run: bool, force: bool) -> PruneResult | None:
     if plan.notes_removed:  # the recall index copies what they said
         forget_files(str(s.root), as_values(s.config), plan.notes_removed)
     return replace(done, commit=applied.commit, warnings=tuple(s.warnings))
+
+
+def _unread(s: Session, notes: list[Note], cutoff: date) -> dict[str, Problem]:
+    """The notes older than ``cutoff`` (those a pass may delete) holding lines
+    the parser does not read, by path: the first such problem ``check``
+    reports (a code fence or front matter never closed, a merge conflict)."""
+    unread: dict[str, Problem] = {}
+    for note in notes:
+        if note.day >= cutoff:
+            continue
+        try:
+            text = read_text(s.root / note.path)
+        except OSError:
+            continue  # gone since the read: nothing to delete either
+        found = (
+            fence_problems(note.path, text)
+            + front_problems(note.path, text)
+            + conflict_problems(note.path, text)
+        )
+        if found:
+            unread[note.path] = found[0]
+    return unread
 
 
 def _dating(s: Session, notes: list[Note], cutoff: date) -> dict[str, Dating]:

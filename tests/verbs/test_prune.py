@@ -126,3 +126,45 @@ def test_a_clock_set_years_ahead_deletes_a_week_of_notes_not_all(tmp_path: Path)
     assert len(waits) == 13 and "--force" in waits[0].reason
     assert any("13 more notes" in w for w in result.warnings)
     assert len(at(ws, "2030-01-01T09:00").prune(force=True).plan.notes_removed) == 13
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "said"),
+    [
+        # a fence never closed hides the lines below it from every pass
+        (
+            "# Notes\n\n```\n- we prefer tabs\n- decision: **cache**: Redis\n",
+            3,
+            "fence",
+        ),
+        ("---\nagent: bob\n- decision: **database**: Postgres\n", 1, "front matter"),
+        (
+            "- decision: **a**: 1\n<<<<<<< HEAD\n- b\n=======\n- c\n>>>>>>> x\n",
+            2,
+            "conflict",
+        ),
+    ],
+)
+def test_a_note_with_unread_lines_is_kept_past_its_ttl(
+    tmp_path: Path, run_cli: Callable[..., Result], text: str, line: int, said: str
+):
+    """Issue 14: a note whose code fence is never closed was deleted by prune,
+    the durable lines inside it with it, though nothing had read them."""
+    ws = new_workspace(tmp_path, "2026-09-02T10:00")
+    write(ws, "2026-09-01.md", text)
+    ws.record()
+    at(ws, "2026-09-02T10:00").promote()
+    result = run_cli("-w", str(ws.root), "prune", "--json", now="2026-12-01T09:00")
+    kept = json.loads(result.output)["kept_notes"]
+    assert [(k["path"], k["why"], k["lines"]) for k in kept] == [
+        ("memory/2026-09-01.md", "unread", [line])
+    ]
+    assert said in kept[0]["reason"]
+    assert (ws.root / "memory" / "2026-09-01.md").read_text() == text
+    if said != "fence":
+        return
+    # closed, it is read again, and the reasons to keep it are the usual ones
+    write(ws, "2026-09-01.md", text + "```\n")
+    ws.record()
+    again = at(ws, "2026-12-01T09:00").prune(dry_run=True).as_dict()
+    assert [k["why"] for k in again["kept_notes"]] in ([], ["durable"])
