@@ -297,6 +297,7 @@ WORDS = Words(
         "ci": ("CI",),
         "deploy target": ("Deploy-Ziel", "Hosting", "Deployment-Ziel"),
         "theme": ("Farbschema", "Design"),
+        "model": ("Modell", "KI-Modell", "Sprachmodell", "Hauptmodell", "Standardmodell"),
     },
     patterns={
         "name": (

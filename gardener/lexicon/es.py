@@ -249,6 +249,7 @@ WORDS = Words(
         "ci": ("CI", "integración continua"),
         "deploy target": ("hosting", "alojamiento", "destino de despliegue"),
         "theme": ("tema",),
+        "model": ("modelo", "modelo de IA", "modelo principal", "modelo de lenguaje"),
     },
     patterns={
         "name": (

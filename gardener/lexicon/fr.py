@@ -263,6 +263,7 @@ WORDS = Words(
         "ci": ("CI", "intégration continue"),
         "deploy target": ("hébergement", "cible de déploiement"),
         "theme": ("thème",),
+        "model": ("modèle", "modèle d'IA", "modèle principal", "modèle de langage"),
     },
     patterns={
         "name": (

@@ -246,6 +246,7 @@ WORDS = Words(
         "ci": ("CI",),
         "deploy target": ("デプロイ先", "ホスティング"),
         "theme": ("テーマ",),
+        "model": ("モデル", "AIモデル", "言語モデル", "メインモデル"),
     },
     patterns={
         "name": (

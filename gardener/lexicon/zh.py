@@ -287,6 +287,7 @@ WORDS = Words(
         "ci": ("CI", "持续集成"),
         "deploy target": ("部署目标", "托管", "部署平台"),
         "theme": ("主题",),
+        "model": ("模型", "AI模型", "大模型", "语言模型", "主模型"),
     },
     patterns={
         "name": (

@@ -410,6 +410,7 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
     if (
         len(low.split()) <= _CHOICE_WORDS
         and not _SENTENCES.search(entry.value)
+        and not _other_slot(entry.value, config)
         and keying.match_topic(entry.value, config.topics)
     ):
         # "Python deps managed with Poetry", "Test con pytest": a statement
@@ -419,6 +420,14 @@ def placed(entry: Entry, config: Config) -> tuple[str | None, bool, str]:
 
 
 _CHOICE_WORDS = 6  # a longer line naming a topic's thing may ask or muse about it
+
+
+def _other_slot(text: str, config: Config) -> bool:
+    """Whether ``text`` is a ``Label: value`` whose label names no topic
+    ("Estimated savings: 80% vs full-time Kimi"): a topic's thing in its value
+    says something of that label's slot, not that the thing is the one used."""
+    found = split_label(text)
+    return found is not None and topic_of(found[0], config.topics) is None
 _SENTENCES = re.compile(r"[.!?。！？]\s+\S")
 
 

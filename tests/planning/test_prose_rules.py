@@ -194,13 +194,14 @@ def test_read_headings_shields_and_titles():
 
 
 def test_a_change_naming_no_key_is_anchored_by_its_value():
-    c = one("- decision: replaced Kimi with Ollama")
-    held = Fact("Kimi", key="primary model", section="Decisions")
-    other = Fact("GPT-4o", key="fallback model", section="Decisions")
+    # names no topic knows (Kimi and Ollama are the `model` topic's words now)
+    c = one("- decision: replaced Falcon with Osprey")
+    held = Fact("Falcon", key="primary model", section="Decisions")
+    other = Fact("Kestrel", key="fallback model", section="Decisions")
     assert anchored(c, [held, other]).key == "primary model"
     assert anchored(c, [other]).key is None
     # two current facts it names: ambiguous, left unkeyed
-    twin = Fact("Kimi", key="coding model", section="Decisions")
+    twin = Fact("Falcon", key="coding model", section="Decisions")
     assert anchored(c, [held, twin]).key is None
 
 
