@@ -297,7 +297,13 @@ WORDS = Words(
         "ci": ("CI",),
         "deploy target": ("Deploy-Ziel", "Hosting", "Deployment-Ziel"),
         "theme": ("Farbschema", "Design"),
-        "model": ("Modell", "KI-Modell", "Sprachmodell", "Hauptmodell", "Standardmodell"),
+        "model": (
+            "Modell",
+            "KI-Modell",
+            "Sprachmodell",
+            "Hauptmodell",
+            "Standardmodell",
+        ),
     },
     patterns={
         "name": (

@@ -605,7 +605,14 @@ WORDS = Words(
         "deploy target": ("hosting", "deployment target"),
         "ci": ("ci/cd", "continuous integration"),
         "package manager": ("package management",),
-        "model": ("llm", "ai model", "language model", "primary model", "main model", "default model"),
+        "model": (
+            "llm",
+            "ai model",
+            "language model",
+            "primary model",
+            "main model",
+            "default model",
+        ),
     },
     patterns={
         "name": (

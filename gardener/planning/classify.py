@@ -428,6 +428,8 @@ def _other_slot(text: str, config: Config) -> bool:
     says something of that label's slot, not that the thing is the one used."""
     found = split_label(text)
     return found is not None and topic_of(found[0], config.topics) is None
+
+
 _SENTENCES = re.compile(r"[.!?。！？]\s+\S")
 
 
