@@ -124,6 +124,33 @@ WORDS = Words(
         "todo": ("aufgaben", "nächste schritte", "offen", "offene punkte", "todo"),
         "state": ("status", "stand", "aktueller stand"),
     },
+    # "## Systemstatus", "## Architekturentscheidungen": German joins a heading
+    # word to what it is about (none shorter than six letters: "Katalog")
+    compound_heads={
+        "decision": ("entscheidungen", "entscheidung", "beschlüsse"),
+        "preference": ("vorlieben", "präferenzen"),
+        "fact": (
+            "regeln",
+            "konfiguration",
+            "infrastruktur",
+            "erkenntnisse",
+            "lektionen",
+            "informationen",
+            "fakten",
+            "architektur",
+            "hinweise",
+        ),
+        "event": (
+            "zusammenfassung",
+            "protokoll",
+            "ereignisse",
+            "verlauf",
+            "fortschritt",
+            "tagebuch",
+        ),
+        "todo": ("aufgaben",),
+        "state": ("status",),
+    },
     kind_labels={
         "decision": (
             "strategie",

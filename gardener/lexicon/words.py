@@ -44,6 +44,8 @@ class Words:
                     ("database" -> "Datenbank"): a label so named is that topic
     exclusions      phrase -> longer words containing it that are not it
                     (Japanese 常に "always" inside 非常に "very")
+    compound_heads  kind -> heading words that name the kind also as the last
+                    part of a compound ("Systemstatus", "Architekturentscheidungen")
 
     The sentence voice (``gardener.planning.voice``) of an entry no rule placed:
     persons         words naming the user as a subject ("the user", "she"); in
@@ -97,6 +99,7 @@ class Words:
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     topic_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     exclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    compound_heads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     persons: tuple[str, ...] = ()
     attitudes: tuple[str, ...] = ()
     habits: tuple[str, ...] = ()

@@ -77,7 +77,23 @@ def _kind_of(
             m = find(low, phrases, words.exclusions, plural=True)
             if m and (best is None or m.start() < best[0]):
                 best = (m.start(), kind)
-    return best[1] if best else None
+    return best[1] if best else _compound_kind(low, words)
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _compound_kind(low: str, words: Words) -> str | None:
+    """The kind of the first word of ``low`` that ends in one of the
+    lexicon's ``compound_heads`` after a part of its own ("systemstatus")."""
+    if not words.compound_heads:
+        return None
+    for m in _WORD.finditer(low):
+        word = m.group(0)
+        for kind, heads in words.compound_heads.items():
+            if any(len(word) > len(h) + 2 and word.endswith(h) for h in heads):
+                return kind
+    return None
 
 
 def heading_kind(
@@ -153,7 +169,8 @@ def _generic(text: str, words: Words) -> bool:
 
 def heading_words(config: Config) -> dict[str, tuple[str, ...]]:
     """kind -> heading words, rules.md's then the lexicon's, with English
-    plurals spelled out: what ``gardener note`` matches whole words against
+    plurals spelled out, and the lexicon's ``compound_heads`` marked ``*``:
+    what ``gardener note`` matches whole words against
     (``planning.headingwords``), without loading the lexicon on its path."""
     words = lexicon(tuple(config.languages))
     out: dict[str, tuple[str, ...]] = {}
@@ -161,6 +178,9 @@ def heading_words(config: Config) -> dict[str, tuple[str, ...]]:
         for kind, phrases in table.items():
             spelled = [p for w in phrases for p in (w, *_plurals(w))]
             out[kind] = tuple(dict.fromkeys((*out.get(kind, ()), *spelled)))
+    for kind, heads in words.compound_heads.items():
+        # "*status": the last part of a compound ("systemstatus"), as promotion reads
+        out[kind] = (*out.get(kind, ()), *(f"*{h}" for h in heads))
     return out
 
 

@@ -3,7 +3,7 @@
 ``gardener note`` asks it whether the note it appends would sit under such a
 heading (docs/design.md, Note), so it must read headings as promotion does
 (``gardener.planning.classify``): a heading word is a whole word of the
-casefolded heading. It is on the note's path: no typing or dataclasses
+casefolded heading, or ends one when it is marked ``*`` (a compound). It is on the note's path: no typing or dataclasses
 (docs/internals.md, Hot path).
 """
 
@@ -26,13 +26,21 @@ def heading_kind(
     low = heading.casefold()
     for kind, words in rules:
         # a plain substring test first: most headings hold no word at all
-        found = [w.casefold() for w in words if w.casefold() in low]
+        found = [w.casefold() for w in words if w.casefold().lstrip("*") in low]
         if found and _words(tuple(found)).search(low):
             return kind
     return None
 
 
 def _words(words: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex for casefolded phrases, each as whole words, longest first."""
-    escaped = sorted((re.escape(w) for w in words), key=len, reverse=True)
+    """One regex for casefolded phrases, each as whole words, longest first;
+    a phrase marked ``*`` ends a compound word ("*status": "systemstatus")."""
+    escaped = sorted(
+        (
+            rf"\w{{3,}}{re.escape(w[1:])}" if w.startswith("*") else re.escape(w)
+            for w in words
+        ),
+        key=len,
+        reverse=True,
+    )
     return re.compile(rf"(?<!\w)(?:{'|'.join(escaped)})(?!\w)")

@@ -46,6 +46,11 @@ def promoted_kind(heading: str) -> str | None:
         ("Notes to self", "fact"),
         ("Project Heron", None),
         ("Catalogue", None),  # a word inside another word is not that word
+        ("Systemstatus", "state"),  # but German joins a heading word to its subject
+        ("Architekturentscheidungen", "decision"),
+        ("Wochenprotokoll (KW 12)", "event"),
+        ("Katalog", None),  # "log" is too short to end a compound
+        ("Status", "state"),
         ("09:30", None),  # the section ``gardener note`` writes
         ("2026-01-05", None),
     ],
