@@ -10,6 +10,7 @@ the sentence names (see docs/design.md, "Changes and removals").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
@@ -60,7 +61,32 @@ def replacing(c: Classified, current: Iterable[Fact]) -> Classified:
     ]  # fmt: skip
     if len(found) != 1:
         return c
-    return replace(c, replaces=found[0].id)
+    (fact,) = found
+    return replace(c, replaces=fact.id, value=restated(fact.value, c))
+
+
+def restated(old: str, c: Classified) -> str:
+    """The value of ``c`` replacing the unkeyed sentence ``old``: when ``c``'s
+    value is only the new name ("Standup moved from 9:30 to 10:00" leaves
+    10:00), ``old`` with what it leaves in its place ("Standup is at 10:00
+    every weekday"), since a bare "10:00" says nothing once its note is
+    gone; else ``c``'s value as it is (a sentence of its own, a removal)."""
+    if c.ends or not c.leaves or c.key or len(c.value.split()) > _NAME_WORDS:
+        return c.value
+    at = _whole(old, c.leaves)
+    if at is None:
+        return c.value
+    return old[: at[0]] + c.value + old[at[1] :]
+
+
+def _whole(text: str, name: str) -> tuple[int, int] | None:
+    """(start, end) of the one place ``name`` stands in ``text`` as whole
+    words (case-insensitive), or None when it stands in none or several."""
+    spots = [
+        m.span()
+        for m in re.finditer(rf"(?<!\w){re.escape(name.strip())}(?!\w)", text, re.I)
+    ]
+    return spots[0] if len(spots) == 1 else None
 
 
 def aliased(

@@ -251,6 +251,11 @@ def _file(
     c = by_subject(c, work.current, work.copulas)
     if c.leaves and (c.key is None or work.current(c.key) is None):
         c = replacing(c, (f for f in work.facts if not f.get("until")))
+    if c.key is None and c.replaces is None and c.leaves and not c.ends:
+        # "Replaced Pingdom with UptimeRobot" anchored nothing: filed unkeyed,
+        # its new name alone ("UptimeRobot") would say nothing once the note
+        # is gone, so the entry is filed as written
+        c = replace(c, value=_ATTRS.sub("", entry.value).strip() or entry.value)
     # the valid time as written, and as read back: whole minutes
     since, minute = format_instant(at), at.replace(second=0, microsecond=0)
     work.reconcile(entry, c, since, "#" not in mark, minute)
