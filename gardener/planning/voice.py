@@ -180,8 +180,11 @@ def attitude_at(text: str, words: Words) -> int:
 
 
 def _attitude_at(text: str, words: Words) -> int:
-    """Where a person's attitude starts in ``text``, or -1."""
-    spaced, dense = _attitude_regexes(words.persons, words.attitudes, words.adverbs)
+    """Where a person's attitude starts in ``text``, or -1 (adverbs and marks
+    of change may stand between: "Sam now wants updates every 2 hours")."""
+    spaced, dense = _attitude_regexes(
+        words.persons, words.attitudes, (*words.adverbs, *words.change_words)
+    )
     found = [m.start() for r in (spaced, dense) if r for m in [r.search(text)] if m]
     return min(found, default=-1)
 

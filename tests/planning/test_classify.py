@@ -72,6 +72,9 @@ def classified(line: str, heading: str | None = None, config=RULES):
         # when both appear, the first in the text wins
         ("- right now Mira prefers vim", None, "state", False),
         ("- Mira prefers vim right now", None, "preference", True),
+        # a mark of change between the person and the attitude: from now on
+        ("- Mira now prefers vim", None, "preference", True),
+        ("- Sam from now on wants short answers", None, "decision", True),
         ("- today we decided on SQLite", None, "state", False),
         ("- we decided on SQLite today", None, "decision", True),
         # then a sentence of one of rules.md's attribute patterns: a fact
