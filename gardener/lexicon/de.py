@@ -300,6 +300,16 @@ WORDS = Words(
         "verwendet {new} für {subject}",
         "{new} wird für {subject} verwendet",
         "{new} wird für {subject} genutzt",
+        # a thing named for a purpose, no verb of choice ("Uptime checks via Pingdom")
+        "{subject} über {new}",
+        "{subject} läuft über {new}",
+        "{subject} laufen über {new}",
+        "{subject} läuft auf {new}",
+        "{subject} laufen auf {new}",
+        "{subject} liegen in {new}",
+        "{subject} liegt in {new}",
+        "{subject} wird von {new} übernommen",
+        "{subject} werden von {new} übernommen",
     ),
     negations=(
         "weder {old}",

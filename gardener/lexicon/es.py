@@ -225,6 +225,17 @@ WORDS = Words(
         "utiliza {new} para {subject}",
         "elegimos {new} para {subject}",
         "{new} se usa para {subject}",
+        # a thing named for a purpose, no verb of choice ("Uptime checks via Pingdom")
+        "{subject} vía {new}",
+        "{subject} via {new}",
+        "{subject} gestionado por {new}",
+        "{subject} gestionada por {new}",
+        "{subject} gestionados por {new}",
+        "{subject} gestionadas por {new}",
+        "{subject} corre en {new}",
+        "{subject} corren en {new}",
+        "{subject} alojado en {new}",
+        "{subject} alojada en {new}",
     ),
     negations=(
         "ni {old}",

@@ -239,6 +239,16 @@ WORDS = Words(
         "utilise {new} pour {subject}",
         "{new} est utilisé pour {subject}",
         "on a choisi {new} pour {subject}",
+        # a thing named for a purpose, no verb of choice ("Uptime checks via Pingdom")
+        "{subject} via {new}",
+        "{subject} gérés par {new}",
+        "{subject} gérées par {new}",
+        "{subject} géré par {new}",
+        "{subject} gérée par {new}",
+        "{subject} tourne sur {new}",
+        "{subject} tournent sur {new}",
+        "{subject} hébergé sur {new}",
+        "{subject} hébergée sur {new}",
     ),
     negations=(
         "ni {old}",

@@ -223,6 +223,10 @@ WORDS = Words(
         "{subject}には{new}を使っています",
         "{subject}に{new}を使う",
         "{subject}に{new}を使っています",
+        # a thing named for a purpose, no verb of choice ("Uptime checks via Pingdom")
+        "{subject}は{new}経由",
+        "{subject}は{new}で管理",
+        "{subject}は{new}で動いて",
     ),
     negations=(
         "{old}は使わない",

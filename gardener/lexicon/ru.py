@@ -198,6 +198,12 @@ WORDS = Words(
         "{new} используется для {subject}",
         "для {subject} используем {new}",
         "для {subject} используется {new}",
+        # a thing named for a purpose, no verb of choice ("Uptime checks via Pingdom")
+        "{subject} через {new}",
+        "{subject} работает на {new}",
+        "{subject} работают на {new}",
+        "{subject} хранятся в {new}",
+        "{subject} хранится в {new}",
     ),
     negations=(
         "ни {old}",

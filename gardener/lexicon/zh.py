@@ -263,6 +263,11 @@ WORDS = Words(
         "使用{new}做{subject}",
         "用{new}来做{subject}",
         "{subject}用的是{new}",
+        # a thing named for a purpose, no verb of choice ("Uptime checks via Pingdom")
+        "{subject}通过{new}",
+        "{subject}走{new}",
+        "{subject}放在{new}",
+        "{subject}跑在{new}上",
     ),
     negations=(
         "决定不用{old}",

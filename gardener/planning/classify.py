@@ -907,10 +907,18 @@ def _read_purpose(text: str, words: Words) -> tuple[str, str] | None:
     purpose, thing = bare(groups.get("subject")), bare(groups.get("new"))
     if not purpose or not thing:
         return None
-    if template.startswith("{new}") and not (
+    if template.startswith(("{new}", "{subject}")) and not (
         thing[:1].isupper() or thing[:1].isdigit()
     ):
         return None  # "RabbitMQ runs the job queue", not "the agent runs the tests"
+    if template.startswith("{subject}") and (
+        text[:start].strip(" *_")
+        or not names_a_slot(purpose)
+        or voice.told_past(purpose.casefold(), words)
+    ):
+        # "Uptime checks via Pingdom" names what does a job; "Deployed v2 via
+        # ssh" and "then the logs go to Loki" tell what happened
+        return None
     if any(a < end and start < b for a, b in negated(text, words)):
         return None  # "we will not use MongoDB for sessions"
     if any(len(p.split()) > _PURPOSE_WORDS for p in (purpose, thing)):

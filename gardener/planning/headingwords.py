@@ -39,8 +39,20 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
         (
             rf"\w{{3,}}{re.escape(w[1:])}" if w.startswith("*") else re.escape(w)
             for w in words
+            if not _UNSPACED.search(w)
         ),
         key=len,
         reverse=True,
     )
-    return re.compile(rf"(?<!\w)(?:{'|'.join(escaped)})(?!\w)")
+    # Chinese and Japanese words match anywhere, as the lexicon's matcher reads them
+    loose = sorted((re.escape(w) for w in words if _UNSPACED.search(w)), key=len)
+    parts = [*reversed(loose)]
+    if escaped:
+        parts.append(rf"(?<!\w)(?:{'|'.join(escaped)})(?!\w)")
+    return re.compile("|".join(parts))
+
+
+# Han, kana, Hangul (as ``gardener.lexicon.match``, not imported on note's path)
+_UNSPACED = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+)

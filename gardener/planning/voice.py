@@ -219,6 +219,11 @@ def _past_regex(
     return re.compile("|".join(parts)) if parts else None
 
 
+def told_past(low: str, words: Words) -> bool:
+    """Whether ``low`` (casefolded) holds a past-tense form anywhere."""
+    return _past(low, words)
+
+
 def _past(low: str, words: Words) -> bool:
     """Whether ``low`` holds a past-tense form anywhere."""
     regex = _past_regex(words.past_forms, words.log_verbs)

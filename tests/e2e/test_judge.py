@@ -22,7 +22,7 @@ NOV2 = """# 2026-11-02
 ## Misc
 - Sam is vegetarian
 - the lobby printer jams on duplex
-- Billing questions go to Priya
+- Priya answers billing questions
 - 서버는 서울 리전에 있다
 - Der Kunde zahlt per Rechnung
 """
@@ -41,7 +41,7 @@ ANSWERS = {
     "Sam is vegetarian": {"verdict": "preference", "key": "Sam / diet", "value": "vegetarian"},
     "the lobby printer jams on duplex": {"verdict": "transient"},
     # the nearest key is offered; the judge reuses it
-    "Billing questions go to Priya": {"verdict": "fact", "key": "Billing Contact", "value": "Priya"},
+    "Priya answers billing questions": {"verdict": "fact", "key": "Billing Contact", "value": "Priya"},
     "서버는 서울 리전에 있다": {"verdict": "fact", "key": "server region", "value": "서울 리전"},
     "Der Kunde zahlt per Rechnung": {"verdict": "fact", "key": "payment method", "value": "per Rechnung"},
     "Sam eats fish these days": {"verdict": "preference", "key": "Sam / diet", "value": "eats fish"},
@@ -102,7 +102,7 @@ def test_the_judge_files_every_durable_entry_with_its_key_and_valid_time(
     gardener(root, "promote")  # the rules file what they can: billing contact Omar
     queue = json.loads(gardener(root, "review", "--json"))
     assert {i["text"] for i in queue["pending"]} == set(ANSWERS)
-    billing = next(i for i in queue["pending"] if i["text"].startswith("Billing"))
+    billing = next(i for i in queue["pending"] if i["text"].startswith("Priya"))
     assert "billing contact" in billing["nearest_keys"]
     assert [i["since"] for i in queue["pending"]] == sorted(
         i["since"] for i in queue["pending"]
