@@ -152,11 +152,13 @@ NOT_SHAPES = lazy(
     r"|[a-z][\w.-]*:\d[\w.-]*"
 )
 # capitals, digits and "_" alone (API_KEY_V2), or snake_case and camelCase of
-# two or more words (reset_password_v2, getPassword2): code, not a value
+# two or more words (reset_password_v2, getPassword2): code, not a value; but
+# camelCase words with three digits or more after them are a password's
+# (pebbleShore2024): a name in code numbers a version with one or two
 IDENT = lazy(
     r"[A-Z0-9]+(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+"
-    r"|[a-z]+(?:[A-Z][a-z]+)+(?:[A-Z]?\d+)?"
-    r"|(?:[A-Z][a-z]+){2,}(?:[A-Z]?\d+)?"
+    r"|[a-z]+(?:[A-Z][a-z]+)+(?:[A-Z]?\d{1,2})?"
+    r"|(?:[A-Z][a-z]+){2,}(?:[A-Z]?\d{1,2})?"
 )
 # words after which digits are a number of something else
 _NUMBERED_WORDS = """ticket issue pr bug case order build version port line lines step
