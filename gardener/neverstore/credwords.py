@@ -178,6 +178,7 @@ CRED_WORDS: tuple[Row, ...] = (
     ("vi", "pass", r"mật khẩu"),
     ("vi", "pin", r"mã pin|mã số"),
     ("vi", "lock", r"mã cửa|mã két|mã khóa"),
+    ("vi", "pin", r"mã khôi phục|mã dự phòng"),
     ("vi", "key", r"khóa|khoá"),
     ("hr", "pass", r"lozinka|lozinku|šifra|šifru"),
     ("hr", "key", r"ključ"),

@@ -377,7 +377,9 @@ def windowed(
             return  # no shape could make it: skip the shape's regexes
         if prune and kind in ("login", "network") and value.isalpha():
             return  # at most ``PLAIN``: under ``WEAK``, which both kinds need
-        paired = kind in ("login", "network") and _paired(text, s)
+        # "user / x": a login's or a network's value; after a password's word
+        # too ("пароль от роутера? Ответ: admin / Kotik2019")
+        paired = kind in ("login", "network", "pass") and _paired(text, s)
         if prune and not paired and kind in ("login", "network"):
             # unpaired, a network word's value never counts, and a login
             # word's only with ``STRONG``, the one shape of 4 or more a "pass"
@@ -433,8 +435,11 @@ def windowed(
         pending = rest[len(rest.rstrip("".join(_ARROWS))) :]
         if rest and rest[-1] in _CJK_COPULAS:
             pending = "is"
-        if any(c in _STOP for c in own.tail) and not _answered(own, after):
-            after = []
+        if any(c in _STOP for c in own.tail):
+            if not _answered(own, after):
+                after = []
+            elif after[0].quoted:
+                pending = ":"  # the question's answer
     else:
         after, pending = toks[tail:], ""
     _scan_after(text, after, pending, consider)
@@ -470,6 +475,8 @@ def _answered(own: _Tok, after: list[_Tok]) -> bool:
     if "?" not in own.tail and "？" not in own.tail:
         return False
     first = after[0] if after else None
+    if first is not None and first.quoted:
+        return True  # 'wifi pw? "pancakes"'
     return bool(
         first and first.text.lower() in _MARKED and first.tail[:1] in (":", "：")
     )
@@ -567,7 +574,8 @@ def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  #
                 consider(*quoted, bonus, here_cost)
         if _FIELD.fullmatch(tok.text + tok.tail) and k:
             return  # another field's name ('"id":'): what follows is its value
-        if any(c in _STOP for c in tok.tail) or tok.text.endswith(("!", "。")):
+        ended = any(c in _STOP for c in tok.tail) or tok.text.endswith(("!", "。"))
+        if ended and not _answered(tok, toks[k + 1 : k + 2]):  # "...? Ответ: x"
             sentences += 1
             if sentences > 1:
                 return
@@ -687,7 +695,7 @@ def _paired(text: str, start: int) -> bool:
 # after a security question's words and maybe an aside: a separator or a verb
 # of answering, then the answer
 _ANSWER_SEP = lazy(
-    r"(?i)[^\n:：=→]{0,80}?(?:[ \t]*(?:[:：=]|->|→|—)[ \t]*"
+    r"(?i)(?:[ \t]*(?:[:：=]|->|→|—)[ \t]*"
     r"|[ \t]+(?:is|ist|est|es|é|è|это|je|är|er|on|was|answered|odpowiedzia\w+"
     r"|geantwortet|répondu|respondí|risposto|respondi|ответил\w*|cevap|svar(?:et)?"
     r"|vastaus|答え|答案|答)[ \t]+)"
@@ -698,10 +706,23 @@ _ANSWER_BODY = lazy(r"[^\n.,;!?()（）。，]{2,40}")
 def _answer(text: str, pos: int, end: int) -> Span | None:
     """The answer after a security question's words: the words after a
     separator, to the end of their clause, if a password could be them."""
-    sep = _ANSWER_SEP.match(text, pos, end)
-    if sep is None:
-        return None
-    body = _ANSWER_BODY.match(text, sep.end(), end)
+    # each separator in turn: the first may be a word of the question ("on
+    # the insurance site is x": Finnish "on" is "is")
+    for sep in _ANSWER_SEP.finditer(text, pos, min(end, pos + 96)):
+        if sep.start() - pos > 80 or "\n" in text[pos : sep.start()]:
+            return None
+        got = _answer_body(text, sep.end(), end)
+        if got is not None:
+            return got
+        if sep.group().strip() in (":", "：", "=", "->", "→", "—"):
+            return None  # after a colon, the answer or nothing
+    return None
+
+
+def _answer_body(text: str, pos: int, end: int) -> Span | None:
+    """The answer's words at ``pos``, to the end of their clause, if a password
+    could be them (``_answer``)."""
+    body = _ANSWER_BODY.match(text, pos, end)
     if body is None:
         return None
     s, e = body.span()

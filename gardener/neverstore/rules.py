@@ -26,6 +26,7 @@ import re
 
 from gardener.model.record import Record
 from gardener.neverstore import (
+    cells,
     codes,
     doors,
     evidence,
@@ -237,6 +238,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),
     Rule("seed-phrase", seeds.PHRASE, seeds.seed_phrase),
+    Rule("password", cells.ROW, cells.password, need="|"),
     # evidence scored together: a credential word of any language, anywhere in
     # the clause, and the shape of a token near it (``evidence``); after the
     # label rules, so that where both find a value theirs names it

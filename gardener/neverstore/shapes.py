@@ -61,7 +61,7 @@ HASHLIKE = 2.0
 # "is" and its kin: near's per-language rows, and the languages the tables of
 # ``credwords`` add; and "new" before a value ("the new one", "الجديد 9047")
 _MORE_COPULAS = """هي هو هى है हैं er nå on je är ist est es è é is είναι este adalah
-    là คือ است إلى ל על olarak c'est c’est hai"""
+    là คือ است إلى ל על olarak c'est c’est hai 이게 이건"""
 _NEW_WORDS = """new neu neue neuer nouveau nouvelle nuevo nueva nuovo nuova novo nova
     nieuwe nowy nowe nowa ny nya nye uusi новый новая новий нова الجديد الجديدة
     החדש החדשה नया नई"""
@@ -91,7 +91,9 @@ _HASHED = lazy(
     r"(?i)(?:sha\d*|md5|commit|digest|checksum|fingerprint|hash)\W{0,3}\S*\W{0,3}\Z"
 )
 _JOIN = lazy(r"[^\W_]+(?:[-+][^\W_]+)+")
-_DIGIT_CODE = lazy(r"\d{4,8}|\d{1,3}(?:-\d{1,3}){2,3}|\d{2,8}(?:-\d{2,8}){3,9}")
+_DIGIT_CODE = lazy(
+    r"\d{4,8}|\d{1,3}(?:-\d{1,3}){2,3}|\d{2,8}(?:-\d{2,8}){3,9}|\d{4}(?:-\d{4}){2}"
+)
 _RANDOM = lazy(r"(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}")
 # 16-31 hex digits after a key word and its ":" or "=": a short API key
 # ("Ключ API = 3e7b0d9f2c514a86"); bare in prose they are a hash
@@ -122,7 +124,7 @@ _LAST_WORD = lazy(r"([^\W\d_][\w'’]*)[ \t]*\Z")
 _NOT_VALUE = lazy(
     r"(?i)[$%{<\[].*|.*[}>\]]|\d+(?:[.,]\d+)?(?:%|€|\$|£|¥|k|m|gb|mb|kb|ms|s|h|px)"
     r"|[$€£¥]\d.*|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}/\d{1,2}(?:/\d{2,4})?"
-    r"|\d{4}-\d{2}(?:-\d{2})?.*|\d{1,2}\.\d{1,2}\.\d{2,4}|#\d+"
+    r"|\d{4}-\d{2}(?!\d)(?:-\d{2}(?!\d))?.*|\d{1,2}\.\d{1,2}\.\d{2,4}|#\d+"
     r"|.*@.*\..*|[0-9a-f]{7,64}|(?:[0-9a-f]{2}:){5,}[0-9a-f]{2}|\*+|x{3,}"
     # brackets, "=", ":" and arrows: code, a pair (its parts are read apart), a flow
     r"|.*[()\[\]{}<>=:\u2190-\u21ff].*|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-.*"
@@ -174,9 +176,11 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
             _YEAR.fullmatch(value)
             and not colon
             and not (_copula_before(text, start) and _lock_near(text, start))
+            and not _word_before(text, start)
         ):
-            return None  # a year, unless a colon names it ("kod: 1928") or
-            # "is" after a lock's word ("Portkoden är 1945")
+            return None  # a year, unless a colon names it ("kod: 1928"), "is"
+            # after a lock's word ("Portkoden är 1945") or the word itself
+            # right before it ("kart şifresi 1903")
         noun = _NOUN_AFTER.match(text, end) if kind == "lock" else None
         if noun and not _quiet(noun.group(1).lower()):
             return None  # "the keypad 1234 layout"
@@ -251,6 +255,22 @@ def _quiet(word: str) -> bool:
     if cjk(word[0]):
         return True  # a particle or a verb: "4471 で開く"
     return word in FUNCS or word in TIMES or word in COPULAS or word in _opening()
+
+
+@functools.cache
+def _stems() -> re.Pattern[str]:
+    words = {
+        w for _, kind, row in cw.CRED_WORDS if kind in ("pass", "pin", "lock")
+        for w in row.split("|")
+    }  # fmt: skip
+    return re.compile(rf"(?i:{'|'.join(sorted(words, key=len, reverse=True))})")
+
+
+def _word_before(text: str, start: int) -> bool:
+    """Whether a password's, a PIN's or a lock's word (inflected: "şifresi") is
+    the word right before ``start``."""
+    m = _LAST_WORD.search(text, max(0, start - 24), start)
+    return bool(m and _stems().match(m.group(1)))
 
 
 def _copula_before(text: str, start: int) -> bool:
