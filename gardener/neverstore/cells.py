@@ -31,9 +31,10 @@ ROW = (
 
 def password(text: str, m: re.Match[str]) -> Span | None:
     """The cell after the account's, if the row is a table's (it starts with
-    "|") and that cell is a password of the strong shape, whole."""
+    "|", maybe after a list item's marker) and that cell is a password of the
+    strong shape, whole."""
     line = text.rfind("\n", 0, m.start()) + 1
-    if not text[line : m.start() + 1].lstrip().startswith("|"):
+    if not text[line : m.start() + 1].lstrip(" \t-*+>").startswith("|"):
         return None
     bar = text.find("|", m.end())
     eol = text.find("\n", m.end())

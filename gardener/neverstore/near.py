@@ -133,8 +133,12 @@ LOCK_ROUTE = words_of(LOCK_WORDS)
 DOOR = rf"(?:(?<![\w.])|(?<=[\u2e80-\u9fff]))(?i:{alts(CODE_WORDS)})(?![\w])"
 DOOR_ROUTE = words_of(CODE_WORDS)
 # "pass" alone, a word of prose too, before a value of the strong shape:
-# "user jkim, pass Winter2026!", "CoffeeShop5G / pass latte4ever!"
-PASS = r"(?:(?<=[,/;|][ \t])|(?<=[,/;|]))(?i:pass|pw|pwd)(?![\w-])[ \t]+"
+# "user jkim, pass Winter2026!", "CoffeeShop5G / pass latte4ever!", "and the
+# pass is Trellis%Moon7"
+PASS = (
+    r"(?:(?<=[,/;|][ \t])|(?<=[,/;|])|(?<=(?i:the)[ \t]))(?i:pass|pw|pwd)(?![\w-])"
+    r"(?:[ \t]+(?i:is|was)|[ \t]*:)?[ \t]+"
+)
 
 _TOKEN = lazy(r"[^\s]+")
 _END = ".,;:?)]}>\"'`”’»」*"  # trailing punctuation, off a token's end ("!" kept)
