@@ -201,6 +201,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", weak.LOGIN, weak.login, "login creds credential"),
     Rule("password", weak.MYSQL_P, weak.flag_value, "mysql mariadb"),
     Rule("password", weak.SSHPASS_P, weak.flag_value, "sshpass"),
+    Rule("password", weak.REDIS_A, weak.flag_value, "redis-cli"),
     Rule("password", weak.CURL_USER, weak.curl_user, "curl", lines=False),
     Rule("pin", labels.PIN, labels.labelled("pin"), labels.PIN_WORDS),
     Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass puk"),
