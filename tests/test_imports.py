@@ -54,6 +54,7 @@ HOT_PATH = {
     "gardener.model.record",
     "gardener.model.validtime",
     "gardener.neverstore",
+    "gardener.neverstore.cells",  # a table row of an account and its password: regex text
     "gardener.neverstore.codes",
     "gardener.neverstore.credwords",  # credential words per language: data only
     "gardener.neverstore.detectors",

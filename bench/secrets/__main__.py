@@ -11,10 +11,10 @@ fetched: the cases are data under bench/secrets/data/ (see bench/README.md).
 Options: ``--size N`` entries for the direct-write part (default 1200),
 ``--skip-direct``, ``--misses N`` to list up to N missed cases per source
 (their first 160 characters: these are published test values or our own
-invented ones; ``--half a``: only those of one half, a, b, c, d or e; the
-check third of half e (``e-check``) and half f, ``data/own-f.tsv`` when it is
-there, are held out: their figures are printed, their misses never listed,
-nor in ``--json``), ``--json``.
+invented ones; ``--half a``: only those of one half, a, b, c, d, e or f;
+the check third of half e (``e-check``) and half g, ``data/own-g.tsv`` when
+it is there, are held out: their figures are printed, their misses never
+listed, nor in ``--json``), ``--json``.
 """
 
 from __future__ import annotations
@@ -58,8 +58,9 @@ def half(case: Case) -> str:
     text; or the half its file names: "c" (``own-c.tsv``, held out for two
     passes, tuned on since), "d" (``own-d.tsv``, held out for one pass, tuned
     on since), "e" or "e-check" (``own-e.tsv``, measured once blind, then
-    two thirds tuned on and a third held out: ``corpus.part``) or "f"
-    (``own-f.tsv``, held out: ``HELD_OUT``)."""
+    two thirds tuned on and a third held out: ``corpus.part``), "f"
+    (``own-f.tsv``, held out for one pass, tuned on since) or "g"
+    (``own-g.tsv``, held out: ``HELD_OUT``)."""
     if case.half:
         return part(case) or case.half
     return "ab"[zlib.crc32(case.text.encode("utf-8")) % 2]
@@ -192,8 +193,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--half",
-        choices=("a", "b", "c", "d", "e"),
-        help="list misses of this half only (--misses); e-check and f are held out",
+        choices=("a", "b", "c", "d", "e", "f"),
+        help="list misses of this half only (--misses); e-check and g are held out",
     )
     parser.add_argument(
         "--trufflehog",

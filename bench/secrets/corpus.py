@@ -5,8 +5,9 @@ pass and tuned on since; ``data/own-d.tsv``, half d, written by someone who
 never saw the rules' misses, held out until the fourth pass and tuned on since;
 ``data/own-e.tsv``, half e, written apart like half d, measured once blind,
 then split: two thirds tuned on, a third (``check``) measured only at the end;
-``data/own-f.tsv``, half f, held out, optional: written apart, absent until
-it is measured), as ``Case`` rows; and the direct-write corpus made from them
+``data/own-f.tsv``, half f, written apart, held out for the fifth pass and
+tuned on since; ``data/own-g.tsv``, half g, held out, optional: written
+before the sixth pass changed any code), as ``Case`` rows; and the direct-write corpus made from them
 (``direct_lines``)."""
 
 from __future__ import annotations
@@ -55,21 +56,22 @@ class Case:
     secret: bool
     value: str | None  # the secret itself, when known (for the leak count)
     guess: str | None = None  # a token that may be it (see bench.secrets.build)
-    half: str | None = None  # "c", "d", "e", "f" (own-c/d/e/f.tsv); else by CRC
+    half: str | None = None  # "c" ... "g" (own-c.tsv ... own-g.tsv); else by CRC
 
 
 # Our own files, each with its half (None: by CRC). A file that is absent is
-# skipped: half f is written apart and may not be there.
+# skipped: the held-out half is written apart and may not be there.
 OWN = (
     ("own.tsv", None),
     ("own-c.tsv", "c"),
     ("own-d.tsv", "d"),
     ("own-e.tsv", "e"),
     ("own-f.tsv", "f"),
+    ("own-g.tsv", "g"),
 )
-# Halves whose misses the bench never lists, so nobody tunes on them: f, and
+# Halves whose misses the bench never lists, so nobody tunes on them: g, and
 # the third of e split off before e was tuned on (``part``).
-HELD_OUT = frozenset({"f", "e-check"})
+HELD_OUT = frozenset({"g", "e-check"})
 # The salt of the CRC that splits e: fixed, so the check third never moves.
 _CHECK_SALT = b"own-e check third, 2026-12-03"
 

@@ -16,6 +16,7 @@ nothing is (fail closed: a line that keeps being flagged goes whole).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ from gardener.neverstore.passes import Remembering
 from gardener.neverstore.redact import Finding, find, find_each
 
 Spans = Callable[[str], list[tuple[int, int]]]  # text -> spans that must go
-MIN_COPY = 4  # characters: a shorter value is redacted where found, not everywhere
+MIN_COPY = 4  # columns: a shorter value is redacted where found, not everywhere
 _ROUNDS = 3  # rescans after redaction before a flagged line goes whole
 _TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-")
 # a line that ends in a label with nothing after it: its value is on the next one
@@ -184,7 +185,13 @@ def _core(value: str) -> str:
 
 
 def _copyable(value: str) -> bool:
-    return len(value) >= MIN_COPY and "\n" not in value and not value.isspace()
+    """Whether every copy of ``value`` goes: ``MIN_COPY`` columns or more, a
+    wide (CJK) character counting two: a security answer "王秀英" or "ポチ" is a
+    word, as "Rufus" is."""
+    if "\n" in value or value.isspace():
+        return False
+    width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in value)
+    return width >= MIN_COPY
 
 
 def _wrapped_copies(text: str, values: list[str]) -> list[tuple[int, int, str]]:

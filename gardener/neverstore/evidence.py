@@ -47,6 +47,7 @@ from gardener.neverstore.values import FUNCS, stopword
 WORD_WEIGHT = {
     "pass": 3.0,
     "pin": 2.5,
+    "lock": 2.5,
     "key": 2.5,
     "login": 2.0,
     "network": 2.0,
@@ -101,6 +102,7 @@ def words(kind: str) -> str:
 _RULE_OF = {
     "pass": "password",
     "pin": "pin",
+    "lock": "pin",
     "key": "secret",
     "login": "password",
     "network": "password",
@@ -128,6 +130,9 @@ def _senses() -> dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]]:
     return out
 
 
+_UNSPACED = lazy(f"[{''.join(cw.UNSPACED)}]")
+
+
 def _alnum(c: str) -> bool:
     # Arabic tatweel is part of a word; a CJK character starts another ("PIN码")
     return (c.isalnum() or c in "\u0640") and not cjk(c)
@@ -137,6 +142,7 @@ _KINDS = (
     "pass",
     "key",
     "pin",
+    "lock",
     "login",
     "network",
     "answer",
@@ -153,6 +159,8 @@ def word_at(text: str, start: int, end: int, only: str) -> str | None:
         return None
     if cjk(stem):
         return only
+    if _UNSPACED.match(stem):  # "รหัสไปรษณีย์": a postal code
+        return None if text.startswith(cw.UNSPACED_NOT, start) else only
     s, e = start, end
     while s > 0 and _alnum(text[s - 1]) and start - s < 24:
         s -= 1
@@ -198,8 +206,12 @@ _EN_DASHED = lazy(
     r"|db|vpn)-$"
 )
 _AT = lazy(r"[\s\S]+")  # a whole span: ``_windowed``'s word as a match
-_WORD_BEFORE = lazy(r"([^\W\d_][^\W_]*)[^\w\n]{0,3}_?$")
-_WORD_AFTER = lazy(r"[ \t\-]{0,3}([^\W\d_][\w'-]*)")
+# a word's letters, with the vowel signs of the Indic scripts (no ``\w``)
+_MARKS = "\u0900-\u0dff"
+_WORD_BEFORE = lazy(
+    rf"([^\W\d_][^\W_]*(?:[{_MARKS}][^\W_]*)*)[^\w\n,;，、{_MARKS}]{{0,3}}_?$"
+)
+_WORD_AFTER = lazy(rf"[ \t\-]{{0,3}}([^\W\d_][\w'{_MARKS}-]*)")
 
 
 def _other_sense(text: str, s: int, e: int, lang: str, stem: str) -> bool:
@@ -264,12 +276,16 @@ def _tokens(
 
 
 _HASH_NAME = lazy(r"(?i)(?:sha\d*|md5|blake2\w*)[:=]")
+_CLITIC_DASH = lazy(r"[\u05d0-\u05ea]{1,2}[-\u05be](?=\d)")
 
 
 def _value_parts(tok: _Tok) -> list[tuple[int, int, str, bool]]:
     """The value a token may hold: itself, or what follows "=" or ":" in it
     (``psk=Älgstig!93``, ``user:pass``): (start, end, text, after a separator)."""
     out = [(tok.start, tok.end, tok.text, False)]
+    clitic = _CLITIC_DASH.match(tok.text)
+    if clitic:  # Hebrew "ל-9021": "to 9021"
+        out.append((tok.start + clitic.end(), tok.end, tok.text[clitic.end() :], False))
     for sep in "=:":
         at = tok.text.find(sep)
         if 0 < at < len(tok.text) - 1 and not _HASH_NAME.match(tok.text):
@@ -361,7 +377,9 @@ def windowed(
             return  # no shape could make it: skip the shape's regexes
         if prune and kind in ("login", "network") and value.isalpha():
             return  # at most ``PLAIN``: under ``WEAK``, which both kinds need
-        paired = kind in ("login", "network") and _paired(text, s)
+        # "user / x": a login's or a network's value; after a password's word
+        # too ("пароль от роутера? Ответ: admin / Kotik2019")
+        paired = kind in ("login", "network", "pass") and _paired(text, s)
         if prune and not paired and kind in ("login", "network"):
             # unpaired, a network word's value never counts, and a login
             # word's only with ``STRONG``, the one shape of 4 or more a "pass"
@@ -372,7 +390,8 @@ def windowed(
                 return
             if not any(c.isdigit() for c in value):
                 return
-        if value.isalpha():
+        quoted = _quoted_word(text, s, e)
+        if value.isalpha() and not quoted:
             if not changed:
                 changed.append(bool(changes().search(text, line_start, line_end)))
             if not changed[0]:
@@ -388,14 +407,17 @@ def windowed(
         if got == PLAIN:
             # a plain word is a value only right after "to" or ":" ("set ... to
             # Ember"), or before "as" ("Lokum olarak"), and is no verb itself
-            if not (
+            if changes().fullmatch(value) or value.lower() in COPULAS:
+                return
+            if quoted and bonus >= QUOTED + COPULA:
+                pass  # a quoted word after ":" or "is": «Барсик», "pancakes"
+            elif not (
                 _TO_BEFORE.search(text, max(0, s - 16), s)
                 or _POST_COPULA.match(text, e)
             ):
                 return
-            if changes().fullmatch(value) or value.lower() in COPULAS:
-                return
-            bonus += CHANGE
+            else:
+                bonus += CHANGE
         best.append((weight + got + bonus - cost, (s, e)))
 
     own = toks[tail] if tail < len(toks) else None
@@ -414,20 +436,52 @@ def windowed(
         if rest and rest[-1] in _CJK_COPULAS:
             pending = "is"
         if any(c in _STOP for c in own.tail):
-            after = []
+            if not _answered(own, after):
+                after = []
+            elif after[0].quoted:
+                pending = ":"  # the question's answer
     else:
         after, pending = toks[tail:], ""
     _scan_after(text, after, pending, consider)
     cost = BEFORE
+    copula = 0.0  # "8815 is the gate code", "4862 ist der neue Code"
     for tok in reversed(toks[max(0, here - BEFORE_TOKENS) : here]):
         if any(c in _STOP or c in _BREAK for c in tok.tail):
             break
-        consider(tok.start, tok.end, tok.text, 0.0, cost)
+        consider(tok.start, tok.end, tok.text, copula, cost)
+        if tok.text.lower() in COPULAS:
+            copula = COPULA
         cost += _step(tok)
     return _best(best, text, line_start, line_end)
 
 
 _QUOTES = "\"'`“‘«「"  # what opens a quoted value (``_Tok.quoted``)
+
+
+def _quoted_word(text: str, s: int, e: int) -> bool:
+    """Whether the value at ``s:e`` is quoted alone ("«Барсик»", '"pancakes"')."""
+    close = _QUOTE_PAIRS.get(text[s - 1 : s]) if s else None
+    if close is None or text[e : e + 1] != close:
+        return False
+    value = text[s:e]  # a constant's name ('USERNAME') or a field's is none
+    return not value.isupper() and not _any_stem().search(value)
+
+
+_MARKED = frozenset(cw.ANSWER_MARKS.split())
+
+
+def _answered(own: _Tok, after: list[_Tok]) -> bool:
+    """Whether the word's question is answered next: "keypad? A: 3947"."""
+    if "?" not in own.tail and "？" not in own.tail:
+        return False
+    first = after[0] if after else None
+    if first is not None and first.quoted:
+        return True  # 'wifi pw? "pancakes"'
+    return bool(
+        first and first.text.lower() in _MARKED and first.tail[:1] in (":", "：")
+    )
+
+
 _ALNUM4 = lazy(r"[a-zA-Z0-9]{4}")
 _AFTER_SLASH = lazy(r"[ \t]*(\S*)")
 
@@ -520,7 +574,8 @@ def _scan_after(text: str, toks: list[_Tok], pending: str, consider) -> None:  #
                 consider(*quoted, bonus, here_cost)
         if _FIELD.fullmatch(tok.text + tok.tail) and k:
             return  # another field's name ('"id":'): what follows is its value
-        if any(c in _STOP for c in tok.tail) or tok.text.endswith(("!", "。")):
+        ended = any(c in _STOP for c in tok.tail) or tok.text.endswith(("!", "。"))
+        if ended and not _answered(tok, toks[k + 1 : k + 2]):  # "...? Ответ: x"
             sentences += 1
             if sentences > 1:
                 return
@@ -571,12 +626,13 @@ def _step(tok: _Tok) -> float:
     """What a token between the word and a value costs: a function word, a
     copula or a setting verb less ("... is gewijzigd naar x")."""
     low = tok.text.lower()
-    cheap = low in FUNCTION_WORDS or len(low) <= 3 or low in COPULAS
+    cheap = low in FUNCTION_WORDS or len(low) <= 3 or low in COPULAS or low in _OPENS
     cost = FUNCTION_STEP if cheap or changes().fullmatch(low) else STEP
     return cost + (COMMA if any(c in _BREAK for c in tok.tail) else 0.0)
 
 
 FUNCTION_STEP = 0.1
+_OPENS = frozenset(w for _, row in cw.OPEN_WORDS for w in row.split("|"))
 FUNCTION_WORDS = FUNCS
 _GROUP = lazy(r"[a-zA-Z0-9]{4,5}")
 
@@ -639,7 +695,7 @@ def _paired(text: str, start: int) -> bool:
 # after a security question's words and maybe an aside: a separator or a verb
 # of answering, then the answer
 _ANSWER_SEP = lazy(
-    r"(?i)[^\n:：=→]{0,80}?(?:[ \t]*(?:[:：=]|->|→|—)[ \t]*"
+    r"(?i)(?:[ \t]*(?:[:：=]|->|→|—)[ \t]*"
     r"|[ \t]+(?:is|ist|est|es|é|è|это|je|är|er|on|was|answered|odpowiedzia\w+"
     r"|geantwortet|répondu|respondí|risposto|respondi|ответил\w*|cevap|svar(?:et)?"
     r"|vastaus|答え|答案|答)[ \t]+)"
@@ -650,10 +706,23 @@ _ANSWER_BODY = lazy(r"[^\n.,;!?()（）。，]{2,40}")
 def _answer(text: str, pos: int, end: int) -> Span | None:
     """The answer after a security question's words: the words after a
     separator, to the end of their clause, if a password could be them."""
-    sep = _ANSWER_SEP.match(text, pos, end)
-    if sep is None:
-        return None
-    body = _ANSWER_BODY.match(text, sep.end(), end)
+    # each separator in turn: the first may be a word of the question ("on
+    # the insurance site is x": Finnish "on" is "is")
+    for sep in _ANSWER_SEP.finditer(text, pos, min(end, pos + 96)):
+        if sep.start() - pos > 80 or "\n" in text[pos : sep.start()]:
+            return None
+        got = _answer_body(text, sep.end(), end)
+        if got is not None:
+            return got
+        if sep.group().strip() in (":", "：", "=", "->", "→", "—"):
+            return None  # after a colon, the answer or nothing
+    return None
+
+
+def _answer_body(text: str, pos: int, end: int) -> Span | None:
+    """The answer's words at ``pos``, to the end of their clause, if a password
+    could be them (``_answer``)."""
+    body = _ANSWER_BODY.match(text, pos, end)
     if body is None:
         return None
     s, e = body.span()
@@ -693,7 +762,7 @@ def pair(text: str, m: re.Match[str]) -> Span | None:
     return (tok.start, tok.end) if got == STRONG else None
 
 
-KINDS = ("pass", "pin", "key", "login", "network", "answer")
+KINDS = ("pass", "pin", "lock", "key", "login", "network", "answer")
 
 
 def spans(text: str) -> list[Span]:

@@ -31,6 +31,7 @@ import re
 from gardener.neverstore.regex import Span, lazy
 from gardener.neverstore.tables import alts as _alts
 from gardener.neverstore.tables import words_of
+from gardener.neverstore.tokens import public
 from gardener.neverstore.values import (
     TRAIL,
     classes,
@@ -98,6 +99,8 @@ def pair(text: str, m: re.Match[str]) -> Span | None:
     if got is None:
         return None
     start, end, quoted = got
+    if public(text, start, end):
+        return None  # "fingerprint SHA256:<base64>": a public key's digest
     value = text[start:end]
     if m.group("sep").strip() == ":" and ("/" in value or value.startswith("/")):
         return None  # a URL or a path: "login: https://..."

@@ -232,10 +232,13 @@ _LABEL = (
 # routing words when an alternative has no literal start. A label in a new
 # language is one row here, with a case in tests/neverstore/data/refused.tsv.
 PASSWORD_LABELS = (
-    # a bare "pass" needs a prefix (DB_PASS): "Pass: 42", "all-pass = 0.6" are none
+    # a bare "pass" needs a prefix (DB_PASS, a flag's --db-pass): "Pass: 42",
+    # "all-pass = 0.6" are none (the value after a "-" needs a password's shape)
     (
         "en",
-        r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass",
+        r"pass[ _-]?phrase|pass[ _-]?code|passwords?|passwd|pwd|pw|(?<=[_.])pass"
+        r"|(?<=--)pass|"
+        + "|".join(f"(?<=--[a-z0-9]{{{n}}}-)pass" for n in range(1, 13)),
         "pass pw",
     ),
     # what fingers write: "pasword", "passwrod"; Redis's "requirepass", "masterauth"

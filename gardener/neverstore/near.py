@@ -133,8 +133,12 @@ LOCK_ROUTE = words_of(LOCK_WORDS)
 DOOR = rf"(?:(?<![\w.])|(?<=[\u2e80-\u9fff]))(?i:{alts(CODE_WORDS)})(?![\w])"
 DOOR_ROUTE = words_of(CODE_WORDS)
 # "pass" alone, a word of prose too, before a value of the strong shape:
-# "user jkim, pass Winter2026!", "CoffeeShop5G / pass latte4ever!"
-PASS = r"(?:(?<=[,/;|][ \t])|(?<=[,/;|]))(?i:pass|pw|pwd)(?![\w-])[ \t]+"
+# "user jkim, pass Winter2026!", "CoffeeShop5G / pass latte4ever!", "and the
+# pass is Trellis%Moon7"
+PASS = (
+    r"(?:(?<=[,/;|][ \t])|(?<=[,/;|])|(?<=(?i:the)[ \t]))(?i:pass|pw|pwd)(?![\w-])"
+    r"(?:[ \t]+(?i:is|was)|[ \t]*:)?[ \t]+"
+)
 
 _TOKEN = lazy(r"[^\s]+")
 _END = ".,;:?)]}>\"'`”’»」*"  # trailing punctuation, off a token's end ("!" kept)
@@ -152,11 +156,13 @@ NOT_SHAPES = lazy(
     r"|[a-z][\w.-]*:\d[\w.-]*"
 )
 # capitals, digits and "_" alone (API_KEY_V2), or snake_case and camelCase of
-# two or more words (reset_password_v2, getPassword2): code, not a value
+# two or more words (reset_password_v2, getPassword2): code, not a value; but
+# camelCase words with three digits or more after them are a password's
+# (pebbleShore2024): a name in code numbers a version with one or two
 IDENT = lazy(
     r"[A-Z0-9]+(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+"
-    r"|[a-z]+(?:[A-Z][a-z]+)+(?:[A-Z]?\d+)?"
-    r"|(?:[A-Z][a-z]+){2,}(?:[A-Z]?\d+)?"
+    r"|[a-z]+(?:[A-Z][a-z]+)+(?:[A-Z]?\d{1,2})?"
+    r"|(?:[A-Z][a-z]+){2,}(?:[A-Z]?\d{1,2})?"
 )
 # words after which digits are a number of something else
 _NUMBERED_WORDS = """ticket issue pr bug case order build version port line lines step

@@ -37,7 +37,8 @@ NOT_VALUE_WORDS = (
     (
         "fr",
         """obligatoire valide invalide faux incorrect expiré changé modifié vide
-    inconnu ici voir dans fort faible nouveau ancien pas toujours""",
+    inconnu ici voir dans fort faible nouveau ancien pas toujours normal normale
+    masqué masquée caché cachée""",
     ),
     (
         "es",
@@ -56,6 +57,8 @@ NOT_VALUE_WORDS = (
     vedi nel forte debole nuova vecchia""",
     ),
     ("nl", "vereist geldig ongeldig verlopen gewijzigd leeg hier zie sterk zwak"),
+    ("da", "roteret ændret skiftet udløbet nulstillet ny gammel her se"),
+    ("cs", "ve v změněno změněné nové nový správci správce zde viz"),
     (
         "ru",
         """неверный верный правильный истёк истек изменён изменен пустой

@@ -26,6 +26,7 @@ import re
 
 from gardener.model.record import Record
 from gardener.neverstore import (
+    cells,
     codes,
     doors,
     evidence,
@@ -200,6 +201,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("password", weak.LOGIN, weak.login, "login creds credential"),
     Rule("password", weak.MYSQL_P, weak.flag_value, "mysql mariadb"),
     Rule("password", weak.SSHPASS_P, weak.flag_value, "sshpass"),
+    Rule("password", weak.REDIS_A, weak.flag_value, "redis-cli"),
     Rule("password", weak.CURL_USER, weak.curl_user, "curl", lines=False),
     Rule("pin", labels.PIN, labels.labelled("pin"), labels.PIN_WORDS),
     Rule("pin", weak.PIN_SPACED, weak.pin_spaced, "pin pass puk"),
@@ -237,6 +239,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("recovery-codes", codes.SINGLE_CODE, codes.single_code, codes.CODE_WORDS),
     Rule("secret", codes.OTP_SEED, codes.otp_seed, "totp otp 2fa mfa authenticator"),
     Rule("seed-phrase", seeds.PHRASE, seeds.seed_phrase),
+    Rule("password", cells.ROW, cells.password, need="|"),
     # evidence scored together: a credential word of any language, anywhere in
     # the clause, and the shape of a token near it (``evidence``); after the
     # label rules, so that where both find a value theirs names it

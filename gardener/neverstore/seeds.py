@@ -6,7 +6,10 @@ language), read from its files on the first candidate only: importing the packag
 costs ~25 ms, and most texts never hold 12 short words in a row. A run of 12
 words all from one list is a seed phrase whatever its checksum (people write made
 up or miscopied ones too); prose breaks such runs with words no list holds
-("the", "and", "de", "der", a word of 9+ letters).
+("the", "and", "de", "der", a word of 9+ letters). After a seed's own label
+(``SEED_LABELS``: "seed phrase", "Wiederherstellungsphrase", "助记词"), up to
+``MISCOPIED`` words of the run may be off the list (a word miscopied or made up:
+"... sudden amber").
 """
 
 from __future__ import annotations
@@ -23,6 +26,21 @@ LEAST = 12  # the shortest seed phrase BIP-39 defines
 # 12+ words of 3-8 letters, split by single spaces or a numbered list's "1." marks
 PHRASE = r"(?<![\w-])[^\W\d_]{3,8}(?:(?:[ \t]+|[ \t]*\d{1,2}[.)][ \t]*)[^\W\d_]{3,8}){11,}(?![\w-])"
 _WORD = lazy(r"[^\W\d_]+")
+# a seed phrase's own label, a row per language
+SEED_LABELS = (
+    ("en", r"seed[ \t-]?(?:phrase|words)?|recovery[ \t]+(?:phrase|words)|mnemonic"),
+    ("de", r"seed-?phrase|wiederherstellungsphrase|wiederherstellungswörter"),
+    ("fr", r"phrase[ \t]+(?:de[ \t]+)?(?:récupération|secrète|mnémonique)"),
+    ("es", r"frase[ \t]+(?:semilla|de[ \t]+recuperación)|semilla"),
+    ("it", r"frase[ \t]+(?:seed|di[ \t]+recupero)"),
+    ("pt", r"frase[ \t]+(?:semente|de[ \t]+recuperação)"),
+    ("ru", r"сид-?фраз\w*|мнемоническ\w*[ \t]+фраз\w*|фраз\w*[ \t]+восстановления"),
+    ("zh", r"助记词|助記詞|种子短语"),
+    ("ja", r"シードフレーズ|リカバリーフレーズ|復元フレーズ"),
+    ("ko", r"시드 ?문구|복구 ?문구"),
+)
+_LABELLED = lazy("(?i:" + "|".join(alt for _, alt in SEED_LABELS) + ")")
+MISCOPIED = 2  # words off the list a labelled seed may hold
 
 
 def _fold(word: str) -> str:
@@ -55,18 +73,21 @@ def seed_phrase(text: str, m: re.Match[str]) -> Span | None:
     words = [
         (w.start(), w.end(), _fold(w.group())) for w in _WORD.finditer(text, *m.span())
     ]
+    labelled = _LABELLED.search(text, max(0, m.start() - 96), m.start() + 1)
+    slack = MISCOPIED if labelled else 0
     best: Span | None = None
     for wordlist in _lists():
-        first = count = 0
-        for i, (_, _, word) in enumerate(words):
-            if word in wordlist:
-                if count == 0:
-                    first = i
-                count += 1
-                if count >= LEAST:
+        for first in range(len(words)):
+            if not slack and first and words[first - 1][2] in wordlist:
+                continue  # inside a run already read from its start
+            off = 0
+            for i in range(first, len(words)):
+                if words[i][2] not in wordlist:
+                    off += 1
+                    if off > slack or i == first:
+                        break
+                if i - first + 1 >= LEAST:
                     span = (words[first][0], words[i][1])
                     if best is None or span[1] - span[0] > best[1] - best[0]:
                         best = span
-            else:
-                count = 0
     return best

@@ -24,11 +24,12 @@ import re
 
 from gardener.neverstore import credwords as cw
 from gardener.neverstore.near import COPULAS as _COPULA_ROWS
-from gardener.neverstore.near import IDENT, NOT_SHAPES, strong
+from gardener.neverstore.near import IDENT, LOCK_WORDS, NOT_SHAPES, strong
 from gardener.neverstore.regex import lazy
 from gardener.neverstore.tables import cjk
 from gardener.neverstore.tokens import placeholder, public
 from gardener.neverstore.values import (
+    FUNCS,
     TICKET,
     TIMES,
     classes,
@@ -46,14 +47,21 @@ RANDOM = 3.5
 WEAK = 2.5
 PLAIN = 1.5  # a word of letters ending its clause: Marigold, Rotkehlchen
 # digits after a word of each kind: a PIN word's value is digits
-DIGITS = {"pin": 4.5, "pass": 3.5, "key": 1.5, "login": 0.0, "network": 0.0}
+DIGITS = {
+    "pin": 4.5,
+    "lock": 4.5,
+    "pass": 3.5,
+    "key": 1.5,
+    "login": 0.0,
+    "network": 0.0,
+}
 HEX = 3.5  # 32+ hex digits after a key word: an API key (40 or 64: HASHLIKE)
 HASHLIKE = 2.0
 
 # "is" and its kin: near's per-language rows, and the languages the tables of
 # ``credwords`` add; and "new" before a value ("the new one", "الجديد 9047")
 _MORE_COPULAS = """هي هو هى है हैं er nå on je är ist est es è é is είναι este adalah
-    là คือ است إلى ל על olarak"""
+    là คือ است إلى ל על olarak c'est c’est hai 이게 이건"""
 _NEW_WORDS = """new neu neue neuer nouveau nouvelle nuevo nueva nuovo nuova novo nova
     nieuwe nowy nowe nowa ny nya nye uusi новый новая новий нова الجديد الجديدة
     החדש החדשה नया नई"""
@@ -83,19 +91,47 @@ _HASHED = lazy(
     r"(?i)(?:sha\d*|md5|commit|digest|checksum|fingerprint|hash)\W{0,3}\S*\W{0,3}\Z"
 )
 _JOIN = lazy(r"[^\W_]+(?:[-+][^\W_]+)+")
-_DIGIT_CODE = lazy(r"\d{4,8}|\d{1,3}(?:-\d{1,3}){2,3}|\d{2,8}(?:-\d{2,8}){3,9}")
+_DIGIT_CODE = lazy(
+    r"\d{4,8}|\d{1,3}(?:-\d{1,3}){2,3}|\d{2,8}(?:-\d{2,8}){3,9}|\d{4}(?:-\d{4}){2}"
+)
 _RANDOM = lazy(r"(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}")
+# 16-31 hex digits after a key word and its ":" or "=": a short API key
+# ("Ключ API = 3e7b0d9f2c514a86"); bare in prose they are a hash
+_HEX16 = lazy(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{16,31}")
+# a keypad's code: digits with one or two capitals ("27B41", "4821A")
+_KEYPAD = lazy(r"\d{2,}[A-Z]\d{1,}|\d{3,}[A-Z]{1,2}")
+# words joined by "_" with a digit, or three of them, in mixed or lower case:
+# a password ("mango_sticky_88", "NakhlaDates_2024"), where a separator or a
+# quote names it; an identifier in capitals (API_KEY_V2) is none
+_SNAKE = lazy(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+)*(?:_[A-Za-z0-9][a-z0-9]*)+")
+# what a lock's combination is written after: a date's shape is its code there
+# ("Kombination 31-08-77", "συνδυασμός ... 25-11-60")
+_LOCKED = lazy(
+    r"(?i)(?:combination|combo|kombination|combinaison|combinación|combinazione"
+    r"|combinação|kombinace|kombinací|συνδυασμ\w*|safe|tresor|coffre|caja fuerte"
+    r"|cassaforte|cofre|trezor|kluis|sejf|сейф\w*|χρηματοκιβώτιο|خزنة|الخزنة"
+    r"|金庫|保险箱|금고)"
+)
+# a date's preposition right before it: "changed on 12-03-26"
+_DATED = lazy(
+    r"(?i)(?<![^\W\d_])(?:on|am|le|el|il|em|den|op|dne|since|seit|depuis|desde|dal"
+    r"|until|bis|till|в|на|с)[ \t]+\Z"
+)
+# a word of letters right after digits: what they number ("1234 layout"); a
+# function word, a time or an opening verb does not
+_NOUN_AFTER = lazy(r"[ \t]+([^\W\d_]{3,})(?![\w.:])")
+_LAST_WORD = lazy(r"([^\W\d_][\w'’]*)[ \t]*\Z")
 _NOT_VALUE = lazy(
     r"(?i)[$%{<\[].*|.*[}>\]]|\d+(?:[.,]\d+)?(?:%|€|\$|£|¥|k|m|gb|mb|kb|ms|s|h|px)"
     r"|[$€£¥]\d.*|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}/\d{1,2}(?:/\d{2,4})?"
-    r"|\d{4}-\d{2}(?:-\d{2})?.*|\d{1,2}\.\d{1,2}\.\d{2,4}|#\d+"
+    r"|\d{4}-\d{2}(?!\d)(?:-\d{2}(?!\d))?.*|\d{1,2}\.\d{1,2}\.\d{2,4}|#\d+"
     r"|.*@.*\..*|[0-9a-f]{7,64}|(?:[0-9a-f]{2}:){5,}[0-9a-f]{2}|\*+|x{3,}"
     # brackets, "=", ":" and arrows: code, a pair (its parts are read apart), a flow
     r"|.*[()\[\]{}<>=:\u2190-\u21ff].*|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-.*"
 )
 # the word before a number that makes it a number of something: "ticket 4821"
 _NUMBERED = lazy(
-    r"(?i)(?:ticket|issue|pr|bug|case|order|build|version|port|line|step|page|room"
+    r"(?i)(?<![^\W\d_])(?:ticket|issue|pr|bug|case|order|build|version|port|line|step|page|room"
     r"|floor|no|nr|number|id|ref|job|run|release|item|task|ext|row|chapter|section"
     r"|rfc|iso|cve|migration|миграция|міграція|ticket|tiket|zgłoszenie|ärende"
     r"|chamado|bilhete|billet|número|nummer|numer|номер|رقم|מספר"
@@ -121,23 +157,47 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
     hashed = _HASHED.search(text, max(0, start - 48), start)
     if kind == "key" and _HEX.fullmatch(value) and not hashed:
         return HASHLIKE if len(value) in (40, 64) else HEX
+    colon = text[max(0, start - 3) : start].rstrip().endswith((":", "：", "="))
+    if kind == "key" and colon and _HEX16.fullmatch(value) and not hashed:
+        return HEX
     if placeholder(value) or _NOT_VALUE.fullmatch(value) or TICKET.fullmatch(value):
         return None
     if _UNIT_AFTER.match(text, end):
         return None  # "16 Zeichen", "90 days"
-    if _DIGIT_CODE.fullmatch(value):
+    digits = value[:-1] if value[-1] == "#" and value[:-1].isdigit() else value
+    if _DIGIT_CODE.fullmatch(digits):
         if _NUMBERED.search(text, max(0, start - 24), start):
             return None
-        if _date(value) and not text[max(0, start - 3) : start].rstrip().endswith(":"):
-            return None  # "changed on 12-03-26"
-        colon = text[max(0, start - 3) : start].rstrip().endswith((":", "："))
-        if not colon and re.fullmatch(r"(?:19|20)\d\d", value):
-            return None  # a year, unless a label's colon names it ("kod: 1928")
-        if not_a_pin(text, start, end):
+        dated = _DATED.search(text, max(0, start - 16), start)
+        locked = _LOCKED.search(text, max(0, start - 48), start) and not dated
+        if _date(value) and not colon and not locked:
+            return None  # "changed on 12-03-26"; but "Kombination 31-08-77"
+        if (
+            _YEAR.fullmatch(value)
+            and not colon
+            and not (_copula_before(text, start) and _lock_near(text, start))
+            and not _word_before(text, start)
+        ):
+            return None  # a year, unless a colon names it ("kod: 1928"), "is"
+            # after a lock's word ("Portkoden är 1945") or the word itself
+            # right before it ("kart şifresi 1903")
+        noun = _NOUN_AFTER.match(text, end) if kind == "lock" else None
+        if noun and not _quiet(noun.group(1).lower()):
+            return None  # "the keypad 1234 layout"
+        if not_a_pin(text, start, end - len(value) + len(digits)):
             return None
         if sum(c.isdigit() for c in value) >= 16:
             return RANDOM  # a recovery key in groups: 592658-699314-...
         return DIGITS[kind]
+    if kind in ("pin", "lock") and _KEYPAD.fullmatch(value):
+        return DIGITS[kind]  # "c'est 27B41"
+    if _SNAKE.fullmatch(value) and (colon or text[start - 1 : start] in "\"'“«「"):
+        parts = value.split("_")
+        if not any(stopword(p) or cw_stem(p) for p in parts):
+            if any(c.isdigit() for c in value):
+                return JOINED
+            if len(parts) >= 3:
+                return WORDS
     if NOT_SHAPES.fullmatch(value) or IDENT.fullmatch(value):
         return None
     if any(c >= "\u0590" for c in value) or public(text, start, end):
@@ -168,7 +228,62 @@ def shape(value: str, kind: str, text: str, start: int, end: int) -> float | Non
     return 0.0
 
 
-_CLAUSE_END = lazy(r"[ \t]*(?:[.,;!?)\]）。，]|$|\n)")
+_CLAUSE_END = lazy(r"[ \t]*(?:[.,;!?)\]）。，\"”»」']|$|\n)")
+_YEAR = lazy(r"(?:19|20)\d\d")
+
+
+@functools.cache
+def _locks() -> re.Pattern[str]:
+    words = {w for _, row, *_ in LOCK_WORDS for w in row.split("|")}
+    return re.compile(rf"(?i:{'|'.join(sorted(words, key=len, reverse=True))})")
+
+
+def _lock_near(text: str, start: int) -> bool:
+    """Whether a lock's word (``near.LOCK_WORDS``, in a compound too:
+    "Portkoden") is in the 64 characters before ``start``."""
+    return bool(_locks().search(text, max(0, start - 64), start))
+
+
+@functools.cache
+def _opening() -> frozenset[str]:
+    return frozenset(w for _, row in cw.OPEN_WORDS for w in row.split("|"))
+
+
+def _quiet(word: str) -> bool:
+    """A word after a lock's digits that says nothing of them: "for", "then",
+    "opens", "now", "Friday"."""
+    if cjk(word[0]):
+        return True  # a particle or a verb: "4471 で開く"
+    return word in FUNCS or word in TIMES or word in COPULAS or word in _opening()
+
+
+@functools.cache
+def _stems() -> re.Pattern[str]:
+    words = {
+        w for _, kind, row in cw.CRED_WORDS if kind in ("pass", "pin", "lock")
+        for w in row.split("|")
+    }  # fmt: skip
+    return re.compile(rf"(?i:{'|'.join(sorted(words, key=len, reverse=True))})")
+
+
+def _word_before(text: str, start: int) -> bool:
+    """Whether a password's, a PIN's or a lock's word (inflected: "şifresi") is
+    the word right before ``start``."""
+    m = _LAST_WORD.search(text, max(0, start - 24), start)
+    return bool(m and _stems().match(m.group(1)))
+
+
+def _copula_before(text: str, start: int) -> bool:
+    """Whether "is" or its kin stands right before ``start`` ("Portkoden är
+    1945", "c'est 1958")."""
+    m = _LAST_WORD.search(text, max(0, start - 24), start)
+    return bool(m and m.group(1).lower() in COPULAS)
+
+
+def cw_stem(word: str) -> bool:
+    """Whether ``word`` is a credential word itself (``password_2`` is a name)."""
+    low = word.lower()
+    return any(low in row.split("|") for _, _, row in cw.CRED_WORDS)
 
 
 _AFTER = frozenset(("olarak", "als", "comme", "como", "come", "som"))  # "as"

@@ -18,7 +18,12 @@ from gardener.neverstore.regex import Span, lazy
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»", "「": "」"}
 TRAIL = ".,;:)]}>'\"`”’»」*"  # sentence/markup punctuation after a bare value
 _NEXT_PARAM = lazy(r"[;&][A-Za-z_][\w.-]*=")  # ;Database= or &user= ends it
-_REF = lazy(r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*")
+# a reference to a value kept elsewhere: a shell or template variable, or code
+# that reads the environment (``os.environ["API_KEY"]``, ``process.env.TOKEN``)
+_REF = lazy(
+    r"\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|%[A-Z_][A-Z0-9_]*%|\$\(.*"
+    r"|(?:os\.environ|os\.getenv|getenv|process\.env|ENV|System\.getenv)\b.*"
+)
 _TYPE = lazy(r"[A-Za-z_][\w.]*\[[\w.,| \[\]]*\]?")  # Optional[str], list[str]
 _PATH = lazy(r"(?:~|\.{1,2})?(?:/[\w.-]+){2,}/?")  # /run/secrets/db, ~/.ssh/id
 # A bare value: no space, at most 512 chars (bounds the work per label), and no CJK

@@ -335,6 +335,8 @@ MYSQL_P = (
     r"[^\n|;&]{0,256}?[ \t]-p(?=[^\s-])"
 )
 SSHPASS_P = r"(?<![\w.-])sshpass(?![\w-])[^\n|;&]{0,64}?[ \t]-p[ \t]*(?=[^\s-])"
+# redis-cli's password flag: "redis-cli -a 'x' -h cache-1"
+REDIS_A = r"(?<![\w.-])redis-cli(?![\w-])[^\n|;&]{0,64}?[ \t]-a[ \t]+(?=[^\s-])"
 
 
 def flag_value(text: str, m: re.Match[str]) -> Span | None:

@@ -127,6 +127,16 @@ def test_short_values_are_redacted_where_found_only():
     assert values(text) == frozenset({"4821"})
 
 
+def test_a_short_cjk_value_goes_wherever_it_stands():
+    """A security answer of two or three CJK characters is a word, as "Rufus"
+    is: its copies are counted in columns (a wide character is two)."""
+    text = "- 秘密の質問（祖母の旧姓）：タマ\n- タマ is the one to use\n"
+    clean = decide(text).text
+    assert "タマ" not in clean, clean
+    text = "- 密保问题（奶奶的名字）：李桂兰\n- 李桂兰 is the one to use\n"
+    assert "李桂兰" not in decide(text).text
+
+
 def test_clean_text_is_returned_as_it_is():
     text = "- the cat is Miso\n- we use SQLite\n"
     got = decide(text)
